@@ -1,0 +1,2 @@
+#!/usr/bin/env node
+var o={};console.log("todo-agent cli");

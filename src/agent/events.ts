@@ -1,0 +1,54 @@
+// What the agent core tells its observers. The core knows nothing of GitHub or terminals.
+import type { TodoItem } from './todos.js';
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+export const emptyUsage = (): Usage => ({
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+});
+
+export type AgentStatus = 'completed' | 'incomplete' | 'failed' | 'cancelled';
+
+export interface AgentResult {
+  status: AgentStatus;
+  /** One readable sentence on why the run ended where it did. */
+  reason: string;
+  todos: readonly TodoItem[];
+  /** The model's last text, its own summary of the work. */
+  lastText: string;
+  turns: number;
+  toolCalls: number;
+  usage: Usage;
+}
+
+export type AgentEvent =
+  | { type: 'turn_start'; turn: number }
+  | { type: 'assistant_text'; turn: number; text: string }
+  | { type: 'todos'; turn: number; items: readonly TodoItem[] }
+  | {
+      type: 'tool';
+      turn: number;
+      name: string;
+      input: unknown;
+      output: string;
+      isError: boolean;
+      durationMs: number;
+    }
+  | {
+      type: 'nudge';
+      turn: number;
+      kind: 'todo_reminder' | 'open_items' | 'continue' | 'more_tokens';
+      text: string;
+    }
+  | { type: 'turn_end'; turn: number; stopReason: string | null; usage: Usage; total: Usage }
+  | { type: 'end'; result: AgentResult };
+
+export type AgentObserver = (event: AgentEvent) => void;

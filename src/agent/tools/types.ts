@@ -1,0 +1,25 @@
+// The shape every tool has. A tool throws ToolError (or any Error) to report a failure to the model.
+import type { z } from 'zod';
+
+export interface ToolContext {
+  /** Absolute, symlink-resolved path of the workspace root. */
+  workspace: string;
+  /** Seconds before a bash command's whole process group is killed. */
+  bashTimeoutSeconds: number;
+  /** Environment for child processes, already free of secrets. */
+  env: NodeJS.ProcessEnv;
+  /** Aborted when the run is cancelled. */
+  signal?: AbortSignal;
+}
+
+export interface Tool<Schema extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  inputSchema: Schema;
+  run(input: z.infer<Schema>, context: ToolContext): Promise<string>;
+}
+
+/** A failure the model can act on; its message is sent back as an error tool_result. */
+export class ToolError extends Error {
+  override name = 'ToolError';
+}
