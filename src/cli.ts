@@ -1,1 +1,85 @@
-console.log('todo-agent cli');
+// The local CLI: the same agent core as the action, in the current directory, with a live panel.
+import { parseArgs } from 'node:util';
+import { runAgent } from './agent/loop.js';
+import { Model } from './agent/model.js';
+import { openWorkspace } from './agent/workspace.js';
+import { renderPanel, shouldColor } from './terminal/panel.js';
+import { terminalReporter } from './terminal/reporter.js';
+
+const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--base-url URL]
+
+Runs the agent on <task> in the current directory. Needs ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for
+another endpoint). Exits 0 when every todo item is completed, 1 when the run ends otherwise, 2 on bad usage.`;
+
+class UsageError extends Error {}
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1)
+    throw new UsageError(`--${name} must be a positive whole number, got '${value}'`);
+  return number;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'max-turns': { type: 'string' },
+        'bash-timeout': { type: 'string' },
+        'reminder-rounds': { type: 'string' },
+        model: { type: 'string' },
+        'base-url': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`todo-agent: ${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const task = positionals.join(' ').trim();
+  try {
+    if (!task) throw new UsageError('no task given');
+    if (!process.env.ANTHROPIC_API_KEY) throw new UsageError('ANTHROPIC_API_KEY is not set');
+    const settings = {
+      maxTurns: positiveInt('max-turns', values['max-turns'], 60),
+      bashTimeoutSeconds: positiveInt('bash-timeout', values['bash-timeout'], 120),
+      reminderRounds: positiveInt('reminder-rounds', values['reminder-rounds'], 3),
+    };
+    const color = shouldColor(process.stdout, process.env);
+    const controller = new AbortController();
+    process.once('SIGINT', () => controller.abort());
+    const result = await runAgent({
+      task,
+      model: new Model({ model: values.model, baseURL: values['base-url'] }),
+      workspace: await openWorkspace(process.cwd()),
+      ...settings,
+      signal: controller.signal,
+      observers: [terminalReporter({ write: (text) => process.stdout.write(text), color })],
+    });
+    process.stdout.write(`\n${renderPanel(result.todos, { color, title: 'Final todo list' })}\n`);
+    const { usage } = result;
+    process.stdout.write(
+      `tokens: ${usage.input_tokens} in, ${usage.cache_read_input_tokens} cache read, ${usage.cache_creation_input_tokens} cache write, ${usage.output_tokens} out\n`,
+    );
+    if (result.lastText) process.stdout.write(`\n${result.lastText}\n`);
+    return result.status === 'completed' ? 0 : 1;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`todo-agent: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    process.stderr.write(`todo-agent: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,5 +1,129 @@
+// The action: read the event, decide whether and for whom to run, run the job, report the outcome.
 import * as core from '@actions/core';
+import { readFile } from 'node:fs/promises';
+import { GitHubApi, type Reaction } from './github/api.js';
+import { parseTrigger, taskProblem, type Trigger } from './github/trigger.js';
+import { errorSentence, runJob, type JobOutcome } from './job.js';
+import { redactor } from './redact.js';
+import { readSettings, secretValues, type Settings } from './settings.js';
+
+export type RunStatus = 'completed' | 'incomplete' | 'failed' | 'refused' | 'skipped' | 'cancelled';
+
+const ALLOWED: readonly string[] = ['admin', 'write'];
 
 export async function run(): Promise<void> {
-  core.info('todo-agent: not wired yet');
+  const secrets = secretValues(process.env);
+  for (const secret of secrets) {
+    core.setSecret(secret);
+    redactor.add(secret);
+  }
+  const redact = (text: string) => redactor.redact(text);
+  try {
+    const settings = readSettings(process.env);
+    const trigger = parseTrigger(settings.eventName, await readEvent(settings), settings.inputs.trigger);
+    if (trigger.kind === 'skip') {
+      core.info(`Nothing to do: ${trigger.reason}.`);
+      setOutputs('skipped');
+      return;
+    }
+    const api = new GitHubApi({
+      token: settings.inputs.github_token,
+      owner: settings.owner,
+      repo: settings.repo,
+      baseUrl: settings.apiUrl,
+      warn: (message) => core.warning(redact(message)),
+    });
+    await react(api, trigger.commentId, 'eyes');
+    const status = await gate(api, trigger, settings);
+    if (status) {
+      setOutputs(status);
+      return;
+    }
+    const controller = cancelOnSignals();
+    const outcome = await runJob({
+      settings,
+      trigger: trigger as Extract<Trigger, { kind: 'run' }>,
+      api,
+      redact,
+      secrets,
+      signal: controller.signal,
+    });
+    await react(
+      api,
+      trigger.commentId,
+      outcome.delivery.pr ? 'rocket' : outcome.status === 'completed' ? '+1' : 'confused',
+    );
+    report(outcome);
+  } catch (error) {
+    const message = redact(errorSentence(error));
+    setOutputs('failed');
+    core.setFailed(`todo-agent failed: ${message}`);
+  }
+}
+
+async function readEvent(settings: Settings): Promise<unknown> {
+  return JSON.parse(await readFile(settings.eventPath, 'utf8'));
+}
+
+/** Decides who may run what; answers anyone turned away, and returns their status. */
+async function gate(
+  api: GitHubApi,
+  trigger: Exclude<Trigger, { kind: 'skip' }>,
+  settings: Settings,
+): Promise<RunStatus | undefined> {
+  const permission = await api.permission(trigger.sender);
+  if (!ALLOWED.includes(permission)) {
+    core.info(`@${trigger.sender} has ${permission} permission; only write or admin may run todo-agent.`);
+    await api.createComment(
+      trigger.issueNumber,
+      `@${trigger.sender} only collaborators with write access can run todo-agent here, so this request was not run.`,
+    );
+    return 'refused';
+  }
+  const problem = trigger.kind === 'usage' ? 'no task was given' : taskProblem(trigger.task);
+  if (problem) {
+    const prefix = settings.inputs.trigger;
+    await api.createComment(
+      trigger.issueNumber,
+      `todo-agent did not start: ${problem}.\n\nUsage: \`${prefix} <what to do>\`, for example \`${prefix} add type hints to hello.py\`, or \`${prefix} continue\` to resume an earlier run.`,
+    );
+    return 'skipped';
+  }
+  return undefined;
+}
+
+/** SIGTERM (cancel, timeout-minutes) and SIGINT stop the loop; the job then saves the work and reports. */
+function cancelOnSignals(): AbortController {
+  const controller = new AbortController();
+  const cancel = (signal: string) => {
+    core.warning(`Received ${signal}: stopping the agent and saving its work.`);
+    controller.abort();
+  };
+  process.once('SIGTERM', () => cancel('SIGTERM'));
+  process.once('SIGINT', () => cancel('SIGINT'));
+  return controller;
+}
+
+async function react(api: GitHubApi, commentId: number, content: Reaction): Promise<void> {
+  try {
+    await api.react(commentId, content);
+  } catch (error) {
+    core.warning(`could not add the ${content} reaction: ${errorSentence(error)}`);
+  }
+}
+
+function report(outcome: JobOutcome): void {
+  setOutputs(outcome.status, {
+    pr_url: outcome.delivery.pr?.url ?? '',
+    branch: outcome.branch ?? '',
+    todos: JSON.stringify(outcome.result?.todos ?? []),
+  });
+  if (outcome.status === 'failed')
+    core.setFailed(`todo-agent failed: ${outcome.result?.reason ?? 'unknown error'}`);
+}
+
+function setOutputs(status: RunStatus, rest: Record<string, string> = {}): void {
+  core.setOutput('status', status);
+  for (const name of ['pr_url', 'branch', 'todos'])
+    core.setOutput(name, rest[name] ?? (name === 'todos' ? '[]' : ''));
 }

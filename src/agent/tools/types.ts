@@ -16,6 +16,8 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   inputSchema: Schema;
+  /** Optional own parsing of the raw input (default: inputSchema); throw to refuse it. */
+  parse?: (raw: unknown) => z.infer<Schema>;
   run(input: z.infer<Schema>, context: ToolContext): Promise<string>;
 }
 

@@ -1,0 +1,283 @@
+// The agent loop: ask the model, run its tools, keep the todo list, nudge when needed, stop on a clear reason.
+import { childEnv } from './child-env.js';
+import { emptyUsage, type AgentObserver, type AgentResult, type AgentStatus, type Usage } from './events.js';
+import {
+  classifyModelError,
+  DEFAULT_MAX_TOKENS,
+  RAISED_MAX_TOKENS,
+  type ContentBlockParam,
+  type Message,
+  type MessageParam,
+  type Model,
+} from './model.js';
+import { firstMessage, SYSTEM_PROMPT, type Briefing } from './prompt.js';
+import { ReminderPolicy } from './reminder.js';
+import { allCompleted, openItems, renderPlain, TodoManager, type TodoItem } from './todos.js';
+import { createToolbox, type Toolbox } from './tools/index.js';
+import type { ToolContext } from './tools/types.js';
+
+export interface AgentOptions extends Briefing {
+  model: Model;
+  workspace: string;
+  maxTurns?: number;
+  reminderRounds?: number;
+  bashTimeoutSeconds?: number;
+  observers?: AgentObserver[];
+  signal?: AbortSignal;
+  /** Applied to every tool output before the model or an observer sees it. */
+  redact?: (text: string) => string;
+  /** Values to keep out of the tools' environment on top of the usual secret names. */
+  secrets?: string[];
+}
+
+const OPEN_ITEM_NUDGES = 2;
+
+export async function runAgent(options: AgentOptions): Promise<AgentResult> {
+  const run = new Run(options);
+  return await run.loop();
+}
+
+class Run {
+  readonly todos: TodoManager;
+  readonly reminder: ReminderPolicy;
+  readonly toolbox: Toolbox;
+  readonly context: ToolContext;
+  readonly messages: MessageParam[] = [];
+  readonly usage: Usage = emptyUsage();
+  turn = 0;
+  toolCalls = 0;
+  lastText = '';
+  maxTokens = DEFAULT_MAX_TOKENS;
+  openItemNudges = 0;
+
+  constructor(readonly options: AgentOptions) {
+    this.todos = new TodoManager(options.resumedTodos ?? []);
+    this.todos.onChange((items) => this.emit({ type: 'todos', turn: this.turn, items }));
+    this.reminder = new ReminderPolicy(options.reminderRounds ?? 3);
+    this.toolbox = createToolbox(this.todos);
+    this.context = {
+      workspace: options.workspace,
+      bashTimeoutSeconds: options.bashTimeoutSeconds ?? 120,
+      env: childEnv(process.env, options.secrets ?? []),
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    this.messages.push({ role: 'user', content: [{ type: 'text', text: firstMessage(options) }] });
+  }
+
+  emit: AgentObserver = (event) => {
+    for (const observer of this.options.observers ?? []) observer(event);
+  };
+
+  async loop(): Promise<AgentResult> {
+    const maxTurns = this.options.maxTurns ?? 60;
+    while (this.turn < maxTurns) {
+      if (this.options.signal?.aborted) return this.finish('cancelled', 'the run was cancelled');
+      this.turn++;
+      this.emit({ type: 'turn_start', turn: this.turn });
+
+      let response: Message;
+      try {
+        response = await this.options.model.send({
+          system: SYSTEM_PROMPT,
+          tools: this.toolbox.definitions,
+          messages: this.messages,
+          maxTokens: this.maxTokens,
+          ...(this.options.signal ? { signal: this.options.signal } : {}),
+        });
+      } catch (error) {
+        return this.finishOnModelError(error);
+      }
+      this.record(response);
+
+      const reply = await this.answer(response);
+      this.emit({
+        type: 'turn_end',
+        turn: this.turn,
+        stopReason: response.stop_reason,
+        usage: usageOf(response),
+        total: { ...this.usage },
+      });
+      if ('end' in reply) return this.finish(reply.end, reply.reason);
+      if (reply.content.length > 0)
+        this.messages.push({ role: 'user', content: this.withReminder(reply.content) });
+    }
+    return this.finish(
+      allCompleted(this.todos.items) ? 'completed' : 'incomplete',
+      `stopped after ${maxTurns} turns (max_turns)`,
+    );
+  }
+
+  /** What to send back for this response, or why the run ends here. */
+  async answer(
+    response: Message,
+  ): Promise<{ content: ContentBlockParam[] } | { end: AgentStatus; reason: string }> {
+    switch (response.stop_reason) {
+      case 'tool_use':
+        return { content: await this.runTools(response) };
+      case 'max_tokens':
+        return { content: await this.recoverFromCutOff(response) };
+      case 'pause_turn':
+        // The assistant content is already in history as is; calling again lets the model continue.
+        this.reminder.recordTurn(false);
+        return { content: [] };
+      case 'refusal':
+        return {
+          end: 'failed',
+          reason: 'the model declined to continue with this task (stop reason: refusal)',
+        };
+      case 'model_context_window_exceeded':
+        return { end: 'incomplete', reason: "the conversation filled the model's context window" };
+      default:
+        return this.afterEndTurn(response);
+    }
+  }
+
+  /** Runs every tool call of the turn, in order, and answers them all in one user turn. */
+  async runTools(response: Message, skipLast = false): Promise<ContentBlockParam[]> {
+    const calls = response.content.filter((block) => block.type === 'tool_use');
+    const results: ContentBlockParam[] = [];
+    let calledTodo = false;
+    for (const [index, call] of calls.entries()) {
+      if (skipLast && index === calls.length - 1) {
+        results.push(toolResult(call.id, cutOffMessage(call.name), true));
+        continue;
+      }
+      const started = Date.now();
+      const outcome = await this.toolbox.run(call.name, call.input, this.context);
+      const output = this.options.redact ? this.options.redact(outcome.output) : outcome.output;
+      this.toolCalls++;
+      if (call.name === 'todo') calledTodo = true;
+      this.emit({
+        type: 'tool',
+        turn: this.turn,
+        name: call.name,
+        input: call.input,
+        output,
+        isError: outcome.isError,
+        durationMs: Date.now() - started,
+      });
+      results.push(toolResult(call.id, output, outcome.isError));
+    }
+    this.reminder.recordTurn(calledTodo);
+    if (calls.length > 0) this.openItemNudges = 0;
+    return results;
+  }
+
+  /** A reply cut off by max_tokens: answer any cut tool call with an error, and give the next reply more room. */
+  async recoverFromCutOff(response: Message): Promise<ContentBlockParam[]> {
+    this.maxTokens = RAISED_MAX_TOKENS;
+    if (response.content.at(-1)?.type === 'tool_use') return await this.runTools(response, true);
+    this.reminder.recordTurn(false);
+    return [
+      this.nudge(
+        'more_tokens',
+        'Your reply was cut off by the output limit. Continue exactly where you stopped.',
+      ),
+    ];
+  }
+
+  /** The model stopped talking: finished, stopped early with open items, or said nothing. */
+  afterEndTurn(response: Message): { content: ContentBlockParam[] } | { end: AgentStatus; reason: string } {
+    this.reminder.recordTurn(false);
+    if (!hasText(response)) return { content: [this.nudge('continue', 'Please continue with the task.')] };
+    if (allCompleted(this.todos.items)) return { end: 'completed', reason: 'every todo item is completed' };
+    if (this.openItemNudges >= OPEN_ITEM_NUDGES) {
+      return { end: 'incomplete', reason: `the model stopped with ${describeOpen(this.todos.items)}` };
+    }
+    this.openItemNudges++;
+    const text = this.todos.written
+      ? `You stopped, but the todo list still has ${describeOpen(this.todos.items)}:\n\n${renderPlain(this.todos.items)}\n\nContinue with the next open item, or update the list if the plan changed (mark items completed only when they are really done).`
+      : 'You stopped without a plan. Call todo with your plan, then work through it.';
+    return { content: [this.nudge('open_items', text)] };
+  }
+
+  withReminder(content: ContentBlockParam[]): ContentBlockParam[] {
+    const reminder = this.reminder.take(this.todos.items);
+    if (!reminder) return content;
+    // Text after every tool_result block: the API refuses a user turn whose tool results do not come first.
+    return [...content, this.nudge('todo_reminder', reminder)];
+  }
+
+  nudge(kind: 'todo_reminder' | 'open_items' | 'continue' | 'more_tokens', text: string): ContentBlockParam {
+    this.emit({ type: 'nudge', turn: this.turn, kind, text });
+    return { type: 'text', text };
+  }
+
+  record(response: Message): void {
+    addUsage(this.usage, usageOf(response));
+    // Empty text blocks would be refused when sent back, and an empty assistant turn is no turn at all.
+    const content = response.content.filter((block) => block.type !== 'text' || block.text !== '');
+    if (content.length > 0)
+      this.messages.push({ role: 'assistant', content: content as ContentBlockParam[] });
+    const text = response.content
+      .filter((block) => block.type === 'text')
+      .map((block) => block.text)
+      .join('\n')
+      .trim();
+    if (text) {
+      this.lastText = text;
+      this.emit({ type: 'assistant_text', turn: this.turn, text });
+    }
+  }
+
+  finishOnModelError(error: unknown): AgentResult {
+    const failure = classifyModelError(error);
+    if (failure.kind === 'cancelled') return this.finish('cancelled', failure.message);
+    if (failure.kind === 'context_window') return this.finish('incomplete', failure.message);
+    return this.finish('failed', failure.message);
+  }
+
+  finish(status: AgentStatus, reason: string): AgentResult {
+    const result: AgentResult = {
+      status,
+      reason,
+      todos: this.todos.items,
+      lastText: this.lastText,
+      turns: this.turn,
+      toolCalls: this.toolCalls,
+      usage: { ...this.usage },
+    };
+    this.emit({ type: 'end', result });
+    return result;
+  }
+}
+
+function toolResult(id: string, output: string, isError: boolean): ContentBlockParam {
+  // An empty tool_result text block would be refused; say so instead.
+  return {
+    type: 'tool_result',
+    tool_use_id: id,
+    content: output || '(no output)',
+    ...(isError ? { is_error: true } : {}),
+  };
+}
+
+function hasText(message: Message): boolean {
+  return message.content.some((block) => block.type === 'text' && block.text.trim() !== '');
+}
+
+function cutOffMessage(name: string): string {
+  return `your ${name} call was cut off by the output token limit before its input was complete, so it did not run. Send it again; for a large file, write it in smaller parts.`;
+}
+
+function describeOpen(items: readonly TodoItem[]): string {
+  const open = openItems(items).length;
+  return items.length === 0 ? 'no plan' : `${open} of ${items.length} items open`;
+}
+
+function usageOf(message: Message): Usage {
+  const usage = message.usage;
+  return {
+    input_tokens: usage?.input_tokens ?? 0,
+    output_tokens: usage?.output_tokens ?? 0,
+    cache_creation_input_tokens: usage?.cache_creation_input_tokens ?? 0,
+    cache_read_input_tokens: usage?.cache_read_input_tokens ?? 0,
+  };
+}
+
+function addUsage(total: Usage, add: Usage): void {
+  total.input_tokens += add.input_tokens;
+  total.output_tokens += add.output_tokens;
+  total.cache_creation_input_tokens += add.cache_creation_input_tokens;
+  total.cache_read_input_tokens += add.cache_read_input_tokens;
+}

@@ -1,0 +1,121 @@
+// The one module that talks to the model: the official SDK, streaming, its own retries, cache markers.
+import Anthropic from '@anthropic-ai/sdk';
+import type { ToolDefinition } from './tools/index.js';
+
+export type MessageParam = Anthropic.MessageParam;
+export type ContentBlockParam = Anthropic.ContentBlockParam;
+export type Message = Anthropic.Message;
+
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
+/** Room for a long file write in one tool call; raised once when a reply is cut off. */
+export const DEFAULT_MAX_TOKENS = 16_000;
+export const RAISED_MAX_TOKENS = 64_000;
+/** The SDK retries 408/409/429/5xx/529 and dropped connections with backoff; a busy day needs more than 2. */
+export const DEFAULT_MAX_RETRIES = 8;
+
+export interface ModelOptions {
+  apiKey?: string;
+  baseURL?: string;
+  model?: string;
+  maxRetries?: number;
+}
+
+export interface TurnRequest {
+  system: string;
+  tools: ToolDefinition[];
+  messages: readonly MessageParam[];
+  maxTokens: number;
+  signal?: AbortSignal;
+}
+
+export class Model {
+  readonly #client: Anthropic;
+  readonly id: string;
+
+  constructor(options: ModelOptions = {}) {
+    const apiKey = options.apiKey || process.env.ANTHROPIC_API_KEY;
+    if (!apiKey)
+      throw new Error('No Anthropic API key: set ANTHROPIC_API_KEY (or the anthropic_api_key input).');
+    this.#client = new Anthropic({
+      apiKey,
+      baseURL: options.baseURL || process.env.ANTHROPIC_BASE_URL || undefined,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+    });
+    this.id = options.model || DEFAULT_MODEL;
+  }
+
+  /** One streamed request; resolves with the whole assistant message. */
+  async send(request: TurnRequest): Promise<Message> {
+    const stream = this.#client.messages.stream(
+      {
+        model: this.id,
+        max_tokens: request.maxTokens,
+        system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
+        tools: request.tools,
+        messages: withCacheBreakpoints(request.messages),
+      },
+      { signal: request.signal },
+    );
+    return await stream.finalMessage();
+  }
+}
+
+/**
+ * Puts a moving cache breakpoint on the newest user turn and keeps one on the turn before it, so each
+ * request reads the previous request's prefix from the cache. History itself is never changed: only
+ * the copies sent carry the markers. With the system marker that makes 3 of the 4 allowed.
+ */
+export function withCacheBreakpoints(messages: readonly MessageParam[]): MessageParam[] {
+  const marked = [...messages];
+  let placed = 0;
+  for (let index = marked.length - 1; index >= 0 && placed < 2; index--) {
+    const message = marked[index];
+    if (!message || message.role !== 'user') continue;
+    const content: ContentBlockParam[] =
+      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...message.content];
+    const last = content.at(-1);
+    if (!last || last.type === 'thinking' || last.type === 'redacted_thinking') continue;
+    content[content.length - 1] = { ...last, cache_control: { type: 'ephemeral' } } as ContentBlockParam;
+    marked[index] = { ...message, content };
+    placed++;
+  }
+  return marked;
+}
+
+export type ModelFailure =
+  | { kind: 'cancelled'; message: string }
+  | { kind: 'context_window'; message: string }
+  | { kind: 'auth'; message: string }
+  | { kind: 'other'; message: string };
+
+/** Turns an SDK error into one readable sentence, with no request ids or stack traces. */
+export function classifyModelError(error: unknown): ModelFailure {
+  if (error instanceof Anthropic.APIUserAbortError)
+    return { kind: 'cancelled', message: 'the run was cancelled' };
+  if (error instanceof Anthropic.APIError) {
+    const detail = apiErrorMessage(error);
+    if (error.status === 400 && /prompt is too long|context window|too many tokens/i.test(detail)) {
+      return {
+        kind: 'context_window',
+        message: `the conversation no longer fits the model's context window (${detail})`,
+      };
+    }
+    if (error.status === 401 || error.status === 403) {
+      return {
+        kind: 'auth',
+        message: `the Anthropic API refused the credentials (${error.status}: ${detail})`,
+      };
+    }
+    if (error.status === undefined) {
+      return { kind: 'other', message: `could not reach the Anthropic API after retries (${detail})` };
+    }
+    return { kind: 'other', message: `the Anthropic API answered ${error.status}: ${detail}` };
+  }
+  return { kind: 'other', message: error instanceof Error ? error.message : String(error) };
+}
+
+function apiErrorMessage(error: InstanceType<typeof Anthropic.APIError>): string {
+  const body = error.error as { error?: { message?: unknown } } | undefined;
+  const message = body?.error?.message;
+  return typeof message === 'string' && message ? message : error.message;
+}

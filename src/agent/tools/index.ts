@@ -1,0 +1,75 @@
+// The toolbox: the five tools' definitions for the model, and one safe way to run a tool call.
+import { z } from 'zod';
+import type { TodoManager } from '../todos.js';
+import { bashTool } from './bash.js';
+import { editFileTool, readFileTool, writeFileTool } from './files.js';
+import { todoTool } from './todo.js';
+import type { Tool, ToolContext } from './types.js';
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: { type: 'object'; [key: string]: unknown };
+}
+
+export interface ToolOutcome {
+  output: string;
+  isError: boolean;
+}
+
+export class Toolbox {
+  readonly #tools: Map<string, Tool>;
+  readonly definitions: ToolDefinition[];
+
+  constructor(tools: readonly Tool[]) {
+    this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
+    this.definitions = tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: toInputSchema(tool.inputSchema),
+    }));
+  }
+
+  /** Runs one tool call. Never throws: any failure becomes an error result the model can act on. */
+  async run(name: string, raw: unknown, context: ToolContext): Promise<ToolOutcome> {
+    const tool = this.#tools.get(name);
+    if (!tool) {
+      return {
+        output: `unknown tool '${name}'; available tools: ${[...this.#tools.keys()].join(', ')}`,
+        isError: true,
+      };
+    }
+    try {
+      const input = parseInput(tool, raw);
+      return { output: await tool.run(input, context), isError: false };
+    } catch (error) {
+      return { output: `${name} failed: ${describeError(error)}`, isError: true };
+    }
+  }
+}
+
+export function createToolbox(todos: TodoManager): Toolbox {
+  return new Toolbox([bashTool, readFileTool, writeFileTool, editFileTool, todoTool(todos)] as Tool[]);
+}
+
+function parseInput(tool: Tool, raw: unknown): unknown {
+  if (tool.parse) return tool.parse(raw);
+  const parsed = tool.inputSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const where = issue.path.length > 0 ? issue.path.join('.') : 'input';
+    return `${where}: ${issue.message}`;
+  });
+  throw new Error(`invalid input: ${problems.join('; ')}`);
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+function toInputSchema(schema: z.ZodType): ToolDefinition['input_schema'] {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema) as Record<string, unknown>;
+  if (json.type !== 'object') throw new TypeError('a tool input schema must be an object');
+  return json as ToolDefinition['input_schema'];
+}

@@ -1,0 +1,263 @@
+// The one module that runs git. Every call goes through execFile (never a shell) with an argument array;
+// the push token is never handled here: `origin` carries the credentials actions/checkout persisted.
+import { execFile } from 'node:child_process';
+import { redactor } from '../redact.js';
+
+export const BOT_IDENTITY = {
+  name: 'github-actions[bot]',
+  email: '41898282+github-actions[bot]@users.noreply.github.com',
+};
+
+export interface GitIdentity {
+  name: string;
+  email: string;
+}
+
+export interface GitRepoOptions {
+  /** Environment for git (default: process.env); GIT_TERMINAL_PROMPT=0 is always added. */
+  env?: NodeJS.ProcessEnv;
+  /** Author and committer of commitAll (default: BOT_IDENTITY). */
+  identity?: GitIdentity;
+}
+
+export type PushResult = { ok: true } | { ok: false; rejected: boolean; message: string };
+
+/** Network commands get minutes, not forever: a hung fetch must not eat the job's whole time budget. */
+const GIT_TIMEOUT_MS = 5 * 60_000;
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+/** These would point git at another repository or index than the one in `dir`. */
+const REPO_LOCATING_VARS = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR'];
+
+/** `scheme://user:secret@host` → `scheme://***@host`, for anything git may echo back. */
+function scrubCredentials(text: string): string {
+  return redactor.redact(text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@'));
+}
+
+export class GitError extends Error {
+  override name = 'GitError';
+  /** `git <args>`, credentials scrubbed; the environment is never included. */
+  readonly command: string;
+  readonly stderr: string;
+  /** Undefined when git did not exit on its own (not found, timed out, output too large). */
+  readonly exitCode: number | undefined;
+
+  constructor(args: readonly string[], stderr: string, exitCode?: number) {
+    const command = scrubCredentials(['git', ...args].join(' '));
+    const detail = scrubCredentials(stderr.trim());
+    const status = exitCode === undefined ? 'failed' : `failed (exit ${exitCode})`;
+    super(detail ? `${command} ${status}: ${detail}` : `${command} ${status}`);
+    this.command = command;
+    this.stderr = detail;
+    this.exitCode = exitCode;
+  }
+}
+
+interface GitOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export class GitRepo {
+  readonly dir: string;
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #identity: GitIdentity;
+
+  constructor(dir: string, options: GitRepoOptions = {}) {
+    this.dir = dir;
+    const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: '0' };
+    for (const name of REPO_LOCATING_VARS) delete env[name];
+    this.#env = env;
+    this.#identity = options.identity ?? BOT_IDENTITY;
+  }
+
+  /** Sha of HEAD. */
+  async head(): Promise<string> {
+    return (await this.#git(['rev-parse', '--verify', 'HEAD'])).trim();
+  }
+
+  /** The checked-out branch, or undefined on a detached HEAD (how a runner checks out a PR). */
+  async currentBranch(): Promise<string | undefined> {
+    const name = (await this.#git(['branch', '--show-current'])).trim();
+    return name || undefined;
+  }
+
+  /** Creates `name` at the current HEAD and switches to it. */
+  async createBranch(name: string): Promise<void> {
+    assertNotOption(name, 'switch');
+    await this.#git(['switch', '--create', name]);
+  }
+
+  /**
+   * Fetches origin's `name` and switches to a local `name` at its tip, tracking origin (for resuming a run
+   * or working on a PR's head). A local branch of that name is reset to the remote one.
+   */
+  async checkoutRemoteBranch(name: string): Promise<void> {
+    assertNotOption(name, 'fetch');
+    // An explicit refspec: a checkout's fetch config may not cover every branch.
+    await this.#git(['fetch', '--no-tags', 'origin', `+refs/heads/${name}:refs/remotes/origin/${name}`]);
+    await this.#git(['switch', '--force-create', name, `refs/remotes/origin/${name}`]);
+    await this.#git(['config', `branch.${name}.remote`, 'origin']);
+    await this.#git(['config', `branch.${name}.merge`, `refs/heads/${name}`]);
+  }
+
+  /** Any tracked change or untracked, not ignored, file. */
+  async hasChanges(): Promise<boolean> {
+    return (await this.#git(['status', '--porcelain'])).trim() !== '';
+  }
+
+  /** Paths (relative to the repo root) of every changed or untracked, not ignored, file. */
+  async changedFiles(): Promise<string[]> {
+    const output = await this.#git(['status', '--porcelain=v1', '-z', '--untracked-files=all']);
+    return parseStatus(output);
+  }
+
+  /** Stages everything (.gitignore respected) and commits as the identity; undefined when nothing changed. */
+  async commitAll(message: string): Promise<string | undefined> {
+    await this.#git(['add', '--all']);
+    const staged = await this.#run(['diff', '--cached', '--quiet']);
+    if (staged.code === 0) return undefined;
+    if (staged.code !== 1) throw new GitError(['diff', '--cached', '--quiet'], staged.stderr, staged.code);
+    const { name, email } = this.#identity;
+    // GIT_AUTHOR_* / GIT_COMMITTER_* in the environment would win over -c user.*, so they are set too.
+    const identityEnv = {
+      GIT_AUTHOR_NAME: name,
+      GIT_AUTHOR_EMAIL: email,
+      GIT_COMMITTER_NAME: name,
+      GIT_COMMITTER_EMAIL: email,
+    };
+    // --no-verify: hooks a dependency install may have set up (husky…) must not block the bot's commit.
+    await this.#git(
+      [
+        '-c',
+        `user.name=${name}`,
+        '-c',
+        `user.email=${email}`,
+        '-c',
+        'commit.gpgsign=false',
+        'commit',
+        '--quiet',
+        '--no-verify',
+        '--message',
+        message,
+      ],
+      identityEnv,
+    );
+    return this.head();
+  }
+
+  /** Pushes HEAD to origin's `branch` (never forced); `rejected` when the remote moved or the ref exists. */
+  async push(branch: string): Promise<PushResult> {
+    assertNotOption(branch, 'push');
+    const args = ['push', '--porcelain', 'origin', `HEAD:refs/heads/${branch}`];
+    const result = await this.#run(args);
+    if (result.code === 0) return { ok: true };
+    const message = new GitError(args, [result.stderr, result.stdout].join('\n'), result.code).message;
+    return { ok: false, rejected: isLocallyRejected(result.stdout), message };
+  }
+
+  async remoteBranchExists(name: string): Promise<boolean> {
+    assertNotOption(name, 'ls-remote');
+    const ref = `refs/heads/${name}`;
+    // ls-remote matches by path suffix: refs/heads/a/refs/heads/x would match too, so compare exactly.
+    const output = await this.#git(['ls-remote', '--heads', 'origin', ref]);
+    return output.split('\n').some((line) => line.split('\t')[1] === ref);
+  }
+
+  /** `git diff --stat base..HEAD`. */
+  async diffStat(base: string): Promise<string> {
+    assertNotOption(base, 'diff');
+    return (
+      await this.#git(['-c', 'core.quotepath=false', 'diff', '--stat', `${base}..HEAD`, '--'])
+    ).trimEnd();
+  }
+
+  /** Runs git, throws GitError unless it exits 0, returns stdout. */
+  async #git(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
+    const result = await this.#run(args, extraEnv);
+    if (result.code !== 0) throw new GitError(args, result.stderr || result.stdout, result.code);
+    return result.stdout;
+  }
+
+  /** Runs git and reports its exit code; throws only when git could not run to the end. */
+  #run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<GitOutput> {
+    const options = {
+      cwd: this.dir,
+      env: { ...this.#env, ...extraEnv },
+      encoding: 'utf8' as const,
+      maxBuffer: MAX_OUTPUT_BYTES,
+      timeout: GIT_TIMEOUT_MS,
+    };
+    return new Promise((resolve, reject) => {
+      execFile('git', args, options, (error, stdout, stderr) => {
+        if (!error) return resolve({ code: 0, stdout, stderr });
+        if (typeof error.code === 'number') return resolve({ code: error.code, stdout, stderr });
+        const why = error.killed ? `timed out or killed (${error.signal ?? 'no signal'})` : error.message;
+        reject(new GitError(args, `${why}\n${stderr}`));
+      });
+    });
+  }
+}
+
+/** A name starting with '-' would be read as an option. */
+function assertNotOption(value: string, command: string): void {
+  if (value === '' || value.startsWith('-')) {
+    throw new GitError([command], `not run: invalid ref name '${value}' (empty or starting with '-')`);
+  }
+}
+
+/** Paths from `git status --porcelain=v1 -z`: renames and copies give the new path (the old one follows). */
+function parseStatus(output: string): string[] {
+  const fields = output.split('\0');
+  const paths: string[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const entry = fields[i];
+    if (!entry) continue;
+    const status = entry.slice(0, 2);
+    paths.push(entry.slice(3));
+    if (status.includes('R') || status.includes('C')) i++; // skip the original path
+  }
+  return paths;
+}
+
+/**
+ * `git push --porcelain` marks refs it refused itself (non-fast-forward, fetch first, already exists) as
+ * `!` with `[rejected]`; a server-side refusal (`[remote rejected]`, e.g. a protected branch) is not a race
+ * that a retry under another name or after a fetch would fix.
+ */
+function isLocallyRejected(porcelain: string): boolean {
+  return porcelain.split('\n').some((line) => line.startsWith('!') && line.includes('[rejected]'));
+}
+
+/** Characters git refuses anywhere in a ref name (check-ref-format), control characters included. */
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN_REF_CHARS = /[\x00-\x20\x7f~^:?*[\\]+/g;
+
+/**
+ * `${prefix}issue-${issueNumber}-${runId}`, made a valid branch name: forbidden characters become '-',
+ * and no component starts or ends with '.' or '-', ends with '.lock', or is empty; no '..' and no '@{'.
+ */
+export function branchName(prefix: string, issueNumber: number, runId: string): string {
+  const raw = `${prefix}issue-${issueNumber}-${runId}`;
+  const cleaned = raw
+    .replace(FORBIDDEN_REF_CHARS, '-')
+    .replace(/@\{/g, '-')
+    .replace(/\.{2,}/g, '.');
+  const components = cleaned
+    .split('/')
+    .map(cleanComponent)
+    .filter((component) => component !== '');
+  return components.join('/');
+}
+
+function cleanComponent(component: string): string {
+  let value = component.replace(/-{2,}/g, '-');
+  for (let previous = ''; previous !== value;) {
+    previous = value;
+    value = value
+      .replace(/^[.-]+/, '')
+      .replace(/\.lock$/i, '-lock')
+      .replace(/[.-]+$/, '');
+  }
+  return value === '@' ? '' : value;
+}

@@ -1,0 +1,162 @@
+// The one module that talks to the GitHub REST API: Octokit with the retry and throttling plugins.
+import { getOctokit } from '@actions/github';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+
+export type Permission = 'admin' | 'write' | 'read' | 'none';
+export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1' | '-1' | 'laugh' | 'heart' | 'hooray';
+
+export interface IssueComment {
+  id: number;
+  body: string;
+  user: string;
+  userType: string;
+  createdAt: string;
+  htmlUrl: string;
+}
+
+export interface ApiOptions {
+  token: string;
+  owner: string;
+  repo: string;
+  baseUrl: string;
+  warn?: (message: string) => void;
+}
+
+const LIMIT_RETRIES = 3;
+
+export class GitHubApi {
+  readonly #octokit: ReturnType<typeof getOctokit>;
+  readonly #repo: { owner: string; repo: string };
+
+  constructor({ token, owner, repo, baseUrl, warn = () => {} }: ApiOptions) {
+    this.#repo = { owner, repo };
+    this.#octokit = getOctokit(
+      token,
+      {
+        baseUrl,
+        throttle: {
+          onRateLimit: (
+            retryAfter: number,
+            options: { method: string; url: string },
+            _o: unknown,
+            count: number,
+          ) => {
+            warn(`GitHub rate limit on ${options.method} ${options.url}; retrying in ${retryAfter} s`);
+            return count < LIMIT_RETRIES;
+          },
+          onSecondaryRateLimit: (
+            retryAfter: number,
+            options: { method: string; url: string },
+            _o: unknown,
+            count: number,
+          ) => {
+            warn(
+              `GitHub secondary rate limit on ${options.method} ${options.url}; retrying in ${retryAfter} s`,
+            );
+            return count < LIMIT_RETRIES;
+          },
+        },
+      },
+      retry,
+      throttling,
+    );
+  }
+
+  get owner(): string {
+    return this.#repo.owner;
+  }
+
+  get repo(): string {
+    return this.#repo.repo;
+  }
+
+  /** The user's permission on the repository; a stranger (404) has none. */
+  async permission(username: string): Promise<Permission> {
+    try {
+      const { data } = await this.#octokit.rest.repos.getCollaboratorPermissionLevel({
+        ...this.#repo,
+        username,
+      });
+      return (['admin', 'write', 'read'] as const).find((level) => level === data.permission) ?? 'none';
+    } catch (error) {
+      if (statusOf(error) === 404) return 'none';
+      throw error;
+    }
+  }
+
+  async defaultBranch(): Promise<string> {
+    const { data } = await this.#octokit.rest.repos.get(this.#repo);
+    return data.default_branch;
+  }
+
+  async react(commentId: number, content: Reaction): Promise<void> {
+    await this.#octokit.rest.reactions.createForIssueComment({
+      ...this.#repo,
+      comment_id: commentId,
+      content,
+    });
+  }
+
+  /** The issue's comments, oldest first. */
+  async comments(issueNumber: number): Promise<IssueComment[]> {
+    const all = await this.#octokit.paginate(this.#octokit.rest.issues.listComments, {
+      ...this.#repo,
+      issue_number: issueNumber,
+      per_page: 100,
+    });
+    return all.map((comment) => ({
+      id: comment.id,
+      body: comment.body ?? '',
+      user: comment.user?.login ?? 'ghost',
+      userType: comment.user?.type ?? 'User',
+      createdAt: comment.created_at,
+      htmlUrl: comment.html_url,
+    }));
+  }
+
+  async createComment(issueNumber: number, body: string): Promise<{ id: number; htmlUrl: string }> {
+    const { data } = await this.#octokit.rest.issues.createComment({
+      ...this.#repo,
+      issue_number: issueNumber,
+      body,
+    });
+    return { id: data.id, htmlUrl: data.html_url };
+  }
+
+  async updateComment(commentId: number, body: string): Promise<void> {
+    await this.#octokit.rest.issues.updateComment({ ...this.#repo, comment_id: commentId, body });
+  }
+
+  /** The head branch of a pull request (for a run triggered on a PR). */
+  async pullHead(pullNumber: number): Promise<{ ref: string; sameRepo: boolean }> {
+    const { data } = await this.#octokit.rest.pulls.get({ ...this.#repo, pull_number: pullNumber });
+    return { ref: data.head.ref, sameRepo: data.head.repo?.full_name === `${this.owner}/${this.repo}` };
+  }
+
+  /** Opens a pull request, or returns the open one that already exists for the branch. */
+  async openPull(request: {
+    head: string;
+    base: string;
+    title: string;
+    body: string;
+  }): Promise<{ number: number; htmlUrl: string; reused: boolean }> {
+    const existing = await this.#octokit.rest.pulls.list({
+      ...this.#repo,
+      head: `${this.owner}:${request.head}`,
+      state: 'open',
+    });
+    const found = existing.data[0];
+    if (found) {
+      await this.#octokit.rest.pulls.update({ ...this.#repo, pull_number: found.number, body: request.body });
+      return { number: found.number, htmlUrl: found.html_url, reused: true };
+    }
+    const { data } = await this.#octokit.rest.pulls.create({ ...this.#repo, ...request });
+    return { number: data.number, htmlUrl: data.html_url, reused: false };
+  }
+}
+
+export function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
+}

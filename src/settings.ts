@@ -1,0 +1,114 @@
+// The action's inputs and runner context, read and validated once into one typed settings object.
+import { z } from 'zod';
+import { DEFAULT_MODEL } from './agent/model.js';
+
+const wholeNumber = (name: string, fallback: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .transform((value, context) => {
+      if (value === '') return fallback;
+      const number = Number(value);
+      if (!Number.isInteger(number) || number < 1 || number > max) {
+        context.addIssue({
+          code: 'custom',
+          message: `${name} must be a whole number from 1 to ${max}, got '${value}'`,
+        });
+        return z.NEVER;
+      }
+      return number;
+    });
+
+const text = (fallback = '') =>
+  z
+    .string()
+    .trim()
+    .transform((value) => value || fallback);
+
+const inputsSchema = z.object({
+  anthropic_api_key: z
+    .string()
+    .trim()
+    .min(1, 'anthropic_api_key is required (store the key as a repository secret)'),
+  anthropic_base_url: text(),
+  github_token: z.string().trim().min(1, 'github_token is required (the default is the workflow token)'),
+  model: text(DEFAULT_MODEL),
+  trigger: text('/agent').refine((value) => !/\s/.test(value), 'trigger must be one word, like /agent'),
+  max_turns: wholeNumber('max_turns', 60, 1000),
+  bash_timeout: wholeNumber('bash_timeout', 120, 3600),
+  reminder_rounds: wholeNumber('reminder_rounds', 3, 100),
+  base_branch: text(),
+  branch_prefix: text('agent/').refine(
+    (value) => !/[\s~^:?*[\\]|\.\.|@\{/.test(value),
+    'branch_prefix must be usable in a git branch name',
+  ),
+});
+
+const runnerSchema = z.object({
+  GITHUB_REPOSITORY: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'GITHUB_REPOSITORY must be owner/repo'),
+  GITHUB_EVENT_NAME: z.string().min(1, 'GITHUB_EVENT_NAME is not set: is this running in GitHub Actions?'),
+  GITHUB_EVENT_PATH: z.string().min(1, 'GITHUB_EVENT_PATH is not set: is this running in GitHub Actions?'),
+  GITHUB_RUN_ID: z.string().default('0'),
+  GITHUB_SERVER_URL: z.string().default('https://github.com'),
+  GITHUB_API_URL: z.string().default('https://api.github.com'),
+  GITHUB_WORKSPACE: z.string().default(process.cwd()),
+});
+
+export type Inputs = z.output<typeof inputsSchema>;
+
+export interface Settings {
+  inputs: Inputs;
+  owner: string;
+  repo: string;
+  eventName: string;
+  eventPath: string;
+  runId: string;
+  runUrl: string;
+  serverUrl: string;
+  apiUrl: string;
+  workspace: string;
+}
+
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+export const INPUT_NAMES = Object.keys(inputsSchema.shape) as (keyof Inputs)[];
+
+/** Reads `INPUT_*` (as the runner sets them) and the runner's `GITHUB_*` variables. */
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, env[`INPUT_${name.toUpperCase()}`] ?? '']));
+  const inputs = inputsSchema.safeParse(raw);
+  const runner = runnerSchema.safeParse(env);
+  const problems = [...(inputs.error?.issues ?? []), ...(runner.error?.issues ?? [])].map(
+    (issue) => issue.message,
+  );
+  if (!inputs.success || !runner.success) throw new SettingsError(problems.join('; '));
+  const context = runner.data;
+  const [owner = '', repo = ''] = context.GITHUB_REPOSITORY.split('/');
+  const serverUrl = context.GITHUB_SERVER_URL.replace(/\/+$/, '');
+  return {
+    inputs: inputs.data,
+    owner,
+    repo,
+    eventName: context.GITHUB_EVENT_NAME,
+    eventPath: context.GITHUB_EVENT_PATH,
+    runId: context.GITHUB_RUN_ID,
+    runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${context.GITHUB_RUN_ID}`,
+    serverUrl,
+    apiUrl: context.GITHUB_API_URL.replace(/\/+$/, ''),
+    workspace: context.GITHUB_WORKSPACE,
+  };
+}
+
+/**
+ * Every secret value in the environment, for masking and redaction: the key and token inputs, the runner's
+ * ACTIONS_* tokens, and anything named like a credential. Plain settings (model, trigger…) are not secrets:
+ * masking them would blank out ordinary words in comments and logs. No INPUT_* reaches a tool either way.
+ */
+export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
+  return Object.entries(env)
+    .filter(([name]) => /TOKEN|SECRET|API_?KEY|PASSWORD|PRIVATE_KEY|CREDENTIAL/i.test(name))
+    .map(([, value]) => value?.trim() ?? '')
+    .filter((value) => value.length >= 6);
+}

@@ -1,0 +1,41 @@
+// The terminal observer: the live todo panel and one line per tool call, for the CLI and the action log.
+import type { AgentEvent, AgentObserver } from '../agent/events.js';
+import { renderPanel } from './panel.js';
+
+export interface ReporterOptions {
+  write: (text: string) => void;
+  color: boolean;
+}
+
+export function terminalReporter({ write, color }: ReporterOptions): AgentObserver {
+  return (event: AgentEvent) => {
+    switch (event.type) {
+      case 'todos':
+        write(`${renderPanel(event.items, { color })}\n`);
+        break;
+      case 'tool':
+        write(`  ${event.isError ? '✗' : '·'} ${event.name} ${summarizeInput(event.input)}\n`);
+        break;
+      case 'nudge':
+        write(`  ↺ ${event.kind.replace('_', ' ')}\n`);
+        break;
+      case 'end':
+        write(
+          `\n${event.result.status}: ${event.result.reason} (${event.result.turns} turns, ${event.result.toolCalls} tool calls)\n`,
+        );
+        break;
+      default:
+        break;
+    }
+  };
+}
+
+/** A one-line hint of what a tool call did: the command or path, shortened. */
+export function summarizeInput(input: unknown): string {
+  if (typeof input !== 'object' || input === null) return '';
+  const record = input as Record<string, unknown>;
+  const value =
+    record.command ?? record.path ?? (Array.isArray(record.items) ? `${record.items.length} items` : '');
+  const line = String(value).replace(/\s+/g, ' ').trim();
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}

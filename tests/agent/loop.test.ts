@@ -1,0 +1,303 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agent/events.js';
+import { runAgent, type AgentOptions } from '../../src/agent/loop.js';
+import { Model } from '../../src/agent/model.js';
+import { REMINDER_PREFIX } from '../../src/agent/reminder.js';
+import { openWorkspace } from '../../src/agent/workspace.js';
+import {
+  reply,
+  startModelServer,
+  text,
+  toolUse,
+  type RecordedRequest,
+  type ScriptStep,
+  type ScriptedModelServer,
+} from '../support/anthropic-server.js';
+
+const KEY = 'sk-ant-test-key-0000000000000000';
+let dir: string;
+let server: ScriptedModelServer | undefined;
+
+beforeEach(async () => {
+  dir = await openWorkspace(await mkdtemp(join(tmpdir(), 'loop-')));
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function play(script: ScriptStep[], options: Partial<AgentOptions> = {}) {
+  server = await startModelServer(script, { apiKey: KEY });
+  const events: AgentEvent[] = [];
+  const result = await runAgent({
+    task: 'Refactor hello.py',
+    model: new Model({ apiKey: KEY, baseURL: server.url, maxRetries: 0 }),
+    workspace: dir,
+    observers: [(event) => events.push(event)],
+    ...options,
+  });
+  return { result, events, requests: server.requests, violations: server.violations };
+}
+
+const plan = (...statuses: string[]) =>
+  toolUse('todo', {
+    items: statuses.map((status, i) => ({
+      text: `step ${i + 1}`,
+      status,
+      activeForm: `Doing step ${i + 1}`,
+    })),
+  });
+const bash = (command: string) => toolUse('bash', { command });
+
+/** The user turn a request ends with, as blocks. */
+function lastUserBlocks(
+  request: RecordedRequest,
+): Array<{ type: string; text?: string; is_error?: boolean; content?: unknown }> {
+  const last = request.body.messages.at(-1);
+  return typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
+}
+const hasReminder = (request: RecordedRequest) =>
+  lastUserBlocks(request).some((block) => block.type === 'text' && block.text?.startsWith(REMINDER_PREFIX));
+
+describe('the agent loop', () => {
+  it('plans, works, completes every item and ends with the summary', async () => {
+    const { result, events, requests, violations } = await play([
+      reply(text('I will plan first.'), plan('in_progress', 'pending')),
+      reply(bash('echo hello > out.txt')),
+      reply(plan('completed', 'in_progress')),
+      reply(toolUse('read_file', { path: 'out.txt' })),
+      reply(plan('completed', 'completed')),
+      reply(text('Wrote out.txt and checked it.')),
+    ]);
+    expect(violations).toEqual([]);
+    expect(result.status).toBe('completed');
+    expect(result.turns).toBe(6);
+    expect(result.toolCalls).toBe(5);
+    expect(result.lastText).toBe('Wrote out.txt and checked it.');
+    expect(result.todos.map((t) => t.status)).toEqual(['completed', 'completed']);
+    expect(await readFile(join(dir, 'out.txt'), 'utf8')).toBe('hello\n');
+    expect(events.filter((e) => e.type === 'todos')).toHaveLength(3);
+    expect(result.usage.input_tokens + result.usage.cache_read_input_tokens).toBeGreaterThan(0);
+    // The read_file result went back to the model.
+    expect(JSON.stringify(requests[4]?.body.messages.at(-1))).toContain('hello');
+    expect(requests.every((r) => r.body.temperature === undefined && r.body.stream === true)).toBe(true);
+  });
+
+  it('reminds after three turns without a todo update, after the tool results, and not on other requests', async () => {
+    const { requests, violations, events } = await play(
+      [
+        reply(plan('in_progress', 'pending')), // request 0 -> todo
+        reply(bash('true')), // 1
+        reply(bash('true')), // 2
+        reply(bash('true')), // 3: third turn without todo -> reminder on request 4
+        reply(bash('true')), // 4
+        reply(bash('true')), // 5
+        reply(bash('true')), // 6: third again -> reminder on request 7
+        reply(plan('completed', 'completed')), // 7
+        reply(text('done')), // 8
+      ],
+      { reminderRounds: 3 },
+    );
+    expect(violations).toEqual([]);
+    const reminded = requests.map((r, i) => (hasReminder(r) ? i : -1)).filter((i) => i >= 0);
+    expect(reminded).toEqual([4, 7]);
+    const blocks = lastUserBlocks(requests[4]!);
+    expect(blocks[0]?.type).toBe('tool_result');
+    expect(blocks.at(-1)?.text).toContain('[>] #1: step 1');
+    expect(events.filter((e) => e.type === 'nudge' && e.kind === 'todo_reminder')).toHaveLength(2);
+  });
+
+  it('reminds a model that never plans', async () => {
+    const { requests } = await play(
+      [
+        reply(bash('true')),
+        reply(bash('true')),
+        reply(bash('true')),
+        reply(plan('completed')),
+        reply(text('ok')),
+      ],
+      { reminderRounds: 3 },
+    );
+    expect(requests.map(hasReminder)).toEqual([false, false, false, true, false]);
+  });
+
+  it('refuses an invalid todo update with an error result and keeps the list', async () => {
+    const { result, requests, violations } = await play([
+      reply(plan('in_progress', 'pending')),
+      reply(plan('in_progress', 'in_progress')),
+      reply(toolUse('todo', { items: [{ text: '', status: 'pending' }] })),
+      reply(plan('completed', 'completed')),
+      reply(text('done')),
+    ]);
+    expect(violations).toEqual([]);
+    const refusal = lastUserBlocks(requests[2]!)[0];
+    expect(refusal).toMatchObject({ type: 'tool_result', is_error: true });
+    expect(JSON.stringify(refusal?.content)).toContain('only one item may be in_progress');
+    expect(JSON.stringify(lastUserBlocks(requests[3]!)[0]?.content)).toContain('text is required');
+    expect(result.status).toBe('completed');
+  });
+
+  it('turns bad input, path escapes and failed edits into error results the model can act on', async () => {
+    const { requests, violations } = await play([
+      reply(
+        toolUse('bash', { cmd: 'ls' }),
+        toolUse('read_file', { path: '../../etc/passwd' }),
+        toolUse('edit_file', { path: 'none.txt', old_text: 'a', new_text: 'b' }),
+      ),
+      reply(plan('completed')),
+      reply(text('done')),
+    ]);
+    expect(violations).toEqual([]);
+    const results = lastUserBlocks(requests[1]!);
+    expect(results.map((b) => b.is_error)).toEqual([true, true, true]);
+    expect(JSON.stringify(results[0]?.content)).toContain('command');
+    expect(JSON.stringify(results[1]?.content)).toContain('escapes the workspace');
+    expect(JSON.stringify(results[2]?.content)).toMatch(/no such file|not found/);
+  });
+
+  it('nudges twice when the model stops with open items, then ends incomplete', async () => {
+    const { result, requests, events } = await play([
+      reply(plan('in_progress', 'pending')),
+      reply(text('I think I am done.')),
+      reply(text('Really done.')),
+      reply(text('Stopping.')),
+    ]);
+    expect(result.status).toBe('incomplete');
+    expect(result.reason).toContain('2 of 2 items open');
+    expect(events.filter((e) => e.type === 'nudge' && e.kind === 'open_items')).toHaveLength(2);
+    expect(requests).toHaveLength(4);
+    expect(lastUserBlocks(requests[2]!)[0]?.text).toContain('[>] #1: step 1');
+  });
+
+  it('asks an empty end_turn to continue instead of ending', async () => {
+    const { result, requests, violations } = await play([
+      reply(plan('in_progress')),
+      { content: [], stop_reason: 'end_turn' },
+      reply(plan('completed')),
+      reply(text('done')),
+    ]);
+    expect(violations).toEqual([]);
+    expect(result.status).toBe('completed');
+    expect(lastUserBlocks(requests[2]!).at(-1)?.text).toBe('Please continue with the task.');
+  });
+
+  it('answers a tool call cut off by max_tokens with an error and gives the next reply more room', async () => {
+    const { result, requests, violations } = await play([
+      reply(plan('in_progress')),
+      { content: [toolUse('write_file', { path: 'big.txt' })], stop_reason: 'max_tokens' },
+      reply(plan('completed')),
+      reply(text('done')),
+    ]);
+    expect(violations).toEqual([]);
+    const cut = lastUserBlocks(requests[2]!)[0];
+    expect(cut).toMatchObject({ type: 'tool_result', is_error: true });
+    expect(JSON.stringify(cut?.content)).toContain('cut off');
+    expect(requests[2]!.body.max_tokens).toBeGreaterThan(requests[1]!.body.max_tokens);
+    expect(result.status).toBe('completed');
+  });
+
+  it('continues a pause_turn by sending the paused content back as is', async () => {
+    const { result, requests, violations } = await play([
+      reply(plan('completed')),
+      { content: [text('Still thinking…')], stop_reason: 'pause_turn' },
+      reply(text('done')),
+    ]);
+    expect(violations).toEqual([]);
+    expect(requests[2]!.body.messages.at(-1)).toMatchObject({ role: 'assistant' });
+    expect(result.status).toBe('completed');
+  });
+
+  it('ends as failed on a refusal', async () => {
+    const { result } = await play([reply(plan('in_progress')), { content: [], stop_reason: 'refusal' }]);
+    expect(result.status).toBe('failed');
+    expect(result.reason).toContain('refusal');
+  });
+
+  it('ends cleanly when the context window is exceeded, either way the API says so', async () => {
+    const stop = await play([
+      reply(plan('in_progress')),
+      { content: [text('…')], stop_reason: 'model_context_window_exceeded' },
+    ]);
+    expect(stop.result.status).toBe('incomplete');
+    expect(stop.result.reason).toContain('context window');
+    await server?.close();
+    const tooLong = await play([
+      reply(plan('in_progress')),
+      {
+        error: {
+          status: 400,
+          type: 'invalid_request_error',
+          message: 'prompt is too long: 210000 tokens > 200000 maximum',
+        },
+      },
+    ]);
+    expect(tooLong.result.status).toBe('incomplete');
+    expect(tooLong.result.reason).toContain('context window');
+  });
+
+  it('fails fast with a readable reason on bad credentials', async () => {
+    const { result, requests } = await play([
+      { error: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' } },
+    ]);
+    expect(result.status).toBe('failed');
+    expect(result.reason).toContain('401');
+    expect(requests).toHaveLength(1);
+  });
+
+  it('stops at max_turns as incomplete', async () => {
+    const { result, requests } = await play(
+      [reply(plan('in_progress', 'pending')), reply(bash('true')), reply(bash('true')), reply(bash('true'))],
+      { maxTurns: 3 },
+    );
+    expect(result.status).toBe('incomplete');
+    expect(result.reason).toContain('max_turns');
+    expect(requests).toHaveLength(3);
+  });
+
+  it('stops as cancelled when its signal is aborted, without another model call', async () => {
+    const controller = new AbortController();
+    const { result, requests } = await play(
+      [reply(plan('in_progress')), reply(bash('sleep 30')), reply(text('never'))],
+      {
+        signal: controller.signal,
+        observers: [(event) => event.type === 'tool' && event.name === 'todo' && controller.abort()],
+      },
+    );
+    expect(result.status).toBe('cancelled');
+    expect(requests).toHaveLength(1);
+  });
+
+  it('keeps cache markers within the limit and reads the cached prefix on later requests', async () => {
+    await writeFile(join(dir, 'a.txt'), 'x'.repeat(5000));
+    const { requests, violations, result } = await play([
+      reply(plan('in_progress')),
+      reply(toolUse('read_file', { path: 'a.txt' })),
+      reply(bash('true')),
+      reply(plan('completed')),
+      reply(text('done')),
+    ]);
+    expect(violations).toEqual([]);
+    const markers = (r: RecordedRequest) => JSON.stringify(r.body).split('"cache_control"').length - 1;
+    expect(Math.max(...requests.map(markers))).toBeLessThanOrEqual(4);
+    expect(requests.every((r) => markers(r) >= 2)).toBe(true);
+    expect(result.usage.cache_read_input_tokens).toBeGreaterThan(0);
+  });
+
+  it('redacts secrets from tool output before the model sees them', async () => {
+    const { requests } = await play(
+      [
+        reply(bash('echo token=ghp_abcdefghijklmnopqrstuvwxyz0123456789')),
+        reply(plan('completed')),
+        reply(text('done')),
+      ],
+      { redact: (s) => s.replace(/ghp_[A-Za-z0-9]+/g, '***') },
+    );
+    const sent = JSON.stringify(requests[1]!.body.messages.at(-1));
+    expect(sent).toContain('token=***');
+    expect(sent).not.toContain('ghp_');
+  });
+});

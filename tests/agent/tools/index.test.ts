@@ -1,0 +1,63 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TodoManager } from '../../../src/agent/todos.js';
+import { createToolbox } from '../../../src/agent/tools/index.js';
+import type { ToolContext } from '../../../src/agent/tools/types.js';
+import { openWorkspace } from '../../../src/agent/workspace.js';
+
+let context: ToolContext;
+beforeAll(async () => {
+  const workspace = await openWorkspace(await mkdtemp(join(tmpdir(), 'toolbox-')));
+  context = { workspace, bashTimeoutSeconds: 5, env: { PATH: process.env.PATH ?? '' } };
+});
+afterAll(() => rm(context.workspace, { recursive: true, force: true }));
+
+describe('the toolbox', () => {
+  it('offers exactly the five tools, each with an object input schema', () => {
+    const toolbox = createToolbox(new TodoManager());
+    expect(toolbox.definitions.map((d) => d.name)).toEqual([
+      'bash',
+      'read_file',
+      'write_file',
+      'edit_file',
+      'todo',
+    ]);
+    for (const definition of toolbox.definitions) {
+      expect(definition.input_schema.type).toBe('object');
+      expect(definition.input_schema).not.toHaveProperty('$schema');
+      expect(definition.description.length).toBeGreaterThan(20);
+    }
+    const todo = toolbox.definitions.find((d) => d.name === 'todo')!;
+    expect(JSON.stringify(todo.input_schema)).toContain('activeForm');
+  });
+
+  it('answers an unknown tool with an error naming the tools that exist', async () => {
+    const outcome = await createToolbox(new TodoManager()).run('launch_rocket', {}, context);
+    expect(outcome).toEqual({
+      isError: true,
+      output: expect.stringContaining("unknown tool 'launch_rocket'"),
+    });
+    expect(outcome.output).toContain('bash, read_file, write_file, edit_file, todo');
+  });
+
+  it('answers input that fails the schema with the field and the problem', async () => {
+    const outcome = await createToolbox(new TodoManager()).run('write_file', { path: 'a.txt' }, context);
+    expect(outcome.isError).toBe(true);
+    expect(outcome.output).toMatch(/write_file failed: invalid input: content: /);
+  });
+
+  it('passes todo input to the TodoManager, whose refusal names the rule', async () => {
+    const todos = new TodoManager();
+    const toolbox = createToolbox(todos);
+    const refused = await toolbox.run('todo', { items: 'not a list' }, context);
+    expect(refused).toEqual({
+      isError: true,
+      output: "todo failed: items must be an array, got 'not a list'",
+    });
+    const accepted = await toolbox.run('todo', { items: [{ text: 'Plan', status: 'in_progress' }] }, context);
+    expect(accepted).toEqual({ isError: false, output: '[>] #1: Plan\n\n(0/1 completed)' });
+    expect(todos.items).toHaveLength(1);
+  });
+});

@@ -1,0 +1,144 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ToolError } from '../../src/agent/tools/types.js';
+import { openWorkspace, resolveInWorkspace } from '../../src/agent/workspace.js';
+
+let root: string;
+let ws: string;
+let outside: string;
+
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(path.join(tmpdir(), 'todo-agent-ws-')));
+  ws = path.join(root, 'ws');
+  outside = path.join(root, 'outside');
+  await mkdir(path.join(ws, 'src'), { recursive: true });
+  await mkdir(path.join(ws, '.git'), { recursive: true });
+  await mkdir(outside);
+  await writeFile(path.join(ws, 'src', 'a.txt'), 'inside');
+  await writeFile(path.join(ws, '.git', 'config'), '[core]');
+  await writeFile(path.join(outside, 'secret.txt'), 'outside');
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+async function refusal(requested: string, opts?: { mustExist?: boolean; forWrite?: boolean }) {
+  const error: unknown = await resolveInWorkspace(ws, requested, opts).then(
+    () => new Error(`expected ${requested} to be refused`),
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ToolError);
+  return (error as Error).message;
+}
+
+describe('openWorkspace', () => {
+  it('returns the real path of a directory', async () => {
+    await symlink(ws, path.join(root, 'alias'));
+    expect(await openWorkspace(path.join(root, 'alias'))).toBe(ws);
+  });
+
+  it('refuses a missing path and a file', async () => {
+    await expect(openWorkspace(path.join(root, 'missing'))).rejects.toThrow(/workspace not found/);
+    await expect(openWorkspace(path.join(outside, 'secret.txt'))).rejects.toThrow(/not a directory/);
+  });
+});
+
+describe('resolveInWorkspace', () => {
+  it('resolves relative and absolute paths inside the workspace', async () => {
+    expect(await resolveInWorkspace(ws, 'src/a.txt')).toBe(path.join(ws, 'src', 'a.txt'));
+    expect(await resolveInWorkspace(ws, path.join(ws, 'src', 'a.txt'))).toBe(path.join(ws, 'src', 'a.txt'));
+    expect(await resolveInWorkspace(ws, './src/../src/a.txt')).toBe(path.join(ws, 'src', 'a.txt'));
+    expect(await resolveInWorkspace(ws, '.')).toBe(ws);
+  });
+
+  it('refuses .. escapes', async () => {
+    expect(await refusal('../outside/secret.txt')).toBe('path escapes the workspace: ../outside/secret.txt');
+    expect(await refusal('src/../../outside/new.txt')).toBe(
+      'path escapes the workspace: src/../../outside/new.txt',
+    );
+    expect(await refusal('..')).toBe('path escapes the workspace: ..');
+  });
+
+  it('refuses absolute paths outside', async () => {
+    const target = path.join(outside, 'secret.txt');
+    expect(await refusal(target)).toBe(`path escapes the workspace: ${target}`);
+    expect(await refusal('/etc/passwd')).toBe('path escapes the workspace: /etc/passwd');
+  });
+
+  it('refuses a sibling folder whose name starts like the workspace', async () => {
+    await mkdir(`${ws}-other`);
+    expect(await refusal(`${ws}-other/x.txt`)).toMatch(/^path escapes the workspace/);
+  });
+
+  it('refuses a symlinked file pointing outside, for reading and writing', async () => {
+    await symlink(path.join(outside, 'secret.txt'), path.join(ws, 'link.txt'));
+    expect(await refusal('link.txt')).toBe('path escapes the workspace: link.txt');
+    expect(await refusal('link.txt', { forWrite: true })).toBe('path escapes the workspace: link.txt');
+  });
+
+  it('refuses a path under a symlinked folder pointing outside, existing or not', async () => {
+    await symlink(outside, path.join(ws, 'out'));
+    expect(await refusal('out/secret.txt')).toBe('path escapes the workspace: out/secret.txt');
+    expect(await refusal('out/new/deeper.txt', { forWrite: true })).toBe(
+      'path escapes the workspace: out/new/deeper.txt',
+    );
+  });
+
+  it('refuses a dangling symlink whose target would be outside', async () => {
+    await symlink(path.join(outside, 'not-yet.txt'), path.join(ws, 'dangling'));
+    expect(await refusal('dangling', { forWrite: true })).toBe('path escapes the workspace: dangling');
+  });
+
+  it('follows a dangling symlink that stays inside to its target', async () => {
+    await symlink('src/later.txt', path.join(ws, 'later-link'));
+    expect(await resolveInWorkspace(ws, 'later-link')).toBe(path.join(ws, 'src', 'later.txt'));
+    expect(await refusal('later-link', { mustExist: true })).toBe('no such file: later-link');
+  });
+
+  it('accepts symlinks that point inside, and returns their target', async () => {
+    await symlink(path.join(ws, 'src', 'a.txt'), path.join(ws, 'alias.txt'));
+    await symlink('src', path.join(ws, 'code'));
+    expect(await resolveInWorkspace(ws, 'alias.txt', { mustExist: true })).toBe(
+      path.join(ws, 'src', 'a.txt'),
+    );
+    expect(await resolveInWorkspace(ws, 'code/new/b.txt', { forWrite: true })).toBe(
+      path.join(ws, 'src', 'new', 'b.txt'),
+    );
+  });
+
+  it('resolves a not-yet-existing nested path inside, and refuses it only when it must exist', async () => {
+    expect(await resolveInWorkspace(ws, 'x/y/z.txt', { forWrite: true })).toBe(
+      path.join(ws, 'x', 'y', 'z.txt'),
+    );
+    expect(await refusal('x/y/z.txt', { mustExist: true })).toBe('no such file: x/y/z.txt');
+  });
+
+  it('lets .git be read but not written, however it is reached', async () => {
+    expect(await resolveInWorkspace(ws, '.git/config', { mustExist: true })).toBe(
+      path.join(ws, '.git', 'config'),
+    );
+    expect(await refusal('.git/config', { forWrite: true })).toMatch(
+      /^refusing to write inside \.git: \.git\/config/,
+    );
+    expect(await refusal('.git/hooks/pre-commit', { forWrite: true })).toMatch(
+      /^refusing to write inside \.git/,
+    );
+    expect(await refusal('vendor/lib/.git/HEAD', { forWrite: true })).toMatch(
+      /^refusing to write inside \.git/,
+    );
+    await symlink('.git/config', path.join(ws, 'innocent'));
+    expect(await refusal('innocent', { forWrite: true })).toMatch(/^refusing to write inside \.git/);
+    expect(await resolveInWorkspace(ws, '.gitignore', { forWrite: true })).toBe(path.join(ws, '.gitignore'));
+  });
+
+  it('refuses an empty path and a symlink loop with a ToolError', async () => {
+    expect(await refusal('')).toMatch(/^path is empty/);
+    expect(await refusal('   ')).toMatch(/^path is empty/);
+    await symlink('loop-b', path.join(ws, 'loop-a'));
+    await symlink('loop-a', path.join(ws, 'loop-b'));
+    expect(await refusal('loop-a')).toMatch(/loop-a/);
+  });
+});

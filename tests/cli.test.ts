@@ -1,0 +1,91 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startModelServer, type ScriptedModelServer } from './support/anthropic-server.js';
+import { HELLO_FILES, HELLO_RESULT, HELLO_TASK, helloScript } from './support/scenarios.js';
+import { reply, text } from './support/anthropic-server.js';
+
+const CLI = resolve(import.meta.dirname, '../dist/cli.js');
+const KEY = 'sk-ant-cli-test-0000000000000000';
+let dir: string;
+let server: ScriptedModelServer | undefined;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cli-'));
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: dir, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+describe('todo-agent CLI (bundled dist/cli.js)', () => {
+  it('runs the seeds’ sample task to completion, shows the panel and exits 0', async () => {
+    await writeFile(join(dir, 'hello.py'), HELLO_FILES['hello.py']!);
+    server = await startModelServer(helloScript(), { apiKey: KEY });
+    const { code, stdout } = await cli([HELLO_TASK], {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: server.url,
+    });
+    expect(server.violations).toEqual([]);
+    expect(code).toBe(0);
+    expect(await readFile(join(dir, 'hello.py'), 'utf8')).toBe(HELLO_RESULT);
+    expect(stdout).toContain('Adding type hints');
+    expect(stdout).toContain('completed: every todo item is completed');
+    expect(stdout).toContain('4/4');
+    expect(stdout).not.toContain('\u001b['); // not a TTY: no colours
+  });
+
+  it('exits 1 when the run ends with open items', async () => {
+    server = await startModelServer(
+      [reply(text('No plan, no work.')), reply(text('Still nothing.')), reply(text('Bye.'))],
+      {
+        apiKey: KEY,
+      },
+    );
+    const { code, stdout } = await cli(['do something', '--max-turns', '5'], {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: server.url,
+    });
+    expect(code).toBe(1);
+    expect(stdout).toContain('incomplete');
+  });
+
+  it('exits 2 with a clear message for a missing task or key, or a bad flag', async () => {
+    const noTask = await cli([], { ANTHROPIC_API_KEY: KEY });
+    expect(noTask.code).toBe(2);
+    expect(noTask.stderr).toContain('no task given');
+    const noKey = await cli(['a task']);
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('ANTHROPIC_API_KEY is not set');
+    const badFlag = await cli(['a task', '--max-turns', '0'], { ANTHROPIC_API_KEY: KEY });
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toContain('--max-turns must be a positive whole number');
+  });
+
+  it('exits 1 with a readable reason when the API refuses the key', async () => {
+    server = await startModelServer([], { apiKey: 'sk-ant-the-right-key-000000000' });
+    const { code, stdout } = await cli(['a task'], {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: server.url,
+    });
+    expect(code).toBe(1);
+    expect(stdout).toContain('failed: the Anthropic API refused the credentials (401');
+  });
+});

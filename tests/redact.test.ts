@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { Redactor, redactor } from '../src/redact.js';
+
+describe('Redactor', () => {
+  it('replaces every occurrence of a registered value', () => {
+    const r = new Redactor();
+    r.add('s3cr3t-value');
+    expect(r.redact('a s3cr3t-value b s3cr3t-value')).toBe('a *** b ***');
+  });
+
+  it('ignores empty, missing and short values', () => {
+    const r = new Redactor();
+    r.add(undefined);
+    r.add('');
+    r.add('   ');
+    r.add('abcde');
+    expect(r.redact('abcde and more')).toBe('abcde and more');
+  });
+
+  it('registers the trimmed value (secrets read from files often end in a newline)', () => {
+    const r = new Redactor();
+    r.add('token-123456\n');
+    expect(r.redact('auth token-123456 ok')).toBe('auth *** ok');
+  });
+
+  it('masks the longer of two nested secrets completely', () => {
+    const r = new Redactor();
+    r.add('abcdef');
+    r.add('abcdef-extended');
+    expect(r.redact('x abcdef-extended y abcdef z')).toBe('x *** y *** z');
+  });
+
+  it('masks both of two secrets that overlap without nesting', () => {
+    const r = new Redactor();
+    r.add('1234567890');
+    r.add('7890abcdef');
+    const out = r.redact('<1234567890abcdef>');
+    expect(out).toBe('<***>');
+    expect(out).not.toMatch(/[0-9a-f]{3}/);
+  });
+
+  it('handles self-overlapping occurrences', () => {
+    const r = new Redactor();
+    r.add('aaaaaa');
+    expect(r.redact('baaaaaaab')).toBe('b***b');
+  });
+
+  it('treats regex metacharacters in a secret literally', () => {
+    const r = new Redactor();
+    r.add('p4ss.(w*rd)+');
+    expect(r.redact('x p4ss.(w*rd)+ y p4ssX(wwrd) z')).toBe('x *** y p4ssX(wwrd) z');
+  });
+
+  it.each([
+    ['ghp_', 'ghp_' + 'A1b2C3d4E5'.repeat(4)],
+    ['gho_', 'gho_' + 'z'.repeat(36)],
+    ['ghu_', 'ghu_' + '0'.repeat(40)],
+    ['ghs_', 'ghs_' + 'Q'.repeat(36)],
+    ['ghr_', 'ghr_' + 'abc123'.repeat(6)],
+    ['github_pat_', 'github_pat_11ABCDEFG0_abcdefghijklmnopqrstuvwxyz'],
+    ['sk-ant-', 'sk-ant-api03-AbCdEf_GhIjKlMn-OpQrStUv'],
+  ])('masks unregistered %s tokens by their shape', (_prefix, token) => {
+    const r = new Redactor();
+    expect(r.redact(`Authorization: token ${token}\n`)).toBe('Authorization: token ***\n');
+  });
+
+  it('leaves look-alikes that are too short alone', () => {
+    const r = new Redactor();
+    const text = 'ghp_short gho_' + 'x'.repeat(35) + ' github_pat_abc sk-ant-tooShort';
+    expect(r.redact(text)).toBe(text);
+  });
+
+  it('returns text without secrets unchanged', () => {
+    const r = new Redactor();
+    r.add('hunter2hunter2');
+    const text = 'Nothing to see here: ghp, sk-ant, github_pat, *** and unicode ✓ 漢字';
+    expect(r.redact(text)).toBe(text);
+  });
+
+  it('masks values and shapes in the same text', () => {
+    const r = new Redactor();
+    r.add('my-own-password');
+    const token = 'ghs_' + 'x'.repeat(36);
+    expect(r.redact(`pw=my-own-password tok=${token}`)).toBe('pw=*** tok=***');
+  });
+
+  it('exports a shared process-wide instance', () => {
+    expect(redactor).toBeInstanceOf(Redactor);
+    redactor.add('process-wide-secret');
+    expect(redactor.redact('see process-wide-secret')).toBe('see ***');
+  });
+});

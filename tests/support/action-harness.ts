@@ -1,0 +1,212 @@
+// Runs the bundled action (`node dist/index.js`) as a GitHub runner does: GITHUB_* and INPUT_* variables,
+// an event file, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, in a clone of a real bare "origin".
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const OWNER = 'octo-org';
+export const REPO = 'hello-world';
+
+/** Only the test's own git commands use this identity; the action gets none (a runner has none). */
+const TEST_GIT_ENV = {
+  GIT_AUTHOR_NAME: 'Test Maintainer',
+  GIT_AUTHOR_EMAIL: 'maintainer@example.com',
+  GIT_COMMITTER_NAME: 'Test Maintainer',
+  GIT_COMMITTER_EMAIL: 'maintainer@example.com',
+};
+
+export interface Sandbox {
+  root: string;
+  origin: string;
+  workspace: string;
+  home: string;
+  git(args: string[], cwd?: string): Promise<string>;
+  cleanup(): Promise<void>;
+}
+
+/** A bare origin with one commit on `main` holding `files`, and a fresh clone of it as the workspace. */
+export async function createSandbox(files: Record<string, string>): Promise<Sandbox> {
+  const root = await mkdtemp(join(tmpdir(), 'todo-agent-e2e-'));
+  const origin = join(root, 'origin.git');
+  const workspace = join(root, 'workspace');
+  const home = join(root, 'home');
+  await mkdir(home);
+  const git = async (args: string[], cwd = workspace) =>
+    (await run('git', args, { cwd, env: { ...process.env, ...TEST_GIT_ENV, HOME: home } })).stdout.trim();
+  await git(['init', '--bare', '--initial-branch=main', origin], root);
+  await git(['clone', '--quiet', origin, workspace], root);
+  await git(['checkout', '-q', '-B', 'main']);
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(workspace, path)), { recursive: true });
+    await writeFile(join(workspace, path), content);
+  }
+  await git(['add', '-A']);
+  await git(['commit', '-q', '-m', 'Initial commit']);
+  await git(['push', '-q', 'origin', 'main']);
+  return { root, origin, workspace, home, git, cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+export interface CommentEventOptions {
+  body: string;
+  user?: string;
+  userType?: 'User' | 'Bot';
+  issueNumber?: number;
+  title?: string;
+  issueBody?: string;
+  pullRequest?: boolean;
+  action?: 'created' | 'edited' | 'deleted';
+  commentId?: number;
+  createdAt?: string;
+}
+
+/** A real `issue_comment` payload from @octokit/webhooks-examples, changed to fit the case. */
+export function issueCommentEvent(options: CommentEventOptions): Record<string, unknown> {
+  const examples = require('@octokit/webhooks-examples') as Array<{ name: string; examples: Payload[] }>;
+  const base = examples
+    .find((group) => group.name === 'issue_comment')!
+    .examples.find((e) => e.action === 'created')!;
+  const event = structuredClone(base);
+  const user = options.user ?? 'maintainer';
+  const userType = options.userType ?? 'User';
+  event.action = options.action ?? 'created';
+  event.issue.number = options.issueNumber ?? 1;
+  event.issue.title = options.title ?? 'Tidy up hello.py';
+  event.issue.body = options.issueBody ?? 'hello.py could use type hints and a main guard.';
+  event.issue.state = 'open';
+  event.issue.locked = false;
+  if (options.pullRequest) {
+    event.issue.pull_request = {
+      url: `https://api.github.com/repos/${OWNER}/${REPO}/pulls/${event.issue.number}`,
+    };
+  } else {
+    delete event.issue.pull_request;
+  }
+  event.comment.id = options.commentId ?? 9001;
+  event.comment.body = options.body;
+  event.comment.user = { ...event.comment.user, login: user, type: userType };
+  event.comment.created_at = options.createdAt ?? new Date().toISOString();
+  event.comment.html_url = `https://github.com/${OWNER}/${REPO}/issues/${event.issue.number}#issuecomment-${event.comment.id}`;
+  event.sender = { ...event.sender, login: user, type: userType };
+  event.repository = {
+    ...event.repository,
+    name: REPO,
+    full_name: `${OWNER}/${REPO}`,
+    owner: { ...event.repository.owner, login: OWNER },
+  };
+  return event;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a webhook payload, edited field by field
+type Payload = Record<string, any>;
+
+export interface ActionRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+export interface RunActionOptions {
+  sandbox: Sandbox;
+  event: Record<string, unknown>;
+  apiUrl: string;
+  inputs?: Record<string, string>;
+  env?: Record<string, string>;
+  runId?: string;
+  /** Called once the process is running, e.g. to send it SIGTERM later. */
+  onSpawn?: (child: ReturnType<typeof spawn>) => void;
+  entry?: string;
+}
+
+/** Runs `node dist/index.js` the way a runner does and collects what it wrote. */
+export async function runAction(options: RunActionOptions): Promise<ActionRun> {
+  const { sandbox } = options;
+  const runnerDir = await mkdtemp(join(sandbox.root, 'runner-'));
+  const eventPath = join(runnerDir, 'event.json');
+  const outputPath = join(runnerDir, 'output');
+  const summaryPath = join(runnerDir, 'summary.md');
+  await writeFile(eventPath, JSON.stringify(options.event));
+  await writeFile(outputPath, '');
+  await writeFile(summaryPath, '');
+  const runId = options.runId ?? '4242';
+  const inputs: Record<string, string> = {
+    github_token: 'ghs_emulatortoken000000000000000000000000',
+    anthropic_api_key: 'sk-ant-emulator-key-000000000000000000',
+    trigger: '/agent',
+    ...options.inputs,
+  };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: sandbox.home,
+    LANG: 'C.UTF-8',
+    CI: 'true',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
+    GITHUB_REPOSITORY_OWNER: OWNER,
+    GITHUB_EVENT_NAME: 'issue_comment',
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_OUTPUT: outputPath,
+    GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_WORKSPACE: sandbox.workspace,
+    GITHUB_RUN_ID: runId,
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_API_URL: options.apiUrl,
+    GITHUB_ACTOR: 'maintainer',
+    GITHUB_REF: 'refs/heads/main',
+    RUNNER_TEMP: runnerDir,
+    RUNNER_OS: 'Linux',
+    ...Object.fromEntries(
+      Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value]),
+    ),
+    ...options.env,
+  };
+  const child = spawn(process.execPath, [options.entry ?? join(ROOT, 'dist/index.js')], {
+    cwd: sandbox.workspace,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  options.onSpawn?.(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((done) =>
+    child.on('close', (c, s) => done([c, s])),
+  );
+  return {
+    code,
+    signal,
+    stdout,
+    stderr,
+    outputs: parseOutputs(await readFile(outputPath, 'utf8')),
+    summary: await readFile(summaryPath, 'utf8'),
+  };
+}
+
+/** Reads the `name<<DELIMITER … DELIMITER` records that @actions/core writes to GITHUB_OUTPUT. */
+export function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^([^<=]+)<<(.+)$/.exec(lines[i] ?? '');
+    if (match) {
+      const [, name, delimiter] = match;
+      const value: string[] = [];
+      while (++i < lines.length && lines[i] !== delimiter) value.push(lines[i] ?? '');
+      outputs[name!] = value.join('\n');
+    } else if (lines[i]?.includes('=')) {
+      const [name, ...rest] = lines[i]!.split('=');
+      outputs[name!] = rest.join('=');
+    }
+  }
+  return outputs;
+}
