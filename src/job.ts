@@ -49,16 +49,25 @@ export async function runJob({
 }: JobRequest): Promise<JobOutcome> {
   const { inputs } = settings;
   const branch = branchName(inputs.branch_prefix, trigger.issueNumber, settings.runId);
-  const comment = await api.createComment(trigger.issueNumber, '_todo-agent is starting…_');
-  const writer = new CommentWriter((body) => api.updateComment(comment.id, body), {
-    onError: (error) => core.warning(`could not update the checklist comment: ${redact(String(error))}`),
-  });
+  // The first write creates the comment; every later one edits it in place.
+  let commentId: number | undefined;
+  const writer = new CommentWriter(
+    async (body) => {
+      if (commentId === undefined) commentId = (await api.createComment(trigger.issueNumber, body)).id;
+      else await api.updateComment(commentId, body);
+    },
+    {
+      onError: (error) =>
+        core.warning(`could not write the checklist comment: ${redact(errorSentence(error))}`),
+    },
+  );
   const progress = new ChecklistProgress(writer, {
     task: trigger.task,
     runUrl: settings.runUrl,
     resume: { branch, runId: settings.runId },
   });
   progress.update({ phase: 'planning' });
+  await progress.flush();
 
   try {
     const git = new GitRepo(settings.workspace);

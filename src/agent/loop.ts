@@ -103,7 +103,7 @@ class Run {
     }
     return this.finish(
       allCompleted(this.todos.items) ? 'completed' : 'incomplete',
-      `stopped after ${maxTurns} turns (max_turns)`,
+      `it reached the limit of ${maxTurns} turns (max_turns)`,
     );
   }
 

@@ -254,7 +254,7 @@ describe('the agent loop', () => {
       { maxTurns: 3 },
     );
     expect(result.status).toBe('incomplete');
-    expect(result.reason).toContain('max_turns');
+    expect(result.reason).toBe('it reached the limit of 3 turns (max_turns)');
     expect(requests).toHaveLength(3);
   });
 

@@ -1,0 +1,170 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { HELLO_RESULT, HELLO_TASK, helloScript, planAt } from '../support/scenarios.js';
+import { createWorld, KEY, TOKEN, type World } from './setup.js';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const gitShow = (w: World, spec: string) =>
+  w.sandbox.git(['--git-dir', w.sandbox.origin, 'show', spec], w.sandbox.root);
+
+describe('the bundled action (dist/index.js) as a runner runs it', () => {
+  it('turns `/agent <task>` into a live checklist comment and a pull request that closes the issue', async () => {
+    // A model that takes a moment per reply, so the comment shows the list moving.
+    world = await createWorld(helloScript(), { latencyMs: 400 });
+    const run = await world.trigger(`/agent ${HELLO_TASK}`);
+    const { github, model } = world;
+
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(github.violations).toEqual([]);
+    expect(model.violations).toEqual([]);
+    expect(model.remaining()).toBe(0);
+
+    // Outputs.
+    expect(run.outputs.status).toBe('completed');
+    expect(run.outputs.branch).toBe('agent/issue-1-4242');
+    const pr = github.state.pulls[0]!;
+    expect(run.outputs.pr_url).toBe(pr.html_url);
+    expect(JSON.parse(run.outputs.todos!).map((t: { status: string }) => t.status)).toEqual(
+      Array(4).fill('completed'),
+    );
+
+    // One checklist comment, created before the first model call, then only edited.
+    const comments = world.botComments();
+    expect(comments).toHaveLength(1);
+    const [checklist] = comments;
+    const createdAt = github.calls.find(
+      (c) => c.method === 'POST' && c.path.endsWith('/issues/1/comments'),
+    )!.at;
+    expect(createdAt).toBeLessThan(model.requests[0]!.receivedAt);
+    const versions = checklist!.versions;
+    expect(versions.some((v) => v.includes('- [ ] 🔄 **Adding type hints**'))).toBe(true);
+    expect(versions.length).toBeLessThanOrEqual(1 + 5 + 1); // planning, at most one per todo update, final
+    expect(versions[0]).toContain('_planning…_');
+    const done = versions.map((v) => (v.match(/^- \[x\] /gm) ?? []).length);
+    expect(done).toEqual([...done].sort((a, b) => a - b)); // progress never goes backwards
+    const final = checklist!.body;
+    expect(final).toContain('✅ todo-agent finished');
+    expect(final.match(/^- \[x\] /gm)).toHaveLength(4);
+    expect(final).toContain(`#${pr.number}`);
+    expect(final).toContain('<!-- agent-state');
+
+    // The pull request and the pushed branch.
+    expect(pr).toMatchObject({ head: 'agent/issue-1-4242', base: 'main', state: 'open' });
+    expect(pr.body.startsWith('Closes #1')).toBe(true);
+    expect(pr.body).toContain('moved the call under a `__main__` guard');
+    expect(await gitShow(world, 'agent/issue-1-4242:hello.py')).toBe(HELLO_RESULT.trimEnd());
+    const author = await world.sandbox.git(
+      ['--git-dir', world.sandbox.origin, 'log', '-1', '--format=%an <%ae>', 'agent/issue-1-4242'],
+      world.sandbox.root,
+    );
+    expect(author).toBe('github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>');
+
+    // Reactions, log groups, job summary; no secret anywhere.
+    const trigger = [...github.state.comments.values()].find((c) => c.user === 'maintainer')!;
+    expect(trigger.reactions).toEqual(['eyes', 'rocket']);
+    expect(run.stdout).toContain('::group::Turn 1');
+    expect(run.summary).toContain('✅ todo-agent finished');
+    expect(run.summary).toContain('Tool calls');
+    // `::add-mask::` lines are how the runner learns what to mask; everything else must be clean.
+    const log = run.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::'));
+    expect(run.stdout).toContain(`::add-mask::${TOKEN}`);
+    const everything = [...log, run.summary, ...versions, pr.body].join('\n');
+    expect(everything).not.toContain(TOKEN);
+    expect(everything).not.toContain(KEY);
+  });
+
+  it('reminds the model after three turns without a todo update, and the run still completes', async () => {
+    world = await createWorld([
+      reply(planAt(0)),
+      reply(toolUse('bash', { command: 'ls' })),
+      reply(toolUse('bash', { command: 'cat hello.py' })),
+      reply(toolUse('bash', { command: 'echo "# notes" > NOTES.md' })),
+      reply(planAt(4)),
+      reply(text('Added NOTES.md.')),
+    ]);
+    const run = await world.trigger('/agent add a notes file', { inputs: { reminder_rounds: '3' } });
+    expect(run.outputs.status).toBe('completed');
+    const reminded = world.model.requests.map((r) =>
+      JSON.stringify(r.body.messages.at(-1)).includes('<reminder>'),
+    );
+    expect(reminded).toEqual([false, false, false, false, true, false]);
+    expect(world.model.violations).toEqual([]);
+  });
+
+  it('stops at max_turns as incomplete, pushes the work to a branch, and opens no pull request', async () => {
+    world = await createWorld([
+      reply(planAt(0)),
+      reply(toolUse('write_file', { path: 'NOTES.md', content: 'half done\n' })),
+      reply(toolUse('bash', { command: 'true' })),
+    ]);
+    const run = await world.trigger('/agent write notes', { inputs: { max_turns: '3' } });
+    expect(run.code).toBe(0);
+    expect(run.outputs.status).toBe('incomplete');
+    expect(run.outputs.pr_url).toBe('');
+    expect(world.github.state.pulls).toHaveLength(0);
+    expect(await gitShow(world, `${run.outputs.branch}:NOTES.md`)).toBe('half done');
+    const final = world.botComments()[0]!.body;
+    expect(final).toContain('⏸ todo-agent stopped');
+    expect(final).toContain('it reached the limit of 3 turns');
+    expect(final).toContain('/agent continue');
+    expect(final).toContain(run.outputs.branch!);
+  });
+
+  it('refuses a user without write permission with one reply, and never calls the model', async () => {
+    world = await createWorld([reply(text('never'))]);
+    const run = await world.trigger('/agent delete everything', { user: 'reader' });
+    expect(run.outputs.status).toBe('refused');
+    expect(world.model.requests).toHaveLength(0);
+    const replies = world.botComments();
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.body).toContain('only collaborators with write access');
+    expect(world.github.violations).toEqual([]);
+  });
+
+  it('does nothing at all for a comment that is not a trigger', async () => {
+    world = await createWorld([reply(text('never'))]);
+    const run = await world.trigger('Thanks, /agent looks great');
+    expect(run.code).toBe(0);
+    expect(run.outputs.status).toBe('skipped');
+    expect(world.github.calls).toHaveLength(0);
+    expect(world.model.requests).toHaveLength(0);
+  });
+
+  it('ignores bots, so its own comments can never trigger it', async () => {
+    world = await createWorld([reply(text('never'))]);
+    const run = await world.trigger('/agent loop forever', { user: 'github-actions[bot]', userType: 'Bot' });
+    expect(run.outputs.status).toBe('skipped');
+    expect(world.github.calls).toHaveLength(0);
+    expect(world.model.requests).toHaveLength(0);
+  });
+
+  it('answers `/agent` with no task with a usage reply', async () => {
+    world = await createWorld([reply(text('never'))]);
+    const run = await world.trigger('/agent');
+    expect(run.outputs.status).toBe('skipped');
+    expect(world.botComments()[0]!.body).toContain('Usage: `/agent <what to do>`');
+    expect(world.model.requests).toHaveLength(0);
+  });
+
+  it('reports a failed model readably: failed status, ❌ comment, 😕 reaction, no stack trace or secret', async () => {
+    world = await createWorld([
+      { error: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' } },
+    ]);
+    const run = await world.trigger('/agent do it');
+    expect(run.code).toBe(1);
+    expect(run.outputs.status).toBe('failed');
+    const final = world.botComments()[0]!.body;
+    expect(final).toContain('❌ todo-agent failed');
+    expect(final).toContain('refused the credentials');
+    expect(final).not.toMatch(/\n\s+at /);
+    expect(final).not.toContain(KEY);
+    const trigger = [...world.github.state.comments.values()].find((c) => c.user === 'maintainer')!;
+    expect(trigger.reactions).toEqual(['eyes', 'confused']);
+  });
+});
