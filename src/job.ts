@@ -1,10 +1,10 @@
-// One triggered run, from the first checklist comment to the pull request.
+// One triggered run: plan where to work, keep the checklist comment live, run the agent, deliver the work.
 import * as core from '@actions/core';
 import type { AgentObserver, AgentResult } from './agent/events.js';
 import { runAgent } from './agent/loop.js';
 import { Model } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
-import { branchName, GitRepo } from './git/repo.js';
+import { GitRepo } from './git/repo.js';
 import type { GitHubApi } from './github/api.js';
 import { renderTaskList, type ChecklistPhase } from './github/checklist.js';
 import { CommentWriter } from './github/comment-writer.js';
@@ -13,6 +13,7 @@ import { issueContext } from './github/issue-context.js';
 import { ChecklistProgress } from './github/progress.js';
 import { RunSummary, totalInput } from './github/summary.js';
 import type { Trigger } from './github/trigger.js';
+import { planWork, type WorkPlan } from './github/work-plan.js';
 import type { Settings } from './settings.js';
 import { terminalReporter } from './terminal/reporter.js';
 
@@ -25,12 +26,9 @@ export interface JobRequest {
   signal: AbortSignal;
 }
 
-export interface JobOutcome {
-  status: AgentResult['status'];
-  result?: AgentResult;
-  delivery: Delivery;
-  branch?: string;
-}
+export type JobOutcome =
+  | { status: AgentResult['status']; result: AgentResult; delivery: Delivery; branch?: string }
+  | { status: 'skipped'; declined: string };
 
 const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
   completed: 'completed',
@@ -39,17 +37,101 @@ const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
   cancelled: 'cancelled',
 };
 
-export async function runJob({
-  settings,
-  trigger,
-  api,
-  redact,
-  secrets,
-  signal,
-}: JobRequest): Promise<JobOutcome> {
-  const { inputs } = settings;
-  const branch = branchName(inputs.branch_prefix, trigger.issueNumber, settings.runId);
-  // The first write creates the comment; every later one edits it in place.
+export async function runJob(request: JobRequest): Promise<JobOutcome> {
+  const { settings, trigger, api, redact } = request;
+  const git = new GitRepo(settings.workspace);
+  const [baseBranch, startSha, thread] = await Promise.all([
+    settings.inputs.base_branch || api.defaultBranch(),
+    git.head(),
+    api.comments(trigger.issueNumber),
+  ]);
+  const planned = await planWork({
+    trigger,
+    thread,
+    api,
+    git,
+    runId: settings.runId,
+    branchPrefix: settings.inputs.branch_prefix,
+    baseBranch,
+  });
+  if ('decline' in planned) {
+    await api.createComment(trigger.issueNumber, `todo-agent did not start: ${planned.decline}.`);
+    return { status: 'skipped', declined: planned.decline };
+  }
+  const { plan } = planned;
+  const progress = await openChecklist(request, plan);
+
+  try {
+    const summary = new RunSummary();
+    const result = await runAgent({
+      task: plan.task,
+      context: issueContext({
+        number: trigger.issueNumber,
+        title: trigger.issueTitle,
+        body: trigger.issueBody,
+        isPullRequest: trigger.isPullRequest,
+        comments: thread.filter((c) => c.id !== trigger.commentId && c.createdAt <= trigger.commentCreatedAt),
+      }),
+      ...(plan.resumedTodos ? { resumedTodos: plan.resumedTodos } : {}),
+      model: new Model({
+        apiKey: settings.inputs.anthropic_api_key,
+        baseURL: settings.inputs.anthropic_base_url,
+        model: settings.inputs.model,
+      }),
+      workspace: await openWorkspace(settings.workspace),
+      maxTurns: settings.inputs.max_turns,
+      reminderRounds: settings.inputs.reminder_rounds,
+      bashTimeoutSeconds: settings.inputs.bash_timeout,
+      ...(settings.inputs.max_cost_usd ? { maxCostUsd: settings.inputs.max_cost_usd } : {}),
+      observers: [progress.observer, summary.observer, logObserver(redact)],
+      signal: request.signal,
+      redact,
+      secrets: request.secrets,
+    });
+
+    const delivery = await deliver({
+      git,
+      api,
+      result,
+      startSha,
+      branch: plan.branch,
+      base: plan.base,
+      continuesBranch: plan.continuesBranch,
+      openPull: plan.kind !== 'pull-request',
+      commitMessage: `${firstLine(plan.task, 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
+      pull: { title: firstLine(plan.task, 100), body: redact(pullBody(trigger.issueNumber, result)) },
+    });
+    const pushed = delivery.pushedBranch;
+    const link = (name: string) => `${settings.serverUrl}/${settings.owner}/${settings.repo}/tree/${name}`;
+    progress.update({
+      phase: PHASES[result.status],
+      items: result.todos,
+      turn: result.turns,
+      usage: result.usage,
+      costUsd: result.costUsd,
+      note:
+        [result.status === 'completed' ? undefined : result.reason, delivery.note]
+          .filter(Boolean)
+          .join(' ') || undefined,
+      ...(pushed ? { branch: { name: pushed, url: link(pushed) } } : {}),
+      ...(delivery.pr ? { pr: { number: delivery.pr.number, url: delivery.pr.url } } : {}),
+      resume: { ...progress.state.resume, branch: pushed ?? plan.branch },
+    });
+    await progress.flush();
+    await summary.write(progress.body(), redact);
+    return { status: result.status, result, delivery, ...(pushed ? { branch: pushed } : {}) };
+  } catch (error) {
+    progress.update({ phase: 'failed', note: redact(errorSentence(error)) });
+    await progress.flush();
+    throw error;
+  }
+}
+
+/** Creates the checklist comment (planning…) before the first model call; later writes edit it in place. */
+async function openChecklist(
+  { settings, trigger, api, redact }: JobRequest,
+  plan: WorkPlan,
+): Promise<ChecklistProgress> {
   let commentId: number | undefined;
   const writer = new CommentWriter(
     async (body) => {
@@ -62,90 +144,14 @@ export async function runJob({
     },
   );
   const progress = new ChecklistProgress(writer, {
-    task: trigger.task,
+    task: plan.task,
     runUrl: settings.runUrl,
-    resume: { branch, runId: settings.runId },
+    items: plan.resumedTodos ?? [],
+    resume: { task: plan.task, branch: plan.branch, base: plan.base, runId: settings.runId },
   });
   progress.update({ phase: 'planning' });
   await progress.flush();
-
-  try {
-    const git = new GitRepo(settings.workspace);
-    const [base, startSha, thread] = await Promise.all([
-      inputs.base_branch || api.defaultBranch(),
-      git.head(),
-      api.comments(trigger.issueNumber),
-    ]);
-    await git.createBranch(branch);
-    progress.update({ resume: { ...progress.state.resume, base } });
-
-    const summary = new RunSummary();
-    const result = await runAgent({
-      task: trigger.task,
-      context: issueContext({
-        number: trigger.issueNumber,
-        title: trigger.issueTitle,
-        body: trigger.issueBody,
-        isPullRequest: trigger.isPullRequest,
-        comments: thread.filter((c) => c.id !== trigger.commentId && c.createdAt <= trigger.commentCreatedAt),
-      }),
-      model: new Model({
-        apiKey: inputs.anthropic_api_key,
-        baseURL: inputs.anthropic_base_url,
-        model: inputs.model,
-      }),
-      workspace: await openWorkspace(settings.workspace),
-      maxTurns: inputs.max_turns,
-      reminderRounds: inputs.reminder_rounds,
-      bashTimeoutSeconds: inputs.bash_timeout,
-      observers: [progress.observer, summary.observer, logObserver(redact)],
-      signal,
-      redact,
-      secrets,
-    });
-
-    const delivery = await deliver({
-      git,
-      api,
-      result,
-      startSha,
-      branch,
-      base,
-      commitMessage: `${firstLine(trigger.task, 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
-      pull: {
-        title: firstLine(trigger.task, 100),
-        body: redact(pullBody(trigger.issueNumber, result)),
-      },
-    });
-    const pushed = delivery.pushedBranch;
-    progress.update({
-      phase: PHASES[result.status],
-      items: result.todos,
-      turn: result.turns,
-      usage: result.usage,
-      note:
-        [result.status === 'completed' ? undefined : result.reason, delivery.note]
-          .filter(Boolean)
-          .join(' ') || undefined,
-      ...(pushed
-        ? {
-            branch: {
-              name: pushed,
-              url: `${settings.serverUrl}/${settings.owner}/${settings.repo}/tree/${pushed}`,
-            },
-          }
-        : {}),
-      ...(delivery.pr ? { pr: { number: delivery.pr.number, url: delivery.pr.url } } : {}),
-      resume: { ...progress.state.resume, branch: pushed ?? branch },
-    });
-    await progress.flush();
-    await summary.write(progress.body(), redact);
-    return { status: result.status, result, delivery, ...(pushed ? { branch: pushed } : {}) };
-  } catch (error) {
-    progress.update({ phase: 'failed', note: redact(errorSentence(error)) });
-    await progress.flush();
-    throw error;
-  }
+  return progress;
 }
 
 /** The log: one group per turn holding the terminal panel and tool lines. */
@@ -174,7 +180,7 @@ function pullBody(issueNumber: number, result: AgentResult): string {
     renderTaskList(result.todos),
     '### Summary',
     result.lastText || '_The model left no summary._',
-    `<sub>${result.turns} turns · ${result.toolCalls} tool calls · ${totalInput(usage)} input tokens (${usage.cache_read_input_tokens} cached), ${usage.output_tokens} output tokens · opened by todo-agent</sub>`,
+    `<sub>${result.turns} turns · ${result.toolCalls} tool calls · ${totalInput(usage)} input tokens (${usage.cache_read_input_tokens} cached), ${usage.output_tokens} output tokens · ~$${result.costUsd.toFixed(2)} · opened by todo-agent</sub>`,
   ].join('\n\n');
 }
 

@@ -48,11 +48,10 @@ export async function run(): Promise<void> {
       secrets,
       signal: controller.signal,
     });
-    await react(
-      api,
-      trigger.commentId,
-      outcome.delivery.pr ? 'rocket' : outcome.status === 'completed' ? '+1' : 'confused',
-    );
+    if ('result' in outcome && outcome.status !== 'cancelled') {
+      const done = outcome.delivery.pr ? 'rocket' : outcome.status === 'completed' ? '+1' : 'confused';
+      await react(api, trigger.commentId, done);
+    }
     report(outcome);
   } catch (error) {
     const message = redact(errorSentence(error));
@@ -79,6 +78,13 @@ async function gate(
       `@${trigger.sender} only collaborators with write access can run todo-agent here, so this request was not run.`,
     );
     return 'refused';
+  }
+  if (trigger.issueState === 'closed') {
+    await api.createComment(
+      trigger.issueNumber,
+      `todo-agent did not start: this ${trigger.isPullRequest ? 'pull request' : 'issue'} is closed. Reopen it and ask again.`,
+    );
+    return 'skipped';
   }
   const problem = trigger.kind === 'usage' ? 'no task was given' : taskProblem(trigger.task);
   if (problem) {
@@ -113,13 +119,19 @@ async function react(api: GitHubApi, commentId: number, content: Reaction): Prom
 }
 
 function report(outcome: JobOutcome): void {
+  if (!('result' in outcome)) {
+    setOutputs(outcome.status);
+    return;
+  }
+  const { result } = outcome;
   setOutputs(outcome.status, {
     pr_url: outcome.delivery.pr?.url ?? '',
     branch: outcome.branch ?? '',
-    todos: JSON.stringify(outcome.result?.todos ?? []),
+    todos: JSON.stringify(result.todos),
+    usage: JSON.stringify(result.usage),
+    cost_usd: result.costUsd.toFixed(4),
   });
-  if (outcome.status === 'failed')
-    core.setFailed(`todo-agent failed: ${outcome.result?.reason ?? 'unknown error'}`);
+  if (outcome.status === 'failed') core.setFailed(`todo-agent failed: ${result.reason}`);
 }
 
 function setOutputs(status: RunStatus, rest: Record<string, string> = {}): void {

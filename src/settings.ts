@@ -8,7 +8,8 @@ const wholeNumber = (name: string, fallback: number, max: number) =>
     .trim()
     .transform((value, context) => {
       if (value === '') return fallback;
-      const number = Number(value);
+      // Digits only: Number() would also take '1e2', '0x10' and '1.0'.
+      const number = /^\d+$/.test(value) ? Number(value) : NaN;
       if (!Number.isInteger(number) || number < 1 || number > max) {
         context.addIssue({
           code: 'custom',
@@ -38,6 +39,21 @@ const inputsSchema = z.object({
   bash_timeout: wholeNumber('bash_timeout', 120, 3600),
   reminder_rounds: wholeNumber('reminder_rounds', 3, 100),
   base_branch: text(),
+  max_cost_usd: z
+    .string()
+    .trim()
+    .transform((value, context) => {
+      if (value === '') return undefined;
+      const number = Number(value);
+      if (!Number.isFinite(number) || number <= 0) {
+        context.addIssue({
+          code: 'custom',
+          message: `max_cost_usd must be a positive number of dollars, got '${value}'`,
+        });
+        return z.NEVER;
+      }
+      return number;
+    }),
   branch_prefix: text('agent/').refine(
     (value) => !/[\s~^:?*[\\]|\.\.|@\{/.test(value),
     'branch_prefix must be usable in a git branch name',
@@ -102,13 +118,17 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 }
 
 /**
- * Every secret value in the environment, for masking and redaction: the key and token inputs, the runner's
- * ACTIONS_* tokens, and anything named like a credential. Plain settings (model, trigger…) are not secrets:
- * masking them would blank out ordinary words in comments and logs. No INPUT_* reaches a tool either way.
+ * Every secret value in the environment, for masking and redaction: the key and token inputs, every ACTIONS_*
+ * value (runtime tokens and the URLs they go with), and anything named like a credential. Each token also in
+ * the base64 form git sends it in (`x-access-token:<token>`, as actions/checkout persists it). Plain settings
+ * (model, trigger…) are not secrets: masking them would blank out ordinary words in comments and logs. No
+ * INPUT_* reaches a tool either way.
  */
 export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
-  return Object.entries(env)
-    .filter(([name]) => /TOKEN|SECRET|API_?KEY|PASSWORD|PRIVATE_KEY|CREDENTIAL/i.test(name))
+  const values = Object.entries(env)
+    .filter(([name]) => /^ACTIONS_|TOKEN|SECRET|API_?KEY|PASSWORD|PRIVATE_KEY|CREDENTIAL/i.test(name))
     .map(([, value]) => value?.trim() ?? '')
     .filter((value) => value.length >= 6);
+  const encoded = values.map((value) => Buffer.from(`x-access-token:${value}`).toString('base64'));
+  return [...new Set([...values, ...encoded])];
 }

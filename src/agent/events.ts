@@ -27,7 +27,11 @@ export interface AgentResult {
   turns: number;
   toolCalls: number;
   usage: Usage;
+  /** Estimated from the model's list prices. */
+  costUsd: number;
 }
+
+export type NudgeKind = 'todo_reminder' | 'open_items' | 'continue' | 'more_tokens' | 'context_cleared';
 
 export type AgentEvent =
   | { type: 'turn_start'; turn: number }
@@ -42,13 +46,8 @@ export type AgentEvent =
       isError: boolean;
       durationMs: number;
     }
-  | {
-      type: 'nudge';
-      turn: number;
-      kind: 'todo_reminder' | 'open_items' | 'continue' | 'more_tokens';
-      text: string;
-    }
-  | { type: 'turn_end'; turn: number; stopReason: string | null; usage: Usage; total: Usage }
+  | { type: 'nudge'; turn: number; kind: NudgeKind; text: string }
+  | { type: 'turn_end'; turn: number; stopReason: string | null; usage: Usage; total: Usage; costUsd: number }
   | { type: 'end'; result: AgentResult };
 
 export type AgentObserver = (event: AgentEvent) => void;

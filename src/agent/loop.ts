@@ -1,6 +1,14 @@
 // The agent loop: ask the model, run its tools, keep the todo list, nudge when needed, stop on a clear reason.
 import { childEnv } from './child-env.js';
-import { emptyUsage, type AgentObserver, type AgentResult, type AgentStatus, type Usage } from './events.js';
+import { clearOldToolResults, needsClearing, promptTokens } from './context.js';
+import {
+  emptyUsage,
+  type AgentObserver,
+  type AgentResult,
+  type AgentStatus,
+  type NudgeKind,
+  type Usage,
+} from './events.js';
 import {
   classifyModelError,
   DEFAULT_MAX_TOKENS,
@@ -11,6 +19,7 @@ import {
   type Model,
 } from './model.js';
 import { firstMessage, SYSTEM_PROMPT, type Briefing } from './prompt.js';
+import { DEFAULT_CONTEXT_WINDOW, estimateCost } from './pricing.js';
 import { ReminderPolicy } from './reminder.js';
 import { allCompleted, openItems, renderPlain, TodoManager, type TodoItem } from './todos.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
@@ -28,6 +37,10 @@ export interface AgentOptions extends Briefing {
   redact?: (text: string) => string;
   /** Values to keep out of the tools' environment on top of the usual secret names. */
   secrets?: string[];
+  /** Stop as incomplete once the estimated cost passes this many USD. */
+  maxCostUsd?: number;
+  /** Tokens the model can read; old tool results are cleared well before a request would reach it. */
+  contextWindow?: number;
 }
 
 const OPEN_ITEM_NUDGES = 2;
@@ -49,6 +62,8 @@ class Run {
   lastText = '';
   maxTokens = DEFAULT_MAX_TOKENS;
   openItemNudges = 0;
+  lastPrompt = 0;
+  lastOutput = 0;
 
   constructor(readonly options: AgentOptions) {
     this.todos = new TodoManager(options.resumedTodos ?? []);
@@ -89,17 +104,21 @@ class Run {
       }
       this.record(response);
 
-      const reply = await this.answer(response);
+      const overBudget = this.overBudget();
+      const reply = overBudget
+        ? { end: 'incomplete' as const, reason: overBudget }
+        : await this.answer(response);
       this.emit({
         type: 'turn_end',
         turn: this.turn,
         stopReason: response.stop_reason,
         usage: usageOf(response),
         total: { ...this.usage },
+        costUsd: this.cost(),
       });
       if ('end' in reply) return this.finish(reply.end, reply.reason);
       if (reply.content.length > 0)
-        this.messages.push({ role: 'user', content: this.withReminder(reply.content) });
+        this.messages.push({ role: 'user', content: this.withNotes(reply.content) });
     }
     return this.finish(
       allCompleted(this.todos.items) ? 'completed' : 'incomplete',
@@ -191,20 +210,40 @@ class Run {
     return { content: [this.nudge('open_items', text)] };
   }
 
-  withReminder(content: ContentBlockParam[]): ContentBlockParam[] {
+  /** Adds the reminder and the context note when due: after every tool_result block, as the API requires. */
+  withNotes(content: ContentBlockParam[]): ContentBlockParam[] {
+    const notes: ContentBlockParam[] = [];
     const reminder = this.reminder.take(this.todos.items);
-    if (!reminder) return content;
-    // Text after every tool_result block: the API refuses a user turn whose tool results do not come first.
-    return [...content, this.nudge('todo_reminder', reminder)];
+    if (reminder) notes.push(this.nudge('todo_reminder', reminder));
+    const window = this.options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    if (needsClearing(this.lastPrompt, this.lastOutput, window) && clearOldToolResults(this.messages) > 0) {
+      const list = `Older tool results were cleared to keep this conversation within the context window. Your todo list, as it stands:\n\n${renderPlain(this.todos.items)}`;
+      notes.push(this.nudge('context_cleared', list));
+    }
+    return [...content, ...notes];
   }
 
-  nudge(kind: 'todo_reminder' | 'open_items' | 'continue' | 'more_tokens', text: string): ContentBlockParam {
+  /** Why the run must stop for its cost, if it must. */
+  overBudget(): string | undefined {
+    const limit = this.options.maxCostUsd;
+    if (limit === undefined || this.cost() <= limit) return undefined;
+    return `its estimated cost ($${this.cost().toFixed(2)}) passed the limit of $${limit.toFixed(2)} (max_cost_usd)`;
+  }
+
+  cost(): number {
+    return estimateCost(this.options.model.id, this.usage);
+  }
+
+  nudge(kind: NudgeKind, text: string): ContentBlockParam {
     this.emit({ type: 'nudge', turn: this.turn, kind, text });
     return { type: 'text', text };
   }
 
   record(response: Message): void {
-    addUsage(this.usage, usageOf(response));
+    const usage = usageOf(response);
+    addUsage(this.usage, usage);
+    this.lastPrompt = promptTokens(usage);
+    this.lastOutput = usage.output_tokens;
     // Empty text blocks would be refused when sent back, and an empty assistant turn is no turn at all.
     const content = response.content.filter((block) => block.type !== 'text' || block.text !== '');
     if (content.length > 0)
@@ -236,6 +275,7 @@ class Run {
       turns: this.turn,
       toolCalls: this.toolCalls,
       usage: { ...this.usage },
+      costUsd: this.cost(),
     };
     this.emit({ type: 'end', result });
     return result;

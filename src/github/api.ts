@@ -2,6 +2,7 @@
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
+import { redactor } from '../redact.js';
 
 export type Permission = 'admin' | 'write' | 'read' | 'none';
 export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1' | '-1' | 'laugh' | 'heart' | 'hooray';
@@ -24,6 +25,23 @@ export interface ApiOptions {
 }
 
 const LIMIT_RETRIES = 3;
+/** A rate limit that asks for a longer wait than this is not waited out: a comment is not worth the job. */
+const MAX_LIMIT_WAIT_SECONDS = 120;
+
+/** Whether to wait out a rate limit, warning either way. */
+function waitOut(
+  kind: string,
+  retryAfter: number,
+  options: { method: string; url: string },
+  count: number,
+  warn: (message: string) => void,
+): boolean {
+  const retry = count < LIMIT_RETRIES && retryAfter <= MAX_LIMIT_WAIT_SECONDS;
+  warn(
+    `GitHub ${kind} on ${options.method} ${options.url}; ${retry ? `retrying in ${retryAfter} s` : `giving up (retry after ${retryAfter} s)`}`,
+  );
+  return retry;
+}
 
 export class GitHubApi {
   readonly #octokit: ReturnType<typeof getOctokit>;
@@ -41,21 +59,13 @@ export class GitHubApi {
             options: { method: string; url: string },
             _o: unknown,
             count: number,
-          ) => {
-            warn(`GitHub rate limit on ${options.method} ${options.url}; retrying in ${retryAfter} s`);
-            return count < LIMIT_RETRIES;
-          },
+          ) => waitOut('rate limit', retryAfter, options, count, warn),
           onSecondaryRateLimit: (
             retryAfter: number,
             options: { method: string; url: string },
             _o: unknown,
             count: number,
-          ) => {
-            warn(
-              `GitHub secondary rate limit on ${options.method} ${options.url}; retrying in ${retryAfter} s`,
-            );
-            return count < LIMIT_RETRIES;
-          },
+          ) => waitOut('secondary rate limit', retryAfter, options, count, warn),
         },
       },
       retry,
@@ -115,45 +125,78 @@ export class GitHubApi {
     }));
   }
 
+  /** Every text this class writes to GitHub passes the shared redactor: the last line of defence. */
   async createComment(issueNumber: number, body: string): Promise<{ id: number; htmlUrl: string }> {
     const { data } = await this.#octokit.rest.issues.createComment({
       ...this.#repo,
       issue_number: issueNumber,
-      body,
+      body: redactor.redact(body),
     });
     return { id: data.id, htmlUrl: data.html_url };
   }
 
   async updateComment(commentId: number, body: string): Promise<void> {
-    await this.#octokit.rest.issues.updateComment({ ...this.#repo, comment_id: commentId, body });
+    await this.#octokit.rest.issues.updateComment({
+      ...this.#repo,
+      comment_id: commentId,
+      body: redactor.redact(body),
+    });
   }
 
   /** The head branch of a pull request (for a run triggered on a PR). */
-  async pullHead(pullNumber: number): Promise<{ ref: string; sameRepo: boolean }> {
+  async pullHead(pullNumber: number): Promise<{ ref: string; base: string; sameRepo: boolean }> {
     const { data } = await this.#octokit.rest.pulls.get({ ...this.#repo, pull_number: pullNumber });
-    return { ref: data.head.ref, sameRepo: data.head.repo?.full_name === `${this.owner}/${this.repo}` };
+    return {
+      ref: data.head.ref,
+      base: data.base.ref,
+      sameRepo: data.head.repo?.full_name === `${this.owner}/${this.repo}`,
+    };
   }
 
-  /** Opens a pull request, or returns the open one that already exists for the branch. */
+  /**
+   * Opens a pull request, or returns the open one that already exists for the branch (also when another
+   * run opened it between our look and our create). A reused PR gets the new body only when a bot (an
+   * earlier run) opened it: a description a person wrote is left alone.
+   */
   async openPull(request: {
     head: string;
     base: string;
     title: string;
     body: string;
   }): Promise<{ number: number; htmlUrl: string; reused: boolean }> {
-    const existing = await this.#octokit.rest.pulls.list({
+    const pull = { ...request, title: redactor.redact(request.title), body: redactor.redact(request.body) };
+    const existing = await this.#openPullFor(pull.head);
+    if (existing) return await this.#reuse(existing, pull.body);
+    try {
+      const { data } = await this.#octokit.rest.pulls.create({ ...this.#repo, ...pull });
+      return { number: data.number, htmlUrl: data.html_url, reused: false };
+    } catch (error) {
+      const raced = statusOf(error) === 422 ? await this.#openPullFor(pull.head) : undefined;
+      if (!raced) throw error;
+      return await this.#reuse(raced, pull.body);
+    }
+  }
+
+  async #openPullFor(head: string): Promise<OpenPull | undefined> {
+    const { data } = await this.#octokit.rest.pulls.list({
       ...this.#repo,
-      head: `${this.owner}:${request.head}`,
+      head: `${this.owner}:${head}`,
       state: 'open',
     });
-    const found = existing.data[0];
-    if (found) {
-      await this.#octokit.rest.pulls.update({ ...this.#repo, pull_number: found.number, body: request.body });
-      return { number: found.number, htmlUrl: found.html_url, reused: true };
-    }
-    const { data } = await this.#octokit.rest.pulls.create({ ...this.#repo, ...request });
-    return { number: data.number, htmlUrl: data.html_url, reused: false };
+    const found = data[0];
+    return found && { number: found.number, htmlUrl: found.html_url, byBot: found.user?.type === 'Bot' };
   }
+
+  async #reuse(pull: OpenPull, body: string): Promise<{ number: number; htmlUrl: string; reused: true }> {
+    if (pull.byBot) await this.#octokit.rest.pulls.update({ ...this.#repo, pull_number: pull.number, body });
+    return { number: pull.number, htmlUrl: pull.htmlUrl, reused: true };
+  }
+}
+
+interface OpenPull {
+  number: number;
+  htmlUrl: string;
+  byBot: boolean;
 }
 
 export function statusOf(error: unknown): number | undefined {

@@ -2,6 +2,7 @@
 import type { AgentResult } from '../agent/events.js';
 import type { GitRepo } from '../git/repo.js';
 import type { GitHubApi } from './api.js';
+import { statusOf } from './api.js';
 
 export interface DeliveryRequest {
   git: GitRepo;
@@ -11,8 +12,10 @@ export interface DeliveryRequest {
   startSha: string;
   branch: string;
   base: string;
-  /** When set, push to this existing branch (a run on a pull request) instead of opening a new PR. */
-  existingPullHead?: boolean;
+  /** The branch already holds earlier work (a PR head, a resumed run): push to it, never to a new name. */
+  continuesBranch: boolean;
+  /** Open (or reuse) a pull request when every item is completed; false for a run on a PR's own head. */
+  openPull: boolean;
   commitMessage: string;
   pull: { title: string; body: string };
 }
@@ -26,6 +29,8 @@ export interface Delivery {
 }
 
 const PUSH_ATTEMPTS = 3;
+/** Before pushing again after a failure that was not a rejection (a network or server hiccup). */
+const PUSH_RETRY_DELAY_MS = 2_000;
 
 export async function deliver(request: DeliveryRequest): Promise<Delivery> {
   const { git, result } = request;
@@ -37,26 +42,44 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
         }
       : {};
   }
-  const pushed = await pushSomewhere(git, request.branch, !request.existingPullHead);
+  const pushed = await pushSomewhere(git, request.branch, !request.continuesBranch);
   if (!pushed.branch) return { note: `The work could not be pushed: ${pushed.message}` };
-  if (result.status !== 'completed' || request.existingPullHead) return { pushedBranch: pushed.branch };
-  const pr = await request.api.openPull({ head: pushed.branch, base: request.base, ...request.pull });
-  return { pushedBranch: pushed.branch, pr: { number: pr.number, url: pr.htmlUrl, reused: pr.reused } };
+  if (result.status !== 'completed' || !request.openPull) return { pushedBranch: pushed.branch };
+  try {
+    const pr = await request.api.openPull({ head: pushed.branch, base: request.base, ...request.pull });
+    return { pushedBranch: pushed.branch, pr: { number: pr.number, url: pr.htmlUrl, reused: pr.reused } };
+  } catch (error) {
+    // The work is pushed: say where, rather than fail the run and hide the branch.
+    const status = statusOf(error);
+    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    return {
+      pushedBranch: pushed.branch,
+      note: `The pull request could not be opened (${status ? `${status}: ` : ''}${why}); the work is on the branch.`,
+    };
+  }
 }
 
-/** Pushes to the branch; when the name is taken by other work, moves to a fresh name instead of losing it. */
+/**
+ * Pushes to the branch; when the name is taken by other work, moves to a fresh name instead of losing it.
+ * Any other failure (network, server) is tried again under the same name after a pause.
+ */
 async function pushSomewhere(
   git: GitRepo,
   branch: string,
   mayRename: boolean,
 ): Promise<{ branch?: string; message: string }> {
   let message = '';
+  let name = branch;
   for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
-    const name = attempt === 1 || !mayRename ? branch : `${branch}-${attempt}`;
     const outcome = await git.push(name);
     if (outcome.ok) return { branch: name, message: '' };
     message = outcome.message;
-    if (!outcome.rejected || !mayRename) break;
+    if (outcome.rejected) {
+      if (!mayRename) break;
+      name = `${branch}-${attempt + 1}`;
+    } else if (attempt < PUSH_ATTEMPTS) {
+      await new Promise((resolve) => setTimeout(resolve, PUSH_RETRY_DELAY_MS));
+    }
   }
   return { message };
 }

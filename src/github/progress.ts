@@ -33,6 +33,7 @@ export class ChecklistProgress {
     if (event.type === 'turn_end') {
       this.state.turn = event.turn;
       this.state.usage = event.total;
+      this.state.costUsd = event.costUsd;
     } else if (event.type === 'todos') {
       this.update({ items: event.items, phase: 'working', turn: event.turn });
     }

@@ -1,5 +1,10 @@
 // One end-to-end world: a bare origin and its clone, the GitHub emulator, the scripted model, a trigger comment.
-import { startGitHubEmulator, type GitHubEmulator, type Permission } from '../support/github-emulator.js';
+import {
+  startGitHubEmulator,
+  type GitHubEmulator,
+  type Permission,
+  type SeedIssue,
+} from '../support/github-emulator.js';
 import { startModelServer, type ScriptStep, type ScriptedModelServer } from '../support/anthropic-server.js';
 import {
   createSandbox,
@@ -37,6 +42,7 @@ export async function createWorld(
     permissions?: Record<string, Permission>;
     files?: Record<string, string>;
     latencyMs?: number;
+    issue?: Partial<SeedIssue>;
   } = {},
 ): Promise<World> {
   const sandbox = await createSandbox(options.files ?? HELLO_FILES);
@@ -47,7 +53,12 @@ export async function createWorld(
     remoteDir: sandbox.origin,
     permissions: options.permissions ?? { maintainer: 'admin', writer: 'write', reader: 'read' },
     issues: [
-      { number: 1, title: 'Tidy up hello.py', body: 'hello.py could use type hints and a main guard.' },
+      {
+        number: 1,
+        title: 'Tidy up hello.py',
+        body: 'hello.py could use type hints and a main guard.',
+        ...options.issue,
+      },
     ],
   });
   const model = await startModelServer(script, { apiKey: KEY, latencyMs: options.latencyMs ?? 0 });

@@ -63,6 +63,7 @@ export interface CommentEventOptions {
   action?: 'created' | 'edited' | 'deleted';
   commentId?: number;
   createdAt?: string;
+  issueState?: 'open' | 'closed';
 }
 
 /** A real `issue_comment` payload from @octokit/webhooks-examples, changed to fit the case. */
@@ -78,7 +79,7 @@ export function issueCommentEvent(options: CommentEventOptions): Record<string, 
   event.issue.number = options.issueNumber ?? 1;
   event.issue.title = options.title ?? 'Tidy up hello.py';
   event.issue.body = options.issueBody ?? 'hello.py could use type hints and a main guard.';
-  event.issue.state = 'open';
+  event.issue.state = options.issueState ?? 'open';
   event.issue.locked = false;
   if (options.pullRequest) {
     event.issue.pull_request = {

@@ -1,0 +1,66 @@
+// Keeping a long run inside the context window: old tool results give way, the todo list never does.
+import type { Usage } from './events.js';
+import type { ContentBlockParam, MessageParam } from './model.js';
+
+/** Clear when a request reached this share of the window: the next turn's tool output still has room. */
+export const CLEAR_AT_SHARE = 0.6;
+/** The newest user turns whose tool results stay untouched. */
+export const KEEP_RECENT_TURNS = 3;
+const STUB = '[cleared: an old tool result, removed to keep the conversation within the context window]';
+const LONG_INPUT_CHARS = 400;
+
+/** The whole prompt of a request, cached parts included. */
+export function promptTokens(usage: Usage): number {
+  return usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
+}
+
+export function needsClearing(lastPrompt: number, lastOutput: number, window: number): boolean {
+  return lastPrompt + lastOutput > window * CLEAR_AT_SHARE;
+}
+
+/**
+ * Replaces the content of tool results older than the last few user turns with a short stub, and long
+ * string inputs of the tool calls they answer (a whole file sent to write_file) likewise. Every tool_use
+ * keeps its tool_result, so the conversation stays valid. Returns how many blocks were cleared.
+ */
+export function clearOldToolResults(messages: MessageParam[], keepRecent = KEEP_RECENT_TURNS): number {
+  const userTurns = messages.flatMap((message, index) => (message.role === 'user' ? [index] : []));
+  const cutoff = userTurns.at(-keepRecent) ?? 0;
+  let cleared = 0;
+  for (let index = 1; index < cutoff; index++) {
+    const message = messages[index];
+    if (!message || typeof message.content === 'string') continue;
+    const content = message.content.map((block): ContentBlockParam => {
+      if (block.type === 'tool_result' && block.content !== STUB) {
+        cleared++;
+        return { ...block, content: STUB };
+      }
+      if (block.type === 'tool_use' && hasLongInput(block.input)) {
+        cleared++;
+        return { ...block, input: shortenInput(block.input as Record<string, unknown>) };
+      }
+      return block;
+    });
+    messages[index] = { ...message, content } as MessageParam;
+  }
+  return cleared;
+}
+
+function hasLongInput(input: unknown): boolean {
+  return (
+    typeof input === 'object' &&
+    input !== null &&
+    Object.values(input).some((value) => typeof value === 'string' && value.length > LONG_INPUT_CHARS)
+  );
+}
+
+function shortenInput(input: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(input).map(([key, value]) => [
+      key,
+      typeof value === 'string' && value.length > LONG_INPUT_CHARS
+        ? `[cleared: ${value.length} characters]`
+        : value,
+    ]),
+  );
+}

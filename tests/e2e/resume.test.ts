@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { HELLO_RESULT, HELLO_TASK, helloScript, planAt } from '../support/scenarios.js';
+import { createWorld, type World } from './setup.js';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe('nothing lost across runs', () => {
+  it('finishes a run cut off by max_turns with `/agent continue`: same list, same branch, one PR', async () => {
+    const script = helloScript();
+    // Run 1 plays the first 5 turns (plan, read, type hints) and is stopped by max_turns.
+    world = await createWorld(script.slice(0, 5));
+    const first = await world.trigger(`/agent ${HELLO_TASK}`, { inputs: { max_turns: '5' }, runId: '100' });
+    expect(first.outputs.status).toBe('incomplete');
+    expect(first.outputs.branch).toBe('agent/issue-1-100');
+    expect(world.github.state.pulls).toHaveLength(0);
+
+    // Run 2 resumes: the model is handed the saved list and carries on from item 3.
+    world.model.push(...script.slice(5));
+    const second = await world.trigger('/agent continue', { runId: '200' });
+    expect(second.outputs.status).toBe('completed');
+    expect(second.outputs.branch).toBe('agent/issue-1-100');
+
+    const resumedRequest = world.model.requests[5]!;
+    const opening = JSON.stringify(resumedRequest.body.messages[0]);
+    expect(opening).toContain(HELLO_TASK);
+    expect(opening).toContain('[x] #1: Read hello.py and how it is run');
+    expect(opening).toContain('[>] #3: Add docstrings');
+
+    const pulls = world.github.state.pulls;
+    expect(pulls).toHaveLength(1);
+    expect(pulls[0]!.head).toBe('agent/issue-1-100');
+    const file = await world.sandbox.git(
+      ['--git-dir', world.sandbox.origin, 'show', 'agent/issue-1-100:hello.py'],
+      world.sandbox.root,
+    );
+    expect(file).toBe(HELLO_RESULT.trimEnd());
+    // Each run has its own comment; the second starts from the saved list.
+    const comments = world.botComments();
+    expect(comments).toHaveLength(2);
+    expect(comments[1]!.versions[0]).toContain('- [x] Read hello.py');
+    expect(comments[1]!.body).toContain('✅ todo-agent finished');
+    expect(world.model.violations).toEqual([]);
+    expect(world.github.violations).toEqual([]);
+  });
+
+  it('declines `/agent continue` when there is nothing to continue', async () => {
+    world = await createWorld([reply(text('never'))]);
+    const run = await world.trigger('/agent continue');
+    expect(run.outputs.status).toBe('skipped');
+    expect(world.botComments()[0]!.body).toContain('no earlier run on this issue');
+    expect(world.model.requests).toHaveLength(0);
+  });
+
+  it('works on a pull request’s head branch and pushes to it, without opening another PR', async () => {
+    world = await createWorld(
+      [
+        reply(planAt(3)),
+        reply(toolUse('write_file', { path: 'CHANGELOG.md', content: 'Added a changelog.\n' })),
+        reply(planAt(4)),
+        reply(text('Added CHANGELOG.md.')),
+      ],
+      { issue: { pull_request: { head: 'feature' } } },
+    );
+    const { sandbox, github } = world;
+    await sandbox.git(['switch', '-q', '-c', 'feature']);
+    await sandbox.git(['commit', '-q', '--allow-empty', '-m', 'feature work']);
+    await sandbox.git(['push', '-q', 'origin', 'feature']);
+    await sandbox.git(['switch', '-q', 'main']);
+    const seeded = github.state.pulls.length;
+    const run = await world.trigger('/agent add a changelog', { pullRequest: true });
+    expect(run.stderr).toBe('');
+    expect(run.outputs.status).toBe('completed');
+    expect(run.outputs.branch).toBe('feature');
+    expect(github.state.pulls).toHaveLength(seeded);
+    const log = await sandbox.git(
+      ['--git-dir', sandbox.origin, 'log', '--format=%s', 'feature'],
+      sandbox.root,
+    );
+    expect(log.split('\n').slice(0, 2)).toEqual(['add a changelog', 'feature work']);
+  });
+
+  it('answers a trigger on a closed issue without running', async () => {
+    world = await createWorld([reply(text('never'))], { issue: { state: 'closed' } });
+    const run = await world.trigger('/agent fix it', { issueState: 'closed' });
+    expect(run.outputs.status).toBe('skipped');
+    expect(world.botComments()[0]!.body).toContain('is closed');
+    expect(world.model.requests).toHaveLength(0);
+  });
+});
