@@ -6,7 +6,10 @@ import type { ContentBlockParam, MessageParam } from './model.js';
 export const CLEAR_AT_SHARE = 0.6;
 /** The newest user turns whose tool results stay untouched. */
 export const KEEP_RECENT_TURNS = 3;
-const STUB = '[cleared: an old tool result, removed to keep the conversation within the context window]';
+const STUB = '[old tool result cleared]';
+const NOTE_STUB = '[old note cleared]';
+/** Nudges the loop added: stale copies of the list once newer ones exist. */
+const NOTE_PREFIXES = ['<reminder>', '<context-note>'];
 const LONG_INPUT_CHARS = 400;
 
 /** The whole prompt of a request, cached parts included. */
@@ -19,13 +22,15 @@ export function needsClearing(lastPrompt: number, lastOutput: number, window: nu
 }
 
 /**
- * Replaces the content of tool results older than the last few user turns with a short stub, and long
- * string inputs of the tool calls they answer (a whole file sent to write_file) likewise. Every tool_use
- * keeps its tool_result, so the conversation stays valid. Returns how many blocks were cleared.
+ * Replaces the content of tool results older than the last few turns with a short stub, long string
+ * inputs of old tool calls (a whole file sent to write_file) likewise, and old reminders. Every tool_use
+ * keeps its tool_result, so the conversation stays valid. The first message, the task, is never touched.
+ * Returns how many blocks were cleared.
  */
 export function clearOldToolResults(messages: MessageParam[], keepRecent = KEEP_RECENT_TURNS): number {
   const userTurns = messages.flatMap((message, index) => (message.role === 'user' ? [index] : []));
-  const cutoff = userTurns.at(-keepRecent) ?? 0;
+  // The assistant turn just before the oldest kept user turn is kept too: its tool calls stay whole.
+  const cutoff = (userTurns.at(-keepRecent) ?? 1) - 1;
   let cleared = 0;
   for (let index = 1; index < cutoff; index++) {
     const message = messages[index];
@@ -34,6 +39,10 @@ export function clearOldToolResults(messages: MessageParam[], keepRecent = KEEP_
       if (block.type === 'tool_result' && block.content !== STUB) {
         cleared++;
         return { ...block, content: STUB };
+      }
+      if (block.type === 'text' && NOTE_PREFIXES.some((prefix) => block.text.startsWith(prefix))) {
+        cleared++;
+        return { ...block, text: NOTE_STUB };
       }
       if (block.type === 'tool_use' && hasLongInput(block.input)) {
         cleared++;

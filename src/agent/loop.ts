@@ -217,7 +217,7 @@ class Run {
     if (reminder) notes.push(this.nudge('todo_reminder', reminder));
     const window = this.options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     if (needsClearing(this.lastPrompt, this.lastOutput, window) && clearOldToolResults(this.messages) > 0) {
-      const list = `Older tool results were cleared to keep this conversation within the context window. Your todo list, as it stands:\n\n${renderPlain(this.todos.items)}`;
+      const list = `<context-note>Older tool results were cleared to keep this conversation within the context window.</context-note>\nYour todo list, as it stands:\n\n${renderPlain(this.todos.items)}`;
       notes.push(this.nudge('context_cleared', list));
     }
     return [...content, ...notes];
