@@ -116,6 +116,28 @@ describe('the bundled action (dist/index.js) as a runner runs it', () => {
     expect(final).toContain(run.outputs.branch!);
   });
 
+  it('says so, and opens no pull request, when a completed run changed nothing', async () => {
+    world = await createWorld([
+      reply(planAt(0)),
+      reply(toolUse('read_file', { path: 'hello.py' })),
+      reply(planAt(4)),
+      reply(text('hello.py already has everything asked for; nothing to change.')),
+    ]);
+    const run = await world.trigger('/agent check hello.py');
+    expect(run.outputs.status).toBe('completed');
+    expect(run.outputs.pr_url).toBe('');
+    expect(run.outputs.branch).toBe('');
+    expect(world.github.state.pulls).toHaveLength(0);
+    const final = world.botComments()[0]!.body;
+    expect(final).toContain('✅ todo-agent finished');
+    expect(final).toContain('no changes');
+    const heads = await world.sandbox.git(
+      ['--git-dir', world.sandbox.origin, 'for-each-ref', '--format=%(refname:short)', 'refs/heads'],
+      world.sandbox.root,
+    );
+    expect(heads.trim()).toBe('main');
+  });
+
   it('refuses a user without write permission with one reply, and never calls the model', async () => {
     world = await createWorld([reply(text('never'))]);
     const run = await world.trigger('/agent delete everything', { user: 'reader' });
