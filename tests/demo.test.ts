@@ -1,0 +1,81 @@
+// `npm run demo` as a user runs it: a child process that must finish the whole flow and show it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT } from './support/action-harness.js';
+
+let child: ChildProcess | undefined;
+afterEach(() => {
+  // Only after a timeout: npm, tsx and the demo share a process group; the demo cleans up on SIGTERM.
+  if (child?.pid && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGTERM');
+  child = undefined;
+});
+
+interface DemoRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runDemo(env: NodeJS.ProcessEnv): Promise<DemoRun> {
+  return new Promise((resolve, reject) => {
+    const started = spawn('npm', ['run', '--silent', 'demo'], {
+      cwd: ROOT,
+      env,
+      stdio: 'pipe',
+      detached: true,
+    });
+    child = started;
+    let stdout = '';
+    let stderr = '';
+    started.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    started.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    started.on('error', reject);
+    started.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The text of the last `version N of N` block: the comment as the run left it. */
+function lastVersion(stdout: string): string {
+  const headers = [...stdout.matchAll(/^version (\d+) of (\d+) \((created|edited) at \+\d+\.\d s\)$/gm)];
+  const last = headers.at(-1);
+  expect(last?.[1]).toBe(last?.[2]);
+  const from = last!.index + last![0].length;
+  const end = stdout.indexOf('\n── ', from);
+  return stdout.slice(from, end === -1 ? undefined : end);
+}
+
+describe('npm run demo', () => {
+  it('runs the bundle offline and shows the checklist, the pull request and its diff', async () => {
+    const { FORCE_COLOR: _force, ...inherited } = process.env;
+    const run = await runDemo({ ...inherited, NO_COLOR: '1' });
+
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const out = run.stdout;
+
+    // The final checklist: every item ticked, the heading of a finished run.
+    const final = lastVersion(out);
+    expect(final).toContain('### ✅ todo-agent finished: Refactor hello.py');
+    expect(final.match(/^│ - \[x\] /gm)).toHaveLength(4);
+    expect(out).toMatch(/^version 2 of \d+ \(edited at \+\d+\.\d s\)$/m);
+
+    // The pull request and its diff.
+    expect(out).toMatch(/^│ Closes #1$/m);
+    expect(out).toContain('agent/issue-1-4242 → main');
+    expect(out).toMatch(/^│ diff --git a\/hello\.py b\/hello\.py$/m);
+    expect(out).toMatch(/^│ \+def greet\(name: str\) -> str:$/m);
+    expect(out).toMatch(/^status +completed$/m);
+
+    // Workflow commands are made readable, nothing secret-shaped leaks, no colour without a terminal.
+    expect(out).toContain('▸ Turn 1');
+    expect(out).not.toMatch(/::(group|endgroup|add-mask)::/);
+    expect(out).not.toMatch(/ghs_|sk-ant-/);
+    expect(out).not.toContain('\u001b[');
+
+    // The demo removed its sandbox (origin, checkout, runner files).
+    const sandbox = /checkout in (\S+) \(removed at the end\)/.exec(out)?.[1];
+    expect(sandbox).toBeDefined();
+    expect(existsSync(sandbox!)).toBe(false);
+  }, 90_000);
+});
