@@ -1,0 +1,102 @@
+// `npm run bench [-- --quick] [-- --out FILE]`: measures issue 5's six costs on the bundled action and CLI
+// against the local GitHub emulator and a zero-latency scripted model, prints one table with a verdict per
+// target, and writes every number to .bench/results.json. Timings are medians of repeated runs.
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT } from '../tests/support/action-harness.js';
+import { measureFirstWrite, measureTraffic } from '../tests/support/bench-action.js';
+import { measureCacheableShare, measurePeakMemory } from '../tests/support/bench-cli.js';
+import { measureDistSize } from '../tests/support/bench-dist.js';
+import { measureLoopOverhead } from '../tests/support/bench-loop.js';
+import { renderTable, verdicts, type BenchResults } from '../tests/support/bench-report.js';
+import { checkRequest } from '../tests/support/openapi.js';
+
+/** Runs per measure; `--quick` keeps the bench well under a minute, the full set under three. */
+const REPS = {
+  full: { firstWrite: 7, loop: [15, 5, 3], traffic: 3, paced: 1, share: 3, memory: 3 },
+  quick: { firstWrite: 2, loop: [3, 1, 1], traffic: 1, paced: 0, share: 1, memory: 1 },
+};
+const LOOP_TURNS = [10, 100, 300];
+/** A model reply every 250 ms: slow enough for the checklist to move while the run goes on. */
+const PACED_LATENCY_MS = 250;
+
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function step<T>(label: string, measure: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  process.stderr.write(`bench: ${label}…`);
+  const result = await measure();
+  process.stderr.write(` ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return result;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { quick: { type: 'boolean', default: false }, out: { type: 'string' } },
+  });
+  const reps = values.quick ? REPS.quick : REPS.full;
+  const out = resolve(values.out ?? join(ROOT, '.bench/results.json'));
+  const started = Date.now();
+  const loadBefore = loadavg()[0] ?? 0;
+
+  // Parse GitHub's OpenAPI description now, so the emulator never does it inside a timed run.
+  checkRequest('GET', '/repos/octo-org/hello-world', undefined);
+  const distSize = await measureDistSize();
+  if (distSize.staleSource)
+    process.stderr.write(
+      `bench: warning: ${distSize.staleSource} is newer than dist/index.js; run \`npm run build\` first\n`,
+    );
+
+  const results: BenchResults = {
+    firstWrite: await step('1 first GitHub write', () => measureFirstWrite(reps.firstWrite)),
+    loopOverhead: await step('2 loop overhead', () => measureLoopOverhead(LOOP_TURNS, reps.loop)),
+    githubRequests: {
+      zeroLatency: await step('3 GitHub traffic', () => measureTraffic(reps.traffic)),
+      ...(reps.paced > 0
+        ? {
+            paced: await step(`3 GitHub traffic, model ${PACED_LATENCY_MS} ms/reply`, () =>
+              measureTraffic(reps.paced, { modelLatencyMs: PACED_LATENCY_MS }),
+            ),
+          }
+        : {}),
+    },
+    cacheableShare: await step('4 cacheable share', () => measureCacheableShare(reps.share)),
+    peakMemory: await step('5 peak memory', () => measurePeakMemory(reps.memory)),
+    distSize,
+  };
+
+  const rows = verdicts(results);
+  const meta = {
+    date: new Date(started).toISOString(),
+    commit: gitCommit(),
+    quick: values.quick,
+    reps,
+    node: process.version,
+    os: `${platform()} ${release()}`,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(totalmem() / 1e9),
+    loadAverage: { before: loadBefore, after: loadavg()[0] ?? 0 },
+    seconds: Math.round((Date.now() - started) / 1000),
+  };
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, `${JSON.stringify({ meta, ...results, verdicts: rows }, null, 2)}\n`);
+
+  const failed = rows.filter((row) => row.verdict === 'FAIL').length;
+  process.stdout.write(
+    `\n${renderTable(rows)}\n\n${meta.cpus} cores, node ${meta.node}, load ${meta.loadAverage.before.toFixed(2)} → ` +
+      `${meta.loadAverage.after.toFixed(2)}, ${meta.seconds} s${values.quick ? ' (--quick)' : ''}. ` +
+      `${failed === 0 ? 'Every target met.' : `${failed} check(s) missed.`} Written to ${out}\n`,
+  );
+}
+
+await main();
