@@ -8,6 +8,8 @@ const TOKEN_SHAPES: readonly RegExp[] = [
   /gh[pousr]_[A-Za-z0-9]{36,}/g,
   /github_pat_[A-Za-z0-9_]{22,}/g,
   /sk-ant-[A-Za-z0-9_-]{20,}/g,
+  // The credential actions/checkout persists for git (`AUTHORIZATION: basic <base64>`), and bearer tokens.
+  /(?<=\bauthorization:\s*(?:basic|bearer|token)\s+)[A-Za-z0-9+/=._-]{8,}/gi,
 ];
 
 type Span = [start: number, end: number];

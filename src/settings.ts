@@ -60,10 +60,19 @@ const inputsSchema = z.object({
   ),
 });
 
+/** A runner variable that must be set; the message covers a missing one as well as an empty one. */
+const required = (name: string) => {
+  const message = `${name} is not set: is this running in GitHub Actions?`;
+  return z.string({ error: message }).min(1, message);
+};
+
 const runnerSchema = z.object({
-  GITHUB_REPOSITORY: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'GITHUB_REPOSITORY must be owner/repo'),
-  GITHUB_EVENT_NAME: z.string().min(1, 'GITHUB_EVENT_NAME is not set: is this running in GitHub Actions?'),
-  GITHUB_EVENT_PATH: z.string().min(1, 'GITHUB_EVENT_PATH is not set: is this running in GitHub Actions?'),
+  GITHUB_REPOSITORY: required('GITHUB_REPOSITORY').regex(
+    /^[^/\s]+\/[^/\s]+$/,
+    'GITHUB_REPOSITORY must be owner/repo',
+  ),
+  GITHUB_EVENT_NAME: required('GITHUB_EVENT_NAME'),
+  GITHUB_EVENT_PATH: required('GITHUB_EVENT_PATH'),
   GITHUB_RUN_ID: z.string().default('0'),
   GITHUB_SERVER_URL: z.string().default('https://github.com'),
   GITHUB_API_URL: z.string().default('https://api.github.com'),

@@ -30,22 +30,39 @@ export interface TurnRequest {
 
 export class Model {
   readonly #client: Anthropic;
+  readonly #maxRetries: number;
   readonly id: string;
 
   constructor(options: ModelOptions = {}) {
     const apiKey = options.apiKey || process.env.ANTHROPIC_API_KEY;
     if (!apiKey)
       throw new Error('No Anthropic API key: set ANTHROPIC_API_KEY (or the anthropic_api_key input).');
+    this.#maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.#client = new Anthropic({
       apiKey,
       baseURL: options.baseURL || process.env.ANTHROPIC_BASE_URL || undefined,
-      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      maxRetries: this.#maxRetries,
     });
     this.id = options.model || DEFAULT_MODEL;
   }
 
-  /** One streamed request; resolves with the whole assistant message. */
+  /**
+   * One streamed request; resolves with the whole assistant message. The SDK retries failures before the
+   * stream starts; a stream that breaks once started (an `overloaded_error` event, a cut connection) is
+   * sent again here, with the same backoff, since only the finished message is ever used.
+   */
   async send(request: TurnRequest): Promise<Message> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#stream(request);
+      } catch (error) {
+        if (attempt >= this.#maxRetries || !isMidStreamFailure(error)) throw error;
+        await backoff(attempt, request.signal);
+      }
+    }
+  }
+
+  async #stream(request: TurnRequest): Promise<Message> {
     const stream = this.#client.messages.stream(
       {
         model: this.id,
@@ -58,6 +75,43 @@ export class Model {
     );
     return await stream.finalMessage();
   }
+}
+
+/** Error events the API sends inside a stream that a later attempt can get past. */
+const TRANSIENT_STREAM_ERRORS = new Set([
+  'overloaded_error',
+  'api_error',
+  'rate_limit_error',
+  'timeout_error',
+]);
+
+/**
+ * A stream that failed after it started: an error event (an APIError without an HTTP status, which is not
+ * a connection error) of a transient type, or the body cut off mid-way (the SDK wraps the network error).
+ */
+export function isMidStreamFailure(error: unknown): boolean {
+  if (error instanceof Anthropic.APIUserAbortError || error instanceof Anthropic.APIConnectionError)
+    return false;
+  if (error instanceof Anthropic.APIError)
+    return error.status === undefined && TRANSIENT_STREAM_ERRORS.has(String(error.type));
+  return error instanceof Anthropic.AnthropicError && (error as { cause?: unknown }).cause instanceof Error;
+}
+
+/** The SDK's schedule: 0.5 s doubling up to 8 s, less up to a quarter of jitter; cut short by the signal. */
+function backoff(attempt: number, signal: AbortSignal | undefined): Promise<void> {
+  const ms = Math.min(500 * 2 ** attempt, 8000) * (1 - Math.random() * 0.25);
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Anthropic.APIUserAbortError());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Anthropic.APIUserAbortError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /**
@@ -106,8 +160,14 @@ export function classifyModelError(error: unknown): ModelFailure {
         message: `the Anthropic API refused the credentials (${error.status}: ${detail})`,
       };
     }
-    if (error.status === undefined) {
+    if (error instanceof Anthropic.APIConnectionError) {
       return { kind: 'other', message: `could not reach the Anthropic API after retries (${detail})` };
+    }
+    if (error.status === undefined) {
+      return {
+        kind: 'other',
+        message: `the Anthropic API stream failed (${error.type ?? 'error'}: ${detail})`,
+      };
     }
     return { kind: 'other', message: `the Anthropic API answered ${error.status}: ${detail}` };
   }

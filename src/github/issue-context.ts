@@ -4,12 +4,24 @@ import type { IssueComment } from './api.js';
 const MAX_CONTEXT_CHARS = 40_000;
 const MAX_COMMENT_CHARS = 4_000;
 
-/** Removes what a reader cannot see but a model would: HTML comments, zero-width and bidi control characters. */
+/**
+ * Characters that render as nothing (or only reorder what is around them): zero-width and joiner characters,
+ * bidi marks, embeddings, overrides and isolates, invisible operators, fillers, variation selectors and tag
+ * characters (both can carry a hidden message letter by letter), and annotation marks.
+ */
+const INVISIBLE =
+  // eslint-disable-next-line no-misleading-character-class -- combining marks listed one by one, on purpose
+  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF9-\uFFFB]|[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\u{1D173}-\u{1D17A}]/gu;
+
+/** The Markdown "comment" idiom, a link definition nobody links to: `[//]: # (hidden)`, `[x]: <> (hidden)`. */
+const MARKDOWN_COMMENT = /^ {0,3}\[[^\]\n]*\]:[ \t]*(?:#|<>)(?:[ \t].*)?$/gm;
+
+/** Removes what a reader cannot see but a model would: HTML and Markdown comments, invisible characters. */
 export function stripHidden(text: string): string {
   return text
     .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
-    .replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD]/g, '')
-    .replace(/[\u{E0000}-\u{E007F}]/gu, '');
+    .replace(MARKDOWN_COMMENT, '')
+    .replace(INVISIBLE, '');
 }
 
 function clip(text: string, max: number): string {

@@ -1,0 +1,225 @@
+// GitHubApi against the GitHub emulator over real HTTP, with the real retry and throttling plugins.
+import { afterEach, describe, expect, it } from 'vitest';
+import { GitHubApi, statusOf } from '../../src/github/api.js';
+import { redactor } from '../../src/redact.js';
+import {
+  secondaryRateLimit,
+  startGitHubEmulator,
+  type EmulatorOptions,
+  type GitHubEmulator,
+} from '../support/github-emulator.js';
+
+const TOKEN = 'ghs_apiTestToken000000000000000000000001';
+const OWNER = 'octo-org';
+const REPO = 'hello-world';
+
+let emu: GitHubEmulator | undefined;
+afterEach(async () => {
+  await emu?.close();
+  emu = undefined;
+});
+
+async function apiFor(options: Partial<EmulatorOptions> = {}) {
+  emu = await startGitHubEmulator({
+    owner: OWNER,
+    repo: REPO,
+    token: TOKEN,
+    permissions: { maintainer: 'admin', writer: 'write', reader: 'read' },
+    issues: [{ number: 1, title: 'Tidy up', body: 'Please tidy.' }],
+    ...options,
+  });
+  const warnings: string[] = [];
+  const api = new GitHubApi({
+    token: TOKEN,
+    owner: OWNER,
+    repo: REPO,
+    baseUrl: emu.url,
+    warn: (message) => warnings.push(message),
+  });
+  return { api, emu, warnings };
+}
+
+const outcomes = (github: GitHubEmulator) => github.calls.map((c) => `${c.method} ${c.status}`);
+
+describe('GitHubApi reads', () => {
+  it('reads permissions, and a stranger (404) has none', async () => {
+    const { api, emu } = await apiFor();
+    expect(await api.permission('maintainer')).toBe('admin');
+    expect(await api.permission('writer')).toBe('write');
+    expect(await api.permission('reader')).toBe('read');
+    expect(await api.permission('stranger')).toBe('none');
+    expect(emu.violations).toEqual([]);
+  });
+
+  it('reads the default branch', async () => {
+    const { api } = await apiFor({ defaultBranch: 'trunk' });
+    expect(await api.defaultBranch()).toBe('trunk');
+  });
+
+  it('reads every page of a long thread, oldest first, telling bots from people', async () => {
+    const { api, emu } = await apiFor();
+    for (let i = 1; i <= 130; i++) emu.addComment(1, i % 10 === 0 ? 'github-actions[bot]' : 'alice', `c${i}`);
+    const thread = await api.comments(1);
+    expect(thread).toHaveLength(130);
+    expect(thread.map((c) => c.body)).toEqual(Array.from({ length: 130 }, (_, i) => `c${i + 1}`));
+    expect(thread[9]).toMatchObject({ user: 'github-actions[bot]', userType: 'Bot' });
+    expect(thread[0]).toMatchObject({ user: 'alice', userType: 'User' });
+    expect(thread[0]!.htmlUrl).toMatch(/#issuecomment-\d+$/);
+    expect(emu.calls.filter((c) => c.path.endsWith('/issues/1/comments'))).toHaveLength(2);
+  });
+
+  it('reads the head and base of a pull request', async () => {
+    const { api } = await apiFor({
+      issues: [{ number: 7, title: 'A change', pull_request: { head: 'feature/x' } }],
+    });
+    expect(await api.pullHead(7)).toMatchObject({ ref: 'feature/x', sameRepo: true });
+  });
+});
+
+describe('GitHubApi writes', () => {
+  it('creates and edits a comment, with secrets and token shapes redacted on the way out', async () => {
+    const { api, emu } = await apiFor();
+    redactor.add('api-test-secret-value');
+    const shaped = `ghp_${'a'.repeat(36)}`;
+    const { id } = await api.createComment(1, `key api-test-secret-value and ${shaped}`);
+    await api.updateComment(id, `now ${shaped} again`);
+    expect(emu.state.comments.get(id)?.versions).toEqual(['key *** and ***', 'now *** again']);
+    expect(emu.violations).toEqual([]);
+  });
+
+  it('retries a comment edit that meets a 5xx (plugin-retry)', async () => {
+    const { api, emu } = await apiFor();
+    const { id } = emu.addComment(1, 'github-actions[bot]', 'v1');
+    emu.failNext(
+      { method: 'PATCH', path: /\/issues\/comments\/\d+$/ },
+      { status: 502, body: { message: 'Bad gateway' } },
+    );
+    await api.updateComment(id, 'v2');
+    expect(outcomes(emu)).toEqual(['PATCH 502', 'PATCH 200']);
+    expect(emu.state.comments.get(id)?.body).toBe('v2');
+  });
+
+  it('retries a reaction that meets a 5xx (plugin-retry)', async () => {
+    const { api, emu } = await apiFor();
+    const { id } = emu.addComment(1, 'maintainer', '/agent go');
+    emu.failNext(
+      { method: 'POST', path: /\/reactions$/ },
+      { status: 500, body: { message: 'Server error' } },
+    );
+    await api.react(id, 'eyes');
+    expect(outcomes(emu)).toEqual(['POST 500', 'POST 201']);
+    expect(emu.state.comments.get(id)?.reactions).toEqual(['eyes']);
+  });
+
+  it('waits out a secondary rate limit (plugin-throttling) and says so', async () => {
+    const { api, emu, warnings } = await apiFor();
+    const { id } = emu.addComment(1, 'github-actions[bot]', 'v1');
+    emu.failNext({ method: 'PATCH', path: /\/issues\/comments\/\d+$/ }, secondaryRateLimit(1));
+    await api.updateComment(id, 'v2');
+    expect(outcomes(emu)).toEqual(['PATCH 403', 'PATCH 200']);
+    expect(emu.state.comments.get(id)?.body).toBe('v2');
+    expect(warnings).toEqual([expect.stringMatching(/secondary rate limit on PATCH .*; retrying in 1 s$/)]);
+  });
+
+  it('does not wait minutes for a rate limit: it gives up and the error reaches the caller', async () => {
+    const { api, emu, warnings } = await apiFor();
+    const { id } = emu.addComment(1, 'github-actions[bot]', 'v1');
+    emu.failNext({ method: 'PATCH', path: /\/issues\/comments\/\d+$/ }, secondaryRateLimit(900));
+    const error = await api.updateComment(id, 'v2').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(statusOf(error)).toBe(403);
+    expect(outcomes(emu)).toEqual(['PATCH 403']);
+    expect(warnings).toEqual([expect.stringMatching(/giving up \(retry after 900 s\)$/)]);
+  });
+
+  it('passes on a refusal that no retry would fix (a deleted comment: 404)', async () => {
+    const { api, emu } = await apiFor();
+    const error = await api.updateComment(424242, 'gone').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(statusOf(error)).toBe(404);
+    expect(outcomes(emu)).toEqual(['PATCH 404']);
+  });
+});
+
+describe('GitHubApi.openPull', () => {
+  it('opens a pull request with redacted title and body', async () => {
+    const { api, emu } = await apiFor();
+    const shaped = `github_pat_${'b'.repeat(30)}`;
+    const pr = await api.openPull({
+      head: 'agent/x',
+      base: 'main',
+      title: `Fix ${shaped}`,
+      body: `Closes #1 ${shaped}`,
+    });
+    expect(pr.reused).toBe(false);
+    expect(emu.state.pulls).toEqual([
+      expect.objectContaining({ number: pr.number, head: 'agent/x', title: 'Fix ***' }),
+    ]);
+    expect(emu.state.pulls[0]!.body).toBe('Closes #1 ***');
+    expect(pr.htmlUrl).toBe(emu.state.pulls[0]!.html_url);
+    expect(emu.violations).toEqual([]);
+  });
+
+  it('reuses the open pull request of the branch, and leaves the body a person wrote alone', async () => {
+    const { api, emu } = await apiFor({
+      issues: [
+        { number: 1, title: 'Tidy up' },
+        {
+          number: 5,
+          title: 'Opened by hand',
+          body: 'My words',
+          user: 'maintainer',
+          pull_request: { head: 'agent/x' },
+        },
+      ],
+    });
+    const pr = await api.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'Closes #1' });
+    expect(pr).toEqual({ number: 5, htmlUrl: emu.state.pulls[0]!.html_url, reused: true });
+    expect(emu.state.pulls).toHaveLength(1);
+    expect(emu.state.pulls[0]!.body).toBe('My words');
+    expect(emu.writes()).toEqual([]);
+    expect(emu.violations).toEqual([]);
+  });
+
+  it('reuses a pull request that another run opened between the look and the create', async () => {
+    const { api, emu } = await apiFor({
+      issues: [
+        { number: 1, title: 'Tidy up' },
+        { number: 6, title: 'Opened meanwhile', user: 'maintainer', pull_request: { head: 'agent/x' } },
+      ],
+    });
+    // The first look finds nothing (the other run has not opened it yet); the create then collides.
+    emu.failNext({ method: 'GET', path: /\/pulls$/ }, { status: 200, body: [] });
+    const pr = await api.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'Closes #1' });
+    expect(pr).toMatchObject({ number: 6, reused: true });
+    expect(outcomes(emu)).toEqual(['GET 200', 'POST 422', 'GET 200']);
+    expect(emu.state.pulls).toHaveLength(1);
+  });
+
+  it('passes on a create that fails for another reason', async () => {
+    const { api, emu } = await apiFor();
+    emu.failNext(
+      { method: 'POST', path: /\/pulls$/ },
+      { status: 422, body: { message: 'Validation Failed' } },
+    );
+    const error = await api.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'b' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(statusOf(error)).toBe(422);
+    expect(emu.state.pulls).toEqual([]);
+  });
+});
+
+describe('statusOf', () => {
+  it('reads a numeric status and nothing else', () => {
+    expect(statusOf({ status: 404 })).toBe(404);
+    expect(statusOf({ status: '404' })).toBeUndefined();
+    expect(statusOf(null)).toBeUndefined();
+    expect(statusOf(new Error('x'))).toBeUndefined();
+  });
+});
