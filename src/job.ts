@@ -5,7 +5,7 @@ import { runAgent } from './agent/loop.js';
 import { Model } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
 import { GitRepo } from './git/repo.js';
-import type { GitHubApi } from './github/api.js';
+import { statusOf, type GitHubApi } from './github/api.js';
 import { renderTaskList, type ChecklistPhase } from './github/checklist.js';
 import { CommentWriter } from './github/comment-writer.js';
 import { deliver, type Delivery } from './github/delivery.js';
@@ -98,7 +98,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       base: plan.base,
       continuesBranch: plan.continuesBranch,
       openPull: plan.kind !== 'pull-request',
-      commitMessage: `${firstLine(plan.task, 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
+      commitMessage: redact(`${firstLine(plan.task, 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`),
       pull: { title: firstLine(plan.task, 100), body: redact(pullBody(trigger.issueNumber, result)) },
     });
     const pushed = delivery.pushedBranch;
@@ -135,8 +135,15 @@ async function openChecklist(
   let commentId: number | undefined;
   const writer = new CommentWriter(
     async (body) => {
-      if (commentId === undefined) commentId = (await api.createComment(trigger.issueNumber, body)).id;
-      else await api.updateComment(commentId, body);
+      if (commentId !== undefined) {
+        try {
+          return await api.updateComment(commentId, body);
+        } catch (error) {
+          // Someone deleted the checklist: start a new one rather than lose the state.
+          if (statusOf(error) !== 404) throw error;
+        }
+      }
+      commentId = (await api.createComment(trigger.issueNumber, body)).id;
     },
     {
       onError: (error) =>

@@ -52,7 +52,7 @@ export async function run(): Promise<void> {
       const done = outcome.delivery.pr ? 'rocket' : outcome.status === 'completed' ? '+1' : 'confused';
       await react(api, trigger.commentId, done);
     }
-    report(outcome);
+    report(outcome, redact);
   } catch (error) {
     const message = redact(errorSentence(error));
     setOutputs('failed');
@@ -118,7 +118,7 @@ async function react(api: GitHubApi, commentId: number, content: Reaction): Prom
   }
 }
 
-function report(outcome: JobOutcome): void {
+function report(outcome: JobOutcome, redact: (text: string) => string): void {
   if (!('result' in outcome)) {
     setOutputs(outcome.status);
     return;
@@ -127,11 +127,11 @@ function report(outcome: JobOutcome): void {
   setOutputs(outcome.status, {
     pr_url: outcome.delivery.pr?.url ?? '',
     branch: outcome.branch ?? '',
-    todos: JSON.stringify(result.todos),
+    todos: redact(JSON.stringify(result.todos)),
     usage: JSON.stringify(result.usage),
     cost_usd: result.costUsd.toFixed(4),
   });
-  if (outcome.status === 'failed') core.setFailed(`todo-agent failed: ${result.reason}`);
+  if (outcome.status === 'failed') core.setFailed(`todo-agent failed: ${redact(result.reason)}`);
 }
 
 function setOutputs(status: RunStatus, rest: Record<string, string> = {}): void {

@@ -12,7 +12,7 @@ export interface DeliveryRequest {
   startSha: string;
   branch: string;
   base: string;
-  /** The branch already holds earlier work (a PR head, a resumed run): push to it, never to a new name. */
+  /** The branch already holds earlier work (a PR head, a resumed run), so it may have moved on meanwhile. */
   continuesBranch: boolean;
   /** Open (or reuse) a pull request when every item is completed; false for a run on a PR's own head. */
   openPull: boolean;
@@ -42,9 +42,16 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
         }
       : {};
   }
-  const pushed = await pushSomewhere(git, request.branch, !request.continuesBranch);
+  // A name taken by other work (or a continued branch that moved on meanwhile) means a fresh name, never lost work.
+  const pushed = await pushSomewhere(git, request.branch, true);
   if (!pushed.branch) return { note: `The work could not be pushed: ${pushed.message}` };
-  if (result.status !== 'completed' || !request.openPull) return { pushedBranch: pushed.branch };
+  const moved =
+    request.continuesBranch && pushed.branch !== request.branch
+      ? `\`${request.branch}\` changed while the agent worked, so its work went to \`${pushed.branch}\` instead.`
+      : undefined;
+  if (result.status !== 'completed' || !request.openPull) {
+    return { pushedBranch: pushed.branch, ...(moved ? { note: moved } : {}) };
+  }
   try {
     const pr = await request.api.openPull({ head: pushed.branch, base: request.base, ...request.pull });
     return { pushedBranch: pushed.branch, pr: { number: pr.number, url: pr.htmlUrl, reused: pr.reused } };
@@ -70,13 +77,15 @@ async function pushSomewhere(
 ): Promise<{ branch?: string; message: string }> {
   let message = '';
   let name = branch;
+  let renames = 0;
   for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
     const outcome = await git.push(name);
     if (outcome.ok) return { branch: name, message: '' };
     message = outcome.message;
     if (outcome.rejected) {
       if (!mayRename) break;
-      name = `${branch}-${attempt + 1}`;
+      renames++;
+      name = `${branch}-${renames + 1}`;
     } else if (attempt < PUSH_ATTEMPTS) {
       await new Promise((resolve) => setTimeout(resolve, PUSH_RETRY_DELAY_MS));
     }

@@ -287,9 +287,8 @@ describe('secrets', () => {
     expect(await gitIn(secretWorld, 'show', `${run.outputs.branch}:NOTES.md`)).toBe('notes');
   });
 
-  // A known gap, left to src/main.ts: the `todos` output carries the model's item text unredacted. Flip
-  // `it.fails` to `it` once main.ts passes the outputs through the redactor.
-  it.fails('keeps them out of the step outputs too', () => {
+  // The `todos` output carries the model's item text, so it goes through the redactor too.
+  it('keeps them out of the step outputs too', () => {
     expectClean({ outputs: JSON.stringify(run.outputs) });
   });
 });

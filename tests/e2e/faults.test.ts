@@ -256,9 +256,8 @@ describe('a checklist comment deleted in the middle of the run', () => {
     expect(deleted.github.writes().some((call) => call.method === 'PATCH' && call.status === 404)).toBe(true);
   });
 
-  // A known gap, left to src/job.ts: after a 404 the writer keeps editing the deleted comment, so the final
-  // state never lands. Flip `it.fails` to `it` once a 404 makes the next write create a new comment.
-  it.fails('writes the final state to a new comment', () => {
+  // After a 404 on an edit, the next write creates a new checklist comment, so the final state lands.
+  it('writes the final state to a new comment', () => {
     expect(deleted.botComments().map((comment) => comment.body)).toEqual([
       expect.stringContaining('✅ todo-agent finished'),
     ]);

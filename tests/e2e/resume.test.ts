@@ -1,9 +1,16 @@
+import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic-server.js';
 import { HELLO_RESULT, HELLO_TASK, helloScript, planAt } from '../support/scenarios.js';
 import { createWorld, type World } from './setup.js';
 
 let world: World | undefined;
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'Colleague',
+  GIT_AUTHOR_EMAIL: 'colleague@example.com',
+  GIT_COMMITTER_NAME: 'Colleague',
+  GIT_COMMITTER_EMAIL: 'colleague@example.com',
+};
 afterEach(async () => {
   await world?.close();
   world = undefined;
@@ -82,6 +89,43 @@ describe('nothing lost across runs', () => {
       sandbox.root,
     );
     expect(log.split('\n').slice(0, 2)).toEqual(['add a changelog', 'feature work']);
+  });
+
+  it('keeps the work on a fresh branch when the PR head moves on while the agent works', async () => {
+    const colleague = () => {
+      // A colleague pushes to the PR while the run is going (before the model's third reply).
+      const dir = `${world!.sandbox.root}/colleague`;
+      const env = { ...process.env, HOME: world!.sandbox.home, ...GIT_ENV };
+      execFileSync('git', ['clone', '-q', '--branch', 'feature', world!.sandbox.origin, dir], { env });
+      execFileSync('git', ['commit', '-q', '--allow-empty', '-m', 'colleague work'], { cwd: dir, env });
+      execFileSync('git', ['push', '-q', 'origin', 'feature'], { cwd: dir, env });
+    };
+    world = await createWorld(
+      [
+        reply(planAt(3)),
+        reply(toolUse('write_file', { path: 'CHANGELOG.md', content: 'Added a changelog.\n' })),
+        () => {
+          colleague();
+          return reply(planAt(4));
+        },
+        reply(text('Added CHANGELOG.md.')),
+      ],
+      { issue: { pull_request: { head: 'feature' } } },
+    );
+    const { sandbox } = world;
+    await sandbox.git(['switch', '-q', '-c', 'feature']);
+    await sandbox.git(['push', '-q', 'origin', 'feature']);
+    const result = await world.trigger('/agent add a changelog', { pullRequest: true });
+    expect(result.outputs.status).toBe('completed');
+    expect(result.outputs.branch).toBe('feature-2');
+    const feature = await sandbox.git(
+      ['--git-dir', sandbox.origin, 'log', '-1', '--format=%s', 'feature'],
+      sandbox.root,
+    );
+    expect(feature).toBe('colleague work');
+    const final = world.botComments()[0]!.body;
+    expect(final).toContain('changed while the agent worked');
+    expect(final).toContain('feature-2');
   });
 
   it('answers a trigger on a closed issue without running', async () => {
