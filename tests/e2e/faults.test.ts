@@ -316,6 +316,25 @@ describe('git push faults', () => {
   });
 });
 
+describe('a pull request the bot opened earlier', () => {
+  it('is reused, with its description brought up to date', async () => {
+    world = await createWorld(session());
+    await gitIn(world, 'update-ref', `refs/heads/${BRANCH}`, 'main');
+    seedPull(world.github, {
+      number: 2,
+      head: BRANCH,
+      user: 'github-actions[bot]',
+      body: 'Old description.',
+    });
+    const run = await world.trigger('/agent write notes');
+    expect(run.outputs.status).toBe('completed');
+    const pulls = world.github.state.pulls;
+    expect(pulls).toHaveLength(1);
+    expect(pulls[0]!.body.startsWith('Closes #1')).toBe(true);
+    expect(world.github.violations).toEqual([]);
+  });
+});
+
 /** An open pull request from `head` that someone opened before the run, straight into the emulator's state. */
 function seedPull(
   github: GitHubEmulator,

@@ -811,6 +811,15 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
     },
     'pulls/create': ({ body }) => createPull(body as Record<string, unknown>),
     'pulls/list': ({ url }) => listPulls(url),
+    'pulls/update': ({ match, body }) => {
+      const pull = state.pulls.find((p) => p.number === intParam(match, 'pull_number'));
+      if (!pull) throw notFound();
+      const patch = body as { title?: string; body?: string; state?: 'open' | 'closed' };
+      if (typeof patch.title === 'string') pull.title = patch.title;
+      if (typeof patch.body === 'string') pull.body = patch.body;
+      if (patch.state) pull.state = patch.state;
+      return { status: 200, body: pullJson(ctx, pull, commentCount(pull.number), true) };
+    },
     'pulls/get': ({ match }) => {
       const pull = state.pulls.find((p) => p.number === intParam(match, 'pull_number'));
       if (!pull) throw notFound();
