@@ -3,6 +3,7 @@ import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { redactor } from '../redact.js';
+import { WritePacer } from './write-pacer.js';
 
 export type Permission = 'admin' | 'write' | 'read' | 'none';
 export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1' | '-1' | 'laugh' | 'heart' | 'hooray';
@@ -70,6 +71,11 @@ export class GitHubApi {
       },
       retry,
       throttling,
+    );
+    // Outermost wrap: a write starts only once the previous one (with its retries and queueing) is done.
+    const pacer = new WritePacer();
+    this.#octokit.hook.wrap('request', (request, options) =>
+      options.method === 'GET' ? request(options) : pacer.run(async () => await request(options)),
     );
   }
 

@@ -65,6 +65,11 @@ describe('the bundled action (dist/index.js) as a runner runs it', () => {
     );
     expect(author).toBe('github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>');
 
+    // GitHub's rule for mutating requests: at least a second apart (measured at the emulator).
+    const writes = github.writes().map((call) => call.at);
+    const gaps = writes.slice(1).map((at, i) => at - writes[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(999);
+
     // Reactions, log groups, job summary; no secret anywhere.
     const trigger = [...github.state.comments.values()].find((c) => c.user === 'maintainer')!;
     expect(trigger.reactions).toEqual(['eyes', 'rocket']);
