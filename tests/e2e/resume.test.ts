@@ -128,6 +128,44 @@ describe('nothing lost across runs', () => {
     expect(final).toContain('feature-2');
   });
 
+  it('gives two independent runs on one issue their own branch, comment and pull request', async () => {
+    const notes = (name: string) => [
+      reply(toolUse('todo', { items: [{ text: `Write ${name}`, status: 'in_progress' }] })),
+      reply(toolUse('write_file', { path: name, content: `${name}\n` })),
+      reply(toolUse('todo', { items: [{ text: `Write ${name}`, status: 'completed' }] })),
+      reply(text(`Wrote ${name}.`)),
+    ];
+    world = await createWorld([...notes('A.md'), ...notes('B.md')]);
+    const first = await world.trigger('/agent write A.md', { runId: '1' });
+    const second = await world.trigger('/agent write B.md', { runId: '2' });
+    expect([first.outputs.status, second.outputs.status]).toEqual(['completed', 'completed']);
+    expect([first.outputs.branch, second.outputs.branch]).toEqual(['agent/issue-1-1', 'agent/issue-1-2']);
+    expect(world.botComments()).toHaveLength(2);
+    expect(world.github.state.pulls.map((p) => p.head)).toEqual(['agent/issue-1-1', 'agent/issue-1-2']);
+    // The second run started from the checked-out main, not from the first run's branch.
+    const files = await world.sandbox.git(
+      ['--git-dir', world.sandbox.origin, 'ls-tree', '--name-only', 'agent/issue-1-2'],
+      world.sandbox.root,
+    );
+    expect(files.split('\n')).toContain('B.md');
+    expect(files.split('\n')).not.toContain('A.md');
+  });
+
+  it('runs on a locked issue: only collaborators can comment there, and they still need write access', async () => {
+    world = await createWorld(
+      [
+        reply(toolUse('todo', { items: [{ text: 'Write C.md', status: 'in_progress' }] })),
+        reply(toolUse('write_file', { path: 'C.md', content: 'c\n' })),
+        reply(toolUse('todo', { items: [{ text: 'Write C.md', status: 'completed' }] })),
+        reply(text('Wrote C.md.')),
+      ],
+      { issue: { locked: true } },
+    );
+    const run = await world.trigger('/agent write C.md');
+    expect(run.outputs.status).toBe('completed');
+    expect(world.github.violations).toEqual([]);
+  });
+
   it('answers a trigger on a closed issue without running', async () => {
     world = await createWorld([reply(text('never'))], { issue: { state: 'closed' } });
     const run = await world.trigger('/agent fix it', { issueState: 'closed' });

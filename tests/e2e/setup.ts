@@ -62,6 +62,7 @@ export async function createWorld(
     ],
   });
   const model = await startModelServer(script, { apiKey: KEY, latencyMs: options.latencyMs ?? 0 });
+  let runs = 0;
   return {
     sandbox,
     github,
@@ -71,6 +72,12 @@ export async function createWorld(
       await sandbox.cleanup();
     },
     async trigger(body, { inputs, env, onSpawn, runId, ...event } = {}) {
+      // Every workflow run starts from a fresh checkout of main, as actions/checkout gives it.
+      if (runs++ > 0) {
+        await sandbox.git(['fetch', '-q', 'origin']);
+        await sandbox.git(['switch', '-q', '-f', '-C', 'main', 'origin/main']);
+        await sandbox.git(['clean', '-q', '-fdx']);
+      }
       const user = event.user ?? 'maintainer';
       const comment = github.addComment(event.issueNumber ?? 1, user, body);
       return await runAction({

@@ -1,5 +1,7 @@
 // Bench measure 2: the agent loop's own cost per turn, driving runAgent in-process against a zero-latency
-// scripted model. Overhead = wall time − time the model server spent on each request − tool run time.
+// scripted model that runs in a child process. Overhead = wall time − time spent waiting on the server
+// (per request, from the last byte sent to the response headers, less our own GC pauses in between; see
+// bench-http-wait.ts) − tool run time.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,13 +10,9 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import { runAgent } from '../../src/agent/loop.js';
 import { Model, type TurnRequest } from '../../src/agent/model.js';
 import { openWorkspace } from '../../src/agent/workspace.js';
-import {
-  startModelServer,
-  type RecordedRequest,
-  type ScriptStep,
-  type ScriptedResponse,
-} from './anthropic-server.js';
-import { loopScript, SMALL_FILE } from './bench-scripts.js';
+import { watchServerWaits } from './bench-http-wait.js';
+import { SMALL_FILE } from './bench-scripts.js';
+import { startModelServerProcess } from './bench-server-process.js';
 import { median } from './bench-stats.js';
 
 const KEY = 'sk-ant-bench-key-000000000000000000000';
@@ -33,48 +31,39 @@ class TimedModel extends Model {
   }
 }
 
-/** Wraps each step so the server notes when it got to the answer. */
-function stamped(script: ScriptStep[], answeredAt: number[]): ScriptStep[] {
-  return script.map((step) => (request, server): ScriptedResponse => {
-    const response = typeof step === 'function' ? step(request, server) : step;
-    answeredAt[request.index] = Date.now();
-    return response;
-  });
-}
-
-/**
- * The scripted server's share of each request. From its `receivedAt` to the script step: both Date.now(),
- * so their whole-millisecond rounding cancels out on average. It stamps `receivedAt` only after parsing
- * the body, so that parse is timed again here, after the run, where it cannot disturb the loop.
- */
-function serverShares(requests: readonly RecordedRequest[], answeredAt: readonly number[]): number[] {
-  return requests.map((request) => {
-    const raw = JSON.stringify(request.body);
-    const parseStart = performance.now();
-    JSON.parse(raw);
-    return answeredAt[request.index]! - request.receivedAt + (performance.now() - parseStart);
-  });
-}
-
 export interface LoopRun {
   turns: number;
   wallMs: number;
-  serverMs: number;
+  /** Time the client waited on the server, from each request's last byte sent to its response headers. */
+  waitMs: number;
   toolMs: number;
-  /** wall − server − tools, per turn: what the runner spends on each turn besides waiting. */
+  /** wall − wait − tools, per turn: what the runner spends on each turn besides waiting. */
   msPerTurn: number;
   /** Of that, the time outside `Model.send` (the loop itself: history, reminders, events, tools' wrapper). */
   loopMsPerTurn: number;
-  /** Of that, the time inside `Model.send` but not in the server (SDK, JSON, HTTP, SSE parsing). */
+  /** Of that, the time inside `Model.send` but not waiting (SDK, JSON encoding, HTTP, SSE parsing). */
   clientMsPerTurn: number;
+  /** CPU time of this process per turn (all threads, tools included): a check on the wall-time figure. */
+  clientCpuMsPerTurn: number;
+  /** CPU time of the server's process per turn, and its own time per request, to compare with the wait. */
+  serverCpuMsPerTurn: number;
+  serverHandlingMsPerTurn: number;
+  /** This process's GC pauses per turn, and the part of them that fell inside waits (billed to the client). */
+  gcMsPerTurn: number;
+  gcInWaitsMsPerTurn: number;
+  /** Size of the last request body: the history every request re-sends. */
+  lastBodyBytes: number;
   /** Overhead per turn over the first and the last tenth of the turns: growth within one run. */
   firstTenthMsPerTurn: number;
   lastTenthMsPerTurn: number;
 }
 
+const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const sum = (values: readonly (number | undefined)[]) => values.reduce<number>((a, b) => a + (b ?? 0), 0);
+
 async function runOnce(turns: number, dir: string): Promise<LoopRun> {
-  const answeredAt: number[] = [];
-  const server = await startModelServer(stamped(loopScript(turns), answeredAt), { apiKey: KEY });
+  const server = await startModelServerProcess('loop', turns, KEY);
+  const watch = watchServerWaits(server.url);
   try {
     const model = new TimedModel({ apiKey: KEY, baseURL: server.url, maxRetries: 0 });
     const turnStarts: number[] = [];
@@ -84,6 +73,7 @@ async function runOnce(turns: number, dir: string): Promise<LoopRun> {
       if (event.type === 'tool')
         toolMsByTurn[event.turn - 1] = (toolMsByTurn[event.turn - 1] ?? 0) + event.durationMs;
     };
+    const cpuAtStart = process.cpuUsage();
     const started = performance.now();
     const result = await runAgent({
       task: 'benchmark the loop',
@@ -93,33 +83,49 @@ async function runOnce(turns: number, dir: string): Promise<LoopRun> {
       observers: [observer],
     });
     const ended = performance.now();
-    if (result.status !== 'completed' || result.turns !== turns || server.violations.length > 0)
+    const cpu = process.cpuUsage(cpuAtStart);
+    const { waits, gcMs, gcInWaitsMs } = watch.stop();
+    const seen = await server.report();
+    if (
+      result.status !== 'completed' ||
+      result.turns !== turns ||
+      seen.violations.length > 0 ||
+      seen.requests !== turns ||
+      waits.length !== turns
+    )
       throw new Error(
-        `bench: the loop run went wrong: ${result.status} after ${result.turns} turns (${result.reason}); ${server.violations.map((v) => v.message).join('; ')}`,
+        `bench: the loop run went wrong: ${result.status} after ${result.turns} turns (${result.reason}); ` +
+          `${seen.requests} requests, ${waits.length} waits timed; ${seen.violations.map((v) => v.message).join('; ')}`,
       );
-    const serverMsByTurn = serverShares(server.requests, answeredAt);
+    // One request per turn (no retries), so the n-th wait belongs to the n-th turn.
     const overheadOf = (turn: number): number => {
       const end = turnStarts[turn + 1] ?? ended;
-      return end - turnStarts[turn]! - serverMsByTurn[turn]! - (toolMsByTurn[turn] ?? 0);
+      return end - turnStarts[turn]! - waits[turn]! - (toolMsByTurn[turn] ?? 0);
     };
     const perTurn = Array.from({ length: turns }, (_, turn) => overheadOf(turn));
     const tenth = Math.max(1, Math.floor(turns / 10));
-    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
     const wallMs = ended - started;
-    const serverMs = serverMsByTurn.reduce((a, b) => a + b, 0);
-    const toolMs = toolMsByTurn.reduce((a, b) => a + (b ?? 0), 0);
+    const waitMs = sum(waits);
+    const toolMs = sum(toolMsByTurn);
     return {
       turns,
       wallMs,
-      serverMs,
+      waitMs,
       toolMs,
-      msPerTurn: (wallMs - serverMs - toolMs) / turns,
+      msPerTurn: (wallMs - waitMs - toolMs) / turns,
       loopMsPerTurn: (wallMs - model.sendMs - toolMs) / turns,
-      clientMsPerTurn: (model.sendMs - serverMs) / turns,
+      clientMsPerTurn: (model.sendMs - waitMs) / turns,
+      clientCpuMsPerTurn: (cpu.user + cpu.system) / 1000 / turns,
+      serverCpuMsPerTurn: seen.cpuMs / turns,
+      serverHandlingMsPerTurn: sum(seen.handlingMs) / turns,
+      gcMsPerTurn: gcMs / turns,
+      gcInWaitsMsPerTurn: gcInWaitsMs / turns,
+      lastBodyBytes: seen.lastBodyBytes,
       firstTenthMsPerTurn: mean(perTurn.slice(0, tenth)),
       lastTenthMsPerTurn: mean(perTurn.slice(-tenth)),
     };
   } finally {
+    watch.stop();
     await server.close();
   }
 }
@@ -129,6 +135,11 @@ export interface LoopOverheadAt {
   msPerTurn: number;
   loopMsPerTurn: number;
   clientMsPerTurn: number;
+  clientCpuMsPerTurn: number;
+  serverCpuMsPerTurn: number;
+  serverHandlingMsPerTurn: number;
+  gcMsPerTurn: number;
+  gcInWaitsMsPerTurn: number;
   firstTenthMsPerTurn: number;
   lastTenthMsPerTurn: number;
   runs: LoopRun[];
@@ -160,6 +171,11 @@ export async function measureLoopOverhead(
         msPerTurn: mid((r) => r.msPerTurn),
         loopMsPerTurn: mid((r) => r.loopMsPerTurn),
         clientMsPerTurn: mid((r) => r.clientMsPerTurn),
+        clientCpuMsPerTurn: mid((r) => r.clientCpuMsPerTurn),
+        serverCpuMsPerTurn: mid((r) => r.serverCpuMsPerTurn),
+        serverHandlingMsPerTurn: mid((r) => r.serverHandlingMsPerTurn),
+        gcMsPerTurn: mid((r) => r.gcMsPerTurn),
+        gcInWaitsMsPerTurn: mid((r) => r.gcInWaitsMsPerTurn),
         firstTenthMsPerTurn: mid((r) => r.firstTenthMsPerTurn),
         lastTenthMsPerTurn: mid((r) => r.lastTenthMsPerTurn),
         runs,
