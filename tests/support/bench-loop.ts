@@ -1,7 +1,7 @@
 // Bench measure 2: the agent loop's own cost per turn, driving runAgent in-process against a zero-latency
 // scripted model that runs in a child process. Overhead = wall time − time spent waiting on the server
-// (per request, from the last byte sent to the response headers, less our own GC pauses in between; see
-// bench-http-wait.ts) − tool run time.
+// (per request, the time the event loop sat idle between the last byte sent and the last byte received;
+// see bench-http-wait.ts) − tool run time.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,10 +12,15 @@ import { Model, type TurnRequest } from '../../src/agent/model.js';
 import { openWorkspace } from '../../src/agent/workspace.js';
 import { watchServerWaits } from './bench-http-wait.js';
 import { SMALL_FILE } from './bench-scripts.js';
-import { startModelServerProcess } from './bench-server-process.js';
+import { startModelServerProcess, type ModelServerProcess } from './bench-server-process.js';
 import { median } from './bench-stats.js';
 
 const KEY = 'sk-ant-bench-key-000000000000000000000';
+/**
+ * One unmeasured run of this many turns first, so that the JIT has compiled the client's and the server's
+ * hot code before anything is timed; with a 10-turn warm-up the first measured runs still paid for it.
+ */
+const WARM_UP_TURNS = 100;
 
 /** Times every `send`, so the SDK and HTTP share can be told apart from the loop's own work. */
 class TimedModel extends Model {
@@ -34,7 +39,7 @@ class TimedModel extends Model {
 export interface LoopRun {
   turns: number;
   wallMs: number;
-  /** Time the client waited on the server, from each request's last byte sent to its response headers. */
+  /** Time the client waited on the server: event-loop idle from each request's last byte sent to its end. */
   waitMs: number;
   toolMs: number;
   /** wall − wait − tools, per turn: what the runner spends on each turn besides waiting. */
@@ -45,12 +50,22 @@ export interface LoopRun {
   clientMsPerTurn: number;
   /** CPU time of this process per turn (all threads, tools included): a check on the wall-time figure. */
   clientCpuMsPerTurn: number;
-  /** CPU time of the server's process per turn, and its own time per request, to compare with the wait. */
+  /**
+   * Time per turn this process's event loop was busy, not blocked on I/O (Node's event loop utilisation):
+   * a check that leaves out every wait, wherever it falls. Tools' own work is in it, so it runs a little
+   * above `msPerTurn`.
+   */
+  clientActiveMsPerTurn: number;
+  /**
+   * For comparison with the wait, per turn: the server process's CPU time (all threads), and its own time
+   * from request headers parsed to the answer's last byte written (reading the body included).
+   */
   serverCpuMsPerTurn: number;
   serverHandlingMsPerTurn: number;
-  /** This process's GC pauses per turn, and the part of them that fell inside waits (billed to the client). */
+  /** Of the wait per turn, the part after the response headers, while the answer streamed in. */
+  waitWhileStreamingMsPerTurn: number;
+  /** This process's GC pauses per turn (part of the overhead, wherever they fall). */
   gcMsPerTurn: number;
-  gcInWaitsMsPerTurn: number;
   /** Size of the last request body: the history every request re-sends. */
   lastBodyBytes: number;
   /** Overhead per turn over the first and the last tenth of the turns: growth within one run. */
@@ -61,11 +76,11 @@ export interface LoopRun {
 const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const sum = (values: readonly (number | undefined)[]) => values.reduce<number>((a, b) => a + (b ?? 0), 0);
 
-async function runOnce(turns: number, dir: string): Promise<LoopRun> {
-  const server = await startModelServerProcess('loop', turns, KEY);
-  const watch = watchServerWaits(server.url);
+async function runOnce(server: ModelServerProcess, turns: number, dir: string): Promise<LoopRun> {
+  const url = await server.serve('loop', turns);
+  const watch = watchServerWaits(url);
   try {
-    const model = new TimedModel({ apiKey: KEY, baseURL: server.url, maxRetries: 0 });
+    const model = new TimedModel({ apiKey: KEY, baseURL: url, maxRetries: 0 });
     const turnStarts: number[] = [];
     const toolMsByTurn: number[] = [];
     const observer = (event: AgentEvent): void => {
@@ -74,6 +89,7 @@ async function runOnce(turns: number, dir: string): Promise<LoopRun> {
         toolMsByTurn[event.turn - 1] = (toolMsByTurn[event.turn - 1] ?? 0) + event.durationMs;
     };
     const cpuAtStart = process.cpuUsage();
+    const loopAtStart = performance.eventLoopUtilization();
     const started = performance.now();
     const result = await runAgent({
       task: 'benchmark the loop',
@@ -84,7 +100,8 @@ async function runOnce(turns: number, dir: string): Promise<LoopRun> {
     });
     const ended = performance.now();
     const cpu = process.cpuUsage(cpuAtStart);
-    const { waits, gcMs, gcInWaitsMs } = watch.stop();
+    const loop = performance.eventLoopUtilization(loopAtStart);
+    const { waits, beforeHeadersMs, gcMs } = watch.stop();
     const seen = await server.report();
     if (
       result.status !== 'completed' ||
@@ -116,34 +133,39 @@ async function runOnce(turns: number, dir: string): Promise<LoopRun> {
       loopMsPerTurn: (wallMs - model.sendMs - toolMs) / turns,
       clientMsPerTurn: (model.sendMs - waitMs) / turns,
       clientCpuMsPerTurn: (cpu.user + cpu.system) / 1000 / turns,
+      clientActiveMsPerTurn: loop.active / turns,
       serverCpuMsPerTurn: seen.cpuMs / turns,
       serverHandlingMsPerTurn: sum(seen.handlingMs) / turns,
+      waitWhileStreamingMsPerTurn: (waitMs - beforeHeadersMs) / turns,
       gcMsPerTurn: gcMs / turns,
-      gcInWaitsMsPerTurn: gcInWaitsMs / turns,
       lastBodyBytes: seen.lastBodyBytes,
       firstTenthMsPerTurn: mean(perTurn.slice(0, tenth)),
       lastTenthMsPerTurn: mean(perTurn.slice(-tenth)),
     };
   } finally {
     watch.stop();
-    await server.close();
   }
 }
 
-export interface LoopOverheadAt {
-  turns: number;
-  msPerTurn: number;
-  loopMsPerTurn: number;
-  clientMsPerTurn: number;
-  clientCpuMsPerTurn: number;
-  serverCpuMsPerTurn: number;
-  serverHandlingMsPerTurn: number;
-  gcMsPerTurn: number;
-  gcInWaitsMsPerTurn: number;
-  firstTenthMsPerTurn: number;
-  lastTenthMsPerTurn: number;
-  runs: LoopRun[];
-}
+/** The per-turn figures of a run whose median over the runs is reported for each turn count. */
+const MEDIAN_FIGURES = [
+  'msPerTurn',
+  'loopMsPerTurn',
+  'clientMsPerTurn',
+  'clientCpuMsPerTurn',
+  'clientActiveMsPerTurn',
+  'serverCpuMsPerTurn',
+  'serverHandlingMsPerTurn',
+  'waitWhileStreamingMsPerTurn',
+  'gcMsPerTurn',
+  'firstTenthMsPerTurn',
+  'lastTenthMsPerTurn',
+] as const satisfies readonly (keyof LoopRun)[];
+
+export type LoopOverheadAt = { turns: number; runs: LoopRun[] } & Record<
+  (typeof MEDIAN_FIGURES)[number],
+  number
+>;
 
 export interface LoopOverhead {
   byTurns: LoopOverheadAt[];
@@ -156,35 +178,24 @@ export async function measureLoopOverhead(
   turnCounts: readonly number[],
   reps: readonly number[],
 ): Promise<LoopOverhead> {
-  const dir = await mkdtemp(join(tmpdir(), 'todo-agent-bench-loop-'));
+  const server = startModelServerProcess(KEY);
+  let dir: string | undefined;
   try {
+    dir = await mkdtemp(join(tmpdir(), 'todo-agent-bench-loop-'));
     await writeFile(join(dir, SMALL_FILE.path), SMALL_FILE.content);
-    // One unmeasured run first, so the JIT has seen the code before the short runs are timed.
-    await runOnce(turnCounts[0] ?? 10, dir);
+    await runOnce(server, WARM_UP_TURNS, dir);
     const byTurns: LoopOverheadAt[] = [];
     for (const [i, turns] of turnCounts.entries()) {
       const runs: LoopRun[] = [];
-      for (let rep = 0; rep < (reps[i] ?? 1); rep++) runs.push(await runOnce(turns, dir));
-      const mid = (pick: (run: LoopRun) => number) => median(runs.map(pick));
-      byTurns.push({
-        turns,
-        msPerTurn: mid((r) => r.msPerTurn),
-        loopMsPerTurn: mid((r) => r.loopMsPerTurn),
-        clientMsPerTurn: mid((r) => r.clientMsPerTurn),
-        clientCpuMsPerTurn: mid((r) => r.clientCpuMsPerTurn),
-        serverCpuMsPerTurn: mid((r) => r.serverCpuMsPerTurn),
-        serverHandlingMsPerTurn: mid((r) => r.serverHandlingMsPerTurn),
-        gcMsPerTurn: mid((r) => r.gcMsPerTurn),
-        gcInWaitsMsPerTurn: mid((r) => r.gcInWaitsMsPerTurn),
-        firstTenthMsPerTurn: mid((r) => r.firstTenthMsPerTurn),
-        lastTenthMsPerTurn: mid((r) => r.lastTenthMsPerTurn),
-        runs,
-      });
+      for (let rep = 0; rep < (reps[i] ?? 1); rep++) runs.push(await runOnce(server, turns, dir));
+      const medians = MEDIAN_FIGURES.map((figure) => [figure, median(runs.map((run) => run[figure]))]);
+      byTurns.push({ turns, ...Object.fromEntries(medians), runs } as LoopOverheadAt);
     }
     const first = byTurns[0]!;
     const last = byTurns.at(-1)!;
     return { byTurns, growth: last.msPerTurn / first.msPerTurn };
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await server.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
   }
 }
