@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './http-body.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // Public types
@@ -677,15 +678,6 @@ function sendError(
 // The server
 
 const DEFAULT_CONTEXT_WINDOW = 200_000;
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
   try {

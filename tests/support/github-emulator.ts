@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkRequest } from './openapi.js';
 import type { OperationMatch } from './openapi.js';
+import { readBody } from './http-body.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -479,15 +480,6 @@ interface Request {
   url: URL;
   body: unknown;
   match: OperationMatch;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function git(gitDir: string, args: string[]): Promise<{ ok: boolean; stdout: string }> {
