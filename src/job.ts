@@ -1,6 +1,7 @@
 // One triggered run: plan where to work, keep the checklist comment live, run the agent, deliver the work.
 import * as core from '@actions/core';
 import type { AgentObserver, AgentResult } from './agent/events.js';
+import { childEnv } from './agent/child-env.js';
 import { runAgent } from './agent/loop.js';
 import { Model } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
@@ -30,6 +31,9 @@ export type JobOutcome =
   | { status: AgentResult['status']; result: AgentResult; delivery: Delivery; branch?: string }
   | { status: 'skipped'; declined: string };
 
+/** How much of the task the comment's agent-state keeps for a later `continue` (GitHub caps a comment). */
+const MAX_STORED_TASK = 4_000;
+
 const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
   completed: 'completed',
   incomplete: 'incomplete',
@@ -39,31 +43,35 @@ const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
 
 export async function runJob(request: JobRequest): Promise<JobOutcome> {
   const { settings, trigger, api, redact } = request;
-  const git = new GitRepo(settings.workspace);
-  const [baseBranch, startSha, thread] = await Promise.all([
-    settings.inputs.base_branch || api.defaultBranch(),
-    git.head(),
-    api.comments(trigger.issueNumber),
-  ]);
-  const planned = await planWork({
-    trigger,
-    thread,
-    api,
-    git,
-    runId: settings.runId,
-    branchPrefix: settings.inputs.branch_prefix,
-    baseBranch,
+  // Git runs with the same secret-free environment as the tools: repository hooks never see the key or token.
+  const git = new GitRepo(settings.workspace, { env: childEnv(process.env, request.secrets) });
+  const setup = await beforeStart(request, async () => {
+    const [baseBranch, thread] = await Promise.all([
+      settings.inputs.base_branch || api.defaultBranch(),
+      api.comments(trigger.issueNumber),
+    ]);
+    const outcome = await planWork({
+      trigger,
+      thread,
+      api,
+      git,
+      runId: settings.runId,
+      branchPrefix: settings.inputs.branch_prefix,
+      baseBranch,
+    });
+    return { outcome, thread, startSha: await git.head() };
   });
-  if ('decline' in planned) {
-    await api.createComment(trigger.issueNumber, `todo-agent did not start: ${planned.decline}.`);
-    return { status: 'skipped', declined: planned.decline };
+  if ('decline' in setup.outcome) {
+    await api.createComment(trigger.issueNumber, `todo-agent did not start: ${setup.outcome.decline}.`);
+    return { status: 'skipped', declined: setup.outcome.decline };
   }
-  const { plan } = planned;
+  const { thread, startSha } = setup;
+  const { plan } = setup.outcome;
   const progress = await openChecklist(request, plan);
 
   try {
     const summary = new RunSummary();
-    const result = await runAgent({
+    const agentResult = await runAgent({
       task: plan.task,
       context: issueContext({
         number: trigger.issueNumber,
@@ -89,18 +97,27 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       secrets: request.secrets,
     });
 
-    const delivery = await deliver({
-      git,
-      api,
-      result,
-      startSha,
-      branch: plan.branch,
-      base: plan.base,
-      continuesBranch: plan.continuesBranch,
-      openPull: plan.kind !== 'pull-request',
-      commitMessage: redact(`${firstLine(plan.task, 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`),
-      pull: { title: firstLine(plan.task, 100), body: redact(pullBody(trigger.issueNumber, result)) },
-    });
+    const delivered = await deliverSafely(() =>
+      deliver({
+        git,
+        api,
+        result: agentResult,
+        startSha,
+        branch: plan.branch,
+        base: plan.base,
+        continuesBranch: plan.continuesBranch,
+        openPull: plan.kind !== 'pull-request',
+        commitMessage: redact(
+          `${firstLine(plan.task, 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
+        ),
+        pull: { title: firstLine(plan.task, 100), body: redact(pullBody(trigger.issueNumber, agentResult)) },
+      }),
+    );
+    const delivery = delivered.delivery;
+    // A delivery that failed outright turns the run into a failure, but keeps everything the agent did.
+    const result: AgentResult = delivered.error
+      ? { ...agentResult, status: 'failed', reason: redact(delivered.error) }
+      : agentResult;
     const pushed = delivery.pushedBranch;
     const link = (name: string) => `${settings.serverUrl}/${settings.owner}/${settings.repo}/tree/${name}`;
     progress.update({
@@ -124,6 +141,28 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     progress.update({ phase: 'failed', note: redact(errorSentence(error)) });
     await progress.flush();
     throw error;
+  }
+}
+
+/** Setup before the checklist exists: if it fails, say so on the issue before giving up. */
+async function beforeStart<T>({ api, trigger, redact }: JobRequest, setup: () => Promise<T>): Promise<T> {
+  try {
+    return await setup();
+  } catch (error) {
+    const why = redact(errorSentence(error));
+    await api
+      .createComment(trigger.issueNumber, `❌ todo-agent could not start: ${why}`)
+      .catch(() => core.warning('could not post the failure reply either'));
+    throw error;
+  }
+}
+
+/** Commit, push and pull request, where any throw becomes a sentence rather than a lost result. */
+async function deliverSafely(step: () => Promise<Delivery>): Promise<{ delivery: Delivery; error?: string }> {
+  try {
+    return { delivery: await step() };
+  } catch (error) {
+    return { delivery: {}, error: `the work could not be delivered: ${errorSentence(error)}` };
   }
 }
 
@@ -154,7 +193,13 @@ async function openChecklist(
     task: plan.task,
     runUrl: settings.runUrl,
     items: plan.resumedTodos ?? [],
-    resume: { task: plan.task, branch: plan.branch, base: plan.base, runId: settings.runId },
+    trigger: settings.inputs.trigger,
+    resume: {
+      task: plan.task.slice(0, MAX_STORED_TASK),
+      branch: plan.branch,
+      base: plan.base,
+      runId: settings.runId,
+    },
   });
   progress.update({ phase: 'planning' });
   await progress.flush();

@@ -18,6 +18,8 @@ export async function run(): Promise<void> {
     redactor.add(secret);
   }
   const redact = (text: string) => redactor.redact(text);
+  // Once a run has been acknowledged (👀), a failure of any kind is acknowledged too (😕).
+  let acknowledged: { api: GitHubApi; commentId: number } | undefined;
   try {
     const settings = readSettings(process.env);
     const trigger = parseTrigger(settings.eventName, await readEvent(settings), settings.inputs.trigger);
@@ -34,6 +36,7 @@ export async function run(): Promise<void> {
       warn: (message) => core.warning(redact(message)),
     });
     await react(api, trigger.commentId, 'eyes');
+    acknowledged = { api, commentId: trigger.commentId };
     const status = await gate(api, trigger, settings);
     if (status) {
       setOutputs(status);
@@ -55,6 +58,7 @@ export async function run(): Promise<void> {
     report(outcome, redact);
   } catch (error) {
     const message = redact(errorSentence(error));
+    if (acknowledged) await react(acknowledged.api, acknowledged.commentId, 'confused');
     setOutputs('failed');
     core.setFailed(`todo-agent failed: ${message}`);
   }
@@ -114,7 +118,7 @@ async function react(api: GitHubApi, commentId: number, content: Reaction): Prom
   try {
     await api.react(commentId, content);
   } catch (error) {
-    core.warning(`could not add the ${content} reaction: ${errorSentence(error)}`);
+    core.warning(`could not add the ${content} reaction: ${redactor.redact(errorSentence(error))}`);
   }
 }
 
@@ -134,8 +138,16 @@ function report(outcome: JobOutcome, redact: (text: string) => string): void {
   if (outcome.status === 'failed') core.setFailed(`todo-agent failed: ${redact(result.reason)}`);
 }
 
-function setOutputs(status: RunStatus, rest: Record<string, string> = {}): void {
+const EMPTY_OUTPUTS: Record<string, string> = {
+  pr_url: '',
+  branch: '',
+  todos: '[]',
+  usage: '{}',
+  cost_usd: '0',
+};
+
+function setOutputs(status: RunStatus, outputs: Record<string, string> = {}): void {
   core.setOutput('status', status);
-  for (const name of ['pr_url', 'branch', 'todos'])
-    core.setOutput(name, rest[name] ?? (name === 'todos' ? '[]' : ''));
+  for (const [name, fallback] of Object.entries(EMPTY_OUTPUTS))
+    core.setOutput(name, outputs[name] ?? fallback);
 }

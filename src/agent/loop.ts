@@ -79,8 +79,15 @@ class Run {
     this.messages.push({ role: 'user', content: [{ type: 'text', text: firstMessage(options) }] });
   }
 
+  /** An observer that throws (a log, a comment) must never stop the work it is watching. */
   emit: AgentObserver = (event) => {
-    for (const observer of this.options.observers ?? []) observer(event);
+    for (const observer of this.options.observers ?? []) {
+      try {
+        observer(event);
+      } catch {
+        // Rendering is best effort; the result still carries everything.
+      }
+    }
   };
 
   async loop(): Promise<AgentResult> {
@@ -185,7 +192,10 @@ class Run {
   /** A reply cut off by max_tokens: answer any cut tool call with an error, and give the next reply more room. */
   async recoverFromCutOff(response: Message): Promise<ContentBlockParam[]> {
     this.maxTokens = RAISED_MAX_TOKENS;
-    if (response.content.at(-1)?.type === 'tool_use') return await this.runTools(response, true);
+    // Every tool call needs its result. Only a tool call at the very end can be the one the limit cut.
+    if (response.content.some((block) => block.type === 'tool_use')) {
+      return await this.runTools(response, response.content.at(-1)?.type === 'tool_use');
+    }
     this.reminder.recordTurn(false);
     return [
       this.nudge(
@@ -245,7 +255,7 @@ class Run {
     this.lastPrompt = promptTokens(usage);
     this.lastOutput = usage.output_tokens;
     // Empty text blocks would be refused when sent back, and an empty assistant turn is no turn at all.
-    const content = response.content.filter((block) => block.type !== 'text' || block.text !== '');
+    const content = response.content.filter((block) => block.type !== 'text' || block.text.trim() !== '');
     if (content.length > 0)
       this.messages.push({ role: 'assistant', content: content as ContentBlockParam[] });
     const text = response.content

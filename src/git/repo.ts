@@ -149,8 +149,15 @@ export class GitRepo {
   /** Pushes HEAD to origin's `branch` (never forced); `rejected` when the remote moved or the ref exists. */
   async push(branch: string): Promise<PushResult> {
     assertNotOption(branch, 'push');
-    const args = ['push', '--porcelain', 'origin', `HEAD:refs/heads/${branch}`];
-    const result = await this.#run(args);
+    // --no-verify: a pre-push hook the agent's `npm install` set up must not block (or see) the delivery.
+    const args = ['push', '--porcelain', '--no-verify', 'origin', `HEAD:refs/heads/${branch}`];
+    let result: GitOutput;
+    try {
+      result = await this.#run(args);
+    } catch (error) {
+      // A push that hung past its timeout or could not start: worth another try, never a lost run.
+      return { ok: false, rejected: false, message: error instanceof Error ? error.message : String(error) };
+    }
     if (result.code === 0) return { ok: true };
     const message = new GitError(args, [result.stderr, result.stdout].join('\n'), result.code).message;
     return { ok: false, rejected: isLocallyRejected(result.stdout), message };

@@ -32,6 +32,8 @@ export interface ChecklistState {
   runUrl?: string;
   branch?: { name: string; url?: string };
   pr?: { number: number; url: string };
+  /** The comment prefix that starts a run, for the "how to continue" line (default `/agent`). */
+  trigger?: string;
   /** One readable sentence: why it stopped, the error, "no changes", how to continue. */
   note?: string;
   resume: ResumeState;
@@ -90,7 +92,7 @@ function renderWithin(state: ChecklistState, limits: TextLimits): string {
     blocks.push(progressLine(state.items));
     blocks.push(state.items.map((item) => itemLine(item, limits.shown)).join('\n'));
   }
-  if (state.phase === 'incomplete') blocks.push(continueLine(state.branch));
+  if (state.phase === 'incomplete') blocks.push(continueLine(state.branch, state.trigger ?? '/agent'));
   const footer = footerLine(state);
   return `${blocks.join('\n\n')}\n\n${footer ? `${footer}\n` : ''}${stateLine(state, limits.stored)}`;
 }
@@ -121,6 +123,7 @@ const agentStateSchema = z.looseObject({
   branch: z.string().optional(),
   runId: z.string().optional(),
   base: z.string().optional(),
+  task: z.string().optional(),
 });
 
 function stateLine(state: ChecklistState, maxText: number): string {
@@ -164,9 +167,9 @@ function itemLine(item: TodoItem, maxChars: number): string {
   return active ? `- [ ] 🔄 **${active}** — ${text}` : `- [ ] 🔄 **${text}**`;
 }
 
-function continueLine(branch: ChecklistState['branch']): string {
+function continueLine(branch: ChecklistState['branch'], trigger: string): string {
   const where = branch ? `The work so far is on branch ${branchLink(branch)}. ` : '';
-  return `${where}Comment \`/agent continue\` to pick up where it stopped.`;
+  return `${where}Comment \`${trigger.replace(/`/g, '')} continue\` to pick up where it stopped.`;
 }
 
 function footerLine(state: ChecklistState): string {

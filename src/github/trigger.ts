@@ -66,8 +66,11 @@ export function parseTrigger(eventName: string, payload: unknown, triggerPrefix:
 
   const source = sourceOf(event);
   if (task === '') return { kind: 'usage', ...source };
-  return { kind: 'run', task, isContinue: /^continue(\s|$)/i.test(task), ...source };
+  return { kind: 'run', task, isContinue: CONTINUE.test(task), ...source };
 }
+
+/** `continue` as the first word, alone or followed by more instructions ("continue, and add a test"). */
+export const CONTINUE = /^continue(?=$|[\s:,.;!-])/i;
 
 /** Why a task cannot be run (empty or too long), in words for the issue thread; undefined when fine. */
 export function taskProblem(task: string): string | undefined {

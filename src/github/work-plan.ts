@@ -4,7 +4,7 @@ import { allCompleted } from '../agent/todos.js';
 import { branchName, type GitRepo } from '../git/repo.js';
 import type { GitHubApi, IssueComment } from './api.js';
 import { parseAgentState, type AgentState } from './checklist.js';
-import type { Trigger } from './trigger.js';
+import { CONTINUE, type Trigger } from './trigger.js';
 
 export interface WorkPlan {
   kind: 'fresh' | 'resume' | 'pull-request';
@@ -65,7 +65,9 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
   }
 
   const earlier = earlierRun(request.thread, request.runId);
-  const resumable = earlier?.branch && (trigger.isContinue || !allCompleted(earlier.items));
+  // More instructions resume an open run implicitly only if it had a plan; `continue` always asks to.
+  const open = earlier !== undefined && earlier.items.length > 0 && !allCompleted(earlier.items);
+  const resumable = earlier?.branch && (trigger.isContinue || open);
   if (resumable && earlier?.branch && (await git.remoteBranchExists(earlier.branch))) {
     await git.checkoutRemoteBranch(earlier.branch);
     return {
@@ -91,7 +93,10 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
 
 /** `continue` plus anything after it: the new instructions of a resumed run. */
 function extraInstructions(task: string): string {
-  return task.replace(/^continue\b[\s:,.-]*/i, '').trim();
+  return task
+    .replace(CONTINUE, '')
+    .replace(/^[\s:,.;!-]+/, '')
+    .trim();
 }
 
 function resumedTask(earlierTask: string | undefined, task: string, isContinue: boolean): string {

@@ -200,6 +200,34 @@ describe('the agent loop', () => {
     expect(result.status).toBe('completed');
   });
 
+  it('drops whitespace-only text blocks before sending the reply back (the API refuses them)', async () => {
+    const { result, violations } = await play([reply(text('\n\n'), plan('completed')), reply(text('done'))]);
+    expect(violations).toEqual([]);
+    expect(result.status).toBe('completed');
+  });
+
+  it('answers every tool call of a reply cut off after its tool calls, running the whole ones', async () => {
+    const { requests, violations } = await play([
+      { content: [plan('in_progress'), text('And now I will explain at length')], stop_reason: 'max_tokens' },
+      reply(plan('completed')),
+      reply(text('done')),
+    ]);
+    expect(violations).toEqual([]);
+    expect(lastUserBlocks(requests[1]!)[0]).toMatchObject({ type: 'tool_result' });
+    expect(lastUserBlocks(requests[1]!)[0]?.is_error).toBeUndefined();
+  });
+
+  it('keeps working when an observer throws', async () => {
+    const { result } = await play([reply(plan('completed')), reply(text('done'))], {
+      observers: [
+        () => {
+          throw new Error('the log is broken');
+        },
+      ],
+    });
+    expect(result.status).toBe('completed');
+  });
+
   it('continues a pause_turn by sending the paused content back as is', async () => {
     const { result, requests, violations } = await play([
       reply(plan('completed')),

@@ -33,6 +33,9 @@ describe('the bundled action (dist/index.js) as a runner runs it', () => {
     expect(JSON.parse(run.outputs.todos!).map((t: { status: string }) => t.status)).toEqual(
       Array(4).fill('completed'),
     );
+    const usage = JSON.parse(run.outputs.usage!) as Record<string, number>;
+    expect(usage.output_tokens).toBeGreaterThan(0);
+    expect(Number(run.outputs.cost_usd)).toBeGreaterThan(0);
 
     // One checklist comment, created before the first model call, then only edited.
     const comments = world.botComments();

@@ -212,7 +212,9 @@ describe('GitRepo remote', () => {
     await repo.commitAll('second');
     const result = await repo.push('shared');
     expect(result).toMatchObject({ ok: false, rejected: true });
-    expect(!result.ok && result.message).toContain('git push --porcelain origin HEAD:refs/heads/shared');
+    expect(!result.ok && result.message).toContain(
+      'git push --porcelain --no-verify origin HEAD:refs/heads/shared',
+    );
   });
 
   it('reports a refusal by the server as not rejected', async () => {

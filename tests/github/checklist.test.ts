@@ -91,6 +91,11 @@ describe('renderChecklist: headings', () => {
     );
   });
 
+  it('incomplete: tells how to continue with the configured trigger', () => {
+    const body = renderChecklist(state({ phase: 'incomplete', trigger: '@todo-bot' }));
+    expect(body).toContain('Comment `@todo-bot continue` to pick up where it stopped.');
+  });
+
   it('failed: shows one line of the note, never the stack trace', () => {
     const error = new Error('The API answered 529 (overloaded).');
     const body = renderChecklist(state({ phase: 'failed', note: `\n${error.stack}` }));

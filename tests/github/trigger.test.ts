@@ -1,3 +1,4 @@
+import { CONTINUE } from '../../src/github/trigger.js';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { MAX_TASK_CHARS, parseTrigger, taskProblem } from '../../src/github/trigger.js';
@@ -190,5 +191,17 @@ describe('taskProblem', () => {
     const problem = taskProblem('x'.repeat(MAX_TASK_CHARS + 5));
     expect(problem).toContain(String(MAX_TASK_CHARS + 5));
     expect(problem).toContain(String(MAX_TASK_CHARS));
+  });
+});
+
+describe('continue followed by punctuation', () => {
+  it.each(['continue, and add a test', 'continue: tests too', 'continue.', 'CONTINUE'])(
+    '%s is a continue',
+    (task) => {
+      expect(CONTINUE.test(task)).toBe(true);
+    },
+  );
+  it.each(['continued the work', 'continuation', 'please continue'])('%s is not', (task) => {
+    expect(CONTINUE.test(task)).toBe(false);
   });
 });
