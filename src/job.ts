@@ -212,14 +212,25 @@ function logObserver(redact: (text: string) => string): AgentObserver {
     write: (text) => core.info(redact(text.replace(/\n$/, ''))),
     color: false,
   });
+  let open = false;
+  const close = () => {
+    if (open) core.endGroup();
+    open = false;
+  };
   return (event) => {
-    if (event.type === 'turn_start') core.startGroup(`Turn ${event.turn}`);
+    if (event.type === 'turn_start') {
+      close();
+      core.startGroup(`Turn ${event.turn}`);
+      open = true;
+    }
+    // A turn ended by a model error has no turn_end: the end event closes its group.
+    if (event.type === 'end') close();
     report(event);
     if (event.type === 'turn_end') {
       core.info(
         `tokens: ${totalInput(event.usage)} in, ${event.usage.output_tokens} out (stop: ${event.stopReason ?? 'none'})`,
       );
-      core.endGroup();
+      close();
     }
   };
 }

@@ -1,5 +1,6 @@
 // The action's inputs and runner context, read and validated once into one typed settings object.
 import { z } from 'zod';
+import { SECRET_NAME_PATTERN } from './agent/child-env.js';
 import { DEFAULT_MODEL } from './agent/model.js';
 
 const wholeNumber = (name: string, fallback: number, max: number) =>
@@ -135,7 +136,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
  */
 export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
   const values = Object.entries(env)
-    .filter(([name]) => /^ACTIONS_|TOKEN|SECRET|API_?KEY|PASSWORD|PRIVATE_KEY|CREDENTIAL/i.test(name))
+    .filter(([name]) => name.toUpperCase().startsWith('ACTIONS_') || SECRET_NAME_PATTERN.test(name))
     .map(([, value]) => value?.trim() ?? '')
     .filter((value) => value.length >= 6);
   const encoded = values.map((value) => Buffer.from(`x-access-token:${value}`).toString('base64'));

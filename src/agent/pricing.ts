@@ -17,10 +17,10 @@ const price = (input: number, output: number): Price => ({
 
 /** Published list prices by family; first match wins. An unknown model is priced as Opus, the safe side. */
 const PRICES: Array<[RegExp, Price]> = [
-  [/haiku-3/, price(0.25, 1.25)],
+  [/claude-3-haiku|haiku-3/, price(0.25, 1.25)],
   [/haiku/, price(1, 5)],
   [/sonnet/, price(3, 15)],
-  [/opus-4-[01]|opus-4-2025/, price(15, 75)],
+  [/claude-3-opus|opus-3|opus-4-[01]|opus-4-2025/, price(15, 75)],
   [/opus|mythos|fable/, price(5, 25)],
 ];
 const FALLBACK = price(15, 75);

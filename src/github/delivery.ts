@@ -35,15 +35,19 @@ const PUSH_RETRY_DELAY_MS = 2_000;
 export async function deliver(request: DeliveryRequest): Promise<Delivery> {
   const { git, result } = request;
   await git.commitAll(request.commitMessage);
-  if ((await git.head()) === request.startSha) {
+  const madeCommits = (await git.head()) !== request.startSha;
+  if (!madeCommits && !request.continuesBranch) {
     return result.status === 'completed'
       ? {
           note: 'Every item is completed, and the work left no changes in the repository, so there is no pull request.',
         }
       : {};
   }
+  // A continued branch already holds the earlier work on the remote: with nothing new, there is nothing to push.
   // A name taken by other work (or a continued branch that moved on meanwhile) means a fresh name, never lost work.
-  const pushed = await pushSomewhere(git, request.branch, true);
+  const pushed = madeCommits
+    ? await pushSomewhere(git, request.branch, true)
+    : { branch: request.branch, message: '' };
   if (!pushed.branch) return { note: `The work could not be pushed: ${pushed.message}` };
   const moved =
     request.continuesBranch && pushed.branch !== request.branch

@@ -53,21 +53,23 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
       };
     }
     await git.checkoutRemoteBranch(head.ref);
+    // An earlier run on this PR left a list: `continue` (or more instructions while it is open) picks it up.
+    const earlier = earlierRun(request.thread, request.runId);
+    const resumes = earlier?.branch === head.ref && wantsResume(earlier, trigger.isContinue);
     return {
       plan: {
         kind: 'pull-request',
         branch: head.ref,
         base: head.base,
-        task: trigger.task,
+        task: resumes ? resumedTask(earlier.task, trigger.task, trigger.isContinue) : trigger.task,
+        ...(resumes ? { resumedTodos: earlier.items } : {}),
         continuesBranch: true,
       },
     };
   }
 
   const earlier = earlierRun(request.thread, request.runId);
-  // More instructions resume an open run implicitly only if it had a plan; `continue` always asks to.
-  const open = earlier !== undefined && earlier.items.length > 0 && !allCompleted(earlier.items);
-  const resumable = earlier?.branch && (trigger.isContinue || open);
+  const resumable = earlier?.branch && wantsResume(earlier, trigger.isContinue);
   if (resumable && earlier?.branch && (await git.remoteBranchExists(earlier.branch))) {
     await git.checkoutRemoteBranch(earlier.branch);
     return {
@@ -89,6 +91,11 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
   return {
     plan: { kind: 'fresh', branch, base: request.baseBranch, task: trigger.task, continuesBranch: false },
   };
+}
+
+/** More instructions resume an open run implicitly only if it had a plan; `continue` always asks to. */
+function wantsResume(earlier: AgentState, isContinue: boolean): boolean {
+  return isContinue || (earlier.items.length > 0 && !allCompleted(earlier.items));
 }
 
 /** `continue` plus anything after it: the new instructions of a resumed run. */

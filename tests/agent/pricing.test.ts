@@ -25,6 +25,8 @@ describe('cost estimates', () => {
     expect(estimateCost('claude-haiku-4-5', million({ input_tokens: 1e6, output_tokens: 1e6 }))).toBe(6);
     expect(estimateCost('claude-opus-4-5', million({ input_tokens: 1e6 }))).toBe(5);
     expect(estimateCost('claude-opus-4-1', million({ input_tokens: 1e6 }))).toBe(15);
+    expect(estimateCost('claude-3-opus-20240229', million({ input_tokens: 1e6 }))).toBe(15);
+    expect(estimateCost('claude-3-haiku-20240307', million({ input_tokens: 1e6 }))).toBe(0.25);
   });
 
   it('prices an unknown model on the safe (expensive) side', () => {

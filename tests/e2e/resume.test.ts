@@ -55,6 +55,21 @@ describe('nothing lost across runs', () => {
     expect(world.github.violations).toEqual([]);
   });
 
+  it('opens the pull request for the earlier work when the continued run has nothing left to change', async () => {
+    world = await createWorld([
+      reply(toolUse('todo', { items: [{ text: 'Write NOTES.md', status: 'in_progress' }] })),
+      reply(toolUse('write_file', { path: 'NOTES.md', content: 'notes\n' })),
+      // Second run: the file is already there; the model only marks the item done.
+      reply(toolUse('todo', { items: [{ text: 'Write NOTES.md', status: 'completed' }] })),
+      reply(text('NOTES.md was already written.')),
+    ]);
+    const first = await world.trigger('/agent write NOTES.md', { inputs: { max_turns: '2' }, runId: '1' });
+    expect(first.outputs.status).toBe('incomplete');
+    const second = await world.trigger('/agent continue', { runId: '2' });
+    expect(second.outputs.status).toBe('completed');
+    expect(world.github.state.pulls.map((p) => p.head)).toEqual(['agent/issue-1-1']);
+  });
+
   it('declines `/agent continue` when there is nothing to continue', async () => {
     world = await createWorld([reply(text('never'))]);
     const run = await world.trigger('/agent continue');
@@ -164,6 +179,38 @@ describe('nothing lost across runs', () => {
     const run = await world.trigger('/agent write C.md');
     expect(run.outputs.status).toBe('completed');
     expect(world.github.violations).toEqual([]);
+  });
+
+  it('continues an earlier run on the same pull request from its saved list', async () => {
+    world = await createWorld(
+      [
+        reply(planAt(2)),
+        reply(toolUse('write_file', { path: 'CHANGELOG.md', content: 'one\n' })),
+        // The second run starts here, from the saved list.
+        reply(planAt(4)),
+        reply(text('Finished the changelog.')),
+      ],
+      { issue: { pull_request: { head: 'feature' } } },
+    );
+    const { sandbox, github } = world;
+    await sandbox.git(['switch', '-q', '-c', 'feature']);
+    await sandbox.git(['push', '-q', 'origin', 'feature']);
+    await sandbox.git(['switch', '-q', 'main']);
+    const seeded = github.state.pulls.length;
+    const first = await world.trigger('/agent write the changelog', {
+      pullRequest: true,
+      inputs: { max_turns: '2' },
+      runId: '10',
+    });
+    expect(first.outputs.status).toBe('incomplete');
+    const second = await world.trigger('/agent continue', { pullRequest: true, runId: '11' });
+    expect(second.outputs.status).toBe('completed');
+    expect(second.outputs.branch).toBe('feature');
+    const opening = JSON.stringify(world.model.requests[2]!.body.messages[0]);
+    expect(opening).toContain('write the changelog');
+    expect(opening).toContain('[>] #3: Add docstrings');
+    expect(github.state.pulls).toHaveLength(seeded);
+    expect(world.model.violations).toEqual([]);
   });
 
   it('answers a trigger on a closed issue without running', async () => {
