@@ -4,6 +4,7 @@ import { runAgent } from './agent/loop.js';
 import { Model } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
 import { renderPanel, shouldColor } from './terminal/panel.js';
+import { NUMBER_SETTINGS, parseWholeNumber } from './settings.js';
 import { terminalReporter } from './terminal/reporter.js';
 
 const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--base-url URL]
@@ -13,11 +14,13 @@ another endpoint). Exits 0 when every todo item is completed, 1 when the run end
 
 class UsageError extends Error {}
 
-function positiveInt(name: string, value: string | undefined, fallback: number): number {
+/** The same numbers, bounds and defaults as the action's inputs. */
+function wholeNumber(flag: string, value: string | undefined, setting: keyof typeof NUMBER_SETTINGS): number {
+  const { fallback, max } = NUMBER_SETTINGS[setting];
   if (value === undefined) return fallback;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1)
-    throw new UsageError(`--${name} must be a positive whole number, got '${value}'`);
+  const number = parseWholeNumber(value, max);
+  if (number === undefined)
+    throw new UsageError(`--${flag} must be a positive whole number up to ${max}, got '${value}'`);
   return number;
 }
 
@@ -50,9 +53,9 @@ export async function main(argv: string[]): Promise<number> {
     if (!task) throw new UsageError('no task given');
     if (!process.env.ANTHROPIC_API_KEY) throw new UsageError('ANTHROPIC_API_KEY is not set');
     const settings = {
-      maxTurns: positiveInt('max-turns', values['max-turns'], 60),
-      bashTimeoutSeconds: positiveInt('bash-timeout', values['bash-timeout'], 120),
-      reminderRounds: positiveInt('reminder-rounds', values['reminder-rounds'], 3),
+      maxTurns: wholeNumber('max-turns', values['max-turns'], 'max_turns'),
+      bashTimeoutSeconds: wholeNumber('bash-timeout', values['bash-timeout'], 'bash_timeout'),
+      reminderRounds: wholeNumber('reminder-rounds', values['reminder-rounds'], 'reminder_rounds'),
     };
     const color = shouldColor(process.stdout, process.env);
     const controller = new AbortController();

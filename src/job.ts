@@ -1,6 +1,6 @@
 // One triggered run: plan where to work, keep the checklist comment live, run the agent, deliver the work.
 import * as core from '@actions/core';
-import type { AgentObserver, AgentResult } from './agent/events.js';
+import { promptTokens, type AgentObserver, type AgentResult } from './agent/events.js';
 import { childEnv } from './agent/child-env.js';
 import { runAgent } from './agent/loop.js';
 import { Model } from './agent/model.js';
@@ -12,9 +12,10 @@ import { CommentWriter } from './github/comment-writer.js';
 import { deliver, type Delivery } from './github/delivery.js';
 import { issueContext } from './github/issue-context.js';
 import { ChecklistProgress } from './github/progress.js';
-import { RunSummary, totalInput } from './github/summary.js';
+import { RunSummary } from './github/summary.js';
 import type { Trigger } from './github/trigger.js';
 import { planWork, type WorkPlan } from './github/work-plan.js';
+import { errorSentence } from './error-sentence.js';
 import type { Settings } from './settings.js';
 import { terminalReporter } from './terminal/reporter.js';
 
@@ -228,7 +229,7 @@ function logObserver(redact: (text: string) => string): AgentObserver {
     report(event);
     if (event.type === 'turn_end') {
       core.info(
-        `tokens: ${totalInput(event.usage)} in, ${event.usage.output_tokens} out (stop: ${event.stopReason ?? 'none'})`,
+        `tokens: ${promptTokens(event.usage)} in, ${event.usage.output_tokens} out (stop: ${event.stopReason ?? 'none'})`,
       );
       close();
     }
@@ -243,7 +244,7 @@ function pullBody(issueNumber: number, result: AgentResult): string {
     renderTaskList(result.todos),
     '### Summary',
     result.lastText || '_The model left no summary._',
-    `<sub>${result.turns} turns · ${result.toolCalls} tool calls · ${totalInput(usage)} input tokens (${usage.cache_read_input_tokens} cached), ${usage.output_tokens} output tokens · ~$${result.costUsd.toFixed(2)} · opened by todo-agent</sub>`,
+    `<sub>${result.turns} turns · ${result.toolCalls} tool calls · ${promptTokens(usage)} input tokens (${usage.cache_read_input_tokens} cached), ${usage.output_tokens} output tokens · ~$${result.costUsd.toFixed(2)} · opened by todo-agent</sub>`,
   ].join('\n\n');
 }
 
@@ -254,11 +255,4 @@ function firstLine(text: string, max: number): string {
       .find((l) => l.trim())
       ?.trim() ?? 'todo-agent changes';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-/** One readable sentence for a comment: never a stack trace. */
-export function errorSentence(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const first = message.split('\n')[0]?.trim() || 'unknown error';
-  return first.length > 300 ? `${first.slice(0, 299)}…` : first;
 }

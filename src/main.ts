@@ -3,7 +3,8 @@ import * as core from '@actions/core';
 import { readFile } from 'node:fs/promises';
 import { GitHubApi, type Reaction } from './github/api.js';
 import { parseTrigger, taskProblem, type Trigger } from './github/trigger.js';
-import { errorSentence, runJob, type JobOutcome } from './job.js';
+import { errorSentence } from './error-sentence.js';
+import { runJob, type JobOutcome } from './job.js';
 import { redactor } from './redact.js';
 import { readSettings, secretValues, type Settings } from './settings.js';
 

@@ -3,15 +3,28 @@ import { z } from 'zod';
 import { SECRET_NAME_PATTERN } from './agent/child-env.js';
 import { DEFAULT_MODEL } from './agent/model.js';
 
-const wholeNumber = (name: string, fallback: number, max: number) =>
+/** The numeric knobs the action and the CLI share: their defaults and upper bounds. */
+export const NUMBER_SETTINGS = {
+  max_turns: { fallback: 60, max: 1000 },
+  bash_timeout: { fallback: 120, max: 3600 },
+  reminder_rounds: { fallback: 3, max: 100 },
+} as const;
+
+/** A whole number from 1 to `max`, digits only (Number() would also take '1e2', '0x10' and '1.0'). */
+export function parseWholeNumber(value: string, max: number): number | undefined {
+  const number = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  return Number.isInteger(number) && number >= 1 && number <= max ? number : undefined;
+}
+
+const wholeNumber = (name: keyof typeof NUMBER_SETTINGS) =>
   z
     .string()
     .trim()
     .transform((value, context) => {
+      const { fallback, max } = NUMBER_SETTINGS[name];
       if (value === '') return fallback;
-      // Digits only: Number() would also take '1e2', '0x10' and '1.0'.
-      const number = /^\d+$/.test(value) ? Number(value) : NaN;
-      if (!Number.isInteger(number) || number < 1 || number > max) {
+      const number = parseWholeNumber(value, max);
+      if (number === undefined) {
         context.addIssue({
           code: 'custom',
           message: `${name} must be a whole number from 1 to ${max}, got '${value}'`,
@@ -36,9 +49,9 @@ const inputsSchema = z.object({
   github_token: z.string().trim().min(1, 'github_token is required (the default is the workflow token)'),
   model: text(DEFAULT_MODEL),
   trigger: text('/agent').refine((value) => !/\s/.test(value), 'trigger must be one word, like /agent'),
-  max_turns: wholeNumber('max_turns', 60, 1000),
-  bash_timeout: wholeNumber('bash_timeout', 120, 3600),
-  reminder_rounds: wholeNumber('reminder_rounds', 3, 100),
+  max_turns: wholeNumber('max_turns'),
+  bash_timeout: wholeNumber('bash_timeout'),
+  reminder_rounds: wholeNumber('reminder_rounds'),
   base_branch: text(),
   max_cost_usd: z
     .string()

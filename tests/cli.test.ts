@@ -77,6 +77,10 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     const badFlag = await cli(['a task', '--max-turns', '0'], { ANTHROPIC_API_KEY: KEY });
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr).toContain('--max-turns must be a positive whole number');
+    // The same digits-only parser as the action's inputs: '1e2' is not a whole number here either.
+    const notation = await cli(['a task', '--bash-timeout', '1e2'], { ANTHROPIC_API_KEY: KEY });
+    expect(notation.code).toBe(2);
+    expect(notation.stderr).toContain("--bash-timeout must be a positive whole number up to 3600, got '1e2'");
   });
 
   it('exits 1 with a readable reason when the API refuses the key', async () => {

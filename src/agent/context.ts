@@ -1,5 +1,4 @@
 // Keeping a long run inside the context window: old tool results give way, the todo list never does.
-import type { Usage } from './events.js';
 import type { ContentBlockParam, MessageParam } from './model.js';
 
 /** Clear when a request reached this share of the window: the next turn's tool output still has room. */
@@ -11,11 +10,6 @@ const NOTE_STUB = '[old note cleared]';
 /** Nudges the loop added: stale copies of the list once newer ones exist. */
 const NOTE_PREFIXES = ['<reminder>', '<context-note>'];
 const LONG_INPUT_CHARS = 400;
-
-/** The whole prompt of a request, cached parts included. */
-export function promptTokens(usage: Usage): number {
-  return usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
-}
 
 export function needsClearing(lastPrompt: number, lastOutput: number, window: number): boolean {
   return lastPrompt + lastOutput > window * CLEAR_AT_SHARE;

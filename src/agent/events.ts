@@ -15,6 +15,11 @@ export const emptyUsage = (): Usage => ({
   cache_read_input_tokens: 0,
 });
 
+/** The whole prompt of a request (or a run's requests), cached parts included. */
+export function promptTokens(usage: Usage): number {
+  return usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
+}
+
 export type AgentStatus = 'completed' | 'incomplete' | 'failed' | 'cancelled';
 
 export interface AgentResult {

@@ -1,8 +1,9 @@
 // The agent loop: ask the model, run its tools, keep the todo list, nudge when needed, stop on a clear reason.
 import { childEnv } from './child-env.js';
-import { clearOldToolResults, needsClearing, promptTokens } from './context.js';
+import { clearOldToolResults, needsClearing } from './context.js';
 import {
   emptyUsage,
+  promptTokens,
   type AgentObserver,
   type AgentResult,
   type AgentStatus,

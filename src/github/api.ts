@@ -29,19 +29,19 @@ const LIMIT_RETRIES = 3;
 /** A rate limit that asks for a longer wait than this is not waited out: a comment is not worth the job. */
 const MAX_LIMIT_WAIT_SECONDS = 120;
 
-/** Whether to wait out a rate limit, warning either way. */
-function waitOut(
-  kind: string,
-  retryAfter: number,
-  options: { method: string; url: string },
-  count: number,
-  warn: (message: string) => void,
-): boolean {
-  const retry = count < LIMIT_RETRIES && retryAfter <= MAX_LIMIT_WAIT_SECONDS;
-  warn(
-    `GitHub ${kind} on ${options.method} ${options.url}; ${retry ? `retrying in ${retryAfter} s` : `giving up (retry after ${retryAfter} s)`}`,
-  );
-  return retry;
+/** The throttling plugin's handler for one kind of limit: wait it out (a few times, never for long), warning either way. */
+function limitHandler(kind: string, warn: (message: string) => void) {
+  return (
+    retryAfter: number,
+    options: { method: string; url: string },
+    _octokit: unknown,
+    count: number,
+  ): boolean => {
+    const retry = count < LIMIT_RETRIES && retryAfter <= MAX_LIMIT_WAIT_SECONDS;
+    const next = retry ? `retrying in ${retryAfter} s` : `giving up (retry after ${retryAfter} s)`;
+    warn(`GitHub ${kind} on ${options.method} ${options.url}; ${next}`);
+    return retry;
+  };
 }
 
 export class GitHubApi {
@@ -55,18 +55,8 @@ export class GitHubApi {
       {
         baseUrl,
         throttle: {
-          onRateLimit: (
-            retryAfter: number,
-            options: { method: string; url: string },
-            _o: unknown,
-            count: number,
-          ) => waitOut('rate limit', retryAfter, options, count, warn),
-          onSecondaryRateLimit: (
-            retryAfter: number,
-            options: { method: string; url: string },
-            _o: unknown,
-            count: number,
-          ) => waitOut('secondary rate limit', retryAfter, options, count, warn),
+          onRateLimit: limitHandler('rate limit', warn),
+          onSecondaryRateLimit: limitHandler('secondary rate limit', warn),
         },
       },
       retry,

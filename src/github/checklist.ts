@@ -1,7 +1,7 @@
 // The checklist comment: the todo list as a Markdown task list, with a hidden agent-state line that a
 // later run reads back to pick up where this one stopped. Pure functions apart from the shared redactor.
 import { z } from 'zod';
-import type { Usage } from '../agent/events.js';
+import { promptTokens, type Usage } from '../agent/events.js';
 import { countDone, validateTodos } from '../agent/todos.js';
 import type { TodoItem } from '../agent/todos.js';
 import { redactor } from '../redact.js';
@@ -188,7 +188,7 @@ function footerLine(state: ChecklistState): string {
 
 function tokensPart(usage: Usage): string {
   const cached = usage.cache_read_input_tokens;
-  const input = usage.input_tokens + usage.cache_creation_input_tokens + cached;
+  const input = promptTokens(usage);
   if (input === 0 && usage.output_tokens === 0) return '';
   const cachedPart = cached > 0 ? ` (${shortNumber(cached)} cached)` : '';
   return `${shortNumber(input)} tokens in${cachedPart}, ${shortNumber(usage.output_tokens)} out`;

@@ -3,6 +3,7 @@ import type { AgentResult } from '../agent/events.js';
 import type { GitRepo } from '../git/repo.js';
 import type { GitHubApi } from './api.js';
 import { statusOf } from './api.js';
+import { errorSentence } from '../error-sentence.js';
 
 export interface DeliveryRequest {
   git: GitRepo;
@@ -62,7 +63,7 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
   } catch (error) {
     // The work is pushed: say where, rather than fail the run and hide the branch.
     const status = statusOf(error);
-    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const why = errorSentence(error);
     return {
       pushedBranch: pushed.branch,
       note: `The pull request could not be opened (${status ? `${status}: ` : ''}${why}); the work is on the branch.`,

@@ -1,6 +1,6 @@
 // The job summary: the final checklist and a table of turns, tool calls and tokens.
 import * as core from '@actions/core';
-import type { AgentObserver, Usage } from '../agent/events.js';
+import { promptTokens, type AgentObserver, type Usage } from '../agent/events.js';
 import { shortNumber } from './checklist.js';
 
 interface TurnRow {
@@ -31,7 +31,7 @@ export class RunSummary {
       .map((row) => [
         String(row.turn),
         row.tools.join(', ') || '—',
-        shortNumber(totalInput(row.usage)),
+        shortNumber(row.usage ? promptTokens(row.usage) : 0),
         shortNumber(row.usage?.cache_read_input_tokens ?? 0),
         shortNumber(row.usage?.output_tokens ?? 0),
       ]);
@@ -50,9 +50,4 @@ export class RunSummary {
     }
     await summary.write();
   }
-}
-
-export function totalInput(usage: Usage | undefined): number {
-  if (!usage) return 0;
-  return usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
 }
