@@ -1,5 +1,6 @@
 // The one module that talks to the model: the official SDK, streaming, its own retries, cache markers.
 import Anthropic from '@anthropic-ai/sdk';
+import { encodeRequestBody } from './request-body.js';
 import type { ToolDefinition } from './tools/index.js';
 
 export type MessageParam = Anthropic.MessageParam;
@@ -32,6 +33,7 @@ export class Model {
   readonly #client: Anthropic;
   readonly #maxRetries: number;
   readonly id: string;
+  #systemBlocks: Anthropic.TextBlockParam[] | undefined;
 
   constructor(options: ModelOptions = {}) {
     const apiKey = options.apiKey || process.env.ANTHROPIC_API_KEY;
@@ -62,17 +64,28 @@ export class Model {
     }
   }
 
+  /** The same system blocks for the same prompt, so their encoding is reused. */
+  #system(text: string): Anthropic.TextBlockParam[] {
+    if (this.#systemBlocks?.[0]?.text !== text)
+      this.#systemBlocks = [{ type: 'text', text, cache_control: { type: 'ephemeral' } }];
+    return this.#systemBlocks;
+  }
+
   async #stream(request: TurnRequest): Promise<Message> {
-    const stream = this.#client.messages.stream(
-      {
-        model: this.id,
-        max_tokens: request.maxTokens,
-        system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
-        tools: request.tools,
-        messages: withCacheBreakpoints(request.messages),
-      },
-      { signal: request.signal },
-    );
+    const params: Anthropic.MessageCreateParamsStreaming = {
+      model: this.id,
+      max_tokens: request.maxTokens,
+      system: this.#system(request.system),
+      tools: request.tools,
+      messages: withCacheBreakpoints(request.messages),
+      stream: true,
+    };
+    // The SDK's stream helper reads `params`; the bytes sent are the same JSON, encoded a message at a time.
+    const stream = this.#client.messages.stream(params, {
+      signal: request.signal,
+      body: encodeRequestBody(params),
+      headers: { 'content-type': 'application/json' },
+    });
     return await stream.finalMessage();
   }
 }
