@@ -16,7 +16,7 @@ import { checkRequest } from '../tests/support/openapi.js';
 
 /** Runs per measure; `--quick` keeps the bench well under a minute, the full set under three. */
 const REPS = {
-  full: { firstWrite: 7, loop: [15, 5, 3], traffic: 3, paced: 1, share: 3, memory: 3 },
+  full: { firstWrite: 7, loop: [31, 11, 7], traffic: 3, paced: 1, share: 3, memory: 3 },
   quick: { firstWrite: 2, loop: [3, 1, 1], traffic: 1, paced: 0, share: 1, memory: 1 },
 };
 const LOOP_TURNS = [10, 100, 300];

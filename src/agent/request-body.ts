@@ -47,7 +47,7 @@ function encoded(value: object): Uint8Array {
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   let length = 0;
   for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
+  const out = Buffer.allocUnsafe(length); // every byte is written below
   let offset = 0;
   for (const part of parts) {
     out.set(part, offset);

@@ -13,7 +13,7 @@ import { openWorkspace } from '../../src/agent/workspace.js';
 import { watchServerWaits } from './bench-http-wait.js';
 import { SMALL_FILE } from './bench-scripts.js';
 import { startModelServerProcess, type ModelServerProcess } from './bench-server-process.js';
-import { median } from './bench-stats.js';
+import { linearFit, median } from './bench-stats.js';
 
 const KEY = 'sk-ant-bench-key-000000000000000000000';
 /**
@@ -68,6 +68,12 @@ export interface LoopRun {
   gcMsPerTurn: number;
   /** Size of the last request body: the history every request re-sends. */
   lastBodyBytes: number;
+  /**
+   * Overhead per turn fitted against the size of that turn's request: a fixed part, and a part that grows
+   * with the bytes re-sent (the history), in µs per kB.
+   */
+  fixedMsPerTurn: number;
+  usPerKb: number;
   /** Overhead per turn over the first and the last tenth of the turns: growth within one run. */
   firstTenthMsPerTurn: number;
   lastTenthMsPerTurn: number;
@@ -108,6 +114,7 @@ async function runOnce(server: ModelServerProcess, turns: number, dir: string): 
       result.turns !== turns ||
       seen.violations.length > 0 ||
       seen.requests !== turns ||
+      seen.bodyBytes.length !== turns ||
       waits.length !== turns
     )
       throw new Error(
@@ -121,6 +128,10 @@ async function runOnce(server: ModelServerProcess, turns: number, dir: string): 
     };
     const perTurn = Array.from({ length: turns }, (_, turn) => overheadOf(turn));
     const tenth = Math.max(1, Math.floor(turns / 10));
+    const bySize = linearFit(
+      seen.bodyBytes.map((bytes) => bytes / 1000),
+      perTurn,
+    );
     const wallMs = ended - started;
     const waitMs = sum(waits);
     const toolMs = sum(toolMsByTurn);
@@ -138,7 +149,9 @@ async function runOnce(server: ModelServerProcess, turns: number, dir: string): 
       serverHandlingMsPerTurn: sum(seen.handlingMs) / turns,
       waitWhileStreamingMsPerTurn: (waitMs - beforeHeadersMs) / turns,
       gcMsPerTurn: gcMs / turns,
-      lastBodyBytes: seen.lastBodyBytes,
+      lastBodyBytes: seen.bodyBytes.at(-1)!,
+      fixedMsPerTurn: bySize.intercept,
+      usPerKb: bySize.slope * 1000,
       firstTenthMsPerTurn: mean(perTurn.slice(0, tenth)),
       lastTenthMsPerTurn: mean(perTurn.slice(-tenth)),
     };
@@ -160,6 +173,9 @@ const MEDIAN_FIGURES = [
   'gcMsPerTurn',
   'firstTenthMsPerTurn',
   'lastTenthMsPerTurn',
+  'fixedMsPerTurn',
+  'usPerKb',
+  'lastBodyBytes',
 ] as const satisfies readonly (keyof LoopRun)[];
 
 export type LoopOverheadAt = { turns: number; runs: LoopRun[] } & Record<

@@ -19,8 +19,8 @@ export interface ServerReport {
   cpuMs: number;
   /** Per request, from its headers parsed to the answer's last byte written (body reading included). */
   handlingMs: number[];
-  /** Size of the last request body, re-serialised. */
-  lastBodyBytes: number;
+  /** Size of each request body, re-serialised, in order. */
+  bodyBytes: number[];
 }
 
 export type ChildMessage =

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { acceptedTodoUpdates } from './bench-action.js';
 import { renderTable } from './bench-report.js';
 import { loopScript, workScript } from './bench-scripts.js';
-import { maxInWindow, median, minGap, prefixReuse, promptBlocks } from './bench-stats.js';
+import { linearFit, maxInWindow, median, minGap, prefixReuse, promptBlocks } from './bench-stats.js';
 import type { ScriptedResponse } from './anthropic-server.js';
 
 const steps = (script: unknown[]) => script as ScriptedResponse[];
@@ -14,6 +14,16 @@ describe('median', () => {
     expect(median([5, 1, 3])).toBe(3);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(() => median([])).toThrow(RangeError);
+  });
+});
+
+describe('linearFit', () => {
+  it('finds the line through exact points and the least-squares line through noisy ones', () => {
+    expect(linearFit([0, 1, 2, 3], [1, 3, 5, 7])).toEqual({ intercept: 1, slope: 2 });
+    const fit = linearFit([0, 1, 2, 3], [0, 2, 1, 3]);
+    expect(fit.slope).toBeCloseTo(0.8);
+    expect(fit.intercept).toBeCloseTo(0.3);
+    expect(() => linearFit([1, 1], [2, 3])).toThrow(RangeError);
   });
 });
 

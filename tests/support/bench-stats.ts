@@ -9,6 +9,25 @@ export function median(values: readonly number[]): number {
 }
 
 /** The most timestamps that fall in any window [t, t + windowMs); windows start at a timestamp. */
+/** Least-squares line through the points: y ≈ intercept + slope · x. Needs two distinct x values. */
+export function linearFit(
+  xs: readonly number[],
+  ys: readonly number[],
+): { intercept: number; slope: number } {
+  const n = xs.length;
+  if (n !== ys.length || new Set(xs).size < 2) throw new RangeError('linearFit needs two distinct x values');
+  const meanX = xs.reduce((a, b) => a + b, 0) / n;
+  const meanY = ys.reduce((a, b) => a + b, 0) / n;
+  let covariance = 0;
+  let variance = 0;
+  xs.forEach((x, i) => {
+    covariance += (x - meanX) * (ys[i]! - meanY);
+    variance += (x - meanX) ** 2;
+  });
+  const slope = covariance / variance;
+  return { intercept: meanY - slope * meanX, slope };
+}
+
 export function maxInWindow(times: readonly number[], windowMs: number): number {
   const sorted = [...times].sort((a, b) => a - b);
   let best = 0;

@@ -54,7 +54,6 @@ async function serve(kind: ScriptKind, turns: number): Promise<void> {
 
 function report(current: ScriptedModelServer): void {
   const cpu = process.cpuUsage(cpuAtStart);
-  const last = current.requests.at(-1);
   const { startedAt, finishedAt } = timings;
   send({
     type: 'report',
@@ -63,7 +62,7 @@ function report(current: ScriptedModelServer): void {
     violations: current.violations,
     cpuMs: (cpu.user + cpu.system) / 1000,
     handlingMs: finishedAt.map((end, i) => end - startedAt[i]!),
-    lastBodyBytes: last ? Buffer.byteLength(JSON.stringify(last.body)) : 0,
+    bodyBytes: current.requests.map((request) => Buffer.byteLength(JSON.stringify(request.body))),
   });
 }
 
