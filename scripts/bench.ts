@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { ROOT } from '../tests/support/action-harness.js';
 import { measureFirstWrite, measureTraffic } from '../tests/support/bench-action.js';
 import { measureCacheableShare, measurePeakMemory } from '../tests/support/bench-cli.js';
+import { measureColdLoop } from '../tests/support/bench-cold-loop.js';
 import { measureDistSize } from '../tests/support/bench-dist.js';
 import { measureLoopOverhead } from '../tests/support/bench-loop.js';
 import { renderTable, verdicts, type BenchResults } from '../tests/support/bench-report.js';
@@ -16,8 +17,8 @@ import { checkRequest } from '../tests/support/openapi.js';
 
 /** Runs per measure; `--quick` keeps the bench well under a minute, the full set under three. */
 const REPS = {
-  full: { firstWrite: 7, loop: [31, 11, 7], traffic: 3, paced: 1, share: 3, memory: 3 },
-  quick: { firstWrite: 2, loop: [3, 1, 1], traffic: 1, paced: 0, share: 1, memory: 1 },
+  full: { firstWrite: 7, loop: [31, 11, 7], coldLoop: [9, 5, 3], traffic: 3, paced: 1, share: 3, memory: 3 },
+  quick: { firstWrite: 2, loop: [3, 1, 1], coldLoop: [2, 1, 1], traffic: 1, paced: 0, share: 1, memory: 1 },
 };
 const LOOP_TURNS = [10, 100, 300];
 /** A model reply every 250 ms: slow enough for the checklist to move while the run goes on. */
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
   const results: BenchResults = {
     firstWrite: await step('1 first GitHub write', () => measureFirstWrite(reps.firstWrite)),
     loopOverhead: await step('2 loop overhead', () => measureLoopOverhead(LOOP_TURNS, reps.loop)),
+    coldLoop: await step('2′ loop in the bundled CLI', () => measureColdLoop(LOOP_TURNS, reps.coldLoop)),
     githubRequests: {
       zeroLatency: await step('3 GitHub traffic', () => measureTraffic(reps.traffic)),
       ...(reps.paced > 0

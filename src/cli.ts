@@ -5,12 +5,14 @@ import { Model } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
 import { renderPanel, shouldColor } from './terminal/panel.js';
 import { NUMBER_SETTINGS, parseWholeNumber } from './settings.js';
+import { openEventLog, type EventLog } from './terminal/event-log.js';
 import { terminalReporter } from './terminal/reporter.js';
 
-const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--base-url URL]
+const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--base-url URL] [--events FILE]
 
 Runs the agent on <task> in the current directory. Needs ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for
-another endpoint). Exits 0 when every todo item is completed, 1 when the run ends otherwise, 2 on bad usage.`;
+another endpoint). --events writes every agent event to FILE as JSON Lines. Exits 0 when every todo item
+is completed, 1 when the run ends otherwise, 2 on bad usage.`;
 
 class UsageError extends Error {}
 
@@ -22,6 +24,16 @@ function wholeNumber(flag: string, value: string | undefined, setting: keyof typ
   if (number === undefined)
     throw new UsageError(`--${flag} must be a positive whole number up to ${max}, got '${value}'`);
   return number;
+}
+
+function openLog(path: string): EventLog {
+  try {
+    return openEventLog(path);
+  } catch (error) {
+    throw new UsageError(
+      `--events: cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? error})`,
+    );
+  }
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -36,6 +48,7 @@ export async function main(argv: string[]): Promise<number> {
         'reminder-rounds': { type: 'string' },
         model: { type: 'string' },
         'base-url': { type: 'string' },
+        events: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -57,17 +70,23 @@ export async function main(argv: string[]): Promise<number> {
       bashTimeoutSeconds: wholeNumber('bash-timeout', values['bash-timeout'], 'bash_timeout'),
       reminderRounds: wholeNumber('reminder-rounds', values['reminder-rounds'], 'reminder_rounds'),
     };
+    const events = values.events === undefined ? undefined : openLog(values.events);
     const color = shouldColor(process.stdout, process.env);
     const controller = new AbortController();
     process.once('SIGINT', () => controller.abort());
-    const result = await runAgent({
+    const run = runAgent({
       task,
       model: new Model({ model: values.model, baseURL: values['base-url'] }),
       workspace: await openWorkspace(process.cwd()),
       ...settings,
       signal: controller.signal,
-      observers: [terminalReporter({ write: (text) => process.stdout.write(text), color })],
+      observers: [
+        terminalReporter({ write: (text) => process.stdout.write(text), color }),
+        ...(events ? [events.observer] : []),
+      ],
     });
+    // Every line reaches the file, however the run ended.
+    const result = await run.finally(() => events?.close());
     process.stdout.write(`\n${renderPanel(result.todos, { color, title: 'Final todo list' })}\n`);
     const { usage } = result;
     process.stdout.write(

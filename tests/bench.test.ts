@@ -46,6 +46,7 @@ describe('npm run bench', () => {
     for (const key of [
       'firstWrite',
       'loopOverhead',
+      'coldLoop',
       'githubRequests',
       'cacheableShare',
       'peakMemory',

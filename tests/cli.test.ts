@@ -52,6 +52,42 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     expect(stdout).not.toContain('\u001b['); // not a TTY: no colours
   });
 
+  it('writes every event as one JSON line with --events, in order and time-stamped', async () => {
+    await writeFile(join(dir, 'hello.py'), HELLO_FILES['hello.py']!);
+    server = await startModelServer(helloScript(), { apiKey: KEY });
+    const log = join(dir, 'events.jsonl');
+    const { code } = await cli([HELLO_TASK, '--events', log], {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: server.url,
+    });
+    expect(code).toBe(0);
+    const events = (await readFile(log, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { at: number; type: string; [key: string]: unknown });
+    const starts = events.filter((event) => event.type === 'turn_start');
+    expect(starts.map((event) => event.turn)).toEqual(server.requests.map((_, index) => index + 1));
+    const tools = events.filter((event) => event.type === 'tool');
+    expect(tools.length).toBeGreaterThan(0);
+    for (const tool of tools) expect(tool.durationMs).toEqual(expect.any(Number));
+    expect(events.at(-1)).toMatchObject({ type: 'end', result: { status: 'completed' } });
+    const times = events.map((event) => event.at);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(times[0]).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('exits 2 before any model call when --events cannot be written', async () => {
+    server = await startModelServer([], { apiKey: KEY });
+    const { code, stderr } = await cli(['a task', '--events', join(dir, 'missing', 'events.jsonl')], {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: server.url,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain('--events: cannot write');
+    expect(stderr).toContain('ENOENT');
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('exits 1 when the run ends with open items', async () => {
     server = await startModelServer(
       [reply(text('No plan, no work.')), reply(text('Still nothing.')), reply(text('Bye.'))],

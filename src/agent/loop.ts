@@ -1,4 +1,5 @@
 // The agent loop: ask the model, run its tools, keep the todo list, nudge when needed, stop on a clear reason.
+import { performance } from 'node:perf_hooks';
 import { childEnv } from './child-env.js';
 import { clearOldToolResults, needsClearing } from './context.js';
 import {
@@ -169,7 +170,7 @@ class Run {
         results.push(toolResult(call.id, cutOffMessage(call.name), true));
         continue;
       }
-      const started = Date.now();
+      const started = performance.now();
       const outcome = await this.toolbox.run(call.name, call.input, this.context);
       const output = this.options.redact ? this.options.redact(outcome.output) : outcome.output;
       this.toolCalls++;
@@ -181,7 +182,7 @@ class Run {
         input: call.input,
         output,
         isError: outcome.isError,
-        durationMs: Date.now() - started,
+        durationMs: performance.now() - started,
       });
       results.push(toolResult(call.id, output, outcome.isError));
     }

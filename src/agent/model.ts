@@ -44,6 +44,8 @@ export class Model {
       apiKey,
       baseURL: options.baseURL || process.env.ANTHROPIC_BASE_URL || undefined,
       maxRetries: this.#maxRetries,
+      // Nothing in this process registers an OpenTelemetry tracer provider, so spans would only cost time.
+      openTelemetry: false,
     });
     this.id = options.model || DEFAULT_MODEL;
   }

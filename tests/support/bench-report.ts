@@ -2,12 +2,14 @@
 import type { FirstWrite, Traffic } from './bench-action.js';
 import type { CacheableShare, PeakMemory } from './bench-cli.js';
 import type { DistSize } from './bench-dist.js';
+import type { ColdLoopAt } from './bench-cold-loop.js';
 import type { LoopOverhead } from './bench-loop.js';
 import { median } from './bench-stats.js';
 
 export interface BenchResults {
   firstWrite: FirstWrite;
   loopOverhead: LoopOverhead;
+  coldLoop: { byTurns: ColdLoopAt[] };
   githubRequests: { zeroLatency: Traffic; paced?: Traffic };
   cacheableShare: CacheableShare;
   peakMemory: PeakMemory;
@@ -64,7 +66,14 @@ function trafficRows(traffic: Traffic, label: string): Row[] {
 }
 
 export function verdicts(results: BenchResults): Row[] {
-  const { firstWrite, loopOverhead, githubRequests, cacheableShare, peakMemory, distSize } = results;
+  const { firstWrite, loopOverhead, coldLoop, githubRequests, cacheableShare, peakMemory, distSize } =
+    results;
+  const coldRows = coldLoop.byTurns.map((at): Row => ({
+    measure: `2′ bundled CLI, fresh process, ${at.turns} turns`,
+    value: `${ms(at.msPerTurn)}/turn (first turn ${ms(at.firstTurnMs)}, then ${ms(at.laterMsPerTurn)}/turn)`,
+    target: '— (not warmed up)',
+    verdict: 'info',
+  }));
   const loopRows = loopOverhead.byTurns.map((at): Row => ({
     measure: `2 loop overhead at ${at.turns} turns`,
     value: `${ms(at.msPerTurn)}/turn (loop ${ms(at.loopMsPerTurn)}, SDK+HTTP ${ms(at.clientMsPerTurn)})`,
@@ -105,6 +114,7 @@ export function verdicts(results: BenchResults): Row[] {
       target: '—',
       verdict: 'info',
     },
+    ...coldRows,
     ...trafficRows(githubRequests.zeroLatency, 'zero latency'),
     ...(githubRequests.paced
       ? trafficRows(githubRequests.paced, `model ${githubRequests.paced.modelLatencyMs} ms/reply`)

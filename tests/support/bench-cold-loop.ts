@@ -1,0 +1,214 @@
+// Bench measure 2′: the same loop as measure 2, but run by the bundled CLI (dist/cli.js) in a fresh process
+// per run, as every action run is, against the scripted model in a process of its own. The process that is
+// timed runs exactly what ships, with nothing warmed up: its first turn carries one-off costs (connecting,
+// compiling the HTTP parser, the JIT's first passes) that measure 2's warm loop leaves out. Overhead = wall
+// time from the first turn's start − time spent waiting on the server (bench-probe.mjs) − tool run time.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AgentEvent } from '../../src/agent/events.js';
+import { ROOT } from './action-harness.js';
+import { SMALL_FILE } from './bench-scripts.js';
+import { startModelServerProcess, type ModelServerProcess } from './bench-server-process.js';
+import { median } from './bench-stats.js';
+
+const KEY = 'sk-ant-bench-key-000000000000000000000';
+const CLI = join(ROOT, 'dist/cli.js');
+const PROBE = pathToFileURL(join(ROOT, 'tests/support/bench-probe.mjs')).href;
+/**
+ * One unmeasured run of this many turns first, so that the server process has compiled its hot code before
+ * anything is timed. Each measured run is a fresh CLI process, as every action run is.
+ */
+const WARM_UP_TURNS = 100;
+
+/** What bench-probe.mjs writes: one entry per model request, in order, and the GC pauses. */
+interface ProbeReport {
+  requests: {
+    createdAt: number;
+    sentAt: number;
+    doneAt: number;
+    /** Event-loop idle time between the last byte sent and the last byte read. */
+    waitMs: number;
+    busyAtCreate: number;
+    busyAtDone: number;
+    cpuAtCreate: number;
+    cpuAtDone: number;
+  }[];
+  gc: { at: number; ms: number }[];
+}
+
+type Stamped = AgentEvent & { at: number };
+
+export interface ColdLoopRun {
+  turns: number;
+  /** From the first turn's start to the end of the run. */
+  wallMs: number;
+  /** Time the CLI waited on the server: event-loop idle from each request's last byte sent to its end. */
+  waitMs: number;
+  toolMs: number;
+  /** wall − wait − tools, per turn: what the agent spends on each turn besides waiting. */
+  msPerTurn: number;
+  /**
+   * Time per turn the CLI's event loop was busy, not blocked on I/O, from the first request to the last
+   * answer: a check that leaves out every wait, wherever it falls. Tools' own work is in it.
+   */
+  clientActiveMsPerTurn: number;
+  /** CPU time of the CLI per turn over the same span (all threads: GC and compiler threads too). */
+  clientCpuMsPerTurn: number;
+  /**
+   * For comparison with the wait, per turn: the server process's CPU time (all threads), and its own time
+   * from request headers parsed to the answer's last byte written (reading the body included).
+   */
+  serverCpuMsPerTurn: number;
+  serverHandlingMsPerTurn: number;
+  /** The CLI's GC pauses per turn, main thread, during the run (part of the overhead, wherever they fall). */
+  gcMsPerTurn: number;
+  /** Size of the last request body: the history every request re-sends. */
+  lastBodyBytes: number;
+  /** Overhead per turn over the first and the last tenth of the turns: growth within one run. */
+  firstTenthMsPerTurn: number;
+  lastTenthMsPerTurn: number;
+  /** The first turn's overhead alone, and the mean over the turns after it. */
+  firstTurnMs: number;
+  laterMsPerTurn: number;
+}
+
+const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const sum = (values: readonly (number | undefined)[]) => values.reduce<number>((a, b) => a + (b ?? 0), 0);
+
+/** Runs the bundled CLI once under the probe; resolves with its event log and the probe's report. */
+async function runCli(
+  url: string,
+  turns: number,
+  dir: string,
+): Promise<{ events: Stamped[]; probe: ProbeReport }> {
+  const eventsFile = join(dir, 'events.jsonl');
+  const probeFile = join(dir, 'probe.json');
+  const child = spawn(
+    process.execPath,
+    ['--import', PROBE, CLI, 'benchmark the loop', '--max-turns', String(turns + 5), '--events', eventsFile],
+    {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir,
+        ANTHROPIC_API_KEY: KEY,
+        ANTHROPIC_BASE_URL: url,
+        BENCH_PROBE_ORIGIN: url,
+        BENCH_PROBE_OUT: probeFile,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const code = await new Promise<number | null>((done) => child.on('close', done));
+  if (code !== 0) throw new Error(`bench: the CLI exited ${code}: ${stderr.trim()}`);
+  const events = (await readFile(eventsFile, 'utf8'))
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Stamped);
+  return { events, probe: JSON.parse(await readFile(probeFile, 'utf8')) as ProbeReport };
+}
+
+async function runOnce(server: ModelServerProcess, turns: number, dir: string): Promise<ColdLoopRun> {
+  const url = await server.serve('loop', turns);
+  const { events, probe } = await runCli(url, turns, dir);
+  const seen = await server.report();
+  const end = events.find((event) => event.type === 'end');
+  const turnStarts: number[] = [];
+  const toolMsByTurn: number[] = [];
+  for (const event of events) {
+    if (event.type === 'turn_start') turnStarts[event.turn - 1] = event.at;
+    if (event.type === 'tool')
+      toolMsByTurn[event.turn - 1] = (toolMsByTurn[event.turn - 1] ?? 0) + event.durationMs;
+  }
+  const waits = probe.requests.map((request) => request.waitMs);
+  if (
+    end?.type !== 'end' ||
+    end.result.status !== 'completed' ||
+    end.result.turns !== turns ||
+    turnStarts.length !== turns ||
+    seen.violations.length > 0 ||
+    seen.requests !== turns ||
+    seen.bodyBytes.length !== turns ||
+    waits.length !== turns
+  )
+    throw new Error(
+      `bench: the loop run went wrong: ${end?.type === 'end' ? `${end.result.status} after ${end.result.turns} turns (${end.result.reason})` : 'no end event'}; ` +
+        `${seen.requests} requests, ${waits.length} waits timed; ${seen.violations.map((v) => v.message).join('; ')}`,
+    );
+  // One request per turn (no retries), so the n-th wait belongs to the n-th turn.
+  const perTurn = turnStarts.map(
+    (start, turn) => (turnStarts[turn + 1] ?? end.at) - start - waits[turn]! - (toolMsByTurn[turn] ?? 0),
+  );
+  const tenth = Math.max(1, Math.floor(turns / 10));
+  const first = probe.requests[0]!;
+  const last = probe.requests.at(-1)!;
+  const wallMs = end.at - turnStarts[0]!;
+  const waitMs = sum(waits);
+  const toolMs = sum(toolMsByTurn);
+  return {
+    turns,
+    wallMs,
+    waitMs,
+    toolMs,
+    msPerTurn: (wallMs - waitMs - toolMs) / turns,
+    clientActiveMsPerTurn: (last.busyAtDone - first.busyAtCreate) / turns,
+    clientCpuMsPerTurn: (last.cpuAtDone - first.cpuAtCreate) / turns,
+    serverCpuMsPerTurn: seen.cpuMs / turns,
+    serverHandlingMsPerTurn: sum(seen.handlingMs) / turns,
+    gcMsPerTurn: sum(probe.gc.filter((pause) => pause.at >= turnStarts[0]!).map((pause) => pause.ms)) / turns,
+    lastBodyBytes: seen.bodyBytes.at(-1)!,
+    firstTenthMsPerTurn: mean(perTurn.slice(0, tenth)),
+    lastTenthMsPerTurn: mean(perTurn.slice(-tenth)),
+    firstTurnMs: perTurn[0]!,
+    laterMsPerTurn: mean(perTurn.slice(1)),
+  };
+}
+
+const MEDIAN_FIGURES = [
+  'msPerTurn',
+  'firstTurnMs',
+  'laterMsPerTurn',
+  'clientCpuMsPerTurn',
+  'clientActiveMsPerTurn',
+  'serverCpuMsPerTurn',
+  'serverHandlingMsPerTurn',
+  'gcMsPerTurn',
+  'firstTenthMsPerTurn',
+  'lastTenthMsPerTurn',
+  'lastBodyBytes',
+] as const satisfies readonly (keyof ColdLoopRun)[];
+
+export type ColdLoopAt = { turns: number; runs: ColdLoopRun[] } & Record<
+  (typeof MEDIAN_FIGURES)[number],
+  number
+>;
+
+/** Measure 2′: median figures at each turn count, with `reps[i]` fresh CLI processes for `turnCounts[i]`. */
+export async function measureColdLoop(
+  turnCounts: readonly number[],
+  reps: readonly number[],
+): Promise<{ byTurns: ColdLoopAt[] }> {
+  const server = startModelServerProcess(KEY);
+  let dir: string | undefined;
+  try {
+    dir = await mkdtemp(join(tmpdir(), 'todo-agent-bench-cold-'));
+    await writeFile(join(dir, SMALL_FILE.path), SMALL_FILE.content);
+    await runOnce(server, WARM_UP_TURNS, dir);
+    const byTurns: ColdLoopAt[] = [];
+    for (const [i, turns] of turnCounts.entries()) {
+      const runs: ColdLoopRun[] = [];
+      for (let rep = 0; rep < (reps[i] ?? 1); rep++) runs.push(await runOnce(server, turns, dir));
+      const medians = MEDIAN_FIGURES.map((figure) => [figure, median(runs.map((run) => run[figure]))]);
+      byTurns.push({ turns, ...Object.fromEntries(medians), runs } as ColdLoopAt);
+    }
+    return { byTurns };
+  } finally {
+    await server.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  }
+}
