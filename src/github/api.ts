@@ -47,6 +47,7 @@ function limitHandler(kind: string, warn: (message: string) => void) {
 export class GitHubApi {
   readonly #octokit: ReturnType<typeof getOctokit>;
   readonly #repo: { owner: string; repo: string };
+  #self: Promise<string | undefined> | undefined;
 
   constructor({ token, owner, repo, baseUrl, warn = () => {} }: ApiOptions) {
     this.#repo = { owner, repo };
@@ -104,6 +105,23 @@ export class GitHubApi {
     });
   }
 
+  /**
+   * The login the token writes as, asked once: a personal access token's user. The workflow's token and an
+   * app's token may not ask (403), and write as a bot anyway, so the answer is then undefined.
+   */
+  selfLogin(): Promise<string | undefined> {
+    this.#self ??= this.#octokit.rest.users.getAuthenticated().then(
+      ({ data }) => data.login,
+      () => undefined,
+    );
+    return this.#self;
+  }
+
+  /** Whether this action wrote something: a bot (the workflow's or an app's token) or the token's own user. */
+  async wroteIt(author: { user: string; userType: string }): Promise<boolean> {
+    return author.userType === 'Bot' || author.user === (await this.selfLogin());
+  }
+
   /** The issue's comments, oldest first. */
   async comments(issueNumber: number): Promise<IssueComment[]> {
     const all = await this.#octokit.paginate(this.#octokit.rest.issues.listComments, {
@@ -151,8 +169,8 @@ export class GitHubApi {
 
   /**
    * Opens a pull request, or returns the open one that already exists for the branch (also when another
-   * run opened it between our look and our create). A reused PR gets the new body only when a bot (an
-   * earlier run) opened it: a description a person wrote is left alone.
+   * run opened it between our look and our create). A reused PR gets the new body only when this action
+   * (an earlier run) opened it: a description a person wrote is left alone.
    */
   async openPull(request: {
     head: string;
@@ -180,11 +198,13 @@ export class GitHubApi {
       state: 'open',
     });
     const found = data[0];
-    return found && { number: found.number, htmlUrl: found.html_url, byBot: found.user?.type === 'Bot' };
+    if (!found) return undefined;
+    const author = { user: found.user?.login ?? 'ghost', userType: found.user?.type ?? 'User' };
+    return { number: found.number, htmlUrl: found.html_url, ours: await this.wroteIt(author) };
   }
 
   async #reuse(pull: OpenPull, body: string): Promise<{ number: number; htmlUrl: string; reused: true }> {
-    if (pull.byBot) await this.#octokit.rest.pulls.update({ ...this.#repo, pull_number: pull.number, body });
+    if (pull.ours) await this.#octokit.rest.pulls.update({ ...this.#repo, pull_number: pull.number, body });
     return { number: pull.number, htmlUrl: pull.htmlUrl, reused: true };
   }
 }
@@ -192,7 +212,8 @@ export class GitHubApi {
 interface OpenPull {
   number: number;
   htmlUrl: string;
-  byBot: boolean;
+  /** Opened by this action (an earlier run), so its description may be replaced. */
+  ours: boolean;
 }
 
 export function statusOf(error: unknown): number | undefined {

@@ -1,5 +1,6 @@
 // The issue as the model reads it: title, body and the thread before the trigger, cleaned and marked as data.
 import type { IssueComment } from './api.js';
+import { STATE_MARKER } from './checklist.js';
 
 const MAX_CONTEXT_CHARS = 40_000;
 const MAX_COMMENT_CHARS = 4_000;
@@ -37,14 +38,18 @@ export interface IssueThread {
   comments: readonly IssueComment[];
 }
 
-/** One block of text for the model. Bot comments (our own checklists among them) are left out. */
+/**
+ * One block of text for the model. Bot comments and checklists (anything carrying agent-state, which is how
+ * this action's own comments look when a personal token writes them) are left out.
+ */
 export function issueContext(thread: IssueThread): string {
   const kind = thread.isPullRequest ? 'Pull request' : 'Issue';
   const parts = [`${kind} #${thread.number}: ${stripHidden(thread.title).trim()}`];
   const body = stripHidden(thread.body).trim();
   parts.push(body ? clip(body, MAX_COMMENT_CHARS * 2) : '(no description)');
   const human = thread.comments.filter(
-    (comment) => comment.userType !== 'Bot' && !comment.user.endsWith('[bot]'),
+    (comment) =>
+      comment.userType !== 'Bot' && !comment.user.endsWith('[bot]') && !comment.body.includes(STATE_MARKER),
   );
   for (const comment of human) {
     const text = stripHidden(comment.body).trim();

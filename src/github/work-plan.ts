@@ -29,15 +29,19 @@ export interface PlanRequest {
   baseBranch: string;
 }
 
-/** The newest agent-state left on the thread by an earlier run (bot comments only: humans cannot forge it). */
-export function earlierRun(
+/**
+ * The newest agent-state left on the thread by an earlier run. Only comments this action wrote count (a bot,
+ * or the user of a personal token): a state in anyone else's comment could be forged.
+ */
+export async function earlierRun(
   thread: readonly IssueComment[],
   runId: string,
-): (AgentState & { task?: string }) | undefined {
+  wroteIt: (comment: IssueComment) => Promise<boolean>,
+): Promise<(AgentState & { task?: string }) | undefined> {
   for (const comment of [...thread].reverse()) {
-    if (comment.userType !== 'Bot') continue;
     const state = parseAgentState(comment.body);
-    if (state && state.runId !== runId) return state as AgentState & { task?: string };
+    if (state && state.runId !== runId && (await wroteIt(comment)))
+      return state as AgentState & { task?: string };
   }
   return undefined;
 }
@@ -54,7 +58,7 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
     }
     await git.checkoutRemoteBranch(head.ref);
     // An earlier run on this PR left a list: `continue` (or more instructions while it is open) picks it up.
-    const earlier = earlierRun(request.thread, request.runId);
+    const earlier = await earlierRun(request.thread, request.runId, (comment) => api.wroteIt(comment));
     const resumes = earlier?.branch === head.ref && wantsResume(earlier, trigger.isContinue);
     return {
       plan: {
@@ -68,7 +72,7 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
     };
   }
 
-  const earlier = earlierRun(request.thread, request.runId);
+  const earlier = await earlierRun(request.thread, request.runId, (comment) => api.wroteIt(comment));
   const resumable = earlier?.branch && wantsResume(earlier, trigger.isContinue);
   if (resumable && earlier?.branch && (await git.remoteBranchExists(earlier.branch))) {
     await git.checkoutRemoteBranch(earlier.branch);

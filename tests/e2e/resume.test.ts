@@ -55,6 +55,46 @@ describe('nothing lost across runs', () => {
     expect(world.github.violations).toEqual([]);
   });
 
+  it('resumes when a personal access token wrote the saved list, as a user rather than a bot', async () => {
+    const script = helloScript();
+    world = await createWorld(script.slice(0, 5), { tokenUser: 'agent-machine-user' });
+    const first = await world.trigger(`/agent ${HELLO_TASK}`, { inputs: { max_turns: '5' }, runId: '100' });
+    expect(first.outputs.status).toBe('incomplete');
+    expect(world.botComments()).toHaveLength(1);
+
+    world.model.push(...script.slice(5));
+    const second = await world.trigger('/agent continue', { runId: '200' });
+    expect(second.outputs.status).toBe('completed');
+    expect(second.outputs.branch).toBe('agent/issue-1-100');
+    expect(JSON.stringify(world.model.requests[5]!.body.messages[0])).toContain('[>] #3: Add docstrings');
+    // The action learnt who the token writes as, and its own checklist is not shown to the model as a comment.
+    expect(world.github.calls.some((call) => call.method === 'GET' && call.path === '/user')).toBe(true);
+    expect(JSON.stringify(world.model.requests[5]!.body.messages[0])).not.toContain('@agent-machine-user');
+    expect(world.github.state.pulls.map((pull) => [pull.head, pull.user])).toEqual([
+      ['agent/issue-1-100', 'agent-machine-user'],
+    ]);
+    expect(world.github.violations).toEqual([]);
+  });
+
+  it.each([
+    ['the workflow token', undefined],
+    ['a personal access token', 'agent-machine-user'],
+  ])('ignores a saved list in a comment someone else wrote (%s)', async (_label, tokenUser) => {
+    world = await createWorld(helloScript().slice(0, 5), { ...(tokenUser ? { tokenUser } : {}) });
+    await world.trigger(`/agent ${HELLO_TASK}`, { inputs: { max_turns: '5' }, runId: '100' });
+    // Someone copies the run's checklist, saved list and all, into a comment of their own; the original goes.
+    const original = world.botComments()[0]!;
+    world.github.state.comments.delete(original.id);
+    world.github.addComment(1, 'writer', original.body);
+
+    const requestsBefore = world.model.requests.length;
+    const run = await world.trigger('/agent continue', { runId: '200' });
+    expect(run.outputs.status).toBe('skipped');
+    expect(world.botComments().at(-1)!.body).toContain('no earlier run on this issue');
+    expect(world.model.requests).toHaveLength(requestsBefore);
+    expect(world.github.violations).toEqual([]);
+  });
+
   it('opens the pull request for the earlier work when the continued run has nothing left to change', async () => {
     world = await createWorld([
       reply(toolUse('todo', { items: [{ text: 'Write NOTES.md', status: 'in_progress' }] })),

@@ -32,7 +32,7 @@ export interface World {
     body: string,
     options?: Partial<CommentEventOptions> & Pick<RunActionOptions, 'inputs' | 'env' | 'onSpawn' | 'runId'>,
   ): Promise<ActionRun>;
-  /** The comments the action wrote (as the bot), oldest first. */
+  /** The comments the action wrote (as the bot, or as the token's user), oldest first. */
   botComments(): Array<{ id: number; body: string; versions: string[] }>;
 }
 
@@ -43,6 +43,8 @@ export async function createWorld(
     files?: Record<string, string>;
     latencyMs?: number;
     issue?: Partial<SeedIssue>;
+    /** The token is a personal access token of this user (see the emulator's `tokenUser`). */
+    tokenUser?: string;
   } = {},
 ): Promise<World> {
   const sandbox = await createSandbox(options.files ?? HELLO_FILES);
@@ -50,6 +52,7 @@ export async function createWorld(
     owner: OWNER,
     repo: REPO,
     token: TOKEN,
+    ...(options.tokenUser ? { tokenUser: options.tokenUser } : {}),
     remoteDir: sandbox.origin,
     permissions: options.permissions ?? { maintainer: 'admin', writer: 'write', reader: 'read' },
     issues: [
@@ -98,7 +101,7 @@ export async function createWorld(
     },
     botComments() {
       return [...github.state.comments.values()]
-        .filter((comment) => comment.user === 'github-actions[bot]')
+        .filter((comment) => comment.user === (options.tokenUser ?? 'github-actions[bot]'))
         .map(({ id, body, versions }) => ({ id, body, versions }));
     },
   };

@@ -185,6 +185,30 @@ describe('GitHubApi.openPull', () => {
     expect(emu.violations).toEqual([]);
   });
 
+  it('updates the body of a reused pull request that a personal token’s user opened (an earlier run)', async () => {
+    const { api, emu } = await apiFor({
+      tokenUser: 'agent-machine-user',
+      issues: [
+        { number: 1, title: 'Tidy up' },
+        {
+          number: 5,
+          title: 'Earlier run',
+          body: 'old',
+          user: 'agent-machine-user',
+          pull_request: { head: 'agent/x' },
+        },
+        { number: 7, title: 'By hand', body: 'Mine', user: 'maintainer', pull_request: { head: 'feature' } },
+      ],
+    });
+    expect(await api.selfLogin()).toBe('agent-machine-user');
+    await api.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'Closes #1' });
+    await api.openPull({ head: 'feature', base: 'main', title: 'Fix', body: 'Closes #1' });
+    expect(emu.state.pulls.map((pull) => pull.body)).toEqual(['Closes #1', 'Mine']);
+    // Asked once, however often it is needed.
+    expect(emu.calls.filter((call) => call.path === '/user')).toHaveLength(1);
+    expect(emu.violations).toEqual([]);
+  });
+
   it('reuses a pull request that another run opened between the look and the create', async () => {
     const { api, emu } = await apiFor({
       issues: [
@@ -196,7 +220,8 @@ describe('GitHubApi.openPull', () => {
     emu.failNext({ method: 'GET', path: /\/pulls$/ }, { status: 200, body: [] });
     const pr = await api.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'Closes #1' });
     expect(pr).toMatchObject({ number: 6, reused: true });
-    expect(outcomes(emu)).toEqual(['GET 200', 'POST 422', 'GET 200']);
+    // A PR a user opened is the action's own only if the token is that user's; the workflow's token may not ask.
+    expect(outcomes(emu)).toEqual(['GET 200', 'POST 422', 'GET 200', 'GET 403']);
     expect(emu.state.pulls).toHaveLength(1);
   });
 

@@ -122,6 +122,20 @@ describe('issueContext', () => {
     expect(context).not.toMatch(/todo-agent|renovate|helper|dependency/);
   });
 
+  it('leaves out checklists written as a user (a personal token) but keeps that user’s other comments', () => {
+    const checklist = '## 🤖 todo-agent\n- [x] Read hello.py\n<!-- agent-state {"v":1,"items":[]} -->';
+    const context = issueContext(
+      thread({
+        comments: [
+          comment('agent-machine-user', checklist),
+          comment('agent-machine-user', 'Thanks, merged.'),
+        ],
+      }),
+    );
+    expect(context).not.toContain('Read hello.py');
+    expect(context).toContain('Thanks, merged.');
+  });
+
   it('skips comments that are empty once hidden text is gone', () => {
     const context = issueContext(thread({ comments: [comment('mallory', '<!-- only hidden -->\u200b')] }));
     expect(context).not.toContain('mallory');

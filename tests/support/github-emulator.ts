@@ -38,6 +38,12 @@ export interface EmulatorOptions {
   repo?: string;
   /** When set, every request needs `authorization: token X` or `Bearer X`; unset, auth is not checked. */
   token?: string;
+  /**
+   * The user a personal access token belongs to: comments, reactions and pull requests are then written as
+   * that user, and `GET /user` names them. Unset, the token is the workflow's installation token: writes
+   * come from github-actions[bot] and `GET /user` is refused, as GitHub refuses it.
+   */
+  tokenUser?: string;
   /** Default 'main'. */
   defaultBranch?: string;
   /** Bare git repository acting as origin; when set, PR heads and bases must exist in it. */
@@ -548,6 +554,8 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
   const repo = options.repo ?? 'hello-world';
   const defaultBranch = options.defaultBranch ?? 'main';
   const permissions = options.permissions ?? {};
+  /** Who the token writes as. */
+  const actor = options.tokenUser ?? BOT_LOGIN;
   const calls: RecordedCall[] = [];
   const violations: string[] = [];
   const state: EmulatorState = { comments: new Map(), pulls: [], issues: new Map() };
@@ -635,7 +643,7 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
     const reaction = {
       id,
       node_id: nodeId('REA', String(id)),
-      user: userJson(ctx, BOT_LOGIN),
+      user: userJson(ctx, actor),
       content,
       created_at: timestamp(),
     };
@@ -695,7 +703,7 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
       number,
       title: String(body.title),
       body: typeof body.body === 'string' ? body.body : '',
-      user: BOT_LOGIN,
+      user: actor,
       pull_request: { head },
     });
     const pull: PullState = {
@@ -707,7 +715,7 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
       state: 'open',
       html_url: `${WEB}/${owner}/${repo}/pull/${number}`,
       draft: body.draft === true,
-      user: BOT_LOGIN,
+      user: actor,
       head_sha: headSha,
       base_sha: baseSha,
       created_at: issue.created_at,
@@ -761,7 +769,7 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
     'issues/create-comment': ({ match, body }) => {
       const issue = requireIssue(intParam(match, 'issue_number'));
       const text = commentBody(body, `${DOCS}/issues/comments#create-an-issue-comment`);
-      const comment = createComment(issue.number, BOT_LOGIN, text);
+      const comment = createComment(issue.number, actor, text);
       const json = commentJson(ctx, comment);
       return { status: 201, body: json, headers: { location: json.url } };
     },
@@ -800,6 +808,20 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
       };
       const user = { ...userJson(ctx, name), permissions: flags, role_name: level };
       return { status: 200, body: { permission: level, role_name: level, user } };
+    },
+    'users/get-authenticated': () => {
+      if (options.tokenUser === undefined) {
+        throw new HttpError(403, {
+          message: 'Resource not accessible by integration',
+          documentation_url: `${DOCS}/users/users#get-the-authenticated-user`,
+          status: '403',
+        });
+      }
+      const created = timestamp(new Date('2015-01-01T00:00:00Z'));
+      const profile = { name: null, company: null, blog: '', location: null, email: null, hireable: null };
+      const counts = { bio: null, public_repos: 1, public_gists: 0, followers: 0, following: 0 };
+      const json = { ...userJson(ctx, options.tokenUser), ...profile, ...counts };
+      return { status: 200, body: { ...json, created_at: created, updated_at: created } };
     },
     'pulls/create': ({ body }) => createPull(body as Record<string, unknown>),
     'pulls/list': ({ url }) => listPulls(url),
