@@ -76,12 +76,6 @@ export class GitRepo {
     return (await this.#git(['rev-parse', '--verify', 'HEAD'])).trim();
   }
 
-  /** The checked-out branch, or undefined on a detached HEAD (how a runner checks out a PR). */
-  async currentBranch(): Promise<string | undefined> {
-    const name = (await this.#git(['branch', '--show-current'])).trim();
-    return name || undefined;
-  }
-
   /** Creates `name` at the current HEAD and switches to it. */
   async createBranch(name: string): Promise<void> {
     assertNotOption(name, 'switch');
@@ -104,12 +98,6 @@ export class GitRepo {
   /** Any tracked change or untracked, not ignored, file. */
   async hasChanges(): Promise<boolean> {
     return (await this.#git(['status', '--porcelain'])).trim() !== '';
-  }
-
-  /** Paths (relative to the repo root) of every changed or untracked, not ignored, file. */
-  async changedFiles(): Promise<string[]> {
-    const output = await this.#git(['status', '--porcelain=v1', '-z', '--untracked-files=all']);
-    return parseStatus(output);
   }
 
   /** Stages everything (.gitignore respected) and commits as the identity; undefined when nothing changed. */
@@ -171,14 +159,6 @@ export class GitRepo {
     return output.split('\n').some((line) => line.split('\t')[1] === ref);
   }
 
-  /** `git diff --stat base..HEAD`. */
-  async diffStat(base: string): Promise<string> {
-    assertNotOption(base, 'diff');
-    return (
-      await this.#git(['-c', 'core.quotepath=false', 'diff', '--stat', `${base}..HEAD`, '--'])
-    ).trimEnd();
-  }
-
   /** Runs git, throws GitError unless it exits 0, returns stdout. */
   async #git(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
     const result = await this.#run(args, extraEnv);
@@ -211,20 +191,6 @@ function assertNotOption(value: string, command: string): void {
   if (value === '' || value.startsWith('-')) {
     throw new GitError([command], `not run: invalid ref name '${value}' (empty or starting with '-')`);
   }
-}
-
-/** Paths from `git status --porcelain=v1 -z`: renames and copies give the new path (the old one follows). */
-function parseStatus(output: string): string[] {
-  const fields = output.split('\0');
-  const paths: string[] = [];
-  for (let i = 0; i < fields.length; i++) {
-    const entry = fields[i];
-    if (!entry) continue;
-    const status = entry.slice(0, 2);
-    paths.push(entry.slice(3));
-    if (status.includes('R') || status.includes('C')) i++; // skip the original path
-  }
-  return paths;
 }
 
 /**
