@@ -3,6 +3,12 @@ import type { ContentBlockParam, MessageParam } from './model.js';
 
 /** Clear when a request reached this share of the window: the next turn's tool output still has room. */
 export const CLEAR_AT_SHARE = 0.6;
+/**
+ * What is left after clearing stays under this share, by dropping the oldest whole turns if stubbing is not
+ * enough (a very long run keeps a stub and a tool call per turn). The gap to CLEAR_AT_SHARE is what makes
+ * clearing rare: every clearing changes the cached prefix, so the next request writes the cache anew.
+ */
+export const CLEAR_DOWN_TO_SHARE = 0.4;
 /** The newest user turns whose tool results stay untouched. */
 export const KEEP_RECENT_TURNS = 3;
 const STUB = '[old tool result cleared]';
@@ -47,6 +53,33 @@ export function clearOldToolResults(messages: MessageParam[], keepRecent = KEEP_
     messages[index] = { ...message, content } as MessageParam;
   }
   return cleared;
+}
+
+/**
+ * Removes the oldest turns after the task, each an assistant message with the user message that answers
+ * it, while the conversation's estimated size (`fixedTokens` for the system prompt and tools, plus
+ * `tokensOf` each message) is above `target`. The newest `keepRecent` user turns, and the assistant turns
+ * they answer, stay. Roles still alternate and every tool_use keeps its tool_result. Returns how many
+ * turns were removed.
+ */
+export function dropOldTurns(
+  messages: MessageParam[],
+  estimate: { fixedTokens: number; tokensOf: (message: MessageParam) => number },
+  target: number,
+  keepRecent = KEEP_RECENT_TURNS,
+): number {
+  const userTurns = messages.flatMap((message, index) => (message.role === 'user' ? [index] : []));
+  const firstKept = (userTurns.at(-keepRecent) ?? 1) - 1;
+  let total = messages.reduce((sum, message) => sum + estimate.tokensOf(message), estimate.fixedTokens);
+  let end = 1; // messages[1 .. end) go
+  while (total > target && end + 2 <= firstKept) {
+    const [assistant, user] = [messages[end], messages[end + 1]];
+    if (assistant?.role !== 'assistant' || user?.role !== 'user') break;
+    total -= estimate.tokensOf(assistant) + estimate.tokensOf(user);
+    end += 2;
+  }
+  messages.splice(1, end - 1);
+  return (end - 1) / 2;
 }
 
 function hasLongInput(input: unknown): boolean {

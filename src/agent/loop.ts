@@ -1,7 +1,7 @@
 // The agent loop: ask the model, run its tools, keep the todo list, nudge when needed, stop on a clear reason.
 import { performance } from 'node:perf_hooks';
 import { childEnv } from './child-env.js';
-import { clearOldToolResults, needsClearing } from './context.js';
+import { CLEAR_DOWN_TO_SHARE, clearOldToolResults, dropOldTurns, needsClearing } from './context.js';
 import {
   emptyUsage,
   promptTokens,
@@ -228,11 +228,36 @@ class Run {
     const reminder = this.reminder.take(this.todos.items);
     if (reminder) notes.push(this.nudge('todo_reminder', reminder));
     const window = this.options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
-    if (needsClearing(this.lastPrompt, this.lastOutput, window) && clearOldToolResults(this.messages) > 0) {
-      const list = `<context-note>Older tool results were cleared to keep this conversation within the context window.</context-note>\nYour todo list, as it stands:\n\n${renderPlain(this.todos.items)}`;
-      notes.push(this.nudge('context_cleared', list));
+    if (needsClearing(this.lastPrompt, this.lastOutput, window)) {
+      const note = this.clearContext(window);
+      if (note) notes.push(this.nudge('context_cleared', note));
     }
     return [...content, ...notes];
+  }
+
+  /**
+   * Makes room in a conversation near the window: old tool results become stubs, then the oldest whole
+   * turns go until it is back under CLEAR_DOWN_TO_SHARE. Returns the note that restates the list, if
+   * anything changed.
+   */
+  clearContext(window: number): string | undefined {
+    const charsOf = (value: unknown) => JSON.stringify(value).length;
+    const fixedChars = charsOf(SYSTEM_PROMPT) + charsOf(this.toolbox.definitions);
+    const sentChars = this.messages.reduce((sum, message) => sum + charsOf(message), fixedChars);
+    // The last request measured how many tokens its characters made; sizes after clearing use the same rate.
+    const perChar = (this.lastPrompt + this.lastOutput) / sentChars;
+    const cleared = clearOldToolResults(this.messages);
+    const estimate = {
+      fixedTokens: fixedChars * perChar,
+      tokensOf: (m: MessageParam) => charsOf(m) * perChar,
+    };
+    const dropped = dropOldTurns(this.messages, estimate, window * CLEAR_DOWN_TO_SHARE);
+    if (cleared + dropped === 0) return undefined;
+    const what =
+      dropped > 0
+        ? `Older tool results were cleared and the ${dropped} oldest turns removed`
+        : 'Older tool results were cleared';
+    return `<context-note>${what} to keep this conversation within the context window.</context-note>\nYour todo list, as it stands:\n\n${renderPlain(this.todos.items)}`;
   }
 
   /** Why the run must stop for its cost, if it must. */
