@@ -4,24 +4,16 @@
 // compiling the HTTP parser, the JIT's first passes) that measure 2's warm loop leaves out. Overhead = wall
 // time from the first turn's start − time spent waiting on the server (bench-probe.mjs) − tool run time.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { ROOT } from './action-harness.js';
-import { SMALL_FILE } from './bench-scripts.js';
-import { startModelServerProcess, type ModelServerProcess } from './bench-server-process.js';
-import { median } from './bench-stats.js';
+import { KEY, medianByTurns } from './bench-loop.js';
+import type { ModelServerProcess } from './bench-server-process.js';
 
-const KEY = 'sk-ant-bench-key-000000000000000000000';
 const CLI = join(ROOT, 'dist/cli.js');
 const PROBE = pathToFileURL(join(ROOT, 'tests/support/bench-probe.mjs')).href;
-/**
- * One unmeasured run of this many turns first, so that the server process has compiled its hot code before
- * anything is timed. Each measured run is a fresh CLI process, as every action run is.
- */
-const WARM_UP_TURNS = 100;
 
 /** What bench-probe.mjs writes: one entry per model request, in order, and the GC pauses. */
 interface ProbeReport {
@@ -193,22 +185,5 @@ export async function measureColdLoop(
   turnCounts: readonly number[],
   reps: readonly number[],
 ): Promise<{ byTurns: ColdLoopAt[] }> {
-  const server = startModelServerProcess(KEY);
-  let dir: string | undefined;
-  try {
-    dir = await mkdtemp(join(tmpdir(), 'todo-agent-bench-cold-'));
-    await writeFile(join(dir, SMALL_FILE.path), SMALL_FILE.content);
-    await runOnce(server, WARM_UP_TURNS, dir);
-    const byTurns: ColdLoopAt[] = [];
-    for (const [i, turns] of turnCounts.entries()) {
-      const runs: ColdLoopRun[] = [];
-      for (let rep = 0; rep < (reps[i] ?? 1); rep++) runs.push(await runOnce(server, turns, dir));
-      const medians = MEDIAN_FIGURES.map((figure) => [figure, median(runs.map((run) => run[figure]))]);
-      byTurns.push({ turns, ...Object.fromEntries(medians), runs } as ColdLoopAt);
-    }
-    return { byTurns };
-  } finally {
-    await server.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  }
+  return { byTurns: await medianByTurns(turnCounts, reps, MEDIAN_FIGURES, runOnce) };
 }

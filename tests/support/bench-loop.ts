@@ -15,7 +15,8 @@ import { SMALL_FILE } from './bench-scripts.js';
 import { startModelServerProcess, type ModelServerProcess } from './bench-server-process.js';
 import { linearFit, median } from './bench-stats.js';
 
-const KEY = 'sk-ant-bench-key-000000000000000000000';
+/** The key the model server process requires and the clients send. */
+export const KEY = 'sk-ant-bench-key-000000000000000000000';
 /**
  * One unmeasured run of this many turns first, so that the JIT has compiled the client's and the server's
  * hot code before anything is timed; with a 10-turn warm-up the first measured runs still paid for it.
@@ -189,29 +190,47 @@ export interface LoopOverhead {
   growth: number;
 }
 
-/** Measure 2: median overhead per turn at each turn count, with `reps[i]` runs for `turnCounts[i]`. */
-export async function measureLoopOverhead(
+/**
+ * Runs `runOnce` `reps[i]` times with `turnCounts[i]` turns, after one unmeasured warm-up run, against one
+ * model server process and in one workspace holding the small file, and takes the median of each figure.
+ * Measures 2 and 2′ share it.
+ */
+export async function medianByTurns<Run extends { turns: number }, Figure extends keyof Run>(
   turnCounts: readonly number[],
   reps: readonly number[],
-): Promise<LoopOverhead> {
+  figures: readonly Figure[],
+  runOnce: (server: ModelServerProcess, turns: number, dir: string) => Promise<Run>,
+): Promise<Array<{ turns: number; runs: Run[] } & Record<Figure, number>>> {
   const server = startModelServerProcess(KEY);
   let dir: string | undefined;
   try {
     dir = await mkdtemp(join(tmpdir(), 'todo-agent-bench-loop-'));
     await writeFile(join(dir, SMALL_FILE.path), SMALL_FILE.content);
     await runOnce(server, WARM_UP_TURNS, dir);
-    const byTurns: LoopOverheadAt[] = [];
+    const byTurns = [];
     for (const [i, turns] of turnCounts.entries()) {
-      const runs: LoopRun[] = [];
+      const runs: Run[] = [];
       for (let rep = 0; rep < (reps[i] ?? 1); rep++) runs.push(await runOnce(server, turns, dir));
-      const medians = MEDIAN_FIGURES.map((figure) => [figure, median(runs.map((run) => run[figure]))]);
-      byTurns.push({ turns, ...Object.fromEntries(medians), runs } as LoopOverheadAt);
+      const medians = figures.map((figure) => [figure, median(runs.map((run) => Number(run[figure])))]);
+      byTurns.push({ turns, runs, ...Object.fromEntries(medians) } as { turns: number; runs: Run[] } & Record<
+        Figure,
+        number
+      >);
     }
-    const first = byTurns[0]!;
-    const last = byTurns.at(-1)!;
-    return { byTurns, growth: last.msPerTurn / first.msPerTurn };
+    return byTurns;
   } finally {
     await server.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Measure 2: median overhead per turn at each turn count, with `reps[i]` runs for `turnCounts[i]`. */
+export async function measureLoopOverhead(
+  turnCounts: readonly number[],
+  reps: readonly number[],
+): Promise<LoopOverhead> {
+  const byTurns = await medianByTurns(turnCounts, reps, MEDIAN_FIGURES, runOnce);
+  const first = byTurns[0]!;
+  const last = byTurns.at(-1)!;
+  return { byTurns, growth: last.msPerTurn / first.msPerTurn };
 }
