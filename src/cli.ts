@@ -4,7 +4,8 @@ import { runAgent } from './agent/loop.js';
 import { Model } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
 import { renderPanel, shouldColor } from './terminal/panel.js';
-import { NUMBER_SETTINGS, parseWholeNumber } from './settings.js';
+import { redactor } from './redact.js';
+import { NUMBER_SETTINGS, parseWholeNumber, secretValues } from './settings.js';
 import { openEventLog, type EventLog } from './terminal/event-log.js';
 import { terminalReporter } from './terminal/reporter.js';
 
@@ -26,9 +27,9 @@ function wholeNumber(flag: string, value: string | undefined, setting: keyof typ
   return number;
 }
 
-function openLog(path: string): EventLog {
+function openLog(path: string, redact: (text: string) => string): EventLog {
   try {
-    return openEventLog(path);
+    return openEventLog(path, redact);
   } catch (error) {
     throw new UsageError(
       `--events: cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? error})`,
@@ -70,7 +71,11 @@ export async function main(argv: string[]): Promise<number> {
       bashTimeoutSeconds: wholeNumber('bash-timeout', values['bash-timeout'], 'bash_timeout'),
       reminderRounds: wholeNumber('reminder-rounds', values['reminder-rounds'], 'reminder_rounds'),
     };
-    const events = values.events === undefined ? undefined : openLog(values.events);
+    // The key and any secret-named variable stay out of the terminal and the event log, as in the action.
+    const secrets = secretValues(process.env);
+    for (const secret of secrets) redactor.add(secret);
+    const redact = (text: string) => redactor.redact(text);
+    const events = values.events === undefined ? undefined : openLog(values.events, redact);
     const color = shouldColor(process.stdout, process.env);
     const controller = new AbortController();
     process.once('SIGINT', () => controller.abort());
@@ -80,19 +85,21 @@ export async function main(argv: string[]): Promise<number> {
       workspace: await openWorkspace(process.cwd()),
       ...settings,
       signal: controller.signal,
+      redact,
+      secrets,
       observers: [
-        terminalReporter({ write: (text) => process.stdout.write(text), color }),
+        terminalReporter({ write: (text) => process.stdout.write(redact(text)), color }),
         ...(events ? [events.observer] : []),
       ],
     });
     // Every line reaches the file, however the run ended.
     const result = await run.finally(() => events?.close());
-    process.stdout.write(`\n${renderPanel(result.todos, { color, title: 'Final todo list' })}\n`);
+    process.stdout.write(redact(`\n${renderPanel(result.todos, { color, title: 'Final todo list' })}\n`));
     const { usage } = result;
     process.stdout.write(
       `tokens: ${usage.input_tokens} in, ${usage.cache_read_input_tokens} cache read, ${usage.cache_creation_input_tokens} cache write, ${usage.output_tokens} out\n`,
     );
-    if (result.lastText) process.stdout.write(`\n${result.lastText}\n`);
+    if (result.lastText) process.stdout.write(redact(`\n${result.lastText}\n`));
     return result.status === 'completed' ? 0 : 1;
   } catch (error) {
     if (error instanceof UsageError) {

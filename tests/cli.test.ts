@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ScriptedModelServer } from './support/anthropic-server.js';
 import { HELLO_FILES, HELLO_RESULT, HELLO_TASK, helloScript } from './support/scenarios.js';
-import { reply, text } from './support/anthropic-server.js';
+import { reply, text, toolUse } from './support/anthropic-server.js';
 
 const CLI = resolve(import.meta.dirname, '../dist/cli.js');
 const KEY = 'sk-ant-cli-test-0000000000000000';
@@ -74,6 +74,32 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     const times = events.map((event) => event.at);
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(times[0]).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('keeps the API key out of the terminal and the event log, whoever repeats it', async () => {
+    await writeFile(join(dir, 'leak.txt'), `the key is ${KEY}\n`);
+    server = await startModelServer(
+      [
+        reply(toolUse('todo', { items: [{ text: 'Look at leak.txt', status: 'in_progress' }] })),
+        reply(toolUse('read_file', { path: 'leak.txt' })),
+        reply(toolUse('todo', { items: [{ text: `Look at leak.txt (${KEY})`, status: 'completed' }] })),
+        reply(text(`Done. I found ${KEY} in the file.`)),
+      ],
+      { apiKey: KEY },
+    );
+    const log = join(dir, 'events.jsonl');
+    const { code, stdout } = await cli(['look at leak.txt', '--events', log], {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: server.url,
+    });
+    expect(code).toBe(0);
+    const events = await readFile(log, 'utf8');
+    for (const output of [stdout, events]) {
+      expect(output).not.toContain(KEY);
+      expect(output).toContain('***');
+    }
+    expect(events).toContain('"type":"tool"');
+    expect(stdout).toContain('Done. I found *** in the file.');
   });
 
   it('exits 2 before any model call when --events cannot be written', async () => {

@@ -10,8 +10,11 @@ export interface EventLog {
   close(): Promise<void>;
 }
 
-/** Opens (and truncates) `path` now, so a bad path fails before the run starts. */
-export function openEventLog(path: string): EventLog {
+/**
+ * Opens (and truncates) `path` now, so a bad path fails before the run starts. Every string in an event
+ * passes `redact` before it is written.
+ */
+export function openEventLog(path: string, redact: (text: string) => string = (text) => text): EventLog {
   const stream = createWriteStream('', { fd: openSync(path, 'w') });
   let failure: Error | undefined;
   stream.on('error', (error) => (failure ??= error));
@@ -19,7 +22,10 @@ export function openEventLog(path: string): EventLog {
     observer: (event) => {
       // Milliseconds since the epoch, to a microsecond: fine enough to time a turn.
       const at = Math.round((performance.timeOrigin + performance.now()) * 1000) / 1000;
-      stream.write(`${JSON.stringify({ at, ...event })}\n`);
+      const line = JSON.stringify({ at, ...event }, (_key, value: unknown) =>
+        typeof value === 'string' ? redact(value) : value,
+      );
+      stream.write(`${line}\n`);
     },
     close: () =>
       new Promise((resolve, reject) => {
