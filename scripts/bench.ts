@@ -18,7 +18,7 @@ import { checkRequest } from '../tests/support/openapi.js';
 /** Runs per measure; `--quick` keeps the bench well under a minute, the full set under three. */
 const REPS = {
   full: { firstWrite: 7, loop: [31, 11, 7], coldLoop: [9, 5, 3], traffic: 3, paced: 1, share: 3, memory: 3 },
-  quick: { firstWrite: 2, loop: [3, 1, 1], coldLoop: [2, 1, 1], traffic: 1, paced: 0, share: 1, memory: 1 },
+  quick: { firstWrite: 2, loop: [9, 3, 1], coldLoop: [2, 1, 1], traffic: 1, paced: 0, share: 1, memory: 1 },
 };
 const LOOP_TURNS = [10, 100, 300];
 /** A model reply every 250 ms: slow enough for the checklist to move while the run goes on. */

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { ROOT } from './action-harness.js';
-import { KEY, medianByTurns } from './bench-loop.js';
+import { KEY, medianByTurns, type LoopFigures } from './bench-loop.js';
+import { mean, sum } from './bench-stats.js';
 import type { ModelServerProcess } from './bench-server-process.js';
 
 const CLI = join(ROOT, 'dist/cli.js');
@@ -33,42 +34,11 @@ interface ProbeReport {
 
 type Stamped = AgentEvent & { at: number };
 
-export interface ColdLoopRun {
-  turns: number;
-  /** From the first turn's start to the end of the run. */
-  wallMs: number;
-  /** Time the CLI waited on the server: event-loop idle from each request's last byte sent to its end. */
-  waitMs: number;
-  toolMs: number;
-  /** wall − wait − tools, per turn: what the agent spends on each turn besides waiting. */
-  msPerTurn: number;
-  /**
-   * Time per turn the CLI's event loop was busy, not blocked on I/O, from the first request to the last
-   * answer: a check that leaves out every wait, wherever it falls. Tools' own work is in it.
-   */
-  clientActiveMsPerTurn: number;
-  /** CPU time of the CLI per turn over the same span (all threads: GC and compiler threads too). */
-  clientCpuMsPerTurn: number;
-  /**
-   * For comparison with the wait, per turn: the server process's CPU time (all threads), and its own time
-   * from request headers parsed to the answer's last byte written (reading the body included).
-   */
-  serverCpuMsPerTurn: number;
-  serverHandlingMsPerTurn: number;
-  /** The CLI's GC pauses per turn, main thread, during the run (part of the overhead, wherever they fall). */
-  gcMsPerTurn: number;
-  /** Size of the last request body: the history every request re-sends. */
-  lastBodyBytes: number;
-  /** Overhead per turn over the first and the last tenth of the turns: growth within one run. */
-  firstTenthMsPerTurn: number;
-  lastTenthMsPerTurn: number;
+export interface ColdLoopRun extends LoopFigures {
   /** The first turn's overhead alone, and the mean over the turns after it. */
   firstTurnMs: number;
   laterMsPerTurn: number;
 }
-
-const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-const sum = (values: readonly (number | undefined)[]) => values.reduce<number>((a, b) => a + (b ?? 0), 0);
 
 /** Runs the bundled CLI once under the probe; resolves with its event log and the probe's report. */
 async function runCli(

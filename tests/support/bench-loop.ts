@@ -13,7 +13,7 @@ import { openWorkspace } from '../../src/agent/workspace.js';
 import { watchServerWaits } from './bench-http-wait.js';
 import { SMALL_FILE } from './bench-scripts.js';
 import { startModelServerProcess, type ModelServerProcess } from './bench-server-process.js';
-import { linearFit, median } from './bench-stats.js';
+import { linearFit, mean, median, sum } from './bench-stats.js';
 
 /** The key the model server process requires and the clients send. */
 export const KEY = 'sk-ant-bench-key-000000000000000000000';
@@ -37,22 +37,20 @@ class TimedModel extends Model {
   }
 }
 
-export interface LoopRun {
+/** What measures 2 and 2′ report for every run. */
+export interface LoopFigures {
   turns: number;
+  /** From the first turn's start to the end of the run. */
   wallMs: number;
   /** Time the client waited on the server: event-loop idle from each request's last byte sent to its end. */
   waitMs: number;
   toolMs: number;
-  /** wall − wait − tools, per turn: what the runner spends on each turn besides waiting. */
+  /** wall − wait − tools, per turn: what the client spends on each turn besides waiting. */
   msPerTurn: number;
-  /** Of that, the time outside `Model.send` (the loop itself: history, reminders, events, tools' wrapper). */
-  loopMsPerTurn: number;
-  /** Of that, the time inside `Model.send` but not waiting (SDK, JSON encoding, HTTP, SSE parsing). */
-  clientMsPerTurn: number;
-  /** CPU time of this process per turn (all threads, tools included): a check on the wall-time figure. */
+  /** CPU time of the client per turn (all threads, tools included): a check on the wall-time figure. */
   clientCpuMsPerTurn: number;
   /**
-   * Time per turn this process's event loop was busy, not blocked on I/O (Node's event loop utilisation):
+   * Time per turn the client's event loop was busy, not blocked on I/O (Node's event loop utilisation):
    * a check that leaves out every wait, wherever it falls. Tools' own work is in it, so it runs a little
    * above `msPerTurn`.
    */
@@ -63,25 +61,29 @@ export interface LoopRun {
    */
   serverCpuMsPerTurn: number;
   serverHandlingMsPerTurn: number;
-  /** Of the wait per turn, the part after the response headers, while the answer streamed in. */
-  waitWhileStreamingMsPerTurn: number;
-  /** This process's GC pauses per turn (part of the overhead, wherever they fall). */
+  /** The client's GC pauses per turn, main thread (part of the overhead, wherever they fall). */
   gcMsPerTurn: number;
   /** Size of the last request body: the history every request re-sends. */
   lastBodyBytes: number;
+  /** Overhead per turn over the first and the last tenth of the turns: growth within one run. */
+  firstTenthMsPerTurn: number;
+  lastTenthMsPerTurn: number;
+}
+
+export interface LoopRun extends LoopFigures {
+  /** Of `msPerTurn`, the time outside `Model.send`: the loop itself (history, reminders, events, tools). */
+  loopMsPerTurn: number;
+  /** Of `msPerTurn`, the time inside `Model.send` but not waiting (SDK, JSON encoding, HTTP, SSE parsing). */
+  clientMsPerTurn: number;
+  /** Of the wait per turn, the part after the response headers, while the answer streamed in. */
+  waitWhileStreamingMsPerTurn: number;
   /**
    * Overhead per turn fitted against the size of that turn's request: a fixed part, and a part that grows
    * with the bytes re-sent (the history), in µs per kB.
    */
   fixedMsPerTurn: number;
   usPerKb: number;
-  /** Overhead per turn over the first and the last tenth of the turns: growth within one run. */
-  firstTenthMsPerTurn: number;
-  lastTenthMsPerTurn: number;
 }
-
-const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-const sum = (values: readonly (number | undefined)[]) => values.reduce<number>((a, b) => a + (b ?? 0), 0);
 
 async function runOnce(server: ModelServerProcess, turns: number, dir: string): Promise<LoopRun> {
   const url = await server.serve('loop', turns);

@@ -1,6 +1,11 @@
 // Pure arithmetic for `npm run bench`: medians, write-rate windows, and prompt-prefix reuse.
 import { estimateTokens } from './anthropic-server.js';
 
+export const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+/** The sum, with missing entries (a turn with no tool call) counted as 0. */
+export const sum = (values: readonly (number | undefined)[]): number =>
+  values.reduce<number>((a, b) => a + (b ?? 0), 0);
+
 export function median(values: readonly number[]): number {
   if (values.length === 0) throw new RangeError('median of no values');
   const sorted = [...values].sort((a, b) => a - b);
