@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { ROOT } from './action-harness.js';
-import { KEY, medianByTurns, type LoopFigures } from './bench-loop.js';
+import { KEY, medianByTurns, SHARED_MEDIANS, type ByTurns, type LoopFigures } from './bench-loop.js';
 import { mean, sum } from './bench-stats.js';
 import type { ModelServerProcess } from './bench-server-process.js';
 
@@ -132,23 +132,12 @@ async function runOnce(server: ModelServerProcess, turns: number, dir: string): 
 }
 
 const MEDIAN_FIGURES = [
-  'msPerTurn',
+  ...SHARED_MEDIANS,
   'firstTurnMs',
   'laterMsPerTurn',
-  'clientCpuMsPerTurn',
-  'clientActiveMsPerTurn',
-  'serverCpuMsPerTurn',
-  'serverHandlingMsPerTurn',
-  'gcMsPerTurn',
-  'firstTenthMsPerTurn',
-  'lastTenthMsPerTurn',
-  'lastBodyBytes',
 ] as const satisfies readonly (keyof ColdLoopRun)[];
 
-export type ColdLoopAt = { turns: number; runs: ColdLoopRun[] } & Record<
-  (typeof MEDIAN_FIGURES)[number],
-  number
->;
+export type ColdLoopAt = ByTurns<ColdLoopRun, (typeof MEDIAN_FIGURES)[number]>;
 
 /** Measure 2′: median figures at each turn count, with `reps[i]` fresh CLI processes for `turnCounts[i]`. */
 export async function measureColdLoop(

@@ -163,28 +163,32 @@ async function runOnce(server: ModelServerProcess, turns: number, dir: string): 
   }
 }
 
-/** The per-turn figures of a run whose median over the runs is reported for each turn count. */
-const MEDIAN_FIGURES = [
+/** The figures both measures report as medians over their runs. */
+export const SHARED_MEDIANS = [
   'msPerTurn',
-  'loopMsPerTurn',
-  'clientMsPerTurn',
   'clientCpuMsPerTurn',
   'clientActiveMsPerTurn',
   'serverCpuMsPerTurn',
   'serverHandlingMsPerTurn',
-  'waitWhileStreamingMsPerTurn',
   'gcMsPerTurn',
   'firstTenthMsPerTurn',
   'lastTenthMsPerTurn',
+  'lastBodyBytes',
+] as const satisfies readonly (keyof LoopFigures)[];
+
+/** The runs at one turn count, with the median of each listed figure. */
+export type ByTurns<Run, Figure extends keyof Run> = { turns: number; runs: Run[] } & Record<Figure, number>;
+
+const MEDIAN_FIGURES = [
+  ...SHARED_MEDIANS,
+  'loopMsPerTurn',
+  'clientMsPerTurn',
+  'waitWhileStreamingMsPerTurn',
   'fixedMsPerTurn',
   'usPerKb',
-  'lastBodyBytes',
 ] as const satisfies readonly (keyof LoopRun)[];
 
-export type LoopOverheadAt = { turns: number; runs: LoopRun[] } & Record<
-  (typeof MEDIAN_FIGURES)[number],
-  number
->;
+export type LoopOverheadAt = ByTurns<LoopRun, (typeof MEDIAN_FIGURES)[number]>;
 
 export interface LoopOverhead {
   byTurns: LoopOverheadAt[];
@@ -202,22 +206,19 @@ export async function medianByTurns<Run extends { turns: number }, Figure extend
   reps: readonly number[],
   figures: readonly Figure[],
   runOnce: (server: ModelServerProcess, turns: number, dir: string) => Promise<Run>,
-): Promise<Array<{ turns: number; runs: Run[] } & Record<Figure, number>>> {
+): Promise<ByTurns<Run, Figure>[]> {
   const server = startModelServerProcess(KEY);
   let dir: string | undefined;
   try {
     dir = await mkdtemp(join(tmpdir(), 'todo-agent-bench-loop-'));
     await writeFile(join(dir, SMALL_FILE.path), SMALL_FILE.content);
     await runOnce(server, WARM_UP_TURNS, dir);
-    const byTurns = [];
+    const byTurns: ByTurns<Run, Figure>[] = [];
     for (const [i, turns] of turnCounts.entries()) {
       const runs: Run[] = [];
       for (let rep = 0; rep < (reps[i] ?? 1); rep++) runs.push(await runOnce(server, turns, dir));
       const medians = figures.map((figure) => [figure, median(runs.map((run) => Number(run[figure])))]);
-      byTurns.push({ turns, runs, ...Object.fromEntries(medians) } as { turns: number; runs: Run[] } & Record<
-        Figure,
-        number
-      >);
+      byTurns.push({ turns, runs, ...Object.fromEntries(medians) } as ByTurns<Run, Figure>);
     }
     return byTurns;
   } finally {
