@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { ROOT } from './action-harness.js';
-import { KEY, medianByTurns, SHARED_MEDIANS, type ByTurns, type LoopFigures } from './bench-loop.js';
+import {
+  KEY,
+  medianByTurns,
+  SHARED_MEDIANS,
+  timelineFigures,
+  TurnLog,
+  type ByTurns,
+  type LoopFigures,
+} from './bench-loop.js';
 import { mean, sum } from './bench-stats.js';
 import type { ModelServerProcess } from './bench-server-process.js';
 
@@ -78,54 +86,26 @@ async function runCli(
 async function runOnce(server: ModelServerProcess, turns: number, dir: string): Promise<ColdLoopRun> {
   const url = await server.serve('loop', turns);
   const { events, probe } = await runCli(url, turns, dir);
-  const seen = await server.report();
   const end = events.find((event) => event.type === 'end');
-  const turnStarts: number[] = [];
-  const toolMsByTurn: number[] = [];
-  for (const event of events) {
-    if (event.type === 'turn_start') turnStarts[event.turn - 1] = event.at;
-    if (event.type === 'tool')
-      toolMsByTurn[event.turn - 1] = (toolMsByTurn[event.turn - 1] ?? 0) + event.durationMs;
-  }
-  const waits = probe.requests.map((request) => request.waitMs);
-  if (
-    end?.type !== 'end' ||
-    end.result.status !== 'completed' ||
-    end.result.turns !== turns ||
-    turnStarts.length !== turns ||
-    seen.violations.length > 0 ||
-    seen.requests !== turns ||
-    seen.bodyBytes.length !== turns ||
-    waits.length !== turns
-  )
-    throw new Error(
-      `bench: the loop run went wrong: ${end?.type === 'end' ? `${end.result.status} after ${end.result.turns} turns (${end.result.reason})` : 'no end event'}; ` +
-        `${seen.requests} requests, ${waits.length} waits timed; ${seen.violations.map((v) => v.message).join('; ')}`,
-    );
-  // One request per turn (no retries), so the n-th wait belongs to the n-th turn.
-  const perTurn = turnStarts.map(
-    (start, turn) => (turnStarts[turn + 1] ?? end.at) - start - waits[turn]! - (toolMsByTurn[turn] ?? 0),
-  );
-  const tenth = Math.max(1, Math.floor(turns / 10));
+  const log = new TurnLog();
+  for (const event of events) log.add(event, event.at);
+  const startedAt = log.turnStarts[0] ?? 0;
+  const { perTurn, figures } = timelineFigures({
+    turns,
+    result: end?.type === 'end' ? end.result : undefined,
+    startedAt,
+    endedAt: end?.at ?? 0,
+    ...log,
+    waits: probe.requests.map((request) => request.waitMs),
+    seen: await server.report(),
+  });
   const first = probe.requests[0]!;
   const last = probe.requests.at(-1)!;
-  const wallMs = end.at - turnStarts[0]!;
-  const waitMs = sum(waits);
-  const toolMs = sum(toolMsByTurn);
   return {
-    turns,
-    wallMs,
-    waitMs,
-    toolMs,
-    msPerTurn: (wallMs - waitMs - toolMs) / turns,
+    ...figures,
     clientActiveMsPerTurn: (last.busyAtDone - first.busyAtCreate) / turns,
     clientCpuMsPerTurn: (last.cpuAtDone - first.cpuAtCreate) / turns,
-    serverCpuMsPerTurn: seen.cpuMs / turns,
-    serverHandlingMsPerTurn: sum(seen.handlingMs) / turns,
-    gcMsPerTurn: sum(probe.gc.filter((pause) => pause.at >= turnStarts[0]!).map((pause) => pause.ms)) / turns,
-    lastBodyBytes: seen.bodyBytes.at(-1)!,
-    firstTenthMsPerTurn: mean(perTurn.slice(0, tenth)),
-    lastTenthMsPerTurn: mean(perTurn.slice(-tenth)),
+    gcMsPerTurn: sum(probe.gc.filter((pause) => pause.at >= startedAt).map((pause) => pause.ms)) / turns,
     firstTurnMs: perTurn[0]!,
     laterMsPerTurn: mean(perTurn.slice(1)),
   };

@@ -6,13 +6,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent, AgentResult } from '../../src/agent/events.js';
 import { runAgent } from '../../src/agent/loop.js';
 import { Model, type TurnRequest } from '../../src/agent/model.js';
 import { openWorkspace } from '../../src/agent/workspace.js';
 import { watchServerWaits } from './bench-http-wait.js';
 import { SMALL_FILE } from './bench-scripts.js';
-import { startModelServerProcess, type ModelServerProcess } from './bench-server-process.js';
+import {
+  startModelServerProcess,
+  type ModelServerProcess,
+  type ServerReport,
+} from './bench-server-process.js';
 import { linearFit, mean, median, sum } from './bench-stats.js';
 
 /** The key the model server process requires and the clients send. */
@@ -85,18 +89,85 @@ export interface LoopRun extends LoopFigures {
   usPerKb: number;
 }
 
+/** Each turn's start and its tools' run time, from the agent's events as they happen or as logged. */
+export class TurnLog {
+  readonly turnStarts: number[] = [];
+  readonly toolMsByTurn: number[] = [];
+
+  add(event: AgentEvent, at: number): void {
+    const index = 'turn' in event ? event.turn - 1 : -1;
+    if (event.type === 'turn_start') this.turnStarts[index] = at;
+    if (event.type === 'tool') this.toolMsByTurn[index] = (this.toolMsByTurn[index] ?? 0) + event.durationMs;
+  }
+}
+
+/** What either measure recorded of one run: when each turn started, when it ended, and what it waited. */
+export interface Timeline {
+  turns: number;
+  result: AgentResult | undefined;
+  /** Where wall time starts and ends (performance.now() or epoch ms: one clock per timeline). */
+  startedAt: number;
+  endedAt: number;
+  turnStarts: readonly number[];
+  toolMsByTurn: readonly number[];
+  /** Per request, in order: the time the client only waited on the server. */
+  waits: readonly number[];
+  seen: ServerReport;
+}
+
+/**
+ * Checks that the run went as scripted (one request per turn, every turn played, no rule broken), then
+ * works out the figures both measures take from a timeline; `perTurn` is each turn's overhead.
+ */
+export function timelineFigures(t: Timeline): {
+  perTurn: number[];
+  figures: Omit<LoopFigures, 'clientCpuMsPerTurn' | 'clientActiveMsPerTurn' | 'gcMsPerTurn'>;
+} {
+  const { turns, result, seen, waits, turnStarts, toolMsByTurn } = t;
+  if (
+    result?.status !== 'completed' ||
+    result.turns !== turns ||
+    turnStarts.length !== turns ||
+    seen.violations.length > 0 ||
+    seen.requests !== turns ||
+    seen.bodyBytes.length !== turns ||
+    waits.length !== turns
+  )
+    throw new Error(
+      `bench: the loop run went wrong: ${result ? `${result.status} after ${result.turns} turns (${result.reason})` : 'no result'}; ` +
+        `${seen.requests} requests, ${waits.length} waits timed; ${seen.violations.map((v) => v.message).join('; ')}`,
+    );
+  // One request per turn (no retries), so the n-th wait belongs to the n-th turn.
+  const perTurn = turnStarts.map(
+    (start, turn) => (turnStarts[turn + 1] ?? t.endedAt) - start - waits[turn]! - (toolMsByTurn[turn] ?? 0),
+  );
+  const tenth = Math.max(1, Math.floor(turns / 10));
+  const wallMs = t.endedAt - t.startedAt;
+  const waitMs = sum(waits);
+  const toolMs = sum(toolMsByTurn);
+  return {
+    perTurn,
+    figures: {
+      turns,
+      wallMs,
+      waitMs,
+      toolMs,
+      msPerTurn: (wallMs - waitMs - toolMs) / turns,
+      serverCpuMsPerTurn: seen.cpuMs / turns,
+      serverHandlingMsPerTurn: sum(seen.handlingMs) / turns,
+      lastBodyBytes: seen.bodyBytes.at(-1)!,
+      firstTenthMsPerTurn: mean(perTurn.slice(0, tenth)),
+      lastTenthMsPerTurn: mean(perTurn.slice(-tenth)),
+    },
+  };
+}
+
 async function runOnce(server: ModelServerProcess, turns: number, dir: string): Promise<LoopRun> {
   const url = await server.serve('loop', turns);
   const watch = watchServerWaits(url);
   try {
     const model = new TimedModel({ apiKey: KEY, baseURL: url, maxRetries: 0 });
-    const turnStarts: number[] = [];
-    const toolMsByTurn: number[] = [];
-    const observer = (event: AgentEvent): void => {
-      if (event.type === 'turn_start') turnStarts[event.turn - 1] = performance.now();
-      if (event.type === 'tool')
-        toolMsByTurn[event.turn - 1] = (toolMsByTurn[event.turn - 1] ?? 0) + event.durationMs;
-    };
+    const log = new TurnLog();
     const cpuAtStart = process.cpuUsage();
     const loopAtStart = performance.eventLoopUtilization();
     const started = performance.now();
@@ -105,58 +176,36 @@ async function runOnce(server: ModelServerProcess, turns: number, dir: string): 
       model,
       workspace: await openWorkspace(dir),
       maxTurns: turns + 5,
-      observers: [observer],
+      observers: [(event) => log.add(event, performance.now())],
     });
     const ended = performance.now();
     const cpu = process.cpuUsage(cpuAtStart);
     const loop = performance.eventLoopUtilization(loopAtStart);
     const { waits, beforeHeadersMs, gcMs } = watch.stop();
     const seen = await server.report();
-    if (
-      result.status !== 'completed' ||
-      result.turns !== turns ||
-      seen.violations.length > 0 ||
-      seen.requests !== turns ||
-      seen.bodyBytes.length !== turns ||
-      waits.length !== turns
-    )
-      throw new Error(
-        `bench: the loop run went wrong: ${result.status} after ${result.turns} turns (${result.reason}); ` +
-          `${seen.requests} requests, ${waits.length} waits timed; ${seen.violations.map((v) => v.message).join('; ')}`,
-      );
-    // One request per turn (no retries), so the n-th wait belongs to the n-th turn.
-    const overheadOf = (turn: number): number => {
-      const end = turnStarts[turn + 1] ?? ended;
-      return end - turnStarts[turn]! - waits[turn]! - (toolMsByTurn[turn] ?? 0);
-    };
-    const perTurn = Array.from({ length: turns }, (_, turn) => overheadOf(turn));
-    const tenth = Math.max(1, Math.floor(turns / 10));
+    const { perTurn, figures } = timelineFigures({
+      turns,
+      result,
+      startedAt: started,
+      endedAt: ended,
+      ...log,
+      waits,
+      seen,
+    });
     const bySize = linearFit(
       seen.bodyBytes.map((bytes) => bytes / 1000),
       perTurn,
     );
-    const wallMs = ended - started;
-    const waitMs = sum(waits);
-    const toolMs = sum(toolMsByTurn);
     return {
-      turns,
-      wallMs,
-      waitMs,
-      toolMs,
-      msPerTurn: (wallMs - waitMs - toolMs) / turns,
-      loopMsPerTurn: (wallMs - model.sendMs - toolMs) / turns,
-      clientMsPerTurn: (model.sendMs - waitMs) / turns,
+      ...figures,
+      loopMsPerTurn: (figures.wallMs - model.sendMs - figures.toolMs) / turns,
+      clientMsPerTurn: (model.sendMs - figures.waitMs) / turns,
       clientCpuMsPerTurn: (cpu.user + cpu.system) / 1000 / turns,
       clientActiveMsPerTurn: loop.active / turns,
-      serverCpuMsPerTurn: seen.cpuMs / turns,
-      serverHandlingMsPerTurn: sum(seen.handlingMs) / turns,
-      waitWhileStreamingMsPerTurn: (waitMs - beforeHeadersMs) / turns,
+      waitWhileStreamingMsPerTurn: (figures.waitMs - beforeHeadersMs) / turns,
       gcMsPerTurn: gcMs / turns,
-      lastBodyBytes: seen.bodyBytes.at(-1)!,
       fixedMsPerTurn: bySize.intercept,
       usPerKb: bySize.slope * 1000,
-      firstTenthMsPerTurn: mean(perTurn.slice(0, tenth)),
-      lastTenthMsPerTurn: mean(perTurn.slice(-tenth)),
     };
   } finally {
     watch.stop();
