@@ -1,7 +1,13 @@
 // The agent loop: ask the model, run its tools, keep the todo list, nudge when needed, stop on a clear reason.
 import { performance } from 'node:perf_hooks';
 import { childEnv } from './child-env.js';
-import { CLEAR_DOWN_TO_SHARE, clearOldToolResults, dropOldTurns, needsClearing } from './context.js';
+import {
+  CLEAR_DOWN_TO_SHARE,
+  clearOldToolResults,
+  dropOldTurns,
+  needsClearing,
+  withoutThinking,
+} from './context.js';
 import {
   emptyUsage,
   promptTokens,
@@ -13,15 +19,13 @@ import {
 } from './events.js';
 import {
   classifyModelError,
-  DEFAULT_MAX_TOKENS,
-  RAISED_MAX_TOKENS,
   type ContentBlockParam,
   type Message,
   type MessageParam,
   type Model,
 } from './model.js';
 import { firstMessage, SYSTEM_PROMPT, type Briefing } from './prompt.js';
-import { DEFAULT_CONTEXT_WINDOW, estimateCost } from './pricing.js';
+import { estimateCost, outputRoom } from './models.js';
 import { ReminderPolicy } from './reminder.js';
 import { allCompleted, openItems, renderPlain, TodoManager, type TodoItem } from './todos.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
@@ -41,8 +45,11 @@ export interface AgentOptions extends Briefing {
   secrets?: string[];
   /** Stop as incomplete once the estimated cost passes this many USD. */
   maxCostUsd?: number;
-  /** Tokens the model can read; old tool results are cleared well before a request would reach it. */
-  contextWindow?: number;
+  /**
+   * The most prompt tokens a request may grow to (max_context_tokens); default and ceiling: the model's
+   * window. Old tool results are cleared well before a request would reach it.
+   */
+  maxContextTokens?: number;
 }
 
 const OPEN_ITEM_NUDGES = 2;
@@ -62,7 +69,7 @@ class Run {
   turn = 0;
   toolCalls = 0;
   lastText = '';
-  maxTokens = DEFAULT_MAX_TOKENS;
+  maxTokens: number;
   openItemNudges = 0;
   lastPrompt = 0;
   lastOutput = 0;
@@ -78,7 +85,14 @@ class Run {
       env: childEnv(process.env, options.secrets ?? []),
       ...(options.signal ? { signal: options.signal } : {}),
     };
+    this.maxTokens = outputRoom(options.model.info).first;
     this.messages.push({ role: 'user', content: [{ type: 'text', text: firstMessage(options) }] });
+  }
+
+  /** The prompt budget: the max_context_tokens setting, never more than the model's window. */
+  get budget(): number {
+    const window = this.options.model.info.window;
+    return Math.min(this.options.maxContextTokens ?? window, window);
   }
 
   /** An observer that throws (a log, a comment) must never stop the work it is watching. */
@@ -193,7 +207,7 @@ class Run {
 
   /** A reply cut off by max_tokens: answer any cut tool call with an error, and give the next reply more room. */
   async recoverFromCutOff(response: Message): Promise<ContentBlockParam[]> {
-    this.maxTokens = RAISED_MAX_TOKENS;
+    this.maxTokens = outputRoom(this.options.model.info).raised;
     // Every tool call needs its result. Only a tool call at the very end can be the one the limit cut.
     if (response.content.some((block) => block.type === 'tool_use')) {
       return await this.runTools(response, response.content.at(-1)?.type === 'tool_use');
@@ -227,18 +241,18 @@ class Run {
     const notes: ContentBlockParam[] = [];
     const reminder = this.reminder.take(this.todos.items);
     if (reminder) notes.push(this.nudge('todo_reminder', reminder));
-    const window = this.options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
-    if (needsClearing(this.lastPrompt, this.lastOutput, window)) {
-      const note = this.clearContext(window);
+    if (needsClearing(this.lastPrompt, this.lastOutput, this.budget)) {
+      const note = this.clearContext(this.budget);
       if (note) notes.push(this.nudge('context_cleared', note));
     }
     return [...content, ...notes];
   }
 
   /**
-   * Makes room in a conversation near the window: old tool results become stubs, then the oldest whole
-   * turns go until it is back under CLEAR_DOWN_TO_SHARE. Returns the note that restates the list, if
-   * anything changed.
+   * Makes room in a conversation near the budget: old tool results become stubs, then the oldest whole
+   * turns go until it is back under CLEAR_DOWN_TO_SHARE. That changes the prefix of every thinking block
+   * kept, which the API would refuse, so the kept turns lose their thinking (the documented way). Returns
+   * the note that restates the list, if anything changed.
    */
   clearContext(window: number): string | undefined {
     const charsOf = (value: unknown) => JSON.stringify(value).length;
@@ -253,6 +267,7 @@ class Run {
     };
     const dropped = dropOldTurns(this.messages, estimate, window * CLEAR_DOWN_TO_SHARE);
     if (cleared + dropped === 0) return undefined;
+    this.messages.splice(0, this.messages.length, ...withoutThinking(this.messages));
     const what =
       dropped > 0
         ? `Older tool results were cleared and the ${dropped} oldest turns removed`
@@ -268,7 +283,7 @@ class Run {
   }
 
   cost(): number {
-    return estimateCost(this.options.model.id, this.usage);
+    return estimateCost(this.options.model.info.prices, this.usage);
   }
 
   nudge(kind: NudgeKind, text: string): ContentBlockParam {

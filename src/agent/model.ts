@@ -1,5 +1,6 @@
 // The one module that talks to the model: the official SDK, streaming, its own retries, cache markers.
 import Anthropic from '@anthropic-ai/sdk';
+import { modelInfo, withPrices, type Effort, type ModelInfo } from './models.js';
 import { encodeRequestBody } from './request-body.js';
 import type { ToolDefinition } from './tools/index.js';
 
@@ -8,9 +9,6 @@ export type ContentBlockParam = Anthropic.ContentBlockParam;
 export type Message = Anthropic.Message;
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
-/** Room for a long file write in one tool call; raised once when a reply is cut off. */
-export const DEFAULT_MAX_TOKENS = 16_000;
-export const RAISED_MAX_TOKENS = 64_000;
 /** The SDK retries 408/409/429/5xx/529 and dropped connections with backoff; a busy day needs more than 2. */
 export const DEFAULT_MAX_RETRIES = 8;
 
@@ -19,7 +17,17 @@ export interface ModelOptions {
   baseURL?: string;
   model?: string;
   maxRetries?: number;
+  /** Sent as `output_config.effort` to a model that takes it; otherwise the model's default. */
+  effort?: Effort;
+  /** Overrides the model table's list prices (USD per million tokens). */
+  pricePerMtok?: { input: number; output: number };
+  /** A sentence worth a warning in the log: an unknown model, an effort not sent, a recovery. */
+  onNotice?: (message: string) => void;
 }
+
+/** The beta that lets a request drop thinking blocks bound to another prefix instead of failing. */
+export const BINDING_BETA = 'thinking-binding-controls-2026-08-01';
+const BOUND_ELSEWHERE = /bound to a different conversation/i;
 
 export interface TurnRequest {
   system: string;
@@ -33,6 +41,12 @@ export class Model {
   readonly #client: Anthropic;
   readonly #maxRetries: number;
   readonly id: string;
+  /** Window, output limit, prices and thinking of this model, from the model table. */
+  readonly info: ModelInfo;
+  readonly #effort: Effort | undefined;
+  readonly #notice: (message: string) => void;
+  /** Set after the API refused a thinking block bound to another prefix: from then on such blocks are dropped. */
+  #dropBoundBlocks = false;
   #systemBlocks: Anthropic.TextBlockParam[] | undefined;
 
   constructor(options: ModelOptions = {}) {
@@ -48,6 +62,17 @@ export class Model {
       openTelemetry: false,
     });
     this.id = options.model || DEFAULT_MODEL;
+    this.#notice = options.onNotice ?? (() => {});
+    const known = modelInfo(this.id);
+    this.info = withPrices(known, options.pricePerMtok);
+    if (known.family === 'unknown' && !options.pricePerMtok)
+      this.#notice(
+        `${this.id} is not in the model table: costs are estimated at the dearest known prices ($${known.prices.input} / $${known.prices.output} per million tokens); set price_per_mtok to give its real prices.`,
+      );
+    this.#effort =
+      options.effort && (known.defaultEffort || known.family === 'unknown') ? options.effort : undefined;
+    if (options.effort && !this.#effort)
+      this.#notice(`${this.id} takes no effort setting; effort '${options.effort}' is not sent.`);
   }
 
   /**
@@ -60,10 +85,26 @@ export class Model {
       try {
         return await this.#stream(request);
       } catch (error) {
+        if (this.#recoverFromBinding(error)) continue;
         if (attempt >= this.#maxRetries || !isMidStreamFailure(error)) throw error;
         await backoff(attempt, request.signal);
       }
     }
+  }
+
+  /**
+   * A 400 saying a replayed thinking block is bound to a different conversation: the history changed under
+   * it. Sending it again cannot work; from now on every request asks the API to drop such blocks instead
+   * (the documented way out). Only once: a second refusal is a real failure.
+   */
+  #recoverFromBinding(error: unknown): boolean {
+    if (this.#dropBoundBlocks || !(error instanceof Anthropic.APIError) || error.status !== 400) return false;
+    if (!BOUND_ELSEWHERE.test(apiErrorMessage(error))) return false;
+    this.#dropBoundBlocks = true;
+    this.#notice(
+      'The API refused a thinking block bound to an earlier form of the conversation; the rest of this run asks it to drop such blocks (prefix_mismatch_behavior: drop_block).',
+    );
+    return true;
   }
 
   /** The same system blocks for the same prompt, so their encoding is reused. */
@@ -81,16 +122,27 @@ export class Model {
       tools: request.tools,
       messages: withCacheBreakpoints(request.messages),
       stream: true,
+      ...(this.#effort ? { output_config: { effort: this.#effort } } : {}),
+      ...(this.#dropBoundBlocks ? { thinking: DROP_BOUND_BLOCKS } : {}),
     };
     // The SDK's stream helper reads `params`; the bytes sent are the same JSON, encoded a message at a time.
     const stream = this.#client.messages.stream(params, {
       signal: request.signal,
       body: encodeRequestBody(params),
-      headers: { 'content-type': 'application/json' },
+      headers: {
+        'content-type': 'application/json',
+        ...(this.#dropBoundBlocks ? { 'anthropic-beta': BINDING_BETA } : {}),
+      },
     });
     return await stream.finalMessage();
   }
 }
+
+/** Adaptive thinking (these models' default) that drops blocks failing the prefix check instead of failing. */
+const DROP_BOUND_BLOCKS = {
+  type: 'adaptive',
+  block_binding: { prefix_mismatch_behavior: 'drop_block' },
+} as unknown as Anthropic.ThinkingConfigParam;
 
 /** Error events the API sends inside a stream that a later attempt can get past. */
 const TRANSIENT_STREAM_ERRORS = new Set([

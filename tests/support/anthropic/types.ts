@@ -84,6 +84,11 @@ export interface ScriptedModelServer {
  */
 export type ModelMode = 'classic' | 'sonnet-5-5';
 export const MODEL_MODES: readonly ModelMode[] = ['classic', 'sonnet-5-5'];
+/** The model id a client names when it talks to the server in each mode. */
+export const MODE_MODEL_ID: Record<ModelMode, string> = {
+  classic: 'claude-sonnet-4-5',
+  'sonnet-5-5': 'claude-sonnet-5-5',
+};
 
 export interface ModelServerOptions {
   /** When set, require `x-api-key: <key>` or `authorization: Bearer <key>`. */
