@@ -5,15 +5,26 @@ import { Model } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
 import { renderPanel, shouldColor } from './terminal/panel.js';
 import { redactor } from './redact.js';
-import { NUMBER_SETTINGS, parseWholeNumber, secretValues } from './settings.js';
+import {
+  NUMBER_SETTINGS,
+  parseContextTokens,
+  parseEffort,
+  parsePricePerMtok,
+  parseWholeNumber,
+  secretValues,
+  SETTING_PROBLEMS,
+} from './settings.js';
 import { openEventLog, type EventLog } from './terminal/event-log.js';
 import { terminalReporter } from './terminal/reporter.js';
 
-const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--base-url URL] [--events FILE]
+const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--base-url URL]
+                  [--max-context-tokens N] [--effort LEVEL] [--price-per-mtok IN,OUT] [--events FILE]
 
 Runs the agent on <task> in the current directory. Needs ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for
-another endpoint). --events writes every agent event to FILE as JSON Lines. Exits 0 when every todo item
-is completed, 1 when the run ends otherwise, 2 on bad usage.`;
+another endpoint). --max-context-tokens caps each request's prompt (default: the model's window); --effort
+is low, medium, high, xhigh or max (default: the model's own); --price-per-mtok prices a model the table
+lacks, in USD per million input and output tokens. --events writes every agent event to FILE as JSON Lines.
+Exits 0 when every todo item is completed, 1 when the run ends otherwise, 2 on bad usage.`;
 
 class UsageError extends Error {}
 
@@ -25,6 +36,21 @@ function wholeNumber(flag: string, value: string | undefined, setting: keyof typ
   if (number === undefined)
     throw new UsageError(`--${flag} must be a positive whole number up to ${max}, got '${value}'`);
   return number;
+}
+
+/** An optional flag, parsed and worded as its action input is. */
+function optional<T>(
+  value: string | undefined,
+  parse: (value: string) => T | undefined,
+  setting: keyof typeof SETTING_PROBLEMS,
+): T | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parse(value);
+  if (parsed === undefined)
+    throw new UsageError(
+      SETTING_PROBLEMS[setting](value).replace(setting, `--${setting.replaceAll('_', '-')}`),
+    );
+  return parsed;
 }
 
 function openLog(path: string, redact: (text: string) => string): EventLog {
@@ -49,6 +75,9 @@ export async function main(argv: string[]): Promise<number> {
         'reminder-rounds': { type: 'string' },
         model: { type: 'string' },
         'base-url': { type: 'string' },
+        'max-context-tokens': { type: 'string' },
+        effort: { type: 'string' },
+        'price-per-mtok': { type: 'string' },
         events: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -71,6 +100,9 @@ export async function main(argv: string[]): Promise<number> {
       bashTimeoutSeconds: wholeNumber('bash-timeout', values['bash-timeout'], 'bash_timeout'),
       reminderRounds: wholeNumber('reminder-rounds', values['reminder-rounds'], 'reminder_rounds'),
     };
+    const maxContextTokens = optional(values['max-context-tokens'], parseContextTokens, 'max_context_tokens');
+    const effort = optional(values.effort, parseEffort, 'effort');
+    const pricePerMtok = optional(values['price-per-mtok'], parsePricePerMtok, 'price_per_mtok');
     // The key and any secret-named variable stay out of the terminal and the event log, as in the action.
     const secrets = secretValues(process.env);
     for (const secret of secrets) redactor.add(secret);
@@ -81,9 +113,16 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGINT', () => controller.abort());
     const run = runAgent({
       task,
-      model: new Model({ model: values.model, baseURL: values['base-url'] }),
+      model: new Model({
+        model: values.model,
+        baseURL: values['base-url'],
+        ...(effort ? { effort } : {}),
+        ...(pricePerMtok ? { pricePerMtok } : {}),
+        onNotice: (message) => process.stderr.write(`todo-agent: warning: ${message}\n`),
+      }),
       workspace: await openWorkspace(process.cwd()),
       ...settings,
+      ...(maxContextTokens ? { maxContextTokens } : {}),
       signal: controller.signal,
       redact,
       secrets,

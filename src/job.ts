@@ -3,7 +3,7 @@ import * as core from '@actions/core';
 import { promptTokens, type AgentObserver, type AgentResult } from './agent/events.js';
 import { childEnv } from './agent/child-env.js';
 import { runAgent } from './agent/loop.js';
-import { Model } from './agent/model.js';
+import { Model, type ModelOptions } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
 import { GitRepo } from './git/repo.js';
 import { statusOf, type GitHubApi } from './github/api.js';
@@ -41,6 +41,16 @@ const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
   failed: 'failed',
   cancelled: 'cancelled',
 };
+
+/** The model settings beyond the client's connection: effort, prices, and where its notices go. */
+function modelChoices(settings: Settings): Pick<ModelOptions, 'effort' | 'pricePerMtok' | 'onNotice'> {
+  const { effort, price_per_mtok } = settings.inputs;
+  return {
+    ...(effort ? { effort } : {}),
+    ...(price_per_mtok ? { pricePerMtok: price_per_mtok } : {}),
+    onNotice: (message) => core.warning(message),
+  };
+}
 
 export async function runJob(request: JobRequest): Promise<JobOutcome> {
   const { settings, trigger, api, redact } = request;
@@ -86,12 +96,14 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
         apiKey: settings.inputs.anthropic_api_key,
         baseURL: settings.inputs.anthropic_base_url,
         model: settings.inputs.model,
+        ...modelChoices(settings),
       }),
       workspace: await openWorkspace(settings.workspace),
       maxTurns: settings.inputs.max_turns,
       reminderRounds: settings.inputs.reminder_rounds,
       bashTimeoutSeconds: settings.inputs.bash_timeout,
       ...(settings.inputs.max_cost_usd ? { maxCostUsd: settings.inputs.max_cost_usd } : {}),
+      ...(settings.inputs.max_context_tokens ? { maxContextTokens: settings.inputs.max_context_tokens } : {}),
       observers: [progress.observer, summary.observer, logObserver(redact)],
       signal: request.signal,
       redact,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { SECRET_NAME_PATTERN } from './agent/child-env.js';
 import { DEFAULT_MODEL } from './agent/model.js';
+import { EFFORTS, type Effort } from './agent/models.js';
 
 /** The numeric knobs the action and the CLI share: their defaults and upper bounds. */
 export const NUMBER_SETTINGS = {
@@ -34,6 +35,49 @@ const wholeNumber = (name: keyof typeof NUMBER_SETTINGS) =>
       return number;
     });
 
+/** `max_context_tokens`: a whole number of tokens, at least enough for one turn of tool output. */
+export const CONTEXT_TOKENS = { min: 20_000, max: 10_000_000 } as const;
+
+export function parseContextTokens(value: string): number | undefined {
+  const number = parseWholeNumber(value, CONTEXT_TOKENS.max);
+  return number !== undefined && number >= CONTEXT_TOKENS.min ? number : undefined;
+}
+
+export function parseEffort(value: string): Effort | undefined {
+  return (EFFORTS as readonly string[]).includes(value.trim()) ? (value.trim() as Effort) : undefined;
+}
+
+/** `price_per_mtok`: "input,output", USD per million tokens, both positive. */
+export function parsePricePerMtok(value: string): { input: number; output: number } | undefined {
+  const parts = value.split(',').map((part) => part.trim());
+  const [input, output] = parts.map((part) => (/^\d+(\.\d+)?$/.test(part) ? Number(part) : NaN));
+  if (parts.length !== 2 || !(input! > 0) || !(output! > 0)) return undefined;
+  return { input: input!, output: output! };
+}
+
+export const SETTING_PROBLEMS = {
+  max_context_tokens: (value: string) =>
+    `max_context_tokens must be a whole number of tokens from ${CONTEXT_TOKENS.min} to ${CONTEXT_TOKENS.max}, got '${value}'`,
+  effort: (value: string) => `effort must be one of ${EFFORTS.join(', ')}, got '${value}'`,
+  price_per_mtok: (value: string) =>
+    `price_per_mtok must be two positive numbers of US dollars, "input,output" (like "3,15"), got '${value}'`,
+};
+
+/** An optional input: empty is undefined, anything else must parse. */
+const optional = <T>(parse: (value: string) => T | undefined, problem: (value: string) => string) =>
+  z
+    .string()
+    .trim()
+    .transform((value, context) => {
+      if (value === '') return undefined;
+      const parsed = parse(value);
+      if (parsed === undefined) {
+        context.addIssue({ code: 'custom', message: problem(value) });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
 const text = (fallback = '') =>
   z
     .string()
@@ -41,10 +85,8 @@ const text = (fallback = '') =>
     .transform((value) => value || fallback);
 
 const inputsSchema = z.object({
-  anthropic_api_key: z
-    .string()
-    .trim()
-    .min(1, 'anthropic_api_key is required (store the key as a repository secret)'),
+  /** Empty: ANTHROPIC_API_KEY from the environment (see readSettings). */
+  anthropic_api_key: text(),
   anthropic_base_url: text(),
   github_token: z.string().trim().min(1, 'github_token is required (the default is the workflow token)'),
   model: text(DEFAULT_MODEL),
@@ -68,6 +110,9 @@ const inputsSchema = z.object({
       }
       return number;
     }),
+  max_context_tokens: optional(parseContextTokens, SETTING_PROBLEMS.max_context_tokens),
+  effort: optional(parseEffort, SETTING_PROBLEMS.effort),
+  price_per_mtok: optional(parsePricePerMtok, SETTING_PROBLEMS.price_per_mtok),
   branch_prefix: text('agent/').refine(
     (value) => !/[\s~^:?*[\\]|\.\.|@\{/.test(value),
     'branch_prefix must be usable in a git branch name',
@@ -114,20 +159,27 @@ export class SettingsError extends Error {
 
 export const INPUT_NAMES = Object.keys(inputsSchema.shape) as (keyof Inputs)[];
 
+export const MISSING_KEY =
+  'no Anthropic API key: set the anthropic_api_key input (from a repository secret) or ANTHROPIC_API_KEY in the job’s env';
+
 /** Reads `INPUT_*` (as the runner sets them) and the runner's `GITHUB_*` variables. */
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, env[`INPUT_${name.toUpperCase()}`] ?? '']));
+  // An empty input falls back to the variable a job-level `env:` sets, as the SDK itself would.
+  raw.anthropic_api_key ||= env.ANTHROPIC_API_KEY ?? '';
+  raw.anthropic_base_url ||= env.ANTHROPIC_BASE_URL ?? '';
   const inputs = inputsSchema.safeParse(raw);
   const runner = runnerSchema.safeParse(env);
   const problems = [...(inputs.error?.issues ?? []), ...(runner.error?.issues ?? [])].map(
     (issue) => issue.message,
   );
-  if (!inputs.success || !runner.success) throw new SettingsError(problems.join('; '));
+  if (!raw.anthropic_api_key.trim()) problems.unshift(MISSING_KEY);
+  if (!inputs.success || !runner.success || problems.length > 0) throw new SettingsError(problems.join('; '));
   const context = runner.data;
   const [owner = '', repo = ''] = context.GITHUB_REPOSITORY.split('/');
   const serverUrl = context.GITHUB_SERVER_URL.replace(/\/+$/, '');
   return {
-    inputs: inputs.data,
+    inputs: inputs.data!,
     owner,
     repo,
     eventName: context.GITHUB_EVENT_NAME,

@@ -52,6 +52,31 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     expect(stdout).not.toContain('\u001b['); // not a TTY: no colours
   });
 
+  it('runs it on Sonnet 5.5 with --effort and --max-context-tokens, sending effort as output_config', async () => {
+    await writeFile(join(dir, 'hello.py'), HELLO_FILES['hello.py']!);
+    server = await startModelServer(helloScript(), { apiKey: KEY, mode: 'sonnet-5-5' });
+    const { code, stderr } = await cli([HELLO_TASK, '--effort', 'medium', '--max-context-tokens', '200000'], {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: server.url,
+    });
+    expect(server.violations).toEqual([]);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(await readFile(join(dir, 'hello.py'), 'utf8')).toBe(HELLO_RESULT);
+    expect(server.requests.every((r) => r.body.output_config?.effort === 'medium')).toBe(true);
+  });
+
+  it('warns once on stderr for a model the table lacks, unless --price-per-mtok prices it', async () => {
+    server = await startModelServer([reply(text('Nothing to do.')), reply(text('Nothing to do.'))], {
+      apiKey: KEY,
+    });
+    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url };
+    const unknown = await cli(['a task', '--model', 'claude-next-9'], env);
+    expect(unknown.stderr.match(/warning: claude-next-9 is not in the model table/g)).toHaveLength(1);
+    const priced = await cli(['a task', '--model', 'claude-next-9', '--price-per-mtok', '1,4'], env);
+    expect(priced.stderr).toBe('');
+  });
+
   it('writes every event as one JSON line with --events, in order and time-stamped', async () => {
     await writeFile(join(dir, 'hello.py'), HELLO_FILES['hello.py']!);
     server = await startModelServer(helloScript(), { apiKey: KEY });
@@ -143,6 +168,23 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     const notation = await cli(['a task', '--bash-timeout', '1e2'], { ANTHROPIC_API_KEY: KEY });
     expect(notation.code).toBe(2);
     expect(notation.stderr).toContain("--bash-timeout must be a positive whole number up to 3600, got '1e2'");
+    for (const [flag, value, message] of [
+      [
+        '--max-context-tokens',
+        '500',
+        "--max-context-tokens must be a whole number of tokens from 20000 to 10000000, got '500'",
+      ],
+      ['--effort', 'huge', "--effort must be one of low, medium, high, xhigh, max, got 'huge'"],
+      [
+        '--price-per-mtok',
+        '3',
+        `--price-per-mtok must be two positive numbers of US dollars, "input,output" (like "3,15"), got '3'`,
+      ],
+    ]) {
+      const bad = await cli(['a task', flag!, value!], { ANTHROPIC_API_KEY: KEY });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain(message);
+    }
   });
 
   it('exits 1 with a readable reason when the API refuses the key', async () => {

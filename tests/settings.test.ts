@@ -24,6 +24,66 @@ const settingsError = (env: NodeJS.ProcessEnv): string => {
 };
 
 describe('readSettings', () => {
+  it('reads the new model inputs: max_context_tokens, effort and price_per_mtok, all empty by default', () => {
+    expect(readSettings({ ...RUNNER, ...KEYS }).inputs).toMatchObject({
+      max_context_tokens: undefined,
+      effort: undefined,
+      price_per_mtok: undefined,
+    });
+    const settings = readSettings({
+      ...RUNNER,
+      ...KEYS,
+      INPUT_MAX_CONTEXT_TOKENS: '200000',
+      INPUT_EFFORT: ' xhigh ',
+      INPUT_PRICE_PER_MTOK: '3, 15.5',
+    });
+    expect(settings.inputs).toMatchObject({
+      max_context_tokens: 200_000,
+      effort: 'xhigh',
+      price_per_mtok: { input: 3, output: 15.5 },
+    });
+  });
+
+  it.each([
+    [
+      'INPUT_MAX_CONTEXT_TOKENS',
+      '19999',
+      "max_context_tokens must be a whole number of tokens from 20000 to 10000000, got '19999'",
+    ],
+    ['INPUT_EFFORT', 'none', "effort must be one of low, medium, high, xhigh, max, got 'none'"],
+    [
+      'INPUT_PRICE_PER_MTOK',
+      '3,-1',
+      `price_per_mtok must be two positive numbers of US dollars, "input,output" (like "3,15"), got '3,-1'`,
+    ],
+    [
+      'INPUT_PRICE_PER_MTOK',
+      '3,15,1',
+      `price_per_mtok must be two positive numbers of US dollars, "input,output" (like "3,15"), got '3,15,1'`,
+    ],
+  ])('refuses %s=%j with one line', (name, value, message) => {
+    expect(settingsError({ ...RUNNER, ...KEYS, [name]: value })).toBe(message);
+  });
+
+  it('takes the key and base URL from ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL when the inputs are empty', () => {
+    const env = {
+      ...RUNNER,
+      INPUT_GITHUB_TOKEN: 'ghs_x',
+      ANTHROPIC_API_KEY: 'sk-env',
+      ANTHROPIC_BASE_URL: 'http://gw',
+    };
+    expect(readSettings(env).inputs).toMatchObject({
+      anthropic_api_key: 'sk-env',
+      anthropic_base_url: 'http://gw',
+    });
+    expect(readSettings({ ...env, INPUT_ANTHROPIC_API_KEY: 'sk-input' }).inputs.anthropic_api_key).toBe(
+      'sk-input',
+    );
+    expect(settingsError({ ...RUNNER, INPUT_GITHUB_TOKEN: 'ghs_x' })).toBe(
+      'no Anthropic API key: set the anthropic_api_key input (from a repository secret) or ANTHROPIC_API_KEY in the job’s env',
+    );
+  });
+
   it('applies the defaults of action.yml when inputs are empty or missing', () => {
     const settings = readSettings({ ...RUNNER, ...KEYS, INPUT_MAX_TURNS: '', INPUT_MODEL: '  ' });
     expect(settings.inputs).toMatchObject({
@@ -99,7 +159,7 @@ describe('readSettings', () => {
 
   it('refuses a missing key or token, saying where it comes from', () => {
     expect(settingsError({ ...RUNNER, INPUT_GITHUB_TOKEN: 'ghs_x' })).toBe(
-      'anthropic_api_key is required (store the key as a repository secret)',
+      'no Anthropic API key: set the anthropic_api_key input (from a repository secret) or ANTHROPIC_API_KEY in the job’s env',
     );
     expect(settingsError({ ...RUNNER, INPUT_ANTHROPIC_API_KEY: 'sk', INPUT_GITHUB_TOKEN: '  ' })).toBe(
       'github_token is required (the default is the workflow token)',
@@ -116,7 +176,7 @@ describe('readSettings', () => {
     const message = settingsError({ ...RUNNER, INPUT_MAX_TURNS: 'many', INPUT_BRANCH_PREFIX: 'a b' });
     expect(message).not.toContain('\n');
     expect(message.split('; ')).toEqual([
-      'anthropic_api_key is required (store the key as a repository secret)',
+      'no Anthropic API key: set the anthropic_api_key input (from a repository secret) or ANTHROPIC_API_KEY in the job’s env',
       'github_token is required (the default is the workflow token)',
       "max_turns must be a whole number from 1 to 1000, got 'many'",
       'branch_prefix must be usable in a git branch name',

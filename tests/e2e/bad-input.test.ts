@@ -186,7 +186,7 @@ describe('settings', () => {
     [
       'a missing API key',
       { anthropic_api_key: '' },
-      'anthropic_api_key is required (store the key as a repository secret)',
+      'no Anthropic API key: set the anthropic_api_key input (from a repository secret) or ANTHROPIC_API_KEY in the job’s env',
     ],
   ])('%s: one clear error line, status failed, no API call', async (_case, inputs, message) => {
     world = await createWorld([reply(text('never'))]);
