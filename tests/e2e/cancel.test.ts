@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { MODEL_MODES, reply, text, toolUse } from '../support/anthropic-server.js';
 import { planAt } from '../support/scenarios.js';
 import { createWorld, type World } from './setup.js';
 
@@ -15,14 +15,17 @@ async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((done) => setTimeout(done, 25));
 }
 
-describe('cancellation', () => {
+describe.each(MODEL_MODES)('cancellation (%s)', (mode) => {
   it('on SIGTERM stops the loop, pushes the work in progress and writes the cancelled comment before a 5 s kill', async () => {
-    world = await createWorld([
-      reply(planAt(0)),
-      reply(toolUse('write_file', { path: 'NOTES.md', content: 'work in progress\n' })),
-      reply(toolUse('bash', { command: 'sleep 60' })),
-      reply(text('never reached')),
-    ]);
+    world = await createWorld(
+      [
+        reply(planAt(0)),
+        reply(toolUse('write_file', { path: 'NOTES.md', content: 'work in progress\n' })),
+        reply(toolUse('bash', { command: 'sleep 60' })),
+        reply(text('never reached')),
+      ],
+      { mode },
+    );
     const current = world;
     let child: ChildProcess | undefined;
     const running = current.trigger('/agent write notes', { onSpawn: (spawned) => (child = spawned) });

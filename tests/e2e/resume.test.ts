@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { MODEL_MODES, reply, text, toolUse } from '../support/anthropic-server.js';
 import { HELLO_RESULT, HELLO_TASK, helloScript, planAt } from '../support/scenarios.js';
 import { createWorld, type World } from './setup.js';
 
@@ -16,11 +16,11 @@ afterEach(async () => {
   world = undefined;
 });
 
-describe('nothing lost across runs', () => {
+describe.each(MODEL_MODES)('resuming (%s)', (mode) => {
   it('finishes a run cut off by max_turns with `/agent continue`: same list, same branch, one PR', async () => {
     const script = helloScript();
     // Run 1 plays the first 5 turns (plan, read, type hints) and is stopped by max_turns.
-    world = await createWorld(script.slice(0, 5));
+    world = await createWorld(script.slice(0, 5), { mode });
     const first = await world.trigger(`/agent ${HELLO_TASK}`, { inputs: { max_turns: '5' }, runId: '100' });
     expect(first.outputs.status).toBe('incomplete');
     expect(first.outputs.branch).toBe('agent/issue-1-100');
@@ -54,7 +54,9 @@ describe('nothing lost across runs', () => {
     expect(world.model.violations).toEqual([]);
     expect(world.github.violations).toEqual([]);
   });
+});
 
+describe('nothing lost across runs', () => {
   it('resumes when a personal access token wrote the saved list, as a user rather than a bot', async () => {
     const script = helloScript();
     world = await createWorld(script.slice(0, 5), { tokenUser: 'agent-machine-user' });

@@ -5,7 +5,13 @@ import {
   type Permission,
   type SeedIssue,
 } from '../support/github-emulator.js';
-import { startModelServer, type ScriptStep, type ScriptedModelServer } from '../support/anthropic-server.js';
+import {
+  MODE_MODEL_ID,
+  startModelServer,
+  type ModelMode,
+  type ScriptStep,
+  type ScriptedModelServer,
+} from '../support/anthropic-server.js';
 import {
   createSandbox,
   issueCommentEvent,
@@ -45,6 +51,8 @@ export async function createWorld(
     issue?: Partial<SeedIssue>;
     /** The token is a personal access token of this user (see the emulator's `tokenUser`). */
     tokenUser?: string;
+    /** The model the server plays; given, the `model` input names it. */
+    mode?: ModelMode;
   } = {},
 ): Promise<World> {
   const sandbox = await createSandbox(options.files ?? HELLO_FILES);
@@ -64,7 +72,12 @@ export async function createWorld(
       },
     ],
   });
-  const model = await startModelServer(script, { apiKey: KEY, latencyMs: options.latencyMs ?? 0 });
+  const model = await startModelServer(script, {
+    apiKey: KEY,
+    latencyMs: options.latencyMs ?? 0,
+    ...(options.mode ? { mode: options.mode } : {}),
+  });
+  const modelInput: Record<string, string> = options.mode ? { model: MODE_MODEL_ID[options.mode] } : {};
   let runs = 0;
   return {
     sandbox,
@@ -93,7 +106,13 @@ export async function createWorld(
           createdAt: comment.created_at,
           ...event,
         }),
-        inputs: { github_token: TOKEN, anthropic_api_key: KEY, anthropic_base_url: model.url, ...inputs },
+        inputs: {
+          github_token: TOKEN,
+          anthropic_api_key: KEY,
+          anthropic_base_url: model.url,
+          ...modelInput,
+          ...inputs,
+        },
         ...(env ? { env } : {}),
         ...(onSpawn ? { onSpawn } : {}),
         ...(runId ? { runId } : {}),
