@@ -15,7 +15,11 @@ import {
   type ActionRun,
   type Sandbox,
 } from '../tests/support/action-harness.js';
-import { startModelServer, type ScriptedModelServer } from '../tests/support/anthropic-server.js';
+import {
+  MODE_MODEL_ID,
+  startModelServer,
+  type ScriptedModelServer,
+} from '../tests/support/anthropic-server.js';
 import {
   startGitHubEmulator,
   type CommentState,
@@ -195,16 +199,18 @@ async function demo(stage: Stage): Promise<boolean> {
       { number: 1, title: 'Tidy up hello.py', body: 'hello.py could use type hints and a main guard.' },
     ],
   }));
+  // The server plays today's default model, Claude Sonnet 5.5: signed thinking blocks bound to their prefix.
   const model = (stage.model = await startModelServer(helloScript(), {
     apiKey: KEY,
     latencyMs: MODEL_LATENCY_MS,
+    mode: 'sonnet-5-5',
   }));
 
   print(bold('todo-agent demo'));
   print(`Runs ${ENTRY} as a GitHub runner would, with no network and no credentials:`);
   print(`  GitHub   an emulator of the REST API at ${github.url}`);
   print(
-    `  model    a scripted stand-in for the Anthropic API at ${model.url} (${MODEL_LATENCY_MS} ms a reply)`,
+    `  model    a scripted stand-in for the Anthropic API playing ${MODE_MODEL_ID['sonnet-5-5']} at ${model.url} (${MODEL_LATENCY_MS} ms a reply)`,
   );
   print(
     `  repo     ${OWNER}/${REPO}: a bare origin and its checkout in ${sandbox.root} (removed at the end)`,
@@ -232,7 +238,12 @@ async function demo(stage: Stage): Promise<boolean> {
       commentId: trigger.id,
       createdAt: trigger.created_at,
     }),
-    inputs: { github_token: TOKEN, anthropic_api_key: KEY, anthropic_base_url: model.url },
+    inputs: {
+      github_token: TOKEN,
+      anthropic_api_key: KEY,
+      anthropic_base_url: model.url,
+      model: MODE_MODEL_ID['sonnet-5-5'],
+    },
     onSpawn: (child) => {
       stage.child = child;
       streamLog(child);
