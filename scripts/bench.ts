@@ -8,7 +8,11 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../tests/support/action-harness.js';
 import { measureFirstWrite, measureTraffic } from '../tests/support/bench-action.js';
-import { measureCacheableShare, measurePeakMemory } from '../tests/support/bench-cli.js';
+import {
+  measureCacheableShare,
+  measureClearingShare,
+  measurePeakMemory,
+} from '../tests/support/bench-cli.js';
 import { measureColdLoop } from '../tests/support/bench-cold-loop.js';
 import { measureDistSize } from '../tests/support/bench-dist.js';
 import { measureLoopOverhead } from '../tests/support/bench-loop.js';
@@ -72,6 +76,7 @@ async function main(): Promise<void> {
         : {}),
     },
     cacheableShare: await step('4 cacheable share', () => measureCacheableShare(reps.share)),
+    clearingShare: await step('4 cacheable share with clearing, 300 turns', () => measureClearingShare()),
     peakMemory: await step('5 peak memory', () => measurePeakMemory(reps.memory)),
     distSize,
   };

@@ -49,6 +49,7 @@ describe('npm run bench', () => {
       'coldLoop',
       'githubRequests',
       'cacheableShare',
+      'clearingShare',
       'peakMemory',
       'distSize',
     ])

@@ -7,16 +7,13 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import { runAgent } from '../../src/agent/loop.js';
 import { Model, type MessageParam } from '../../src/agent/model.js';
 import { openWorkspace } from '../../src/agent/workspace.js';
+import { LONG_RUN_FILE, longReadScript } from '../support/bench-scripts.js';
 import {
   estimateInputTokens,
   MODE_MODEL_ID,
   MODEL_MODES,
-  reply,
   startModelServer,
-  text,
-  toolUse,
   type ModelMode,
-  type ScriptStep,
   type ScriptedModelServer,
 } from '../support/anthropic-server.js';
 
@@ -32,33 +29,13 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const items = (done: number) =>
-  ['Survey the logs', 'Summarise them', 'Write the report'].map((t, i) => ({
-    text: t,
-    status: i < done ? 'completed' : i === done ? 'in_progress' : 'pending',
-  }));
-
-/** A long run: every turn reads a ~2,500-token file; the plan moves on every 100 turns. */
-function longScript(turns: number): ScriptStep[] {
-  const steps: ScriptStep[] = [reply(toolUse('todo', { items: items(0) }))];
-  for (let turn = 2; turn < turns; turn++) {
-    steps.push(
-      turn % 100 === 0
-        ? reply(toolUse('todo', { items: items(turn / 100) }))
-        : reply(toolUse('read_file', { path: 'log.txt' })),
-    );
-  }
-  steps.push(reply(toolUse('todo', { items: items(3) })), reply(text('Report written.')));
-  return steps;
-}
-
 /** A long run of `turns` turns against the server in `mode`, every turn reading `file` characters. */
 async function longRun(
   mode: ModelMode,
   options: { turns: number; budget?: number; fileChars: number; window?: number },
 ) {
-  await writeFile(join(dir, 'log.txt'), 'x'.repeat(options.fileChars - 1) + '\n');
-  server = await startModelServer(longScript(options.turns), {
+  await writeFile(join(dir, LONG_RUN_FILE), 'x'.repeat(options.fileChars - 1) + '\n');
+  server = await startModelServer(longReadScript(options.turns), {
     apiKey: KEY,
     mode,
     ...(options.window ? { contextWindow: options.window } : {}),
