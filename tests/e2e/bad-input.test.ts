@@ -184,6 +184,21 @@ describe('settings', () => {
       'branch_prefix must be usable in a git branch name',
     ],
     [
+      'a bad max_context_tokens',
+      { max_context_tokens: '1000' },
+      "max_context_tokens must be a whole number of tokens from 20000 to 10000000, got '1000'",
+    ],
+    [
+      'a bad effort',
+      { effort: 'maximal' },
+      "effort must be one of low, medium, high, xhigh, max, got 'maximal'",
+    ],
+    [
+      'a bad price_per_mtok',
+      { price_per_mtok: '$3/$15' },
+      `price_per_mtok must be two positive numbers of US dollars, "input,output" (like "3,15"), got '$3/$15'`,
+    ],
+    [
       'a missing API key',
       { anthropic_api_key: '' },
       'no Anthropic API key: set the anthropic_api_key input (from a repository secret) or ANTHROPIC_API_KEY in the job’s env',
@@ -198,6 +213,27 @@ describe('settings', () => {
     expect(run.stderr).toBe('');
     expect(world.github.calls).toHaveLength(0);
     expect(world.model.requests).toHaveLength(0);
+  });
+});
+
+describe('models the table lacks', () => {
+  it('warns once in the log, prices the run at the dearest known prices, and still completes', async () => {
+    world = await createWorld([reply(planAt(1, ONE_ITEM)), reply(text('Nothing to do.'))]);
+    const run = await world.trigger('/agent check the notes', { inputs: { model: 'claude-next-9' } });
+    expect(run.outputs.status).toBe('completed');
+    const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning::'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('claude-next-9 is not in the model table');
+    expect(world.model.requests.every((r) => r.body.model === 'claude-next-9')).toBe(true);
+    // Priced as the dearest family in the table (Opus 4.1: $15 / $75, writes $18.75, reads $1.50).
+    const u = JSON.parse(run.outputs.usage!) as Record<string, number>;
+    const dollars =
+      (u.input_tokens! * 15 +
+        u.output_tokens! * 75 +
+        u.cache_creation_input_tokens! * 18.75 +
+        u.cache_read_input_tokens! * 1.5) /
+      1e6;
+    expect(run.outputs.cost_usd).toBe((Math.round(dollars * 10_000) / 10_000).toFixed(4));
   });
 });
 
