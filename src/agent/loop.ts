@@ -254,7 +254,7 @@ class Run {
    * kept, which the API would refuse, so the kept turns lose their thinking (the documented way). Returns
    * the note that restates the list, if anything changed.
    */
-  clearContext(window: number): string | undefined {
+  clearContext(budget: number): string | undefined {
     const charsOf = (value: unknown) => JSON.stringify(value).length;
     const fixedChars = charsOf(SYSTEM_PROMPT) + charsOf(this.toolbox.definitions);
     const sentChars = this.messages.reduce((sum, message) => sum + charsOf(message), fixedChars);
@@ -265,7 +265,7 @@ class Run {
       fixedTokens: fixedChars * perChar,
       tokensOf: (m: MessageParam) => charsOf(m) * perChar,
     };
-    const dropped = dropOldTurns(this.messages, estimate, window * CLEAR_DOWN_TO_SHARE);
+    const dropped = dropOldTurns(this.messages, estimate, budget * CLEAR_DOWN_TO_SHARE);
     if (cleared + dropped === 0) return undefined;
     this.messages.splice(0, this.messages.length, ...withoutThinking(this.messages));
     const what =

@@ -1,6 +1,6 @@
 // The one module that talks to the model: the official SDK, streaming, its own retries, cache markers.
 import Anthropic from '@anthropic-ai/sdk';
-import { modelInfo, withPrices, type Effort, type ModelInfo } from './models.js';
+import { resolveModel, type Effort, type ModelInfo } from './models.js';
 import { encodeRequestBody } from './request-body.js';
 import type { ToolDefinition } from './tools/index.js';
 
@@ -63,16 +63,7 @@ export class Model {
     });
     this.id = options.model || DEFAULT_MODEL;
     this.#notice = options.onNotice ?? (() => {});
-    const known = modelInfo(this.id);
-    this.info = withPrices(known, options.pricePerMtok);
-    if (known.family === 'unknown' && !options.pricePerMtok)
-      this.#notice(
-        `${this.id} is not in the model table: costs are estimated at the dearest known prices ($${known.prices.input} / $${known.prices.output} per million tokens); set price_per_mtok to give its real prices.`,
-      );
-    this.#effort =
-      options.effort && (known.defaultEffort || known.family === 'unknown') ? options.effort : undefined;
-    if (options.effort && !this.#effort)
-      this.#notice(`${this.id} takes no effort setting; effort '${options.effort}' is not sent.`);
+    ({ info: this.info, effort: this.#effort } = resolveModel(this.id, options, this.#notice));
   }
 
   /**

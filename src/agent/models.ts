@@ -166,6 +166,28 @@ export function withPrices(
   return { ...info, prices: { ...prices(perMtok.input, perMtok.output, perMtok.input * 0.1) } };
 }
 
+/**
+ * What a run uses of the table for `id`: its entry (prices overridden by `price_per_mtok` if given) and the
+ * effort to send, if the model takes one. An unknown model, or an effort it does not take, gets a notice.
+ */
+export function resolveModel(
+  id: string,
+  choices: { effort?: Effort; pricePerMtok?: { input: number; output: number } },
+  notice: (message: string) => void,
+): { info: ModelInfo; effort: Effort | undefined } {
+  const known = modelInfo(id);
+  const unknown = known.family === 'unknown';
+  if (unknown && !choices.pricePerMtok)
+    notice(
+      `${id} is not in the model table: costs are estimated at the dearest known prices ($${known.prices.input} / $${known.prices.output} per million tokens); set price_per_mtok to give its real prices.`,
+    );
+  // An unknown model may well take effort: the user asked for it, so it is sent.
+  const effort = choices.effort && (known.defaultEffort || unknown) ? choices.effort : undefined;
+  if (choices.effort && !effort)
+    notice(`${id} takes no effort setting; effort '${choices.effort}' is not sent.`);
+  return { info: withPrices(known, choices.pricePerMtok), effort };
+}
+
 /** Estimated cost in USD, rounded to a hundredth of a cent. */
 export function estimateCost(prices: Prices, usage: Usage): number {
   const dollars =
