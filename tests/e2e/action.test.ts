@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MODEL_MODES, reply, text, toolUse } from '../support/anthropic-server.js';
-import { HELLO_RESULT, HELLO_TASK, helloScript, planAt } from '../support/scenarios.js';
+import { estimateInputTokens, MODEL_MODES, reply, text, toolUse } from '../support/anthropic-server.js';
+import { LONG_RUN_FILE, longReadScript } from '../support/bench-scripts.js';
+import { HELLO_FILES, HELLO_RESULT, HELLO_TASK, helloScript, planAt } from '../support/scenarios.js';
 import { createWorld, KEY, TOKEN, type World } from './setup.js';
 
 let world: World | undefined;
@@ -113,6 +114,26 @@ describe.each(MODEL_MODES)('the bundled action (dist/index.js) as a runner runs 
     );
     expect(reminded).toEqual([false, false, false, false, true, false]);
     expect(world.model.violations).toEqual([]);
+  });
+
+  it('runs 300 turns held to max_context_tokens, clearing as it goes, with no request refused or over budget', async () => {
+    const budget = 40_000;
+    world = await createWorld(longReadScript(300), {
+      mode,
+      files: { ...HELLO_FILES, [LONG_RUN_FILE]: `${'x'.repeat(9_999)}\n` },
+    });
+    const run = await world.trigger('/agent summarise the logs', {
+      inputs: { max_context_tokens: String(budget), max_turns: '400' },
+    });
+    expect(world.model.violations).toEqual([]);
+    expect(run.outputs.status).toBe('completed');
+    expect(world.model.requests).toHaveLength(301);
+    const sizes = world.model.requests.map((r) => estimateInputTokens(r.body));
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(budget);
+    const cleared = world.model.requests.filter((r) =>
+      JSON.stringify(r.body.messages.at(-1)).includes('<context-note>'),
+    );
+    expect(cleared.length).toBeGreaterThan(5);
   });
 
   it('stops at max_cost_usd as incomplete, with the cost in its outputs and comment', async () => {
