@@ -12,7 +12,7 @@
 // CALL is PID 1 of each call's fresh PID namespace (with a /proc that shows only that namespace), in a
 // copy of the template's mounts:
 //
-//   sh -c CALL todo-agent-call UID GID SETPRIV SHELL -c COMMAND
+//   sh -c CALL todo-agent-call UID GID SETPRIV CWD SHELL -c COMMAND
 //
 // It runs the command through `setpriv` with no capabilities, no supplementary groups and no_new_privs:
 // as UID when it is not 0; when it is 0, already inside a child user namespace (where the template's mounts
@@ -84,8 +84,10 @@ while read -r _line; do :; done
 export const CALL = String.raw`
 tool_path=$PATH
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
-uid=$1 gid=$2 setpriv_bin=$3
-shift 3
+uid=$1 gid=$2 setpriv_bin=$3 cwd=$4
+shift 4
+# Resolved again through this namespace's mounts (a directory opened outside would bypass them).
+cd -- "$cwd" || exit 125
 if [ "$uid" -eq 0 ]; then
   mount --bind -o ro /proc/sys /proc/sys || exit 125
   if [ -e /proc/sysrq-trigger ]; then mount --bind /dev/null /proc/sysrq-trigger || exit 125; fi
