@@ -114,6 +114,8 @@ describe('a prompt-injected model in the sandbox', () => {
       'chmod +x .git/hooks/*',
       'mkdir -p .githooks && cp .git/hooks/post-commit .git/hooks/reference-transaction .githooks/',
       'git config core.hooksPath .githooks',
+      `git config filter.evil.clean "touch ${marks}/filter; cat"`,
+      "echo '* filter=evil' > .gitattributes",
       `git config remote.origin.url ${url}stolen.git`,
       `git config --add remote.origin.pushurl ${url}stolen.git`,
       `git config url.${url}.insteadOf file://`,
