@@ -213,4 +213,33 @@ describe('a prompt-injected model in the sandbox', () => {
     expect(config).not.toContain('hookspath');
     expect(config).not.toContain(url);
   }, 120_000);
+
+  it('does not start where no sandbox can be built, and the comment says why', async () => {
+    world = await createWorld([reply(text('never asked'))]);
+    // Not root, and no passwordless sudo: as on a self-hosted runner without either.
+    const run = await world.trigger('/agent look around', { as: { uid: 65534, gid: 65534 } });
+    expect(run.outputs.status).toBe('failed');
+    expect(world.model.requests).toHaveLength(0);
+    const [reply_] = world.botComments();
+    expect(reply_!.body).toMatch(
+      /todo-agent could not start: the sandbox for the tools could not be built \(the action does not run as root and (sudo is not installed|`sudo -n` needs a password)\); .*set `sandbox: off`/,
+    );
+  });
+
+  it('runs without it when the workflow sets `sandbox: off`, and warns', async () => {
+    world = await createWorld([
+      reply(PLAN('in_progress')),
+      reply(toolUse('bash', { command: 'ls /proc | grep -cE "^[0-9]+$"' })),
+      reply(PLAN('completed')),
+      reply(text('Done.')),
+    ]);
+    const run = await world.trigger('/agent look around', { inputs: { sandbox: 'off' } });
+    expect(run.stdout).toContain('::warning::sandbox: off');
+    expect(run.stdout).not.toContain('Sandbox ready');
+    expect(world.model.remaining()).toBe(0);
+    expect(run.outputs.status).toBe('completed');
+    // The command saw the whole machine's processes, not a namespace of its own.
+    const seen = JSON.stringify(world.model.requests[2]?.body.messages.at(-1));
+    expect(Number(/exit code: 0\\n(\d+)/.exec(seen)?.[1])).toBeGreaterThan(10);
+  });
 });
