@@ -51,6 +51,7 @@ describe('npm run bench', () => {
       'cacheableShare',
       'peakMemory',
       'distSize',
+      'sandbox',
     ])
       expect(results, key).toHaveProperty(key);
     expect(results.meta).toMatchObject({ quick: true });

@@ -4,6 +4,7 @@ import type { CacheableShare, PeakMemory } from './bench-cli.js';
 import type { DistSize } from './bench-dist.js';
 import type { ColdLoopAt } from './bench-cold-loop.js';
 import type { LoopOverhead } from './bench-loop.js';
+import type { SandboxCost } from './bench-sandbox.js';
 import { median } from './bench-stats.js';
 
 export interface BenchResults {
@@ -14,6 +15,7 @@ export interface BenchResults {
   cacheableShare: CacheableShare;
   peakMemory: PeakMemory;
   distSize: DistSize;
+  sandbox: SandboxCost;
 }
 
 export type Verdict = 'pass' | 'FAIL' | 'info';
@@ -66,8 +68,16 @@ function trafficRows(traffic: Traffic, label: string): Row[] {
 }
 
 export function verdicts(results: BenchResults): Row[] {
-  const { firstWrite, loopOverhead, coldLoop, githubRequests, cacheableShare, peakMemory, distSize } =
-    results;
+  const {
+    firstWrite,
+    loopOverhead,
+    coldLoop,
+    githubRequests,
+    cacheableShare,
+    peakMemory,
+    distSize,
+    sandbox,
+  } = results;
   const coldRows = coldLoop.byTurns.map((at): Row => ({
     measure: `2′ bundled CLI, fresh process, ${at.turns} turns`,
     value: `${ms(at.msPerTurn)}/turn (first turn ${ms(at.firstTurnMs)}, then ${ms(at.laterMsPerTurn)}/turn)`,
@@ -130,6 +140,18 @@ export function verdicts(results: BenchResults): Row[] {
       value: `${peakMemory.medianPeakRssMb.toFixed(1)} MB`,
       target: '≤ 200 MB',
       verdict: check(peakMemory.medianPeakRssMb <= 200),
+    },
+    {
+      measure: '7 sandbox: added to each tool call (`true`)',
+      value: `${ms(sandbox.medianAddedPerCallMs)} (${ms(sandbox.medianSandboxedCallMs)} vs ${ms(sandbox.medianDirectCallMs)} direct)`,
+      target: '< 50 ms',
+      verdict: check(sandbox.medianAddedPerCallMs < 50),
+    },
+    {
+      measure: "  sandbox: added to the run's start (built once)",
+      value: ms(sandbox.medianOpenMs),
+      target: '—',
+      verdict: 'info',
     },
     {
       measure: '6 dist/index.js',
