@@ -194,6 +194,42 @@ describe('the sandbox', () => {
     }
   });
 
+  it("is built the same way through sudo, with exactly the tools' environment (a stand-in sudo here)", async () => {
+    // Real sudo is not on this machine (CI runs as root); the stand-in forks and runs its command as sudo
+    // would, after dropping its own environment, which is what `env -i` in the command line restores.
+    const fakeSudo = path.join(root, 'sudo');
+    await writeFile(
+      fakeSudo,
+      '#!/bin/sh\n[ "$1 $2" = "-n --" ] || exit 99\nshift 2\nexec 3<&0\nenv -i "$@" <&3 3<&- &\nwait $!\n',
+      {
+        mode: 0o755,
+      },
+    );
+    const config = {
+      ...(await sandboxConfig({ workspace: ws, network: 'host' })),
+      escalate: [fakeSudo, '-n', '--'],
+    };
+    const { Sandbox: SandboxClass } = await import('../../src/agent/sandbox-namespaces.js');
+    const viaSudo = await SandboxClass.open(config);
+    try {
+      const result = await runCommand(
+        'echo "[$TOOL_ONLY]"; env | sort | cut -d= -f1 | tr "\\n" " "; ls /proc | grep -cE "^[0-9]+$"',
+        {
+          cwd: ws,
+          env: { PATH: '/usr/bin:/bin', TOOL_ONLY: 'kept' },
+          timeoutMs: 20_000,
+          sandbox: viaSudo,
+        },
+      );
+      expect(result.output).toContain('[kept]');
+      const output = expectOk(result);
+      // Only what the tools were given (and what the shells add), in a PID namespace of its own.
+      expect(output).toMatch(/^(OLDPWD )?PATH PWD SHLVL TOOL_ONLY _ [1-9]$/m);
+    } finally {
+      viaSudo.close();
+    }
+  });
+
   it('never hides the workspace or a folder holding it', async () => {
     const config = await sandboxConfig({ workspace: ws, network: 'host', hidden: [root, ws, hiddenDir] });
     expect(config.hidden).toContain(hiddenDir);
