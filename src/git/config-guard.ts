@@ -1,6 +1,6 @@
 // The workspace's git configuration as something the model must not steer: the credentials
-// actions/checkout persisted are removed before the first tool call, and the configuration as it was
-// then is put back after the last one, before our own git commits and pushes.
+// actions/checkout persisted are removed before the first tool call, and the configuration (and hooks) as
+// they were then are put back after the last one, before our own git commits and pushes.
 import { lstat, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitRepo } from './repo.js';
@@ -92,7 +92,45 @@ export interface SavedConfig {
   restore(): Promise<void>;
 }
 
-/** Remembers the workspace's git configuration files (call it before the first tool call). */
+/** The regular files in .git/hooks and their contents (hooks are small scripts). */
+interface Hook {
+  content: Buffer;
+  mode: number;
+}
+
+async function readHooks(hooksDir: string): Promise<Map<string, Hook>> {
+  const hooks = new Map<string, Hook>();
+  const names = await readdir(hooksDir).catch(() => [] as string[]);
+  for (const name of names) {
+    const file = path.join(hooksDir, name);
+    const stat = await lstat(file);
+    if (stat.isFile()) hooks.set(name, { content: await readFile(file), mode: stat.mode & 0o777 });
+  }
+  return hooks;
+}
+
+/**
+ * Removes the hooks the model added or changed, so that no later step's git (a workflow's own push) runs
+ * them: our own git ignores them anyway.
+ */
+async function restoreHooks(hooksDir: string, saved: Map<string, Hook>): Promise<void> {
+  const names = await readdir(hooksDir).catch(() => [] as string[]);
+  for (const name of names) {
+    const file = path.join(hooksDir, name);
+    const before = saved.get(name);
+    const stat = await lstat(file);
+    const same =
+      before &&
+      stat.isFile() &&
+      (stat.mode & 0o777) === before.mode &&
+      (await readFile(file)).equals(before.content);
+    if (same) continue;
+    await rm(file, { recursive: true, force: true });
+    if (before) await writeFile(file, before.content, { mode: before.mode });
+  }
+}
+
+/** Remembers the workspace's git configuration and hooks (call it before the first tool call). */
 export async function saveConfig(workspace: string): Promise<SavedConfig> {
   const gitDir = path.join(workspace, '.git');
   await assertGitDir(gitDir);
@@ -101,9 +139,12 @@ export async function saveConfig(workspace: string): Promise<SavedConfig> {
     const file = path.join(gitDir, name);
     saved.set(name, (await exists(file)) ? await readFile(file, 'utf8') : undefined);
   }
+  const hooksDir = path.join(gitDir, 'hooks');
+  const hooks = await readHooks(hooksDir);
   return {
     async restore() {
       await assertGitDir(gitDir);
+      await restoreHooks(hooksDir, hooks);
       for (const [name, text] of saved) {
         const file = path.join(gitDir, name);
         if (text === undefined) {

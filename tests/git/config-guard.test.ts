@@ -91,9 +91,16 @@ describe('saveConfig', () => {
     rmSync(join(dir, '.git', 'config'));
     symlinkSync(elsewhere, join(dir, '.git', 'config'));
 
+    const hooks = join(dir, '.git', 'hooks');
+    const sample = readdirSync(hooks).sort();
+    writeFileSync(join(hooks, 'pre-push'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    writeFileSync(join(hooks, sample[0]!), 'changed\n');
+
     await saved.restore();
 
     expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(before);
+    expect(readdirSync(hooks).sort()).toEqual(sample); // the new hook is gone, the changed one is back
+    expect(readFileSync(join(hooks, sample[0]!), 'utf8')).not.toBe('changed\n');
     expect(existsSync(join(dir, '.git', 'commondir'))).toBe(false);
     expect(readFileSync(elsewhere, 'utf8')).toContain('hooksPath'); // the link was replaced, not followed
   });
