@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv } from '../../src/agent/child-env.js';
 import { runCommand, type CommandResult } from '../../src/agent/sandbox.js';
-import type { Sandbox } from '../../src/agent/sandbox-namespaces.js';
+import { Sandbox } from '../../src/agent/sandbox-namespaces.js';
 import { openSandbox, sandboxConfig, SandboxError } from '../../src/agent/sandbox-setup.js';
 
 const execFileAsync = promisify(execFile);
@@ -209,8 +209,7 @@ describe('the sandbox', () => {
       ...(await sandboxConfig({ workspace: ws, network: 'host' })),
       escalate: [fakeSudo, '-n', '--'],
     };
-    const { Sandbox: SandboxClass } = await import('../../src/agent/sandbox-namespaces.js');
-    const viaSudo = await SandboxClass.open(config);
+    const viaSudo = await Sandbox.open(config);
     try {
       const result = await runCommand(
         'echo "[$TOOL_ONLY]"; env | sort | cut -d= -f1 | tr "\\n" " "; ls /proc | grep -cE "^[0-9]+$"',
