@@ -38,8 +38,17 @@ const HOME_CREDENTIALS = [
   '.vault-token',
 ];
 
-/** Sockets of daemons that would give root to anyone who may open them. */
-const ROOT_SOCKETS = [
+/**
+ * Sockets through which a process could have something started outside the sandbox (systemd, D-Bus, a user's
+ * systemd and agents under /run/user) or get root (container daemons, snapd). Hiding them is what stops it:
+ * a read-only mount does not stop connect().
+ */
+const SOCKETS = [
+  '/run/user',
+  '/run/dbus',
+  '/run/systemd/private',
+  '/run/snapd.socket',
+  '/run/snapd-snap.socket',
   '/var/run/docker.sock',
   '/run/docker.sock',
   '/run/containerd/containerd.sock',
@@ -125,7 +134,7 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
     hidden: [
       ...(request.hidden ?? []),
       ...HOME_CREDENTIALS.map((name) => path.join(home, name)),
-      ...ROOT_SOCKETS,
+      ...SOCKETS,
     ].filter((hidden) => path.isAbsolute(hidden) && !isWithin(request.workspace, hidden)),
   };
 }

@@ -101,6 +101,12 @@ describe('the sandbox', () => {
     expect(output).not.toContain('INPUT_');
   });
 
+  it('hides the sockets that could start something outside it (D-Bus here)', async () => {
+    const output = expectOk(await run('ls -A /run/dbus | wc -l; echo >> /run/dbus/probe 2>&1; true'));
+    expect(output.split('\n')[0]).toBe('0');
+    expect(output).toMatch(/Read-only file system/);
+  });
+
   it('runs without capabilities or a way to gain them (no_new_privs)', async () => {
     const output = expectOk(await run('grep -E "^(CapEff|CapBnd|CapPrm|NoNewPrivs)" /proc/self/status'));
     expect(output).toMatch(/CapEff:\s+0+\n/);
