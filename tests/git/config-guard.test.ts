@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -10,6 +10,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -146,6 +147,66 @@ describe("GitRepo runs only git, whatever the repository's configuration says", 
     expect(git(origin, 'rev-parse', 'refs/heads/agent/issue-1-1')).toBe(sha);
     // The filter is the repository's own content rule, not a hook: the config guard is what drops it.
     expect(readdirSync(marks).filter((name) => name !== 'filter')).toEqual([]);
+  });
+
+  it('sends the token to the server from its own process only, over https', async () => {
+    // A TLS server standing in for GitHub's smart HTTP: it records the Authorization header of each request.
+    const key = join(root, 'key.pem');
+    const cert = join(root, 'cert.pem');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const seen: (string | undefined)[] = [];
+    const server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (request, response) => {
+      seen.push(request.headers.authorization);
+      response.statusCode = request.headers.authorization ? 404 : 401;
+      if (!request.headers.authorization) response.setHeader('WWW-Authenticate', 'Basic realm="test"');
+      response.end();
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const serverUrl = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      git(dir, 'remote', 'set-url', 'origin', `${serverUrl}/o/r.git`);
+      const tlsEnv = { ...env, GIT_SSL_CAINFO: cert };
+      const repo = new GitRepo(dir, { env: tlsEnv, auth: { serverUrl, token: TOKEN } });
+      await expect(repo.remoteBranchExists('main')).rejects.toThrow(/git ls-remote/);
+      const basic = `basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`;
+      expect(seen.map((header) => header?.toLowerCase())).toContain(basic.toLowerCase());
+      // A git the model runs, in the same repository, has nothing to send.
+      seen.length = 0;
+      // (execFile, not execFileSync: the server answers from this same process.)
+      await new Promise((done) =>
+        execFile(
+          'git',
+          ['ls-remote', 'origin'],
+          { cwd: dir, env: { ...tlsEnv, GIT_TERMINAL_PROMPT: '0' } },
+          done,
+        ),
+      );
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every((header) => header === undefined)).toBe(true);
+      expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).not.toContain(TOKEN);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
   });
 
   it('sends the token only as its own process configuration, never into .git/config', async () => {
