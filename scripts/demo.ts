@@ -2,6 +2,7 @@
 // runner does, against the local GitHub emulator and a scripted model, then shows what a maintainer would
 // see: the trigger, the job log, every version of the checklist comment, the pull request and its diff.
 // It exits non-zero when the run did not complete, so it doubles as a smoke test of the bundle.
+import { openSandbox, SandboxError } from '../src/agent/sandbox-setup.js';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -187,6 +188,20 @@ function problems(run: ActionRun, stage: Required<Omit<Stage, 'child'>>): string
   return found;
 }
 
+/**
+ * The action's `sandbox` input for this machine: `on` where the sandbox can be built (root, or passwordless
+ * sudo), else `off`, so that the demo also runs on a laptop; either way the demo says which.
+ */
+async function sandboxHere(workspace: string): Promise<{ input: 'on' | 'off'; note: string }> {
+  try {
+    (await openSandbox({ workspace, network: 'host' })).close();
+    return { input: 'on', note: 'commands run in the sandbox (sandbox: on)' };
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    return { input: 'off', note: `no sandbox here (${error.message}), so the demo sets sandbox: off` };
+  }
+}
+
 async function demo(stage: Stage): Promise<boolean> {
   const sandbox = (stage.sandbox = await createSandbox(HELLO_FILES));
   const github = (stage.github = await startGitHubEmulator({
@@ -215,6 +230,8 @@ async function demo(stage: Stage): Promise<boolean> {
   print(
     `  repo     ${OWNER}/${REPO}: a bare origin and its checkout in ${sandbox.root} (removed at the end)`,
   );
+  const toolSandbox = await sandboxHere(sandbox.workspace);
+  print(`  tools    ${toolSandbox.note}`);
 
   const issue = github.state.issues.get(1)!;
   const body = `/agent ${HELLO_TASK}`;
@@ -243,6 +260,7 @@ async function demo(stage: Stage): Promise<boolean> {
       anthropic_api_key: KEY,
       anthropic_base_url: model.url,
       model: MODE_MODEL_ID['sonnet-5-5'],
+      sandbox: toolSandbox.input,
     },
     onSpawn: (child) => {
       stage.child = child;

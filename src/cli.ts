@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { runAgent } from './agent/loop.js';
 import { Model } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
+import type { Sandbox } from './agent/sandbox-namespaces.js';
+import { openSandbox, SandboxError } from './agent/sandbox-setup.js';
 import { renderPanel, shouldColor } from './terminal/panel.js';
 import { redactor } from './redact.js';
 import {
@@ -19,12 +21,15 @@ import { terminalReporter } from './terminal/reporter.js';
 
 const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--base-url URL]
                   [--max-context-tokens N] [--effort LEVEL] [--price-per-mtok IN,OUT] [--events FILE]
+                  [--tool-network allow|none] [--no-sandbox]
 
 Runs the agent on <task> in the current directory. Needs ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for
 another endpoint). --max-context-tokens caps each request's prompt (default: the model's window); --effort
 is low, medium, high, xhigh or max (default: the model's own); --price-per-mtok prices a model the table
 lacks, in USD per million input and output tokens. --events writes every agent event to FILE as JSON Lines.
-Exits 0 when every todo item is completed, 1 when the run ends otherwise, 2 on bad usage.`;
+Commands run in the same sandbox as in the action when it can be built (as root, or with passwordless
+sudo); otherwise the CLI says so and runs them directly. Exits 0 when every todo item is completed, 1 when
+the run ends otherwise, 2 on bad usage.`;
 
 class UsageError extends Error {}
 
@@ -63,6 +68,18 @@ function openLog(path: string, redact: (text: string) => string): EventLog {
   }
 }
 
+/** The action's sandbox where it can be built here; otherwise a line on stderr saying why not. */
+async function trySandbox(workspace: string, network: 'allow' | 'none'): Promise<Sandbox | undefined> {
+  try {
+    return await openSandbox({ workspace, network: network === 'none' ? 'none' : 'host' });
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    process.stderr.write(`todo-agent: no sandbox for the commands (${error.message}); they run directly.\n`);
+    if (network === 'none') throw new UsageError('--tool-network none needs the sandbox');
+    return undefined;
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -79,6 +96,8 @@ export async function main(argv: string[]): Promise<number> {
         effort: { type: 'string' },
         'price-per-mtok': { type: 'string' },
         events: { type: 'string' },
+        'tool-network': { type: 'string' },
+        'no-sandbox': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -109,10 +128,16 @@ export async function main(argv: string[]): Promise<number> {
     const redact = (text: string) => redactor.redact(text);
     const events = values.events === undefined ? undefined : openLog(values.events, redact);
     const color = shouldColor(process.stdout, process.env);
+    const network = values['tool-network'] ?? 'allow';
+    if (network !== 'allow' && network !== 'none')
+      throw new UsageError(`--tool-network must be allow or none, got '${network}'`);
+    const workspace = await openWorkspace(process.cwd());
+    const sandbox = values['no-sandbox'] ? undefined : await trySandbox(workspace, network);
     const controller = new AbortController();
     process.once('SIGINT', () => controller.abort());
     const run = runAgent({
       task,
+      ...(sandbox ? { sandbox } : {}),
       model: new Model({
         model: values.model,
         baseURL: values['base-url'],
@@ -120,7 +145,7 @@ export async function main(argv: string[]): Promise<number> {
         ...(pricePerMtok ? { pricePerMtok } : {}),
         onNotice: (message) => process.stderr.write(`todo-agent: warning: ${message}\n`),
       }),
-      workspace: await openWorkspace(process.cwd()),
+      workspace,
       ...settings,
       ...(maxContextTokens ? { maxContextTokens } : {}),
       signal: controller.signal,
@@ -132,7 +157,10 @@ export async function main(argv: string[]): Promise<number> {
       ],
     });
     // Every line reaches the file, however the run ended.
-    const result = await run.finally(() => events?.close());
+    const result = await run.finally(() => {
+      events?.close();
+      sandbox?.close();
+    });
     process.stdout.write(redact(`\n${renderPanel(result.todos, { color, title: 'Final todo list' })}\n`));
     const { usage } = result;
     process.stdout.write(

@@ -5,6 +5,9 @@ import { childEnv } from './agent/child-env.js';
 import { runAgent } from './agent/loop.js';
 import { Model, type ModelOptions } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
+import { openSandbox, SandboxError } from './agent/sandbox-setup.js';
+import type { Sandbox } from './agent/sandbox-namespaces.js';
+import { dropPersistedCredentials, saveConfig } from './git/config-guard.js';
 import { GitRepo } from './git/repo.js';
 import { statusOf, type GitHubApi } from './github/api.js';
 import { renderTaskList, type ChecklistPhase } from './github/checklist.js';
@@ -15,6 +18,7 @@ import { ChecklistProgress } from './github/progress.js';
 import { RunSummary } from './github/summary.js';
 import type { Trigger } from './github/trigger.js';
 import { planWork, type WorkPlan } from './github/work-plan.js';
+import { runnerFiles } from './github/runner-files.js';
 import { errorSentence } from './error-sentence.js';
 import type { Settings } from './settings.js';
 import { terminalReporter } from './terminal/reporter.js';
@@ -54,9 +58,16 @@ function modelChoices(settings: Settings): Pick<ModelOptions, 'effort' | 'priceP
 
 export async function runJob(request: JobRequest): Promise<JobOutcome> {
   const { settings, trigger, api, redact } = request;
-  // Git runs with the same secret-free environment as the tools: repository hooks never see the key or token.
-  const git = new GitRepo(settings.workspace, { env: childEnv(process.env, request.secrets) });
+  // Our git gets a secret-free environment; the token reaches only its fetch, ls-remote and push.
+  const git = new GitRepo(settings.workspace, {
+    env: childEnv(process.env, request.secrets),
+    auth: { serverUrl: settings.serverUrl, token: settings.inputs.github_token },
+  });
   const setup = await beforeStart(request, async () => {
+    const removed = await dropPersistedCredentials(git);
+    if (removed > 0)
+      core.info(`Removed ${removed} persisted credential(s) from the workspace's git configuration.`);
+    const sandbox = await startSandbox(settings);
     const [baseBranch, thread] = await Promise.all([
       settings.inputs.base_branch || api.defaultBranch(),
       api.comments(trigger.issueNumber),
@@ -70,19 +81,27 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       branchPrefix: settings.inputs.branch_prefix,
       baseBranch,
     });
-    return { outcome, thread, startSha: await git.head() };
+    return {
+      outcome,
+      thread,
+      sandbox,
+      startSha: await git.head(),
+      config: await saveConfig(settings.workspace),
+    };
   });
   if ('decline' in setup.outcome) {
+    setup.sandbox?.close();
     await api.createComment(trigger.issueNumber, `todo-agent did not start: ${setup.outcome.decline}.`);
     return { status: 'skipped', declined: setup.outcome.decline };
   }
-  const { thread, startSha } = setup;
+  const { thread, startSha, sandbox, config } = setup;
   const { plan } = setup.outcome;
   const progress = await openChecklist(request, plan);
 
   try {
     const summary = new RunSummary();
     const agentResult = await runAgent({
+      ...(sandbox ? { sandbox } : {}),
       task: plan.task,
       context: issueContext({
         number: trigger.issueNumber,
@@ -108,10 +127,12 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       signal: request.signal,
       redact,
       secrets: request.secrets,
-    });
+    }).finally(() => sandbox?.close());
 
-    const delivered = await deliverSafely(() =>
-      deliver({
+    // Every tool process is gone (each call's namespace died with it); what the model configured goes too.
+    const delivered = await deliverSafely(async () => {
+      await config.restore();
+      return deliver({
         git,
         api,
         result: agentResult,
@@ -124,8 +145,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
           `${firstLine(plan.task, 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
         ),
         pull: { title: firstLine(plan.task, 100), body: redact(pullBody(trigger.issueNumber, agentResult)) },
-      }),
-    );
+      });
+    });
     const delivery = delivered.delivery;
     // A delivery that failed outright turns the run into a failure, but keeps everything the agent did.
     const result: AgentResult = delivered.error
@@ -154,6 +175,33 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     progress.update({ phase: 'failed', note: redact(errorSentence(error)) });
     await progress.flush();
     throw error;
+  }
+}
+
+/** The tools' sandbox, unless the workflow turned it off; a sandbox that cannot be built stops the run. */
+async function startSandbox(settings: Settings): Promise<Sandbox | undefined> {
+  if (settings.inputs.sandbox === 'off') {
+    core.warning(
+      'sandbox: off: the tools run without a sandbox and can read the runner and its credentials.',
+    );
+    return undefined;
+  }
+  const started = performance.now();
+  try {
+    const sandbox = await openSandbox({
+      workspace: await openWorkspace(settings.workspace),
+      network: settings.inputs.tool_network === 'none' ? 'none' : 'host',
+      hidden: runnerFiles(process.env),
+    });
+    core.info(`Sandbox ready in ${Math.round(performance.now() - started)} ms.`);
+    return sandbox;
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    throw new Error(
+      `the sandbox for the tools could not be built (${error.message}); ` +
+        'run on a runner with sudo or as root, or set `sandbox: off` to run without one',
+      { cause: error },
+    );
   }
 }
 

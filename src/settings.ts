@@ -84,6 +84,22 @@ const text = (fallback = '') =>
     .trim()
     .transform((value) => value || fallback);
 
+/** One of `values` (case-insensitive), `fallback` when empty. */
+const choice = <const T extends readonly [string, ...string[]]>(
+  name: string,
+  values: T,
+  fallback: T[number],
+) =>
+  z
+    .string()
+    .trim()
+    .transform((value, context) => {
+      const chosen = (value.toLowerCase() || fallback) as T[number];
+      if (values.includes(chosen)) return chosen;
+      context.addIssue({ code: 'custom', message: `${name} must be ${values.join(' or ')}, got '${value}'` });
+      return z.NEVER;
+    });
+
 const inputsSchema = z.object({
   /** Empty: ANTHROPIC_API_KEY from the environment (see readSettings). */
   anthropic_api_key: text(),
@@ -113,6 +129,8 @@ const inputsSchema = z.object({
   max_context_tokens: optional(parseContextTokens, SETTING_PROBLEMS.max_context_tokens),
   effort: optional(parseEffort, SETTING_PROBLEMS.effort),
   price_per_mtok: optional(parsePricePerMtok, SETTING_PROBLEMS.price_per_mtok),
+  sandbox: choice('sandbox', ['on', 'off'] as const, 'on'),
+  tool_network: choice('tool_network', ['allow', 'none'] as const, 'allow'),
   branch_prefix: text('agent/').refine(
     (value) => !/[\s~^:?*[\\]|\.\.|@\{/.test(value),
     'branch_prefix must be usable in a git branch name',

@@ -52,6 +52,7 @@ describe('npm run bench', () => {
       'clearingShare',
       'peakMemory',
       'distSize',
+      'sandbox',
     ])
       expect(results, key).toHaveProperty(key);
     expect(results.meta).toMatchObject({ quick: true });

@@ -21,11 +21,12 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function cli(args: string[], env: Record<string, string> = {}) {
+function cli(args: string[], env: Record<string, string> = {}, as?: { uid: number; gid: number }) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? '', HOME: dir, ...env },
+      ...as,
     });
     let stdout = '';
     let stderr = '';
@@ -195,5 +196,46 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     });
     expect(code).toBe(1);
     expect(stdout).toContain('failed: the Anthropic API refused the credentials (401');
+  });
+
+  describe('the sandbox', () => {
+    const look = () => [
+      reply(
+        toolUse('bash', {
+          command:
+            'ls /proc | grep -cE "^[0-9]+$"; cat /proc/$PPID/environ | tr "\\0" "\\n" | grep -c ANTHROPIC_API_KEY',
+        }),
+      ),
+      reply(text('Looked.')),
+      reply(text('Still no plan.')),
+    ];
+    const toolOutput = (s: ScriptedModelServer) => JSON.stringify(s.requests[1]?.body.messages.at(-1));
+
+    it('runs the commands in the same sandbox as the action where it can be built (as root here)', async () => {
+      server = await startModelServer(look(), { apiKey: KEY });
+      const { stderr } = await cli(['look around'], {
+        ANTHROPIC_API_KEY: KEY,
+        ANTHROPIC_BASE_URL: server.url,
+      });
+      expect(stderr).not.toContain('no sandbox');
+      // A handful of processes in its own namespace, and no key in its parent's environment.
+      expect(toolOutput(server)).toMatch(/exit code: 1\\n[1-9]\\n(cat: [^\\]*\\n)?0\\n/);
+    });
+
+    it('says so, and runs the commands directly, where it cannot (not root, no sudo)', async () => {
+      const { chmod } = await import('node:fs/promises');
+      await chmod(dir, 0o777);
+      server = await startModelServer(look(), { apiKey: KEY });
+      const { stderr } = await cli(
+        ['look around'],
+        { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url },
+        { uid: 65534, gid: 65534 },
+      );
+      expect(stderr).toMatch(
+        /todo-agent: no sandbox for the commands \(the action does not run as root and .*\); they run directly\./,
+      );
+      // Run directly: the key is there in its parent's environment (which is why the sandbox exists).
+      expect(toolOutput(server)).toMatch(/exit code: 0\\n\d+\\n1\\n/);
+    });
   });
 });

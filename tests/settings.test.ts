@@ -96,6 +96,8 @@ describe('readSettings', () => {
       reminder_rounds: 3,
       base_branch: '',
       branch_prefix: 'agent/',
+      sandbox: 'on',
+      tool_network: 'allow',
     });
     expect(settings.inputs.model).toMatch(/^claude-/);
   });
@@ -163,6 +165,14 @@ describe('readSettings', () => {
     );
     expect(settingsError({ ...RUNNER, INPUT_ANTHROPIC_API_KEY: 'sk', INPUT_GITHUB_TOKEN: '  ' })).toBe(
       'github_token is required (the default is the workflow token)',
+    );
+  });
+
+  it('reads sandbox and tool_network, case-insensitive, and refuses anything else', () => {
+    const settings = readSettings({ ...RUNNER, ...KEYS, INPUT_SANDBOX: ' OFF ', INPUT_TOOL_NETWORK: 'None' });
+    expect(settings.inputs).toMatchObject({ sandbox: 'off', tool_network: 'none' });
+    expect(settingsError({ ...RUNNER, ...KEYS, INPUT_SANDBOX: 'false', INPUT_TOOL_NETWORK: 'host' })).toBe(
+      "sandbox must be on or off, got 'false'; tool_network must be allow or none, got 'host'",
     );
   });
 

@@ -30,6 +30,7 @@ import { ReminderPolicy } from './reminder.js';
 import { allCompleted, openItems, renderPlain, TodoManager, type TodoItem } from './todos.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
 import type { ToolContext } from './tools/types.js';
+import type { Sandbox } from './sandbox-namespaces.js';
 
 export interface AgentOptions extends Briefing {
   model: Model;
@@ -43,6 +44,8 @@ export interface AgentOptions extends Briefing {
   redact?: (text: string) => string;
   /** Values to keep out of the tools' environment on top of the usual secret names. */
   secrets?: string[];
+  /** Where bash commands run (sandbox-setup.ts); absent, they run directly. */
+  sandbox?: Sandbox;
   /** Stop as incomplete once the estimated cost passes this many USD. */
   maxCostUsd?: number;
   /**
@@ -84,6 +87,7 @@ class Run {
       bashTimeoutSeconds: options.bashTimeoutSeconds ?? 120,
       env: childEnv(process.env, options.secrets ?? []),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     };
     this.maxTokens = outputRoom(options.model.info).first;
     this.messages.push({ role: 'user', content: [{ type: 'text', text: firstMessage(options) }] });

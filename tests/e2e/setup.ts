@@ -36,7 +36,8 @@ export interface World {
   /** Posts the comment on the emulated issue, then runs dist/index.js for its event. */
   trigger(
     body: string,
-    options?: Partial<CommentEventOptions> & Pick<RunActionOptions, 'inputs' | 'env' | 'onSpawn' | 'runId'>,
+    options?: Partial<CommentEventOptions> &
+      Pick<RunActionOptions, 'inputs' | 'env' | 'onSpawn' | 'runId' | 'as'>,
   ): Promise<ActionRun>;
   /** The comments the action wrote (as the bot, or as the token's user), oldest first. */
   botComments(): Array<{ id: number; body: string; versions: string[] }>;
@@ -87,7 +88,7 @@ export async function createWorld(
       await Promise.all([github.close(), model.close()]);
       await sandbox.cleanup();
     },
-    async trigger(body, { inputs, env, onSpawn, runId, ...event } = {}) {
+    async trigger(body, { inputs, env, onSpawn, runId, as, ...event } = {}) {
       // Every workflow run starts from a fresh checkout of main, as actions/checkout gives it.
       if (runs++ > 0) {
         await sandbox.git(['fetch', '-q', 'origin']);
@@ -116,6 +117,7 @@ export async function createWorld(
         ...(env ? { env } : {}),
         ...(onSpawn ? { onSpawn } : {}),
         ...(runId ? { runId } : {}),
+        ...(as ? { as } : {}),
       });
     },
     botComments() {

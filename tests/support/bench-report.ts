@@ -4,6 +4,7 @@ import type { CacheableShare, ClearingShare, PeakMemory } from './bench-cli.js';
 import type { DistSize } from './bench-dist.js';
 import type { ColdLoopAt } from './bench-cold-loop.js';
 import type { LoopOverhead } from './bench-loop.js';
+import type { SandboxCost } from './bench-sandbox.js';
 import { median } from './bench-stats.js';
 
 export interface BenchResults {
@@ -15,6 +16,7 @@ export interface BenchResults {
   clearingShare: ClearingShare;
   peakMemory: PeakMemory;
   distSize: DistSize;
+  sandbox: SandboxCost;
 }
 
 export type Verdict = 'pass' | 'FAIL' | 'info';
@@ -76,6 +78,7 @@ export function verdicts(results: BenchResults): Row[] {
     clearingShare,
     peakMemory,
     distSize,
+    sandbox,
   } = results;
   const clearing = clearingShare;
   const coldRows = coldLoop.byTurns.map((at): Row => ({
@@ -152,6 +155,18 @@ export function verdicts(results: BenchResults): Row[] {
       value: `${peakMemory.medianPeakRssMb.toFixed(1)} MB`,
       target: '≤ 200 MB',
       verdict: check(peakMemory.medianPeakRssMb <= 200),
+    },
+    {
+      measure: '7 sandbox: added to each tool call (`true`)',
+      value: `${ms(sandbox.medianAddedPerCallMs)} (${ms(sandbox.medianSandboxedCallMs)} vs ${ms(sandbox.medianDirectCallMs)} direct)`,
+      target: '< 50 ms',
+      verdict: check(sandbox.medianAddedPerCallMs < 50),
+    },
+    {
+      measure: "  sandbox: added to the run's start (built once)",
+      value: ms(sandbox.medianOpenMs),
+      target: '—',
+      verdict: 'info',
     },
     {
       measure: '6 dist/index.js',

@@ -1,133 +1,10 @@
-// The bash tool: one shell command in the workspace, in its own process group, with bounded output.
-import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
+// The bash tool: one shell command in the workspace, run by the sandbox module, with bounded output.
 import { z } from 'zod';
-import { CappedOutput, DEFAULT_OUTPUT_LIMIT } from '../capped-output.js';
+import { runCommand, type CommandResult } from '../sandbox.js';
 import type { Tool } from './types.js';
 import { ToolError } from './types.js';
 
-/** Between SIGTERM and SIGKILL when a command times out or is aborted. */
-const KILL_GRACE_MS = 1_000;
-/** After the shell exits, how long to wait for its pipes to close before giving up on them. */
-const DRAIN_MS = 200;
-
-export interface RunCommandOptions {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  timeoutMs: number;
-  signal?: AbortSignal;
-  /** Characters of output kept (head + tail). */
-  limit?: number;
-}
-
-export interface CommandResult {
-  /** null when the shell was ended by a signal. */
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  timedOut: boolean;
-  aborted: boolean;
-  /** stdout and stderr merged, capped. */
-  output: string;
-}
-
-/** bash from the command's PATH (or the usual places), else /bin/sh. */
-function findShell(env: NodeJS.ProcessEnv): string {
-  const dirs = [...(env.PATH ?? '').split(path.delimiter), '/bin', '/usr/bin'].filter((dir) =>
-    path.isAbsolute(dir),
-  );
-  for (const dir of dirs) {
-    const candidate = path.join(dir, 'bash');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here; keep looking
-    }
-  }
-  return '/bin/sh';
-}
-
-/** Signals every process in the group led by `pid`; a group that is already gone is fine. */
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: nothing left in the group
-  }
-}
-
-/** Runs `command` with `bash -c`; resolves with whatever happened, rejects only if it cannot start. */
-export function runCommand(command: string, opts: RunCommandOptions): Promise<CommandResult> {
-  return new Promise((resolve, reject) => {
-    if (opts.signal?.aborted) {
-      resolve({ exitCode: null, signal: null, timedOut: false, aborted: true, output: '' });
-      return;
-    }
-    const output = new CappedOutput(opts.limit ?? DEFAULT_OUTPUT_LIMIT);
-    const child = spawn(findShell(opts.env), ['-c', command], {
-      cwd: opts.cwd,
-      env: opts.env,
-      detached: true, // its own process group, so one kill reaches every descendant
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const pid = child.pid;
-    let timedOut = false;
-    let aborted = false;
-    let killTimer: NodeJS.Timeout | undefined;
-
-    // Strings, so each stream's UTF-8 is decoded on its own and the two never garble each other.
-    for (const stream of [child.stdout, child.stderr]) {
-      stream.setEncoding('utf8');
-      stream.on('data', (chunk: string) => output.write(chunk));
-    }
-
-    const stop = (): void => {
-      if (pid === undefined || killTimer) return;
-      signalGroup(pid, 'SIGTERM');
-      killTimer = setTimeout(() => signalGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
-    };
-    const timeout = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, opts.timeoutMs);
-    const onAbort = (): void => {
-      aborted = true;
-      stop();
-    };
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-
-    const cleanUp = (): void => {
-      clearTimeout(timeout);
-      clearTimeout(killTimer);
-      opts.signal?.removeEventListener('abort', onAbort);
-    };
-
-    child.on('error', (error) => {
-      if (pid !== undefined) return; // a started process reports through 'exit'; kill errors are moot
-      cleanUp();
-      reject(new ToolError(`could not start the command: ${error.message}`));
-    });
-
-    child.once('exit', (exitCode, signal) => {
-      cleanUp();
-      // Background children must not outlive the call, nor keep our pipes open.
-      if (pid !== undefined) signalGroup(pid, 'SIGKILL');
-      let finished = false;
-      const finish = (): void => {
-        if (finished) return;
-        finished = true;
-        clearTimeout(drain);
-        child.stdout.destroy();
-        child.stderr.destroy();
-        output.end();
-        resolve({ exitCode, signal, timedOut, aborted, output: output.toString() });
-      };
-      const drain = setTimeout(finish, DRAIN_MS);
-      child.once('close', finish);
-    });
-  });
-}
+export { runCommand, type CommandResult, type RunCommandOptions } from '../sandbox.js';
 
 export function describeResult(result: CommandResult, timeoutSeconds: number): string {
   const status = result.timedOut
@@ -162,6 +39,7 @@ export const bashTool: Tool<typeof bashInput> = {
       env: context.env,
       timeoutMs: context.bashTimeoutSeconds * 1000,
       signal: context.signal,
+      ...(context.sandbox ? { sandbox: context.sandbox } : {}),
     });
     return describeResult(result, context.bashTimeoutSeconds);
   },
