@@ -6,15 +6,16 @@ import { runAgent } from './agent/loop.js';
 import { Model } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
 import { GitRepo } from './git/repo.js';
-import { statusOf, type GitHubApi } from './github/api.js';
+import { statusOf, type GitHubApi, type IssueComment, type Permission } from './github/api.js';
 import { renderTaskList, type ChecklistPhase } from './github/checklist.js';
 import { CommentWriter } from './github/comment-writer.js';
 import { deliver, type Delivery } from './github/delivery.js';
-import { issueContext } from './github/issue-context.js';
+import { inertMarkdown } from './github/inert-markdown.js';
+import { humanComments, issueContext } from './github/issue-context.js';
 import { ChecklistProgress } from './github/progress.js';
 import { RunSummary } from './github/summary.js';
 import type { Trigger } from './github/trigger.js';
-import { planWork, type WorkPlan } from './github/work-plan.js';
+import { headline, planWork, type WorkPlan } from './github/work-plan.js';
 import { errorSentence } from './error-sentence.js';
 import type { Settings } from './settings.js';
 import { terminalReporter } from './terminal/reporter.js';
@@ -47,26 +48,32 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   // Git runs with the same secret-free environment as the tools: repository hooks never see the key or token.
   const git = new GitRepo(settings.workspace, { env: childEnv(process.env, request.secrets) });
   const setup = await beforeStart(request, async () => {
-    const [baseBranch, thread] = await Promise.all([
-      settings.inputs.base_branch || api.defaultBranch(),
+    const [defaultBranch, allComments] = await Promise.all([
+      api.defaultBranch(),
       api.comments(trigger.issueNumber),
     ]);
     const outcome = await planWork({
       trigger,
-      thread,
+      thread: allComments,
       api,
       git,
       runId: settings.runId,
       branchPrefix: settings.inputs.branch_prefix,
-      baseBranch,
+      baseBranch: settings.inputs.base_branch || defaultBranch,
+      defaultBranch,
     });
-    return { outcome, thread, startSha: await git.head() };
+    // The model reads the thread as it stood when the maintainer asked: nothing posted after the trigger.
+    const thread = allComments.filter(
+      (c) => c.id !== trigger.commentId && c.createdAt <= trigger.commentCreatedAt,
+    );
+    const permissions = await commenterPermissions(api, thread);
+    return { outcome, thread, permissions, startSha: await git.head() };
   });
   if ('decline' in setup.outcome) {
     await api.createComment(trigger.issueNumber, `todo-agent did not start: ${setup.outcome.decline}.`);
     return { status: 'skipped', declined: setup.outcome.decline };
   }
-  const { thread, startSha } = setup;
+  const { thread, permissions, startSha } = setup;
   const { plan } = setup.outcome;
   const progress = await openChecklist(request, plan);
 
@@ -79,9 +86,11 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
         title: trigger.issueTitle,
         body: trigger.issueBody,
         isPullRequest: trigger.isPullRequest,
-        comments: thread.filter((c) => c.id !== trigger.commentId && c.createdAt <= trigger.commentCreatedAt),
+        comments: thread,
+        permissions,
+        triggeredAt: trigger.commentCreatedAt,
       }),
-      ...(plan.resumedTodos ? { resumedTodos: plan.resumedTodos } : {}),
+      ...(plan.earlier ? { resumedTodos: plan.earlier.todos, earlierTask: plan.earlier.task } : {}),
       model: new Model({
         apiKey: settings.inputs.anthropic_api_key,
         baseURL: settings.inputs.anthropic_base_url,
@@ -109,9 +118,12 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
         continuesBranch: plan.continuesBranch,
         openPull: plan.kind !== 'pull-request',
         commitMessage: redact(
-          `${firstLine(plan.task, 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
+          `${firstLine(headline(plan), 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
         ),
-        pull: { title: firstLine(plan.task, 100), body: redact(pullBody(trigger.issueNumber, agentResult)) },
+        pull: {
+          title: firstLine(headline(plan), 100),
+          body: redact(pullBody(trigger.issueNumber, agentResult)),
+        },
       }),
     );
     const delivery = delivered.delivery;
@@ -158,6 +170,17 @@ async function beforeStart<T>({ api, trigger, redact }: JobRequest, setup: () =>
   }
 }
 
+/** Each commenter's permission on the repository, asked once per person. */
+async function commenterPermissions(
+  api: GitHubApi,
+  comments: readonly IssueComment[],
+): Promise<Map<string, Permission>> {
+  const logins = [...new Set(humanComments(comments).map((comment) => comment.user))];
+  return new Map(
+    await Promise.all(logins.map(async (login) => [login, await api.permission(login)] as const)),
+  );
+}
+
 /** Commit, push and pull request, where any throw becomes a sentence rather than a lost result. */
 async function deliverSafely(step: () => Promise<Delivery>): Promise<{ delivery: Delivery; error?: string }> {
   try {
@@ -191,12 +214,13 @@ async function openChecklist(
     },
   );
   const progress = new ChecklistProgress(writer, {
-    task: plan.task,
+    task: headline(plan),
     runUrl: settings.runUrl,
-    items: plan.resumedTodos ?? [],
+    items: plan.earlier?.todos ?? [],
     trigger: settings.inputs.trigger,
     resume: {
-      task: plan.task.slice(0, MAX_STORED_TASK),
+      task: headline(plan).slice(0, MAX_STORED_TASK),
+      issue: trigger.issueNumber,
       branch: plan.branch,
       base: plan.base,
       runId: settings.runId,
@@ -243,7 +267,7 @@ function pullBody(issueNumber: number, result: AgentResult): string {
     '### Todo list',
     renderTaskList(result.todos),
     '### Summary',
-    result.lastText || '_The model left no summary._',
+    inertMarkdown(result.lastText) || '_The model left no summary._',
     `<sub>${result.turns} turns · ${result.toolCalls} tool calls · ${promptTokens(usage)} input tokens (${usage.cache_read_input_tokens} cached), ${usage.output_tokens} output tokens · ~$${result.costUsd.toFixed(2)} · opened by todo-agent</sub>`,
   ].join('\n\n');
 }

@@ -13,9 +13,15 @@ export interface IssueComment {
   body: string;
   user: string;
   userType: string;
+  /** GitHub's author_association: OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, … */
+  association: string;
   createdAt: string;
+  updatedAt: string;
   htmlUrl: string;
 }
+
+/** Who writes when the workflow's own GITHUB_TOKEN is used. */
+export const WORKFLOW_BOT = 'github-actions[bot]';
 
 export interface ApiOptions {
   token: string;
@@ -48,6 +54,8 @@ export class GitHubApi {
   readonly #octokit: ReturnType<typeof getOctokit>;
   readonly #repo: { owner: string; repo: string };
   #self: Promise<string | undefined> | undefined;
+  /** The login our own reaction came back with: who this token writes as, whatever kind of token it is. */
+  #reactedAs: string | undefined;
 
   constructor({ token, owner, repo, baseUrl, warn = () => {} }: ApiOptions) {
     this.#repo = { owner, repo };
@@ -98,11 +106,12 @@ export class GitHubApi {
   }
 
   async react(commentId: number, content: Reaction): Promise<void> {
-    await this.#octokit.rest.reactions.createForIssueComment({
+    const { data } = await this.#octokit.rest.reactions.createForIssueComment({
       ...this.#repo,
       comment_id: commentId,
       content,
     });
+    this.#reactedAs ??= data.user?.login;
   }
 
   /**
@@ -117,9 +126,17 @@ export class GitHubApi {
     return this.#self;
   }
 
-  /** Whether this action wrote something: a bot (the workflow's or an app's token) or the token's own user. */
-  async wroteIt(author: { user: string; userType: string }): Promise<boolean> {
-    return author.userType === 'Bot' || author.user === (await this.selfLogin());
+  /**
+   * The login this action writes as: a personal token's user, else the login our reaction came back with
+   * (an app's bot), else the workflow token's bot.
+   */
+  async identity(): Promise<string> {
+    return (await this.selfLogin()) ?? this.#reactedAs ?? WORKFLOW_BOT;
+  }
+
+  /** Whether this action (an earlier run with the same token) wrote something. Any other bot did not. */
+  async wroteIt(author: { user: string }): Promise<boolean> {
+    return author.user.toLowerCase() === (await this.identity()).toLowerCase();
   }
 
   /** The issue's comments, oldest first. */
@@ -134,7 +151,9 @@ export class GitHubApi {
       body: comment.body ?? '',
       user: comment.user?.login ?? 'ghost',
       userType: comment.user?.type ?? 'User',
+      association: comment.author_association,
       createdAt: comment.created_at,
+      updatedAt: comment.updated_at,
       htmlUrl: comment.html_url,
     }));
   }

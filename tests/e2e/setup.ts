@@ -5,7 +5,12 @@ import {
   type Permission,
   type SeedIssue,
 } from '../support/github-emulator.js';
-import { startModelServer, type ScriptStep, type ScriptedModelServer } from '../support/anthropic-server.js';
+import {
+  startModelServer,
+  type RecordedRequest,
+  type ScriptStep,
+  type ScriptedModelServer,
+} from '../support/anthropic-server.js';
 import {
   createSandbox,
   issueCommentEvent,
@@ -105,4 +110,16 @@ export async function createWorld(
         .map(({ id, body, versions }) => ({ id, body, versions }));
     },
   };
+}
+
+/** The text of the first user message of a request the model server received: task, context, earlier run. */
+export function openingText(request: RecordedRequest): string {
+  const content = request.body.messages[0].content as Array<{ type: string; text?: string }>;
+  return content.map((block) => block.text ?? '').join('\n');
+}
+
+/** The JSON inside one of the opening's blocks (`context` or `earlier_run`). */
+export function blockData(opening: string, tag: string): Record<string, unknown> {
+  const block = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(opening)?.[1] ?? '';
+  return JSON.parse(block.slice(block.indexOf('{'), block.lastIndexOf('}') + 1)) as Record<string, unknown>;
 }

@@ -76,6 +76,33 @@ describe('GitHubApi reads', () => {
   });
 });
 
+describe('GitHubApi identity', () => {
+  it.each([
+    ['the workflow token', {}, 'github-actions[bot]'],
+    ['a personal access token', { tokenUser: 'agent-machine-user' }, 'agent-machine-user'],
+    ['an app installation token', { appBot: 'todo-app[bot]' }, 'todo-app[bot]'],
+  ] as const)(
+    'knows whom %s writes as, and counts only that login as its own',
+    async (_k, options, login) => {
+      const { api, emu } = await apiFor(options);
+      const { id } = emu.addComment(1, 'maintainer', '/agent go');
+      await api.react(id, 'eyes');
+      expect(await api.identity()).toBe(login);
+      expect(await api.wroteIt({ user: login })).toBe(true);
+      // Another bot, a lookalike, or a person is never us.
+      for (const other of ['welcome-bot[bot]', 'github-actions', 'todo-app', 'maintainer']) {
+        if (other !== login) expect(await api.wroteIt({ user: other })).toBe(false);
+      }
+      expect(emu.violations).toEqual([]);
+    },
+  );
+
+  it('falls back to the workflow bot when neither GET /user nor a reaction told it', async () => {
+    const { api } = await apiFor();
+    expect(await api.identity()).toBe('github-actions[bot]');
+  });
+});
+
 describe('GitHubApi writes', () => {
   it('creates and edits a comment, with secrets and token shapes redacted on the way out', async () => {
     const { api, emu } = await apiFor();
