@@ -1,5 +1,4 @@
 // One triggered run: plan where to work, keep the checklist comment live, run the agent, deliver the work.
-import * as core from '@actions/core';
 import { promptTokens, type AgentObserver, type AgentResult } from './agent/events.js';
 import { childEnv } from './agent/child-env.js';
 import { runAgent } from './agent/loop.js';
@@ -18,6 +17,7 @@ import type { Trigger } from './github/trigger.js';
 import { headline, planWork, type WorkPlan } from './github/work-plan.js';
 import { errorSentence } from './error-sentence.js';
 import type { Settings } from './settings.js';
+import { log } from './runner-output.js';
 import { terminalReporter } from './terminal/reporter.js';
 
 export interface JobRequest {
@@ -101,7 +101,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       reminderRounds: settings.inputs.reminder_rounds,
       bashTimeoutSeconds: settings.inputs.bash_timeout,
       ...(settings.inputs.max_cost_usd ? { maxCostUsd: settings.inputs.max_cost_usd } : {}),
-      observers: [progress.observer, summary.observer, logObserver(redact)],
+      observers: [progress.observer, summary.observer, logObserver()],
       signal: request.signal,
       redact,
       secrets: request.secrets,
@@ -117,19 +117,17 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
         base: plan.base,
         continuesBranch: plan.continuesBranch,
         openPull: plan.kind !== 'pull-request',
+        // Git is not GitHub's API: the commit message is redacted on its way to git here.
         commitMessage: redact(
           `${firstLine(headline(plan), 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
         ),
-        pull: {
-          title: firstLine(headline(plan), 100),
-          body: redact(pullBody(trigger.issueNumber, agentResult)),
-        },
+        pull: { title: firstLine(headline(plan), 100), body: pullBody(trigger.issueNumber, agentResult) },
       }),
     );
     const delivery = delivered.delivery;
     // A delivery that failed outright turns the run into a failure, but keeps everything the agent did.
     const result: AgentResult = delivered.error
-      ? { ...agentResult, status: 'failed', reason: redact(delivered.error) }
+      ? { ...agentResult, status: 'failed', reason: delivered.error }
       : agentResult;
     const pushed = delivery.pushedBranch;
     const link = (name: string) => `${settings.serverUrl}/${settings.owner}/${settings.repo}/tree/${name}`;
@@ -148,24 +146,23 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       resume: { ...progress.state.resume, branch: pushed ?? plan.branch },
     });
     await progress.flush();
-    await summary.write(progress.body(), redact);
+    await summary.write(progress.body());
     return { status: result.status, result, delivery, ...(pushed ? { branch: pushed } : {}) };
   } catch (error) {
-    progress.update({ phase: 'failed', note: redact(errorSentence(error)) });
+    progress.update({ phase: 'failed', note: errorSentence(error) });
     await progress.flush();
     throw error;
   }
 }
 
 /** Setup before the checklist exists: if it fails, say so on the issue before giving up. */
-async function beforeStart<T>({ api, trigger, redact }: JobRequest, setup: () => Promise<T>): Promise<T> {
+async function beforeStart<T>({ api, trigger }: JobRequest, setup: () => Promise<T>): Promise<T> {
   try {
     return await setup();
   } catch (error) {
-    const why = redact(errorSentence(error));
     await api
-      .createComment(trigger.issueNumber, `❌ todo-agent could not start: ${why}`)
-      .catch(() => core.warning('could not post the failure reply either'));
+      .createComment(trigger.issueNumber, `❌ todo-agent could not start: ${errorSentence(error)}`)
+      .catch(() => log.warning('could not post the failure reply either'));
     throw error;
   }
 }
@@ -192,7 +189,7 @@ async function deliverSafely(step: () => Promise<Delivery>): Promise<{ delivery:
 
 /** Creates the checklist comment (planning…) before the first model call; later writes edit it in place. */
 async function openChecklist(
-  { settings, trigger, api, redact }: JobRequest,
+  { settings, trigger, api }: JobRequest,
   plan: WorkPlan,
 ): Promise<ChecklistProgress> {
   let commentId: number | undefined;
@@ -209,8 +206,7 @@ async function openChecklist(
       commentId = (await api.createComment(trigger.issueNumber, body)).id;
     },
     {
-      onError: (error) =>
-        core.warning(`could not write the checklist comment: ${redact(errorSentence(error))}`),
+      onError: (error) => log.warning(`could not write the checklist comment: ${errorSentence(error)}`),
     },
   );
   const progress = new ChecklistProgress(writer, {
@@ -232,27 +228,27 @@ async function openChecklist(
 }
 
 /** The log: one group per turn holding the terminal panel and tool lines. */
-function logObserver(redact: (text: string) => string): AgentObserver {
+function logObserver(): AgentObserver {
   const report = terminalReporter({
-    write: (text) => core.info(redact(text.replace(/\n$/, ''))),
+    write: (text) => log.info(text.replace(/\n$/, '')),
     color: false,
   });
   let open = false;
   const close = () => {
-    if (open) core.endGroup();
+    if (open) log.endGroup();
     open = false;
   };
   return (event) => {
     if (event.type === 'turn_start') {
       close();
-      core.startGroup(`Turn ${event.turn}`);
+      log.startGroup(`Turn ${event.turn}`);
       open = true;
     }
     // A turn ended by a model error has no turn_end: the end event closes its group.
     if (event.type === 'end') close();
     report(event);
     if (event.type === 'turn_end') {
-      core.info(
+      log.info(
         `tokens: ${promptTokens(event.usage)} in, ${event.usage.output_tokens} out (stop: ${event.stopReason ?? 'none'})`,
       );
       close();
