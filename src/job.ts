@@ -66,7 +66,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     const thread = allComments.filter(
       (c) => c.id !== trigger.commentId && c.createdAt <= trigger.commentCreatedAt,
     );
-    const permissions = await commenterPermissions(api, thread);
+    const permissions = await authorPermissions(api, trigger.issueAuthor, thread);
     return { outcome, thread, permissions, startSha: await git.head() };
   });
   if ('decline' in setup.outcome) {
@@ -85,6 +85,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
         number: trigger.issueNumber,
         title: trigger.issueTitle,
         body: trigger.issueBody,
+        author: trigger.issueAuthor,
+        authorAssociation: trigger.issueAuthorAssociation,
         isPullRequest: trigger.isPullRequest,
         comments: thread,
         permissions,
@@ -167,12 +169,13 @@ async function beforeStart<T>({ api, trigger }: JobRequest, setup: () => Promise
   }
 }
 
-/** Each commenter's permission on the repository, asked once per person. */
-async function commenterPermissions(
+/** The permission of the issue's author and of each commenter the model reads, asked once per person. */
+async function authorPermissions(
   api: GitHubApi,
+  issueAuthor: string,
   comments: readonly IssueComment[],
 ): Promise<Map<string, Permission>> {
-  const logins = [...new Set(humanComments(comments).map((comment) => comment.user))];
+  const logins = [...new Set([issueAuthor, ...humanComments(comments).map((comment) => comment.user)])];
   return new Map(
     await Promise.all(logins.map(async (login) => [login, await api.permission(login)] as const)),
   );

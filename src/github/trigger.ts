@@ -15,6 +15,9 @@ export interface TriggerSource {
   repo: string;
   issueTitle: string;
   issueBody: string;
+  /** Who opened the issue, and GitHub's author_association for them. */
+  issueAuthor: string;
+  issueAuthorAssociation: string;
   issueState: string;
   locked: boolean;
   commentCreatedAt: string;
@@ -39,6 +42,8 @@ const commentEventSchema = z.object({
     number: z.number().int().positive(),
     title: z.string(),
     body: z.string().nullish(),
+    user: z.object({ login: z.string() }).nullish(),
+    author_association: z.string().optional(),
     state: z.string(),
     locked: z.boolean().optional(),
     pull_request: z.object({}).nullish(),
@@ -109,6 +114,8 @@ function sourceOf(event: CommentEvent): TriggerSource {
     repo: event.repository.name,
     issueTitle: event.issue.title,
     issueBody: event.issue.body ?? '',
+    issueAuthor: event.issue.user?.login ?? 'ghost',
+    issueAuthorAssociation: event.issue.author_association ?? 'NONE',
     issueState: event.issue.state,
     locked: event.issue.locked ?? false,
     commentCreatedAt: event.comment.created_at,

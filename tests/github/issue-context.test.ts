@@ -25,6 +25,8 @@ const thread = (overrides: Partial<IssueThread> = {}): IssueThread => ({
   number: 12,
   title: 'Tidy up hello.py',
   body: 'hello.py could use type hints.',
+  author: 'octocat',
+  authorAssociation: 'NONE',
   isPullRequest: false,
   comments: [],
   permissions: new Map<string, Permission>([
@@ -56,6 +58,9 @@ describe('issueContext', () => {
     expect(parsed(context)).toEqual({
       kind: 'issue',
       number: 12,
+      author: 'octocat',
+      author_association: 'NONE',
+      author_can_write: false,
       title: 'Tidy up hello.py',
       body: 'hello.py could use type hints.',
       comments: [

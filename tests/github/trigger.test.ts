@@ -46,6 +46,8 @@ describe('parseTrigger on a new comment', () => {
       repo: 'Hello-World',
       issueTitle: 'Spelling error in the README file',
       issueBody: "It looks like you accidently spelled 'commit' with two 't's.",
+      issueAuthor: 'Codertocat',
+      issueAuthorAssociation: 'OWNER',
       issueState: 'open',
       locked: false,
       commentCreatedAt: '2019-05-15T15:20:21Z',
