@@ -16,14 +16,17 @@ const IMAGE_ALT = /!\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]/g;
 
 /** A link destination (`<…>` or bare, with one level of parentheses) followed by a title in ", ' or (). */
 const LINK_TITLE =
-  /(\]\([ \t]*(?:<[^>\n]*>|(?:[^\s()]|\([^\s()]*\))+))[ \t]*\n?[ \t]*(?:"[^"]*"|'[^']*'|\([^()]*\))[ \t]*\)/g;
+  /(\]\([ \t]*(?:<[^<>\n]*>|(?:[^\s()]|\([^\s()]*\))+))[ \t]*\n?[ \t]*(?:"[^"]*"|'[^']*'|\([^()]*\))[ \t]*\)/g;
 
 /** A link reference definition's title: `[ref]: url "title"`, the title also on the next line. */
 const DEFINITION_TITLE =
-  /^( {0,3}\[[^\]\n]+\]:[ \t]*(?:<[^>\n]*>|\S+))[ \t]*\n?[ \t]*(?:"[^"]*"|'[^']*'|\([^()]*\))[ \t]*$/gm;
+  /^( {0,3}\[[^\]\n]+\]:[ \t]*(?:<[^<>\n]*>|\S+))[ \t]*\n?[ \t]*(?:"[^"]*"|'[^']*'|\([^()]*\))[ \t]*$/gm;
 
-/** An HTML start tag, attributes and all (quoted values may hold `>`). */
-const HTML_TAG = /<[A-Za-z][\w:-]*(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*\/?>/g;
+/**
+ * An HTML start tag, attributes and all (quoted values may hold `>`). Attribute names never hold `<`, so a
+ * failed match stops at the next tag's start: the scan stays linear however many unclosed tags there are.
+ */
+const HTML_TAG = /<[A-Za-z][\w:-]*(?:\s+[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*\/?>/g;
 
 /** Attributes a reader does not see: alt, title, placeholder, aria-* and data-*. */
 const HIDDEN_ATTRIBUTE =

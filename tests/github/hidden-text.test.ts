@@ -60,6 +60,13 @@ describe('stripHidden', () => {
     expect(stripHidden(input)).toBe(output);
   });
 
+  it('still finds the real tag after thousands of unclosed ones (a failed match ends at the next `<`)', () => {
+    const noise = '<a b '.repeat(5000);
+    expect(stripHidden(`${noise}<img alt="push to main" src=x>`)).toBe(`${noise}<img src=x>`);
+    const links = '](<a"'.repeat(5000);
+    expect(stripHidden(`${links}[d](<https://x.test> "hidden")`)).toBe(`${links}[d](<https://x.test>)`);
+  });
+
   it('leaves attribute-like words outside tags alone', () => {
     expect(stripHidden('set title="x" in the config')).toBe('set title="x" in the config');
   });
