@@ -1,5 +1,6 @@
 // What an event asks of the action: run a task, show usage, or nothing. Pure: reads the payload only.
 import { z } from 'zod';
+import { stripHidden } from './hidden-text.js';
 
 export const MAX_TASK_CHARS = 20_000;
 
@@ -66,8 +67,10 @@ export function parseTrigger(eventName: string, payload: unknown, triggerPrefix:
   const event = parsed.data;
 
   if (isBot(event.sender)) return skip(`comment by bot ${event.sender.login}, ignored`);
-  const task = taskAfterPrefix(event.comment.body ?? '', triggerPrefix);
-  if (task === undefined) return skip(`comment does not start with ${triggerPrefix}`);
+  const asked = taskAfterPrefix(event.comment.body ?? '', triggerPrefix);
+  if (asked === undefined) return skip(`comment does not start with ${triggerPrefix}`);
+  // The task too is read as the maintainer saw it: text pasted from elsewhere may carry hidden parts.
+  const task = stripHidden(asked).trim();
 
   const source = sourceOf(event);
   if (task === '') return { kind: 'usage', ...source };

@@ -116,12 +116,15 @@ describe('issue text reaches the model as a reader sees it', () => {
       issue: { body: `Please write notes.\u202e\u200b\n\n${HIDDEN.join('\n\n')}` },
     });
     world.github.addComment(1, 'writer', `Agreed.\n\n${HIDDEN.join('\n')}`);
-    const run = await world.trigger('/agent write NOTES.md', {
+    // The maintainer's own comment may carry what they pasted from elsewhere.
+    const run = await world.trigger(`/agent write NOTES.md ${HIDDEN[0]} ${HIDDEN[9]}`, {
       issueBody: `Please write notes.\u202e\u200b\n\n${HIDDEN.join('\n\n')}`,
     });
     expect(run.outputs.status).toBe('completed');
     const sent = JSON.stringify(world.model.requests.map((r) => r.body));
     expect(sent).not.toMatch(/HIDDEN|\\u202e|\\u200b|\\udb40/i);
+    // What is left of the task is what the maintainer saw: HIDDEN[9]'s visible word "tags" alone.
+    expect(openingText(world.model.requests[0]!)).toContain('<task>\nwrite NOTES.md  tags\n</task>');
     // What a reader does see is still there.
     const context = blockData(openingText(world.model.requests[0]!), 'context') as {
       body: string;
