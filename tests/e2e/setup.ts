@@ -50,6 +50,8 @@ export async function createWorld(
     issue?: Partial<SeedIssue>;
     /** The token is a personal access token of this user (see the emulator's `tokenUser`). */
     tokenUser?: string;
+    /** The token is an app's installation token writing as this bot (see the emulator's `appBot`). */
+    appBot?: string;
   } = {},
 ): Promise<World> {
   const sandbox = await createSandbox(options.files ?? HELLO_FILES);
@@ -58,6 +60,7 @@ export async function createWorld(
     repo: REPO,
     token: TOKEN,
     ...(options.tokenUser ? { tokenUser: options.tokenUser } : {}),
+    ...(options.appBot ? { appBot: options.appBot } : {}),
     remoteDir: sandbox.origin,
     permissions: options.permissions ?? { maintainer: 'admin', writer: 'write', reader: 'read' },
     issues: [
@@ -106,7 +109,7 @@ export async function createWorld(
     },
     botComments() {
       return [...github.state.comments.values()]
-        .filter((comment) => comment.user === (options.tokenUser ?? 'github-actions[bot]'))
+        .filter((comment) => comment.user === (options.tokenUser ?? options.appBot ?? 'github-actions[bot]'))
         .map(({ id, body, versions }) => ({ id, body, versions }));
     },
   };
