@@ -1,5 +1,4 @@
 // One triggered run: plan where to work, keep the checklist comment live, run the agent, deliver the work.
-import * as core from '@actions/core';
 import { promptTokens, type AgentObserver, type AgentResult } from './agent/events.js';
 import { childEnv } from './agent/child-env.js';
 import { runAgent } from './agent/loop.js';
@@ -9,18 +8,20 @@ import { openSandbox, SandboxError } from './agent/sandbox-setup.js';
 import type { Sandbox } from './agent/sandbox-namespaces.js';
 import { dropPersistedCredentials, saveConfig } from './git/config-guard.js';
 import { GitRepo } from './git/repo.js';
-import { statusOf, type GitHubApi } from './github/api.js';
+import { statusOf, type GitHubApi, type IssueComment, type Permission } from './github/api.js';
 import { renderTaskList, type ChecklistPhase } from './github/checklist.js';
 import { CommentWriter } from './github/comment-writer.js';
 import { deliver, type Delivery } from './github/delivery.js';
-import { issueContext } from './github/issue-context.js';
+import { inertMarkdown } from './github/inert-markdown.js';
+import { humanComments, issueContext } from './github/issue-context.js';
 import { ChecklistProgress } from './github/progress.js';
 import { RunSummary } from './github/summary.js';
 import type { Trigger } from './github/trigger.js';
-import { planWork, type WorkPlan } from './github/work-plan.js';
+import { headline, planWork, type WorkPlan } from './github/work-plan.js';
 import { runnerFiles } from './github/runner-files.js';
 import { errorSentence } from './error-sentence.js';
 import type { Settings } from './settings.js';
+import { log } from './runner-output.js';
 import { terminalReporter } from './terminal/reporter.js';
 
 export interface JobRequest {
@@ -52,7 +53,7 @@ function modelChoices(settings: Settings): Pick<ModelOptions, 'effort' | 'priceP
   return {
     ...(effort ? { effort } : {}),
     ...(price_per_mtok ? { pricePerMtok: price_per_mtok } : {}),
-    onNotice: (message) => core.warning(message),
+    onNotice: (message) => log.warning(message),
   };
 }
 
@@ -66,24 +67,31 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   const setup = await beforeStart(request, async () => {
     const removed = await dropPersistedCredentials(git);
     if (removed > 0)
-      core.info(`Removed ${removed} persisted credential(s) from the workspace's git configuration.`);
+      log.info(`Removed ${removed} persisted credential(s) from the workspace's git configuration.`);
     const sandbox = await startSandbox(settings);
-    const [baseBranch, thread] = await Promise.all([
-      settings.inputs.base_branch || api.defaultBranch(),
+    const [defaultBranch, allComments] = await Promise.all([
+      api.defaultBranch(),
       api.comments(trigger.issueNumber),
     ]);
     const outcome = await planWork({
       trigger,
-      thread,
+      thread: allComments,
       api,
       git,
       runId: settings.runId,
       branchPrefix: settings.inputs.branch_prefix,
-      baseBranch,
+      baseBranch: settings.inputs.base_branch || defaultBranch,
+      defaultBranch,
     });
+    // The model reads the thread as it stood when the maintainer asked: nothing posted after the trigger.
+    const thread = allComments.filter(
+      (c) => c.id !== trigger.commentId && c.createdAt <= trigger.commentCreatedAt,
+    );
+    const permissions = await authorPermissions(api, trigger.issueAuthor, thread);
     return {
       outcome,
       thread,
+      permissions,
       sandbox,
       startSha: await git.head(),
       config: await saveConfig(settings.workspace),
@@ -94,7 +102,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     await api.createComment(trigger.issueNumber, `todo-agent did not start: ${setup.outcome.decline}.`);
     return { status: 'skipped', declined: setup.outcome.decline };
   }
-  const { thread, startSha, sandbox, config } = setup;
+  const { thread, permissions, startSha, sandbox, config } = setup;
   const { plan } = setup.outcome;
   const progress = await openChecklist(request, plan);
 
@@ -107,10 +115,14 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
         number: trigger.issueNumber,
         title: trigger.issueTitle,
         body: trigger.issueBody,
+        author: trigger.issueAuthor,
+        authorAssociation: trigger.issueAuthorAssociation,
         isPullRequest: trigger.isPullRequest,
-        comments: thread.filter((c) => c.id !== trigger.commentId && c.createdAt <= trigger.commentCreatedAt),
+        comments: thread,
+        permissions,
+        triggeredAt: trigger.commentCreatedAt,
       }),
-      ...(plan.resumedTodos ? { resumedTodos: plan.resumedTodos } : {}),
+      ...(plan.earlier ? { resumedTodos: plan.earlier.todos, earlierTask: plan.earlier.task } : {}),
       model: new Model({
         apiKey: settings.inputs.anthropic_api_key,
         baseURL: settings.inputs.anthropic_base_url,
@@ -123,7 +135,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       bashTimeoutSeconds: settings.inputs.bash_timeout,
       ...(settings.inputs.max_cost_usd ? { maxCostUsd: settings.inputs.max_cost_usd } : {}),
       ...(settings.inputs.max_context_tokens ? { maxContextTokens: settings.inputs.max_context_tokens } : {}),
-      observers: [progress.observer, summary.observer, logObserver(redact)],
+      observers: [progress.observer, summary.observer, logObserver()],
       signal: request.signal,
       redact,
       secrets: request.secrets,
@@ -141,16 +153,17 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
         base: plan.base,
         continuesBranch: plan.continuesBranch,
         openPull: plan.kind !== 'pull-request',
+        // Git is not GitHub's API: the commit message is redacted on its way to git here.
         commitMessage: redact(
-          `${firstLine(plan.task, 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
+          `${firstLine(headline(plan), 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
         ),
-        pull: { title: firstLine(plan.task, 100), body: redact(pullBody(trigger.issueNumber, agentResult)) },
+        pull: { title: firstLine(headline(plan), 100), body: pullBody(trigger.issueNumber, agentResult) },
       });
     });
     const delivery = delivered.delivery;
     // A delivery that failed outright turns the run into a failure, but keeps everything the agent did.
     const result: AgentResult = delivered.error
-      ? { ...agentResult, status: 'failed', reason: redact(delivered.error) }
+      ? { ...agentResult, status: 'failed', reason: delivered.error }
       : agentResult;
     const pushed = delivery.pushedBranch;
     const link = (name: string) => `${settings.serverUrl}/${settings.owner}/${settings.repo}/tree/${name}`;
@@ -169,10 +182,10 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       resume: { ...progress.state.resume, branch: pushed ?? plan.branch },
     });
     await progress.flush();
-    await summary.write(progress.body(), redact);
+    await summary.write(progress.body());
     return { status: result.status, result, delivery, ...(pushed ? { branch: pushed } : {}) };
   } catch (error) {
-    progress.update({ phase: 'failed', note: redact(errorSentence(error)) });
+    progress.update({ phase: 'failed', note: errorSentence(error) });
     await progress.flush();
     throw error;
   }
@@ -181,9 +194,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
 /** The tools' sandbox, unless the workflow turned it off; a sandbox that cannot be built stops the run. */
 async function startSandbox(settings: Settings): Promise<Sandbox | undefined> {
   if (settings.inputs.sandbox === 'off') {
-    core.warning(
-      'sandbox: off: the tools run without a sandbox and can read the runner and its credentials.',
-    );
+    log.warning('sandbox: off: the tools run without a sandbox and can read the runner and its credentials.');
     return undefined;
   }
   const started = performance.now();
@@ -193,7 +204,7 @@ async function startSandbox(settings: Settings): Promise<Sandbox | undefined> {
       network: settings.inputs.tool_network === 'none' ? 'none' : 'host',
       hidden: runnerFiles(process.env),
     });
-    core.info(`Sandbox ready in ${Math.round(performance.now() - started)} ms.`);
+    log.info(`Sandbox ready in ${Math.round(performance.now() - started)} ms.`);
     return sandbox;
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
@@ -206,16 +217,27 @@ async function startSandbox(settings: Settings): Promise<Sandbox | undefined> {
 }
 
 /** Setup before the checklist exists: if it fails, say so on the issue before giving up. */
-async function beforeStart<T>({ api, trigger, redact }: JobRequest, setup: () => Promise<T>): Promise<T> {
+async function beforeStart<T>({ api, trigger }: JobRequest, setup: () => Promise<T>): Promise<T> {
   try {
     return await setup();
   } catch (error) {
-    const why = redact(errorSentence(error));
     await api
-      .createComment(trigger.issueNumber, `❌ todo-agent could not start: ${why}`)
-      .catch(() => core.warning('could not post the failure reply either'));
+      .createComment(trigger.issueNumber, `❌ todo-agent could not start: ${errorSentence(error)}`)
+      .catch(() => log.warning('could not post the failure reply either'));
     throw error;
   }
+}
+
+/** The permission of the issue's author and of each commenter the model reads, asked once per person. */
+async function authorPermissions(
+  api: GitHubApi,
+  issueAuthor: string,
+  comments: readonly IssueComment[],
+): Promise<Map<string, Permission>> {
+  const logins = [...new Set([issueAuthor, ...humanComments(comments).map((comment) => comment.user)])];
+  return new Map(
+    await Promise.all(logins.map(async (login) => [login, await api.permission(login)] as const)),
+  );
 }
 
 /** Commit, push and pull request, where any throw becomes a sentence rather than a lost result. */
@@ -229,7 +251,7 @@ async function deliverSafely(step: () => Promise<Delivery>): Promise<{ delivery:
 
 /** Creates the checklist comment (planning…) before the first model call; later writes edit it in place. */
 async function openChecklist(
-  { settings, trigger, api, redact }: JobRequest,
+  { settings, trigger, api }: JobRequest,
   plan: WorkPlan,
 ): Promise<ChecklistProgress> {
   let commentId: number | undefined;
@@ -246,17 +268,17 @@ async function openChecklist(
       commentId = (await api.createComment(trigger.issueNumber, body)).id;
     },
     {
-      onError: (error) =>
-        core.warning(`could not write the checklist comment: ${redact(errorSentence(error))}`),
+      onError: (error) => log.warning(`could not write the checklist comment: ${errorSentence(error)}`),
     },
   );
   const progress = new ChecklistProgress(writer, {
-    task: plan.task,
+    task: headline(plan),
     runUrl: settings.runUrl,
-    items: plan.resumedTodos ?? [],
+    items: plan.earlier?.todos ?? [],
     trigger: settings.inputs.trigger,
     resume: {
-      task: plan.task.slice(0, MAX_STORED_TASK),
+      task: headline(plan).slice(0, MAX_STORED_TASK),
+      issue: trigger.issueNumber,
       branch: plan.branch,
       base: plan.base,
       runId: settings.runId,
@@ -268,27 +290,27 @@ async function openChecklist(
 }
 
 /** The log: one group per turn holding the terminal panel and tool lines. */
-function logObserver(redact: (text: string) => string): AgentObserver {
+function logObserver(): AgentObserver {
   const report = terminalReporter({
-    write: (text) => core.info(redact(text.replace(/\n$/, ''))),
+    write: (text) => log.info(text.replace(/\n$/, '')),
     color: false,
   });
   let open = false;
   const close = () => {
-    if (open) core.endGroup();
+    if (open) log.endGroup();
     open = false;
   };
   return (event) => {
     if (event.type === 'turn_start') {
       close();
-      core.startGroup(`Turn ${event.turn}`);
+      log.startGroup(`Turn ${event.turn}`);
       open = true;
     }
     // A turn ended by a model error has no turn_end: the end event closes its group.
     if (event.type === 'end') close();
     report(event);
     if (event.type === 'turn_end') {
-      core.info(
+      log.info(
         `tokens: ${promptTokens(event.usage)} in, ${event.usage.output_tokens} out (stop: ${event.stopReason ?? 'none'})`,
       );
       close();
@@ -303,7 +325,7 @@ function pullBody(issueNumber: number, result: AgentResult): string {
     '### Todo list',
     renderTaskList(result.todos),
     '### Summary',
-    result.lastText || '_The model left no summary._',
+    inertMarkdown(result.lastText) || '_The model left no summary._',
     `<sub>${result.turns} turns · ${result.toolCalls} tool calls · ${promptTokens(usage)} input tokens (${usage.cache_read_input_tokens} cached), ${usage.output_tokens} output tokens · ~$${result.costUsd.toFixed(2)} · opened by todo-agent</sub>`,
   ].join('\n\n');
 }

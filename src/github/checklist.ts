@@ -5,6 +5,7 @@ import { promptTokens, type Usage } from '../agent/events.js';
 import { countDone, validateTodos } from '../agent/todos.js';
 import type { TodoItem } from '../agent/todos.js';
 import { redactor } from '../redact.js';
+import { inertJson } from '../text/inert-json.js';
 
 export const STATE_MARKER = '<!-- agent-state';
 export const STATE_VERSION = 1;
@@ -14,6 +15,8 @@ export type ChecklistPhase =
 
 /** What a later run needs to continue; spread into the agent-state JSON. */
 export interface ResumeState {
+  /** The issue (or pull request) the run worked on: a state is only ever read back on that issue. */
+  issue?: number;
   branch?: string;
   runId?: string;
   base?: string;
@@ -120,6 +123,7 @@ export function parseAgentState(body: string): AgentState | undefined {
 const agentStateSchema = z.looseObject({
   v: z.literal(STATE_VERSION),
   items: z.array(z.unknown()),
+  issue: z.number().int().optional(),
   branch: z.string().optional(),
   runId: z.string().optional(),
   base: z.string().optional(),
@@ -143,9 +147,7 @@ function stateLine(state: ChecklistState, maxText: number): string {
  * \u escapes (still valid JSON). Outside strings JSON has no `<`/`>`, and `-` appears only as a sign.
  */
 export function commentSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/"(?:[^"\\]|\\.)*"/g, (literal) =>
-    literal.replace(/[<>&-]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-  );
+  return inertJson(value, /[<>&-]/g);
 }
 
 // ---- the visible parts ----

@@ -1,18 +1,25 @@
 // Where a run works and what it starts from: a fresh branch, an earlier run's branch, or a PR's head.
 import type { TodoItem } from '../agent/todos.js';
-import { allCompleted } from '../agent/todos.js';
 import { branchName, type GitRepo } from '../git/repo.js';
 import type { GitHubApi, IssueComment } from './api.js';
 import { parseAgentState, type AgentState } from './checklist.js';
 import { CONTINUE, type Trigger } from './trigger.js';
+
+/** What an earlier run on this issue was asked and how far it got: data for the model, never its task. */
+export interface EarlierRun {
+  task: string;
+  todos: readonly TodoItem[];
+}
 
 export interface WorkPlan {
   kind: 'fresh' | 'resume' | 'pull-request';
   /** The branch the work is committed to and pushed to. */
   branch: string;
   base: string;
+  /** The maintainer's instruction for this run: the only text that goes in the model's task slot. */
   task: string;
-  resumedTodos?: readonly TodoItem[];
+  /** Set when the run continues an earlier one (`continue` only). */
+  earlier?: EarlierRun;
   /** Push to the branch as it is (a PR head or an earlier run's branch) rather than to a fresh name. */
   continuesBranch: boolean;
 }
@@ -27,27 +34,51 @@ export interface PlanRequest {
   runId: string;
   branchPrefix: string;
   baseBranch: string;
+  defaultBranch: string;
+}
+
+export type SavedState = AgentState & { task?: string; issue?: number };
+
+/** What a saved state must satisfy besides being ours: whose issue, which branch. */
+export interface StateRules {
+  runId: string;
+  issueNumber: number;
+  /** Whether the state's branch may be continued. */
+  branchAllowed: (branch: string) => boolean;
 }
 
 /**
- * The newest agent-state left on the thread by an earlier run. Only comments this action wrote count (a bot,
- * or the user of a personal token): a state in anyone else's comment could be forged.
+ * The newest agent-state left on this issue by an earlier run. Only comments written by the identity this
+ * action writes as count (another bot's lookalike does not), only states that name this issue, and only
+ * for a branch the rules allow: anything else could be forged, or copied from another issue.
  */
 export async function earlierRun(
   thread: readonly IssueComment[],
-  runId: string,
+  rules: StateRules,
   wroteIt: (comment: IssueComment) => Promise<boolean>,
-): Promise<(AgentState & { task?: string }) | undefined> {
+): Promise<SavedState | undefined> {
   for (const comment of [...thread].reverse()) {
-    const state = parseAgentState(comment.body);
-    if (state && state.runId !== runId && (await wroteIt(comment)))
-      return state as AgentState & { task?: string };
+    const state = parseAgentState(comment.body) as SavedState | undefined;
+    if (!state || state.runId === rules.runId || state.issue !== rules.issueNumber) continue;
+    if (!state.branch || !rules.branchAllowed(state.branch)) continue;
+    if (await wroteIt(comment)) return state;
   }
   return undefined;
 }
 
+/** The title a plan is shown under: what the earlier run was asked, or this run's task. */
+export function headline(plan: WorkPlan): string {
+  return plan.earlier?.task || plan.task;
+}
+
 export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
   const { trigger, api, git } = request;
+  const wroteIt = (comment: IssueComment) => api.wroteIt(comment);
+  const rules = (branchAllowed: (branch: string) => boolean): StateRules => ({
+    runId: request.runId,
+    issueNumber: trigger.issueNumber,
+    branchAllowed,
+  });
   if (trigger.isPullRequest) {
     const head = await api.pullHead(trigger.issueNumber);
     if (!head.sameRepo) {
@@ -57,32 +88,44 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
       };
     }
     await git.checkoutRemoteBranch(head.ref);
-    // An earlier run on this PR left a list: `continue` (or more instructions while it is open) picks it up.
-    const earlier = await earlierRun(request.thread, request.runId, (comment) => api.wroteIt(comment));
-    const resumes = earlier?.branch === head.ref && wantsResume(earlier, trigger.isContinue);
+    // `continue` picks up the list an earlier run on this PR left for its head branch.
+    const earlier = trigger.isContinue
+      ? await earlierRun(
+          request.thread,
+          rules((branch) => branch === head.ref),
+          wroteIt,
+        )
+      : undefined;
     return {
       plan: {
         kind: 'pull-request',
         branch: head.ref,
         base: head.base,
-        task: resumes ? resumedTask(earlier.task, trigger.task, trigger.isContinue) : trigger.task,
-        ...(resumes ? { resumedTodos: earlier.items } : {}),
+        task: earlier ? resumedTask(trigger.task) : trigger.task,
+        ...(earlier ? { earlier: earlierOf(earlier) } : {}),
         continuesBranch: true,
       },
     };
   }
 
-  const earlier = await earlierRun(request.thread, request.runId, (comment) => api.wroteIt(comment));
-  const resumable = earlier?.branch && wantsResume(earlier, trigger.isContinue);
-  if (resumable && earlier?.branch && (await git.remoteBranchExists(earlier.branch))) {
+  // Only an explicit `continue` resumes, and only onto one of our own branches, never the base or default.
+  const ownBranch = (branch: string) =>
+    branch.startsWith(request.branchPrefix) &&
+    branch !== request.branchPrefix &&
+    branch !== request.baseBranch &&
+    branch !== request.defaultBranch;
+  const earlier = trigger.isContinue
+    ? await earlierRun(request.thread, rules(ownBranch), wroteIt)
+    : undefined;
+  if (earlier?.branch && (await git.remoteBranchExists(earlier.branch))) {
     await git.checkoutRemoteBranch(earlier.branch);
     return {
       plan: {
         kind: 'resume',
         branch: earlier.branch,
         base: earlier.base || request.baseBranch,
-        task: resumedTask(earlier.task, trigger.task, trigger.isContinue),
-        resumedTodos: earlier.items,
+        task: resumedTask(trigger.task),
+        earlier: earlierOf(earlier),
         continuesBranch: true,
       },
     };
@@ -97,9 +140,8 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
   };
 }
 
-/** More instructions resume an open run implicitly only if it had a plan; `continue` always asks to. */
-function wantsResume(earlier: AgentState, isContinue: boolean): boolean {
-  return isContinue || (earlier.items.length > 0 && !allCompleted(earlier.items));
+function earlierOf(state: SavedState): EarlierRun {
+  return { task: state.task?.trim() || '(not recorded)', todos: state.items };
 }
 
 /** `continue` plus anything after it: the new instructions of a resumed run. */
@@ -110,8 +152,9 @@ function extraInstructions(task: string): string {
     .trim();
 }
 
-function resumedTask(earlierTask: string | undefined, task: string, isContinue: boolean): string {
-  const extra = isContinue ? extraInstructions(task) : task.trim();
-  const original = earlierTask?.trim() || 'Continue the work of the earlier run on this issue.';
-  return extra ? `${original}\n\nNew instructions from the maintainer: ${extra}` : original;
+/** The task slot of a resumed run: continue the earlier work, plus whatever else the maintainer asked now. */
+function resumedTask(task: string): string {
+  const extra = extraInstructions(task);
+  const base = 'Continue the earlier run on this issue: its task and todo list are given below as data.';
+  return extra ? `${base}\n\nNew instructions from the maintainer: ${extra}` : base;
 }

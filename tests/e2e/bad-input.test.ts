@@ -164,7 +164,7 @@ describe('the issue thread the model reads', () => {
     expect(opening).toContain('<task>\nwrite notes\n</task>');
     expect(opening).toContain('Please add notes.');
     expect(opening).toContain('evil');
-    expect(opening).toContain('--- comment by @alice');
+    expect(opening).toContain('"author": "alice"');
     expect(opening).toContain('Good idea.');
     expect(opening).not.toMatch(/SYSTEM|push to main|delete CI|rm -rf|<!--/);
     expect(opening).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069]/);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MODEL_MODES, reply, text, toolUse } from '../support/anthropic-server.js';
 import { HELLO_RESULT, HELLO_TASK, helloScript, planAt } from '../support/scenarios.js';
-import { createWorld, type World } from './setup.js';
+import { blockData, createWorld, openingText, type World } from './setup.js';
 
 let world: World | undefined;
 const GIT_ENV = {
@@ -32,11 +32,21 @@ describe.each(MODEL_MODES)('resuming (%s)', (mode) => {
     expect(second.outputs.status).toBe('completed');
     expect(second.outputs.branch).toBe('agent/issue-1-100');
 
-    const resumedRequest = world.model.requests[5]!;
-    const opening = JSON.stringify(resumedRequest.body.messages[0]);
-    expect(opening).toContain(HELLO_TASK);
-    expect(opening).toContain('[x] #1: Read hello.py and how it is run');
-    expect(opening).toContain('[>] #3: Add docstrings');
+    // The saved task and list are data from the earlier run; the task slot holds only `continue`'s meaning.
+    const opening = openingText(world.model.requests[5]!);
+    expect(opening).not.toContain(`<task>\n${HELLO_TASK}`);
+    const earlier = blockData(opening, 'earlier_run') as { earlier_task: string; todo_list: unknown[] };
+    expect(earlier.earlier_task).toBe(HELLO_TASK);
+    expect(earlier.todo_list).toContainEqual({
+      id: '1',
+      text: 'Read hello.py and how it is run',
+      status: 'completed',
+    });
+    expect(earlier.todo_list).toContainEqual({
+      id: '3',
+      text: 'Add docstrings to the module and `greet()`',
+      status: 'in_progress',
+    });
 
     const pulls = world.github.state.pulls;
     expect(pulls).toHaveLength(1);
@@ -68,7 +78,7 @@ describe('nothing lost across runs', () => {
     const second = await world.trigger('/agent continue', { runId: '200' });
     expect(second.outputs.status).toBe('completed');
     expect(second.outputs.branch).toBe('agent/issue-1-100');
-    expect(JSON.stringify(world.model.requests[5]!.body.messages[0])).toContain('[>] #3: Add docstrings');
+    expect(openingText(world.model.requests[5]!)).toContain('"status": "in_progress"');
     // The action learnt who the token writes as, and its own checklist is not shown to the model as a comment.
     expect(world.github.calls.some((call) => call.method === 'GET' && call.path === '/user')).toBe(true);
     expect(JSON.stringify(world.model.requests[5]!.body.messages[0])).not.toContain('@agent-machine-user');
@@ -248,9 +258,13 @@ describe('nothing lost across runs', () => {
     const second = await world.trigger('/agent continue', { pullRequest: true, runId: '11' });
     expect(second.outputs.status).toBe('completed');
     expect(second.outputs.branch).toBe('feature');
-    const opening = JSON.stringify(world.model.requests[2]!.body.messages[0]);
-    expect(opening).toContain('write the changelog');
-    expect(opening).toContain('[>] #3: Add docstrings');
+    const earlier = blockData(openingText(world.model.requests[2]!), 'earlier_run');
+    expect(earlier.earlier_task).toBe('write the changelog');
+    expect(earlier.todo_list).toContainEqual({
+      id: '3',
+      text: 'Add docstrings to the module and `greet()`',
+      status: 'in_progress',
+    });
     expect(github.state.pulls).toHaveLength(seeded);
     expect(world.model.violations).toEqual([]);
   });

@@ -9,6 +9,7 @@ import {
   MODE_MODEL_ID,
   startModelServer,
   type ModelMode,
+  type RecordedRequest,
   type ScriptStep,
   type ScriptedModelServer,
 } from '../support/anthropic-server.js';
@@ -54,6 +55,8 @@ export async function createWorld(
     tokenUser?: string;
     /** The model the server plays; given, the `model` input names it. */
     mode?: ModelMode;
+    /** The token is an app's installation token writing as this bot (see the emulator's `appBot`). */
+    appBot?: string;
   } = {},
 ): Promise<World> {
   const sandbox = await createSandbox(options.files ?? HELLO_FILES);
@@ -62,6 +65,7 @@ export async function createWorld(
     repo: REPO,
     token: TOKEN,
     ...(options.tokenUser ? { tokenUser: options.tokenUser } : {}),
+    ...(options.appBot ? { appBot: options.appBot } : {}),
     remoteDir: sandbox.origin,
     permissions: options.permissions ?? { maintainer: 'admin', writer: 'write', reader: 'read' },
     issues: [
@@ -122,8 +126,20 @@ export async function createWorld(
     },
     botComments() {
       return [...github.state.comments.values()]
-        .filter((comment) => comment.user === (options.tokenUser ?? 'github-actions[bot]'))
+        .filter((comment) => comment.user === (options.tokenUser ?? options.appBot ?? 'github-actions[bot]'))
         .map(({ id, body, versions }) => ({ id, body, versions }));
     },
   };
+}
+
+/** The text of the first user message of a request the model server received: task, context, earlier run. */
+export function openingText(request: RecordedRequest): string {
+  const content = request.body.messages[0].content as Array<{ type: string; text?: string }>;
+  return content.map((block) => block.text ?? '').join('\n');
+}
+
+/** The JSON inside one of the opening's blocks (`context` or `earlier_run`). */
+export function blockData(opening: string, tag: string): Record<string, unknown> {
+  const block = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(opening)?.[1] ?? '';
+  return JSON.parse(block.slice(block.indexOf('{'), block.lastIndexOf('}') + 1)) as Record<string, unknown>;
 }

@@ -16,6 +16,7 @@ import {
   shortNumber,
 } from '../../src/github/checklist.js';
 import { redactor } from '../../src/redact.js';
+import { stripInvisible } from '../../src/text/invisible.js';
 
 const ITEMS: TodoItem[] = [
   { id: '1', text: 'Read hello.py and how it is run', status: 'completed' },
@@ -340,7 +341,8 @@ const NASTY = [
 const textArb = fc
   .array(fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom(...NASTY)), { maxLength: 8 })
   .map((parts) => parts.join(''))
-  .filter((text) => text.trim() !== '');
+  // A text of invisible characters only is refused as empty, like an empty one.
+  .filter((text) => stripInvisible(text).trim() !== '');
 
 const rawItemArb = fc.record(
   {
