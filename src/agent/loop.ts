@@ -46,6 +46,8 @@ export interface AgentOptions extends Briefing {
 }
 
 const OPEN_ITEM_NUDGES = 2;
+/** The most one bash call (or the verify command) may last when no bash_timeout is given. */
+export const DEFAULT_BASH_TIMEOUT_SECONDS = 600;
 
 export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   const run = new Run(options);
@@ -71,10 +73,11 @@ class Run {
     this.todos = new TodoManager(options.resumedTodos ?? []);
     this.todos.onChange((items) => this.emit({ type: 'todos', turn: this.turn, items }));
     this.reminder = new ReminderPolicy(options.reminderRounds ?? 3);
-    this.toolbox = createToolbox(this.todos);
+    const bashTimeoutSeconds = options.bashTimeoutSeconds ?? DEFAULT_BASH_TIMEOUT_SECONDS;
+    this.toolbox = createToolbox(this.todos, bashTimeoutSeconds);
     this.context = {
       workspace: options.workspace,
-      bashTimeoutSeconds: options.bashTimeoutSeconds ?? 120,
+      bashTimeoutSeconds,
       env: childEnv(process.env, options.secrets ?? []),
       ...(options.signal ? { signal: options.signal } : {}),
     };
