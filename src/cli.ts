@@ -1,6 +1,9 @@
 // The local CLI: the same agent core as the action, in the current directory, with a live panel.
 import { parseArgs } from 'node:util';
+import { loadInstructions, type InstructionFile } from './agent/instructions.js';
 import { runAgent } from './agent/loop.js';
+import { GitRepo } from './git/repo.js';
+import { childEnv } from './agent/child-env.js';
 import { Model } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
 import { renderPanel, shouldColor } from './terminal/panel.js';
@@ -9,11 +12,12 @@ import { NUMBER_SETTINGS, parseWholeNumber, secretValues } from './settings.js';
 import { openEventLog, type EventLog } from './terminal/event-log.js';
 import { terminalReporter } from './terminal/reporter.js';
 
-const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--base-url URL] [--events FILE]
+const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--base-url URL] [--verify CMD] [--verify-attempts N] [--events FILE]
 
 Runs the agent on <task> in the current directory. Needs ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for
-another endpoint). --events writes every agent event to FILE as JSON Lines. Exits 0 when every todo item
-is completed, 1 when the run ends otherwise, 2 on bad usage.`;
+another endpoint). --verify runs CMD once every item is completed, and sends a failure back to the model.
+--events writes every agent event to FILE as JSON Lines. Exits 0 when every todo item is completed (and
+CMD passed), 1 when the run ends otherwise, 2 on bad usage.`;
 
 class UsageError extends Error {}
 
@@ -37,6 +41,17 @@ function openLog(path: string, redact: (text: string) => string): EventLog {
   }
 }
 
+/** The instruction files as HEAD has them (not as the model edits them); none outside a git repository. */
+async function committedInstructions(dir: string): Promise<InstructionFile[]> {
+  const git = new GitRepo(dir, { env: childEnv(process.env) });
+  try {
+    const head = await git.resolve('HEAD');
+    return head ? await loadInstructions((path) => git.fileAt(head, path)) : [];
+  } catch {
+    return []; // no git here
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -49,6 +64,8 @@ export async function main(argv: string[]): Promise<number> {
         'reminder-rounds': { type: 'string' },
         model: { type: 'string' },
         'base-url': { type: 'string' },
+        verify: { type: 'string' },
+        'verify-attempts': { type: 'string' },
         events: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -71,6 +88,8 @@ export async function main(argv: string[]): Promise<number> {
       bashTimeoutSeconds: wholeNumber('bash-timeout', values['bash-timeout'], 'bash_timeout'),
       reminderRounds: wholeNumber('reminder-rounds', values['reminder-rounds'], 'reminder_rounds'),
     };
+    const attempts = wholeNumber('verify-attempts', values['verify-attempts'], 'verify_attempts');
+    const verifyCommand = values.verify?.trim();
     // The key and any secret-named variable stay out of the terminal and the event log, as in the action.
     const secrets = secretValues(process.env);
     for (const secret of secrets) redactor.add(secret);
@@ -81,6 +100,13 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGINT', () => controller.abort());
     const run = runAgent({
       task,
+      facts: {
+        date: new Date().toISOString().slice(0, 10),
+        freshCheckout: false,
+        ...(verifyCommand ? { verifyCommand } : {}),
+      },
+      instructions: await committedInstructions(process.cwd()),
+      ...(verifyCommand ? { verify: { command: verifyCommand, attempts } } : {}),
       model: new Model({ model: values.model, baseURL: values['base-url'] }),
       workspace: await openWorkspace(process.cwd()),
       ...settings,

@@ -2,12 +2,14 @@
 import * as core from '@actions/core';
 import { promptTokens, type AgentObserver, type AgentResult } from './agent/events.js';
 import { childEnv } from './agent/child-env.js';
+import { loadInstructions, type InstructionFile } from './agent/instructions.js';
 import { runAgent } from './agent/loop.js';
 import { Model } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
 import { GitRepo } from './git/repo.js';
 import { statusOf, type GitHubApi } from './github/api.js';
-import { renderTaskList, type ChecklistPhase } from './github/checklist.js';
+import { escapeMarkdown, renderTaskList, verifyLine, type ChecklistPhase } from './github/checklist.js';
+import { unverifiedItems } from './agent/todos.js';
 import { CommentWriter } from './github/comment-writer.js';
 import { deliver, type Delivery } from './github/delivery.js';
 import { issueContext } from './github/issue-context.js';
@@ -47,6 +49,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   // Git runs with the same secret-free environment as the tools: repository hooks never see the key or token.
   const git = new GitRepo(settings.workspace, { env: childEnv(process.env, request.secrets) });
   const setup = await beforeStart(request, async () => {
+    // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
+    const checkoutSha = await git.head();
     const [baseBranch, thread] = await Promise.all([
       settings.inputs.base_branch || api.defaultBranch(),
       api.comments(trigger.issueNumber),
@@ -60,13 +64,14 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       branchPrefix: settings.inputs.branch_prefix,
       baseBranch,
     });
-    return { outcome, thread, startSha: await git.head() };
+    const instructions = 'plan' in outcome ? await baseInstructions(git, outcome.plan.base, checkoutSha) : [];
+    return { outcome, thread, instructions, startSha: await git.head() };
   });
   if ('decline' in setup.outcome) {
     await api.createComment(trigger.issueNumber, `todo-agent did not start: ${setup.outcome.decline}.`);
     return { status: 'skipped', declined: setup.outcome.decline };
   }
-  const { thread, startSha } = setup;
+  const { thread, startSha, instructions } = setup;
   const { plan } = setup.outcome;
   const progress = await openChecklist(request, plan);
 
@@ -82,6 +87,15 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
         comments: thread.filter((c) => c.id !== trigger.commentId && c.createdAt <= trigger.commentCreatedAt),
       }),
       ...(plan.resumedTodos ? { resumedTodos: plan.resumedTodos } : {}),
+      instructions,
+      facts: {
+        repository: `${settings.owner}/${settings.repo}`,
+        baseBranch: plan.base,
+        branch: plan.branch,
+        date: new Date().toISOString().slice(0, 10),
+        freshCheckout: true,
+        ...(settings.inputs.verify_command ? { verifyCommand: settings.inputs.verify_command } : {}),
+      },
       model: new Model({
         apiKey: settings.inputs.anthropic_api_key,
         baseURL: settings.inputs.anthropic_base_url,
@@ -92,6 +106,9 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       reminderRounds: settings.inputs.reminder_rounds,
       bashTimeoutSeconds: settings.inputs.bash_timeout,
       ...(settings.inputs.max_cost_usd ? { maxCostUsd: settings.inputs.max_cost_usd } : {}),
+      ...(settings.inputs.verify_command
+        ? { verify: { command: settings.inputs.verify_command, attempts: settings.inputs.verify_attempts } }
+        : {}),
       observers: [progress.observer, summary.observer, logObserver(redact)],
       signal: request.signal,
       redact,
@@ -127,6 +144,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       turn: result.turns,
       usage: result.usage,
       costUsd: result.costUsd,
+      ...(result.verify ? { verify: result.verify } : {}),
       note:
         [result.status === 'completed' ? undefined : result.reason, delivery.note]
           .filter(Boolean)
@@ -143,6 +161,15 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     await progress.flush();
     throw error;
   }
+}
+
+/**
+ * CLAUDE.md and its kind as the base branch has them: origin's tip of `base` when the checkout has it,
+ * else the commit the workflow checked out. Never the working tree, which the model edits.
+ */
+async function baseInstructions(git: GitRepo, base: string, checkoutSha: string): Promise<InstructionFile[]> {
+  const sha = (await git.resolve(`refs/remotes/origin/${base}`)) ?? checkoutSha;
+  return await loadInstructions((path) => git.fileAt(sha, path));
 }
 
 /** Setup before the checklist exists: if it fails, say so on the issue before giving up. */
@@ -238,10 +265,20 @@ function logObserver(redact: (text: string) => string): AgentObserver {
 
 function pullBody(issueNumber: number, result: AgentResult): string {
   const usage = result.usage;
+  const unverified = unverifiedItems(result.todos);
   return [
     `Closes #${issueNumber}`,
     '### Todo list',
     renderTaskList(result.todos),
+    ...(result.verify ? [verifyLine(result.verify)] : []),
+    ...(unverified.length > 0
+      ? [
+          '### Checks that did not run',
+          unverified
+            .map(({ text, reason }) => `- ${escapeMarkdown(text)}: ${escapeMarkdown(reason)}`)
+            .join('\n'),
+        ]
+      : []),
     '### Summary',
     result.lastText || '_The model left no summary._',
     `<sub>${result.turns} turns · ${result.toolCalls} tool calls · ${promptTokens(usage)} input tokens (${usage.cache_read_input_tokens} cached), ${usage.output_tokens} output tokens · ~$${result.costUsd.toFixed(2)} · opened by todo-agent</sub>`,

@@ -31,13 +31,33 @@ describe('readSettings', () => {
       github_token: 'ghs_settings-test',
       anthropic_base_url: '',
       trigger: '/agent',
-      max_turns: 60,
-      bash_timeout: 120,
+      max_turns: 150,
+      bash_timeout: 600,
       reminder_rounds: 3,
+      max_cost_usd: 5,
+      verify_command: '',
+      verify_attempts: 3,
       base_branch: '',
       branch_prefix: 'agent/',
     });
     expect(settings.inputs.model).toMatch(/^claude-/);
+  });
+
+  it('lets a workflow raise or clear the cost limit, and reads the verify gate', () => {
+    const read = (env: Record<string, string>) => readSettings({ ...RUNNER, ...KEYS, ...env }).inputs;
+    expect(read({ INPUT_MAX_COST_USD: '12.5' }).max_cost_usd).toBe(12.5);
+    expect(read({ INPUT_MAX_COST_USD: '0' }).max_cost_usd).toBeUndefined();
+    expect(read({ INPUT_MAX_COST_USD: 'None' }).max_cost_usd).toBeUndefined();
+    expect(settingsError({ ...RUNNER, ...KEYS, INPUT_MAX_COST_USD: '-1' })).toBe(
+      "max_cost_usd must be a positive number of dollars, or 0 (or none) for no limit, got '-1'",
+    );
+    expect(read({ INPUT_VERIFY_COMMAND: ' npm test ', INPUT_VERIFY_ATTEMPTS: '5' })).toMatchObject({
+      verify_command: 'npm test',
+      verify_attempts: 5,
+    });
+    expect(settingsError({ ...RUNNER, ...KEYS, INPUT_VERIFY_ATTEMPTS: '0' })).toBe(
+      "verify_attempts must be a whole number from 1 to 20, got '0'",
+    );
   });
 
   it('reads the runner context, without trailing slashes on URLs', () => {

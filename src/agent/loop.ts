@@ -26,6 +26,7 @@ import { ReminderPolicy } from './reminder.js';
 import { allCompleted, openItems, renderPlain, TodoManager, type TodoItem } from './todos.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
 import type { ToolContext } from './tools/types.js';
+import { failureMessage, VerifyGate, withFixItem, type VerifySettings } from './verify.js';
 
 export interface AgentOptions extends Briefing {
   model: Model;
@@ -43,6 +44,8 @@ export interface AgentOptions extends Briefing {
   maxCostUsd?: number;
   /** Tokens the model can read; old tool results are cleared well before a request would reach it. */
   contextWindow?: number;
+  /** The maintainers' check, run when every item is completed; the run completes only once it passes. */
+  verify?: VerifySettings;
 }
 
 const OPEN_ITEM_NUDGES = 2;
@@ -59,6 +62,7 @@ class Run {
   readonly reminder: ReminderPolicy;
   readonly toolbox: Toolbox;
   readonly context: ToolContext;
+  readonly verify: VerifyGate | undefined;
   readonly messages: MessageParam[] = [];
   readonly usage: Usage = emptyUsage();
   turn = 0;
@@ -81,6 +85,7 @@ class Run {
       env: childEnv(process.env, options.secrets ?? []),
       ...(options.signal ? { signal: options.signal } : {}),
     };
+    this.verify = options.verify && new VerifyGate(options.verify, this.context, options.redact);
     this.messages.push({ role: 'user', content: [{ type: 'text', text: firstMessage(options) }] });
   }
 
@@ -132,10 +137,10 @@ class Run {
       if (reply.content.length > 0)
         this.messages.push({ role: 'user', content: this.withNotes(reply.content) });
     }
-    return this.finish(
-      allCompleted(this.todos.items) ? 'completed' : 'incomplete',
-      `it reached the limit of ${maxTurns} turns (max_turns)`,
-    );
+    const limit = `it reached the limit of ${maxTurns} turns (max_turns)`;
+    if (!allCompleted(this.todos.items)) return this.finish('incomplete', limit);
+    const check = await this.checkCompleted(true);
+    return 'end' in check ? this.finish(check.end, check.reason) : this.finish('incomplete', limit);
   }
 
   /** What to send back for this response, or why the run ends here. */
@@ -159,7 +164,7 @@ class Run {
       case 'model_context_window_exceeded':
         return { end: 'incomplete', reason: "the conversation filled the model's context window" };
       default:
-        return this.afterEndTurn(response);
+        return await this.afterEndTurn(response);
     }
   }
 
@@ -211,10 +216,12 @@ class Run {
   }
 
   /** The model stopped talking: finished, stopped early with open items, or said nothing. */
-  afterEndTurn(response: Message): { content: ContentBlockParam[] } | { end: AgentStatus; reason: string } {
+  async afterEndTurn(
+    response: Message,
+  ): Promise<{ content: ContentBlockParam[] } | { end: AgentStatus; reason: string }> {
     this.reminder.recordTurn(false);
     if (!hasText(response)) return { content: [this.nudge('continue', 'Please continue with the task.')] };
-    if (allCompleted(this.todos.items)) return { end: 'completed', reason: 'every todo item is completed' };
+    if (allCompleted(this.todos.items)) return await this.checkCompleted();
     if (this.openItemNudges >= OPEN_ITEM_NUDGES) {
       return { end: 'incomplete', reason: `the model stopped with ${describeOpen(this.todos.items)}` };
     }
@@ -223,6 +230,32 @@ class Run {
       ? `You stopped, but the todo list still has ${describeOpen(this.todos.items)}:\n\n${renderPlain(this.todos.items)}\n\nContinue with the next open item, or update the list if the plan changed (mark items completed only when they are really done).`
       : 'You stopped without a plan. Call todo with your plan, then work through it.';
     return { content: [this.nudge('open_items', text)] };
+  }
+
+  /**
+   * Every item is completed: the run completes, unless verify_command fails. A failure opens a Fix item and
+   * goes back to the model as a new message, until the rounds run out (or `lastChance`: no turns left).
+   */
+  async checkCompleted(
+    lastChance = false,
+  ): Promise<{ content: ContentBlockParam[] } | { end: AgentStatus; reason: string }> {
+    if (!this.verify) return { end: 'completed', reason: 'every todo item is completed' };
+    const report = await this.verify.run();
+    this.emit({ type: 'verify', turn: this.turn, report });
+    const command = `verify_command \`${report.command}\``;
+    if (report.passed)
+      return { end: 'completed', reason: `every todo item is completed and ${command} passed` };
+    if (report.aborted) return { end: 'cancelled', reason: 'the run was cancelled' };
+    if (lastChance || this.verify.exhausted) {
+      return {
+        end: 'incomplete',
+        reason: `${command} still fails after ${report.round} round${report.round === 1 ? '' : 's'}`,
+      };
+    }
+    const items = withFixItem(this.todos.items);
+    if (items) this.todos.update(items);
+    const text = failureMessage(report, this.context.bashTimeoutSeconds, items !== undefined);
+    return { content: [this.nudge('verify_failed', text)] };
   }
 
   /** Adds the reminder and the context note when due: after every tool_result block, as the API requires. */
@@ -316,6 +349,7 @@ class Run {
       toolCalls: this.toolCalls,
       usage: { ...this.usage },
       costUsd: this.cost(),
+      ...(this.verify?.last ? { verify: this.verify.last } : {}),
     };
     this.emit({ type: 'end', result });
     return result;
