@@ -12,6 +12,7 @@ import {
   OWNER,
   REPO,
   runAction,
+  shallowCheckout,
   type ActionRun,
   type CommentEventOptions,
   type RunActionOptions,
@@ -45,6 +46,8 @@ export async function createWorld(
     issue?: Partial<SeedIssue>;
     /** The token is a personal access token of this user (see the emulator's `tokenUser`). */
     tokenUser?: string;
+    /** Every run starts from a `fetch-depth: 1` checkout of main instead of a full clone. */
+    shallow?: boolean;
   } = {},
 ): Promise<World> {
   const sandbox = await createSandbox(options.files ?? HELLO_FILES);
@@ -76,7 +79,10 @@ export async function createWorld(
     },
     async trigger(body, { inputs, env, onSpawn, runId, ...event } = {}) {
       // Every workflow run starts from a fresh checkout of main, as actions/checkout gives it.
-      if (runs++ > 0) {
+      if (options.shallow) {
+        runs++;
+        await shallowCheckout(sandbox);
+      } else if (runs++ > 0) {
         await sandbox.git(['fetch', '-q', 'origin']);
         await sandbox.git(['switch', '-q', '-f', '-C', 'main', 'origin/main']);
         await sandbox.git(['clean', '-q', '-fdx']);
