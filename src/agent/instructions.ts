@@ -28,8 +28,8 @@ export async function loadInstructions(
       continue;
     }
     const kept = text.length <= left ? text : text.slice(0, Math.max(0, text.lastIndexOf('\n', left)));
-    left -= kept.length;
     const cut = text.length - kept.length;
+    left = cut > 0 ? 0 : left - kept.length;
     found.push({
       path,
       text: cut > 0 ? `${kept}\n[cut here: ${cut} more characters, over the size cap]` : kept,

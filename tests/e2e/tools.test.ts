@@ -49,11 +49,19 @@ describe('tools in a run', () => {
       reply(
         toolUse('edit_file', { path: 'hello.py', old_text: 'greet', new_text: 'welcome', replace_all: true }),
       ),
-      reply(ONE_ITEM('completed')),
+      // Completed with its check named as not run here: the convention the prompt gives.
+      reply(
+        toolUse('todo', {
+          items: [{ text: 'Do the task (not verified: mypy is not installed)', status: 'completed' }],
+        }),
+      ),
       reply(text('Renamed greet to welcome.')),
     ]);
     const run = await world.trigger('/agent rename greet to welcome');
     expect(run.outputs.status).toBe('completed');
+    expect(world.github.state.pulls[0]!.body).toContain(
+      '### Checks that did not run\n\n- Do the task: mypy is not installed',
+    );
     expect(newestResults(world.model.requests[2]!)).toEqual([
       { text: 'edited hello.py: replaced 2 occurrences (lines 1, 4)', isError: false },
     ]);
