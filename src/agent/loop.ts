@@ -140,7 +140,9 @@ class Run {
     const limit = `it reached the limit of ${maxTurns} turns (max_turns)`;
     if (!allCompleted(this.todos.items)) return this.finish('incomplete', limit);
     const check = await this.checkCompleted(true);
-    return 'end' in check ? this.finish(check.end, check.reason) : this.finish('incomplete', limit);
+    if (!('end' in check) || check.end === 'incomplete')
+      return this.finish('incomplete', 'end' in check ? `${limit}, and ${check.reason}` : limit);
+    return this.finish(check.end, check.reason);
   }
 
   /** What to send back for this response, or why the run ends here. */
