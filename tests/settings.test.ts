@@ -1,6 +1,14 @@
 // Settings: defaults, validation with one readable line per problem, and which values count as secrets.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readSettings, secretValues, SettingsError } from '../src/settings.js';
+import {
+  DEFAULT_MAX_COST_USD,
+  INPUT_NAMES,
+  NUMBER_SETTINGS,
+  readSettings,
+  secretValues,
+  SettingsError,
+} from '../src/settings.js';
 
 const RUNNER = {
   GITHUB_REPOSITORY: 'octo-org/hello-world',
@@ -22,6 +30,29 @@ const settingsError = (env: NodeJS.ProcessEnv): string => {
   }
   return expect.fail('readSettings accepted the environment');
 };
+
+/** action.yml's inputs and their defaults, read with a pattern (its layout is fixed: two-space names). */
+function actionDefaults(): Record<string, string> {
+  const yml = readFileSync(new URL('../action.yml', import.meta.url), 'utf8');
+  const inputs = yml.slice(yml.indexOf('\ninputs:'), yml.indexOf('\noutputs:'));
+  const found: Record<string, string> = {};
+  for (const [, name, body] of inputs.matchAll(/^ {2}(\w+):\n((?: {4}.*\n?)*)/gm)) {
+    found[name!] = /^ {4}default: '?(.*?)'?$/m.exec(body!)?.[1] ?? '(none)';
+  }
+  return found;
+}
+
+describe('action.yml', () => {
+  it('declares every input the settings read, with the same defaults', () => {
+    const defaults = actionDefaults();
+    expect(Object.keys(defaults).sort()).toEqual([...INPUT_NAMES].sort());
+    for (const [name, { fallback }] of Object.entries(NUMBER_SETTINGS)) {
+      expect(defaults[name], name).toBe(String(fallback));
+    }
+    expect(defaults.max_cost_usd).toBe(String(DEFAULT_MAX_COST_USD));
+    expect(defaults.verify_command).toBe('');
+  });
+});
 
 describe('readSettings', () => {
   it('applies the defaults of action.yml when inputs are empty or missing', () => {
