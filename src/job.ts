@@ -4,6 +4,8 @@ import { promptTokens, type AgentObserver, type AgentResult } from './agent/even
 import { childEnv } from './agent/child-env.js';
 import { loadInstructions, type InstructionFile } from './agent/instructions.js';
 import { runAgent } from './agent/loop.js';
+import type { RunFacts } from './agent/prompt.js';
+import type { VerifySettings } from './agent/verify.js';
 import { Model } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
 import { GitRepo } from './git/repo.js';
@@ -88,14 +90,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       }),
       ...(plan.resumedTodos ? { resumedTodos: plan.resumedTodos } : {}),
       instructions,
-      facts: {
-        repository: `${settings.owner}/${settings.repo}`,
-        baseBranch: plan.base,
-        branch: plan.branch,
-        date: new Date().toISOString().slice(0, 10),
-        freshCheckout: true,
-        ...(settings.inputs.verify_command ? { verifyCommand: settings.inputs.verify_command } : {}),
-      },
+      facts: runFacts(settings, plan),
       model: new Model({
         apiKey: settings.inputs.anthropic_api_key,
         baseURL: settings.inputs.anthropic_base_url,
@@ -106,9 +101,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       reminderRounds: settings.inputs.reminder_rounds,
       bashTimeoutSeconds: settings.inputs.bash_timeout,
       ...(settings.inputs.max_cost_usd ? { maxCostUsd: settings.inputs.max_cost_usd } : {}),
-      ...(settings.inputs.verify_command
-        ? { verify: { command: settings.inputs.verify_command, attempts: settings.inputs.verify_attempts } }
-        : {}),
+      ...verifyGate(settings),
       observers: [progress.observer, summary.observer, logObserver(redact)],
       signal: request.signal,
       redact,
@@ -161,6 +154,24 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     await progress.flush();
     throw error;
   }
+}
+
+/** What the model is told about this run up front, so it spends no turns finding out. */
+function runFacts({ owner, repo, inputs }: Settings, plan: WorkPlan): RunFacts {
+  return {
+    repository: `${owner}/${repo}`,
+    baseBranch: plan.base,
+    branch: plan.branch,
+    date: new Date().toISOString().slice(0, 10),
+    freshCheckout: true,
+    ...(inputs.verify_command ? { verifyCommand: inputs.verify_command } : {}),
+  };
+}
+
+function verifyGate({ inputs }: Settings): { verify?: VerifySettings } {
+  return inputs.verify_command
+    ? { verify: { command: inputs.verify_command, attempts: inputs.verify_attempts } }
+    : {};
 }
 
 /**

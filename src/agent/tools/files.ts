@@ -1,7 +1,6 @@
 // read_file, write_file and edit_file: text files inside the workspace, never past its edges.
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, stat, writeFile } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -65,12 +64,15 @@ export const LINES_PER_VIEW = 2000;
 /** A longer line is shown cut, with the number of characters left out. */
 const MAX_LINE_CHARS = 2000;
 
-/** `cat -n` style: the 1-based line number, right-aligned, a tab, then the line. */
-function numbered(lineNumber: number, line: string): string {
+/**
+ * `cat -n` style: the 1-based line number, right-aligned, a tab, then the line. `length` is the line's
+ * whole length when `line` holds only its start (a line streamed from a huge file).
+ */
+function numbered(lineNumber: number, line: string, length = line.length): string {
   let shown = line.endsWith('\r') ? line.slice(0, -1) : line;
-  if (shown.length > MAX_LINE_CHARS) {
+  if (length > MAX_LINE_CHARS) {
     const kept = dropHalfPair(shown.slice(0, MAX_LINE_CHARS), 'end');
-    shown = `${kept}… [line cut: ${formatCount(shown.length - kept.length)} more characters]`;
+    shown = `${kept}… [line cut: ${formatCount(length - kept.length)} more characters]`;
   }
   return `${String(lineNumber).padStart(6)}\t${shown}`;
 }
@@ -89,11 +91,11 @@ interface View {
 }
 
 /** Numbered lines, the first being line `first`: at most `limit` of them, never past the character cap. */
-function view(lines: readonly string[], first: number, limit: number): View {
+function view(lines: readonly string[], first: number, limit: number, lengths?: readonly number[]): View {
   const shown: string[] = [];
   let chars = 0;
-  for (const line of lines) {
-    const row = numbered(first + shown.length, line);
+  for (const [index, line] of lines.entries()) {
+    const row = numbered(first + index, line, lengths?.[index]);
     if (shown.length === limit || (shown.length > 0 && chars + row.length + 1 > DEFAULT_OUTPUT_LIMIT)) break;
     shown.push(row);
     chars += row.length + 1;
@@ -128,6 +130,33 @@ function showText(text: string, shownPath: string, window: Window): string {
   return notes.length > 0 ? `${body}\n[${notes.join('; ')}]` : body;
 }
 
+/** A file's lines, streamed: each line's start (up to just over the line cap) and its whole length. */
+async function* streamLines(file: string): AsyncGenerator<{ start: string; length: number }> {
+  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+  let start = '';
+  let length = 0;
+  const add = (piece: string) => {
+    if (start.length <= MAX_LINE_CHARS) start += piece.slice(0, MAX_LINE_CHARS + 1 - start.length);
+    length += piece.length;
+  };
+  try {
+    for await (const chunk of stream as AsyncIterable<string>) {
+      let from = 0;
+      for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', from)) {
+        add(chunk.slice(from, newline));
+        yield { start, length };
+        start = '';
+        length = 0;
+        from = newline + 1;
+      }
+      add(chunk.slice(from));
+    }
+    if (length > 0) yield { start, length };
+  } finally {
+    stream.destroy();
+  }
+}
+
 /** A file too large to read whole: its lines are streamed up to the end of the view, never counted. */
 async function showLargeFile(file: string, size: number, shownPath: string, window: Window): Promise<string> {
   const handle = await open(file, 'r');
@@ -138,23 +167,20 @@ async function showLargeFile(file: string, size: number, shownPath: string, wind
   } finally {
     await handle.close();
   }
-  const stream = createReadStream(file, { encoding: 'utf8' });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   const collected: string[] = [];
+  const lengths: number[] = [];
   let lineNumber = 0;
-  try {
-    // Only the lines up to the end of the view are kept; earlier ones are counted and dropped.
-    for await (const line of lines) {
-      lineNumber++;
-      if (lineNumber >= window.offset) collected.push(line);
-      if (collected.length > window.limit) break;
+  // Only the lines of the view are kept, each at most a little over the line cap; earlier ones are counted.
+  for await (const line of streamLines(file)) {
+    lineNumber++;
+    if (lineNumber >= window.offset) {
+      collected.push(line.start);
+      lengths.push(line.length);
     }
-  } finally {
-    lines.close();
-    stream.destroy();
+    if (collected.length > window.limit) break;
   }
   if (collected.length === 0) throw pastTheEnd(shownPath, window.offset, lineNumber);
-  const { text, last, more } = view(collected, window.offset, window.limit);
+  const { text, last, more } = view(collected, window.offset, window.limit, lengths);
   const note = more
     ? `lines ${window.offset}-${last} of ${shownPath} (${formatCount(size)} bytes, too large to count its ` +
       `lines); read on with offset=${last + 1}`

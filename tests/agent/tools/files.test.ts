@@ -165,6 +165,14 @@ describe('read_file', () => {
     );
   });
 
+  it('cuts the giant line of a huge file while streaming it, keeping its true length', async () => {
+    await writeFile(inWs('bundle.min.js'), `${'b'.repeat(5_000_000)}\nend\n`);
+    expect(await read({ path: 'bundle.min.js' })).toBe(
+      `     1\t${'b'.repeat(2000)}… [line cut: 4,998,000 more characters]\n     2\tend\n` +
+        '[lines 1-2 of 2 in bundle.min.js]',
+    );
+  });
+
   it('refuses a huge binary file', async () => {
     const bytes = Buffer.alloc(5 * 1024 * 1024, 0x61);
     bytes[100] = 0;
