@@ -1,6 +1,9 @@
 // The local CLI: the same agent core as the action, in the current directory, with a live panel.
 import { parseArgs } from 'node:util';
+import { loadInstructions, type InstructionFile } from './agent/instructions.js';
 import { runAgent } from './agent/loop.js';
+import { GitRepo } from './git/repo.js';
+import { childEnv } from './agent/child-env.js';
 import { Model } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
 import type { Sandbox } from './agent/sandbox-namespaces.js';
@@ -20,16 +23,17 @@ import { openEventLog, type EventLog } from './terminal/event-log.js';
 import { terminalReporter } from './terminal/reporter.js';
 
 const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--base-url URL]
-                  [--max-context-tokens N] [--effort LEVEL] [--price-per-mtok IN,OUT] [--events FILE]
-                  [--tool-network allow|none] [--no-sandbox]
+                  [--max-context-tokens N] [--effort LEVEL] [--price-per-mtok IN,OUT] [--verify CMD]
+                  [--verify-attempts N] [--events FILE] [--tool-network allow|none] [--no-sandbox]
 
 Runs the agent on <task> in the current directory. Needs ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for
 another endpoint). --max-context-tokens caps each request's prompt (default: the model's window); --effort
 is low, medium, high, xhigh or max (default: the model's own); --price-per-mtok prices a model the table
-lacks, in USD per million input and output tokens. --events writes every agent event to FILE as JSON Lines.
-Commands run in the same sandbox as in the action when it can be built (as root, or with passwordless
-sudo); otherwise the CLI says so and runs them directly. Exits 0 when every todo item is completed, 1 when
-the run ends otherwise, 2 on bad usage.`;
+lacks, in USD per million input and output tokens. --verify runs CMD once every item is completed, and
+sends a failure back to the model. --events writes every agent event to FILE as JSON Lines. Commands run
+in the same sandbox as in the action when it can be built (as root, or with passwordless sudo); otherwise
+the CLI says so and runs them directly. Exits 0 when every todo item is completed (and CMD passed), 1
+when the run ends otherwise, 2 on bad usage.`;
 
 class UsageError extends Error {}
 
@@ -80,6 +84,17 @@ async function trySandbox(workspace: string, network: 'allow' | 'none'): Promise
   }
 }
 
+/** The instruction files as HEAD has them (not as the model edits them); none outside a git repository. */
+async function committedInstructions(dir: string): Promise<InstructionFile[]> {
+  const git = new GitRepo(dir, { env: childEnv(process.env) });
+  try {
+    const head = await git.resolve('HEAD');
+    return head ? await loadInstructions((path) => git.fileAt(head, path)) : [];
+  } catch {
+    return []; // no git here
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -95,6 +110,8 @@ export async function main(argv: string[]): Promise<number> {
         'max-context-tokens': { type: 'string' },
         effort: { type: 'string' },
         'price-per-mtok': { type: 'string' },
+        verify: { type: 'string' },
+        'verify-attempts': { type: 'string' },
         events: { type: 'string' },
         'tool-network': { type: 'string' },
         'no-sandbox': { type: 'boolean' },
@@ -122,6 +139,8 @@ export async function main(argv: string[]): Promise<number> {
     const maxContextTokens = optional(values['max-context-tokens'], parseContextTokens, 'max_context_tokens');
     const effort = optional(values.effort, parseEffort, 'effort');
     const pricePerMtok = optional(values['price-per-mtok'], parsePricePerMtok, 'price_per_mtok');
+    const attempts = wholeNumber('verify-attempts', values['verify-attempts'], 'verify_attempts');
+    const verifyCommand = values.verify?.trim();
     // The key and any secret-named variable stay out of the terminal and the event log, as in the action.
     const secrets = secretValues(process.env);
     for (const secret of secrets) redactor.add(secret);
@@ -137,6 +156,13 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGINT', () => controller.abort());
     const run = runAgent({
       task,
+      facts: {
+        date: new Date().toISOString().slice(0, 10),
+        freshCheckout: false,
+        ...(verifyCommand ? { verifyCommand } : {}),
+      },
+      instructions: await committedInstructions(process.cwd()),
+      ...(verifyCommand ? { verify: { command: verifyCommand, attempts } } : {}),
       ...(sandbox ? { sandbox } : {}),
       model: new Model({
         model: values.model,

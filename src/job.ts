@@ -1,15 +1,19 @@
 // One triggered run: plan where to work, keep the checklist comment live, run the agent, deliver the work.
 import { promptTokens, type AgentObserver, type AgentResult } from './agent/events.js';
 import { childEnv } from './agent/child-env.js';
+import { loadInstructions, type InstructionFile } from './agent/instructions.js';
 import { runAgent } from './agent/loop.js';
 import { Model, type ModelOptions } from './agent/model.js';
+import type { RunFacts } from './agent/prompt.js';
+import type { VerifySettings } from './agent/verify.js';
 import { openWorkspace } from './agent/workspace.js';
 import { openSandbox, SandboxError } from './agent/sandbox-setup.js';
 import type { Sandbox } from './agent/sandbox-namespaces.js';
 import { dropPersistedCredentials, saveConfig } from './git/config-guard.js';
 import { GitRepo } from './git/repo.js';
 import { statusOf, type GitHubApi, type IssueComment, type Permission } from './github/api.js';
-import { renderTaskList, type ChecklistPhase } from './github/checklist.js';
+import { escapeMarkdown, renderTaskList, verifyLine, type ChecklistPhase } from './github/checklist.js';
+import { unverifiedItems } from './agent/todos.js';
 import { CommentWriter } from './github/comment-writer.js';
 import { deliver, type Delivery } from './github/delivery.js';
 import { inertMarkdown } from './github/inert-markdown.js';
@@ -69,6 +73,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     if (removed > 0)
       log.info(`Removed ${removed} persisted credential(s) from the workspace's git configuration.`);
     const sandbox = await startSandbox(settings);
+    // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
+    const checkoutSha = await git.head();
     const [defaultBranch, allComments] = await Promise.all([
       api.defaultBranch(),
       api.comments(trigger.issueNumber),
@@ -88,10 +94,12 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       (c) => c.id !== trigger.commentId && c.createdAt <= trigger.commentCreatedAt,
     );
     const permissions = await authorPermissions(api, trigger.issueAuthor, thread);
+    const instructions = 'plan' in outcome ? await baseInstructions(git, outcome.plan.base, checkoutSha) : [];
     return {
       outcome,
       thread,
       permissions,
+      instructions,
       sandbox,
       startSha: await git.head(),
       config: await saveConfig(settings.workspace),
@@ -102,7 +110,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     await api.createComment(trigger.issueNumber, `todo-agent did not start: ${setup.outcome.decline}.`);
     return { status: 'skipped', declined: setup.outcome.decline };
   }
-  const { thread, permissions, startSha, sandbox, config } = setup;
+  const { thread, permissions, startSha, sandbox, config, instructions } = setup;
   const { plan } = setup.outcome;
   const progress = await openChecklist(request, plan);
 
@@ -123,6 +131,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
         triggeredAt: trigger.commentCreatedAt,
       }),
       ...(plan.earlier ? { resumedTodos: plan.earlier.todos, earlierTask: plan.earlier.task } : {}),
+      instructions,
+      facts: runFacts(settings, plan),
       model: new Model({
         apiKey: settings.inputs.anthropic_api_key,
         baseURL: settings.inputs.anthropic_base_url,
@@ -135,6 +145,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       bashTimeoutSeconds: settings.inputs.bash_timeout,
       ...(settings.inputs.max_cost_usd ? { maxCostUsd: settings.inputs.max_cost_usd } : {}),
       ...(settings.inputs.max_context_tokens ? { maxContextTokens: settings.inputs.max_context_tokens } : {}),
+      ...verifyGate(settings),
       observers: [progress.observer, summary.observer, logObserver()],
       signal: request.signal,
       redact,
@@ -173,6 +184,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       turn: result.turns,
       usage: result.usage,
       costUsd: result.costUsd,
+      ...(result.verify ? { verify: result.verify } : {}),
       note:
         [result.status === 'completed' ? undefined : result.reason, delivery.note]
           .filter(Boolean)
@@ -214,6 +226,33 @@ async function startSandbox(settings: Settings): Promise<Sandbox | undefined> {
       { cause: error },
     );
   }
+}
+
+/** What the model is told about this run up front, so it spends no turns finding out. */
+function runFacts({ owner, repo, inputs }: Settings, plan: WorkPlan): RunFacts {
+  return {
+    repository: `${owner}/${repo}`,
+    baseBranch: plan.base,
+    branch: plan.branch,
+    date: new Date().toISOString().slice(0, 10),
+    freshCheckout: true,
+    ...(inputs.verify_command ? { verifyCommand: inputs.verify_command } : {}),
+  };
+}
+
+function verifyGate({ inputs }: Settings): { verify?: VerifySettings } {
+  return inputs.verify_command
+    ? { verify: { command: inputs.verify_command, attempts: inputs.verify_attempts } }
+    : {};
+}
+
+/**
+ * CLAUDE.md and its kind as the base branch has them: origin's tip of `base` when the checkout has it,
+ * else the commit the workflow checked out. Never the working tree, which the model edits.
+ */
+async function baseInstructions(git: GitRepo, base: string, checkoutSha: string): Promise<InstructionFile[]> {
+  const sha = (await git.resolve(`refs/remotes/origin/${base}`)) ?? checkoutSha;
+  return await loadInstructions((path) => git.fileAt(sha, path));
 }
 
 /** Setup before the checklist exists: if it fails, say so on the issue before giving up. */
@@ -320,10 +359,20 @@ function logObserver(): AgentObserver {
 
 function pullBody(issueNumber: number, result: AgentResult): string {
   const usage = result.usage;
+  const unverified = unverifiedItems(result.todos);
   return [
     `Closes #${issueNumber}`,
     '### Todo list',
     renderTaskList(result.todos),
+    ...(result.verify ? [verifyLine(result.verify)] : []),
+    ...(unverified.length > 0
+      ? [
+          '### Checks that did not run',
+          unverified
+            .map(({ text, reason }) => `- ${escapeMarkdown(text)}: ${escapeMarkdown(reason)}`)
+            .join('\n'),
+        ]
+      : []),
     '### Summary',
     inertMarkdown(result.lastText) || '_The model left no summary._',
     `<sub>${result.turns} turns · ${result.toolCalls} tool calls · ${promptTokens(usage)} input tokens (${usage.cache_read_input_tokens} cached), ${usage.output_tokens} output tokens · ~$${result.costUsd.toFixed(2)} · opened by todo-agent</sub>`,

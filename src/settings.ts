@@ -6,10 +6,14 @@ import { EFFORTS, type Effort } from './agent/models.js';
 
 /** The numeric knobs the action and the CLI share: their defaults and upper bounds. */
 export const NUMBER_SETTINGS = {
-  max_turns: { fallback: 60, max: 1000 },
-  bash_timeout: { fallback: 120, max: 3600 },
+  max_turns: { fallback: 150, max: 1000 },
+  bash_timeout: { fallback: 600, max: 3600 },
   reminder_rounds: { fallback: 3, max: 100 },
+  verify_attempts: { fallback: 3, max: 20 },
 } as const;
+
+/** The cost limit when the workflow sets none: a few dollars, enough for a real task, not for a runaway. */
+export const DEFAULT_MAX_COST_USD = 5;
 
 /** A whole number from 1 to `max`, digits only (Number() would also take '1e2', '0x10' and '1.0'). */
 export function parseWholeNumber(value: string, max: number): number | undefined {
@@ -115,12 +119,13 @@ const inputsSchema = z.object({
     .string()
     .trim()
     .transform((value, context) => {
-      if (value === '') return undefined;
+      if (value === '') return DEFAULT_MAX_COST_USD;
+      if (/^(0|none)$/i.test(value)) return undefined;
       const number = Number(value);
       if (!Number.isFinite(number) || number <= 0) {
         context.addIssue({
           code: 'custom',
-          message: `max_cost_usd must be a positive number of dollars, got '${value}'`,
+          message: `max_cost_usd must be a positive number of dollars, or 0 (or none) for no limit, got '${value}'`,
         });
         return z.NEVER;
       }
@@ -131,6 +136,8 @@ const inputsSchema = z.object({
   price_per_mtok: optional(parsePricePerMtok, SETTING_PROBLEMS.price_per_mtok),
   sandbox: choice('sandbox', ['on', 'off'] as const, 'on'),
   tool_network: choice('tool_network', ['allow', 'none'] as const, 'allow'),
+  verify_command: text(),
+  verify_attempts: wholeNumber('verify_attempts'),
   branch_prefix: text('agent/').refine(
     (value) => !/[\s~^:?*[\\]|\.\.|@\{/.test(value),
     'branch_prefix must be usable in a git branch name',

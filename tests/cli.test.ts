@@ -140,6 +140,28 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('runs --verify once every item is completed, and exits 1 when it never passes', async () => {
+    const done = toolUse('todo', { items: [{ text: 'Look around', status: 'completed' }] });
+    server = await startModelServer(
+      [reply(done), reply(text('Done.')), reply(done), reply(text('Done again.'))],
+      {
+        apiKey: KEY,
+      },
+    );
+    const { code, stdout } = await cli(
+      ['look around', '--verify', 'echo "2 failed"; exit 1', '--verify-attempts', '2'],
+      {
+        ANTHROPIC_API_KEY: KEY,
+        ANTHROPIC_BASE_URL: server.url,
+      },
+    );
+    expect(code).toBe(1);
+    expect(stdout).toContain('✗ verify echo "2 failed"; exit 1: failed (exit code 1), round 2 of 2');
+    expect(stdout).toContain('    2 failed');
+    expect(stdout).toContain('incomplete: verify_command');
+    expect(JSON.stringify(server.requests[0]!.body.messages[0])).toContain('Verify command: `echo');
+  });
+
   it('exits 1 when the run ends with open items', async () => {
     server = await startModelServer(
       [reply(text('No plan, no work.')), reply(text('Still nothing.')), reply(text('Bye.'))],

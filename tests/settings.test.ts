@@ -1,6 +1,14 @@
 // Settings: defaults, validation with one readable line per problem, and which values count as secrets.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readSettings, secretValues, SettingsError } from '../src/settings.js';
+import {
+  DEFAULT_MAX_COST_USD,
+  INPUT_NAMES,
+  NUMBER_SETTINGS,
+  readSettings,
+  secretValues,
+  SettingsError,
+} from '../src/settings.js';
 
 const RUNNER = {
   GITHUB_REPOSITORY: 'octo-org/hello-world',
@@ -22,6 +30,29 @@ const settingsError = (env: NodeJS.ProcessEnv): string => {
   }
   return expect.fail('readSettings accepted the environment');
 };
+
+/** action.yml's inputs and their defaults, read with a pattern (its layout is fixed: two-space names). */
+function actionDefaults(): Record<string, string> {
+  const yml = readFileSync(new URL('../action.yml', import.meta.url), 'utf8');
+  const inputs = yml.slice(yml.indexOf('\ninputs:'), yml.indexOf('\noutputs:'));
+  const found: Record<string, string> = {};
+  for (const [, name, body] of inputs.matchAll(/^ {2}(\w+):\n((?: {4}.*\n?)*)/gm)) {
+    found[name!] = /^ {4}default: '?(.*?)'?$/m.exec(body!)?.[1] ?? '(none)';
+  }
+  return found;
+}
+
+describe('action.yml', () => {
+  it('declares every input the settings read, with the same defaults', () => {
+    const defaults = actionDefaults();
+    expect(Object.keys(defaults).sort()).toEqual([...INPUT_NAMES].sort());
+    for (const [name, { fallback }] of Object.entries(NUMBER_SETTINGS)) {
+      expect(defaults[name], name).toBe(String(fallback));
+    }
+    expect(defaults.max_cost_usd).toBe(String(DEFAULT_MAX_COST_USD));
+    expect(defaults.verify_command).toBe('');
+  });
+});
 
 describe('readSettings', () => {
   it('reads the new model inputs: max_context_tokens, effort and price_per_mtok, all empty by default', () => {
@@ -91,15 +122,35 @@ describe('readSettings', () => {
       github_token: 'ghs_settings-test',
       anthropic_base_url: '',
       trigger: '/agent',
-      max_turns: 60,
-      bash_timeout: 120,
+      max_turns: 150,
+      bash_timeout: 600,
       reminder_rounds: 3,
+      max_cost_usd: 5,
+      verify_command: '',
+      verify_attempts: 3,
       base_branch: '',
       branch_prefix: 'agent/',
       sandbox: 'on',
       tool_network: 'allow',
     });
     expect(settings.inputs.model).toMatch(/^claude-/);
+  });
+
+  it('lets a workflow raise or clear the cost limit, and reads the verify gate', () => {
+    const read = (env: Record<string, string>) => readSettings({ ...RUNNER, ...KEYS, ...env }).inputs;
+    expect(read({ INPUT_MAX_COST_USD: '12.5' }).max_cost_usd).toBe(12.5);
+    expect(read({ INPUT_MAX_COST_USD: '0' }).max_cost_usd).toBeUndefined();
+    expect(read({ INPUT_MAX_COST_USD: 'None' }).max_cost_usd).toBeUndefined();
+    expect(settingsError({ ...RUNNER, ...KEYS, INPUT_MAX_COST_USD: '-1' })).toBe(
+      "max_cost_usd must be a positive number of dollars, or 0 (or none) for no limit, got '-1'",
+    );
+    expect(read({ INPUT_VERIFY_COMMAND: ' npm test ', INPUT_VERIFY_ATTEMPTS: '5' })).toMatchObject({
+      verify_command: 'npm test',
+      verify_attempts: 5,
+    });
+    expect(settingsError({ ...RUNNER, ...KEYS, INPUT_VERIFY_ATTEMPTS: '0' })).toBe(
+      "verify_attempts must be a whole number from 1 to 20, got '0'",
+    );
   });
 
   it('reads the runner context, without trailing slashes on URLs', () => {

@@ -31,6 +31,7 @@ import { allCompleted, openItems, renderPlain, TodoManager, type TodoItem } from
 import { createToolbox, type Toolbox } from './tools/index.js';
 import type { ToolContext } from './tools/types.js';
 import type { Sandbox } from './sandbox-namespaces.js';
+import { failureMessage, VerifyGate, withFixItem, type VerifySettings } from './verify.js';
 
 export interface AgentOptions extends Briefing {
   model: Model;
@@ -53,9 +54,13 @@ export interface AgentOptions extends Briefing {
    * window. Old tool results are cleared well before a request would reach it.
    */
   maxContextTokens?: number;
+  /** The maintainers' check, run when every item is completed; the run completes only once it passes. */
+  verify?: VerifySettings;
 }
 
 const OPEN_ITEM_NUDGES = 2;
+/** The most one bash call (or the verify command) may last when no bash_timeout is given. */
+export const DEFAULT_BASH_TIMEOUT_SECONDS = 600;
 
 export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   const run = new Run(options);
@@ -67,6 +72,7 @@ class Run {
   readonly reminder: ReminderPolicy;
   readonly toolbox: Toolbox;
   readonly context: ToolContext;
+  readonly verify: VerifyGate | undefined;
   readonly messages: MessageParam[] = [];
   readonly usage: Usage = emptyUsage();
   turn = 0;
@@ -81,15 +87,17 @@ class Run {
     this.todos = new TodoManager(options.resumedTodos ?? []);
     this.todos.onChange((items) => this.emit({ type: 'todos', turn: this.turn, items }));
     this.reminder = new ReminderPolicy(options.reminderRounds ?? 3);
-    this.toolbox = createToolbox(this.todos);
+    const bashTimeoutSeconds = options.bashTimeoutSeconds ?? DEFAULT_BASH_TIMEOUT_SECONDS;
+    this.toolbox = createToolbox(this.todos, bashTimeoutSeconds);
     this.context = {
       workspace: options.workspace,
-      bashTimeoutSeconds: options.bashTimeoutSeconds ?? 120,
+      bashTimeoutSeconds,
       env: childEnv(process.env, options.secrets ?? []),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     };
     this.maxTokens = outputRoom(options.model.info).first;
+    this.verify = options.verify && new VerifyGate(options.verify, this.context, options.redact);
     this.messages.push({ role: 'user', content: [{ type: 'text', text: firstMessage(options) }] });
   }
 
@@ -147,10 +155,12 @@ class Run {
       if (reply.content.length > 0)
         this.messages.push({ role: 'user', content: this.withNotes(reply.content) });
     }
-    return this.finish(
-      allCompleted(this.todos.items) ? 'completed' : 'incomplete',
-      `it reached the limit of ${maxTurns} turns (max_turns)`,
-    );
+    const limit = `it reached the limit of ${maxTurns} turns (max_turns)`;
+    if (!allCompleted(this.todos.items)) return this.finish('incomplete', limit);
+    const check = await this.checkCompleted(true);
+    if (!('end' in check) || check.end === 'incomplete')
+      return this.finish('incomplete', 'end' in check ? `${limit}, and ${check.reason}` : limit);
+    return this.finish(check.end, check.reason);
   }
 
   /** What to send back for this response, or why the run ends here. */
@@ -174,7 +184,7 @@ class Run {
       case 'model_context_window_exceeded':
         return { end: 'incomplete', reason: "the conversation filled the model's context window" };
       default:
-        return this.afterEndTurn(response);
+        return await this.afterEndTurn(response);
     }
   }
 
@@ -226,10 +236,12 @@ class Run {
   }
 
   /** The model stopped talking: finished, stopped early with open items, or said nothing. */
-  afterEndTurn(response: Message): { content: ContentBlockParam[] } | { end: AgentStatus; reason: string } {
+  async afterEndTurn(
+    response: Message,
+  ): Promise<{ content: ContentBlockParam[] } | { end: AgentStatus; reason: string }> {
     this.reminder.recordTurn(false);
     if (!hasText(response)) return { content: [this.nudge('continue', 'Please continue with the task.')] };
-    if (allCompleted(this.todos.items)) return { end: 'completed', reason: 'every todo item is completed' };
+    if (allCompleted(this.todos.items)) return await this.checkCompleted();
     if (this.openItemNudges >= OPEN_ITEM_NUDGES) {
       return { end: 'incomplete', reason: `the model stopped with ${describeOpen(this.todos.items)}` };
     }
@@ -238,6 +250,32 @@ class Run {
       ? `You stopped, but the todo list still has ${describeOpen(this.todos.items)}:\n\n${renderPlain(this.todos.items)}\n\nContinue with the next open item, or update the list if the plan changed (mark items completed only when they are really done).`
       : 'You stopped without a plan. Call todo with your plan, then work through it.';
     return { content: [this.nudge('open_items', text)] };
+  }
+
+  /**
+   * Every item is completed: the run completes, unless verify_command fails. A failure opens a Fix item and
+   * goes back to the model as a new message, until the rounds run out (or `lastChance`: no turns left).
+   */
+  async checkCompleted(
+    lastChance = false,
+  ): Promise<{ content: ContentBlockParam[] } | { end: AgentStatus; reason: string }> {
+    if (!this.verify) return { end: 'completed', reason: 'every todo item is completed' };
+    const report = await this.verify.run();
+    this.emit({ type: 'verify', turn: this.turn, report });
+    const command = `verify_command \`${report.command}\``;
+    if (report.passed)
+      return { end: 'completed', reason: `every todo item is completed and ${command} passed` };
+    if (report.aborted) return { end: 'cancelled', reason: 'the run was cancelled' };
+    if (lastChance || this.verify.exhausted) {
+      return {
+        end: 'incomplete',
+        reason: `${command} still fails after ${report.round} round${report.round === 1 ? '' : 's'}`,
+      };
+    }
+    const items = withFixItem(this.todos.items);
+    if (items) this.todos.update(items);
+    const text = failureMessage(report, this.context.bashTimeoutSeconds, items !== undefined);
+    return { content: [this.nudge('verify_failed', text)] };
   }
 
   /** Adds the reminder and the context note when due: after every tool_result block, as the API requires. */
@@ -332,6 +370,7 @@ class Run {
       toolCalls: this.toolCalls,
       usage: { ...this.usage },
       costUsd: this.cost(),
+      ...(this.verify?.last ? { verify: this.verify.last } : {}),
     };
     this.emit({ type: 'end', result });
     return result;

@@ -158,6 +158,20 @@ export class GitRepo {
     await this.#git(['config', `branch.${name}.merge`, `refs/heads/${name}`]);
   }
 
+  /** A commit-ish resolved to its sha, or undefined when there is no such revision here. */
+  async resolve(rev: string): Promise<string | undefined> {
+    assertNotOption(rev, 'rev-parse');
+    const result = await this.#run(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
+    return result.code === 0 ? result.stdout.trim() : undefined;
+  }
+
+  /** The content of `path` in commit `sha` (not the working tree), or undefined when it has none. */
+  async fileAt(sha: string, path: string): Promise<string | undefined> {
+    assertNotOption(sha, 'cat-file');
+    const result = await this.#run(['cat-file', 'blob', `${sha}:${path}`]);
+    return result.code === 0 ? result.stdout : undefined;
+  }
+
   /** Any tracked change or untracked, not ignored, file. */
   async hasChanges(): Promise<boolean> {
     return (await this.#git(['status', '--porcelain', '--ignore-submodules=all'])).trim() !== '';

@@ -34,6 +34,8 @@ export class ChecklistProgress {
       this.state.turn = event.turn;
       this.state.usage = event.total;
       this.state.costUsd = event.costUsd;
+    } else if (event.type === 'verify') {
+      this.update({ verify: event.report });
     } else if (event.type === 'todos') {
       this.update({ items: event.items, phase: 'working', turn: event.turn });
     }

@@ -332,6 +332,45 @@ describe('the agent loop', () => {
     expect(sent).toContain('token=***');
     expect(sent).not.toContain('ghp_');
   });
+
+  it('completes only once verify_command passes, and reports the round that passed', async () => {
+    const { result, events } = await play(
+      [
+        reply(plan('completed')),
+        reply(text('done')), // round 1 fails: no ok.txt
+        reply(bash('touch ok.txt')),
+        reply(text('fixed')), // the Fix item is still open: nudged
+        reply(
+          toolUse('todo', {
+            items: [
+              { text: 'step 1', status: 'completed' },
+              { text: 'Fix: verify_command fails', status: 'completed' },
+            ],
+          }),
+        ),
+        reply(text('fixed, really')), // round 2 passes
+      ],
+      { verify: { command: 'test -f ok.txt', attempts: 3 } },
+    );
+    expect(result.status).toBe('completed');
+    expect(result.reason).toBe('every todo item is completed and verify_command `test -f ok.txt` passed');
+    expect(result.verify).toMatchObject({ passed: true, round: 2, attempts: 3 });
+    const verifies = events.filter((event) => event.type === 'verify');
+    expect(verifies.map((event) => event.report.passed)).toEqual([false, true]);
+    expect(events.some((event) => event.type === 'nudge' && event.kind === 'verify_failed')).toBe(true);
+  });
+
+  it('at max_turns with every item completed, runs verify_command once more and says why it stopped', async () => {
+    const { result } = await play([reply(plan('completed'))], {
+      maxTurns: 1,
+      verify: { command: 'exit 7', attempts: 3 },
+    });
+    expect(result.status).toBe('incomplete');
+    expect(result.reason).toBe(
+      'it reached the limit of 1 turns (max_turns), and verify_command `exit 7` still fails after 1 round',
+    );
+    expect(result.verify).toMatchObject({ passed: false, exitCode: 7 });
+  });
 });
 
 /** A request's messages as content, without the cache markers that may move between requests. */

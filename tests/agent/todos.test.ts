@@ -4,6 +4,7 @@ import {
   renderPlain,
   TodoManager,
   TodoUpdateError,
+  unverifiedItems,
   validateTodos,
 } from '../../src/agent/todos.js';
 
@@ -125,5 +126,20 @@ describe('plain rendering for the model', () => {
   it('says so when empty', () => {
     expect(renderPlain([])).toBe('No todos.');
     expect(new TodoManager().update([])).toBe('No todos.');
+  });
+});
+
+describe('unverifiedItems', () => {
+  it('lists completed items whose text says their check did not run, with the reason', () => {
+    const items = validateTodos([
+      { text: 'Run the integration tests (not verified: they need a database)', status: 'completed' },
+      { text: 'Run the unit tests', status: 'completed' },
+      { text: 'Check on Windows (Not Verified: no Windows runner)', status: 'completed' },
+      { text: 'Deploy (not verified: later)', status: 'pending' },
+    ]);
+    expect(unverifiedItems(items)).toEqual([
+      { text: 'Run the integration tests', reason: 'they need a database' },
+      { text: 'Check on Windows', reason: 'no Windows runner' },
+    ]);
   });
 });

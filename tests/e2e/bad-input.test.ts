@@ -2,7 +2,8 @@
 // break or hijack the checklist, edited comments, hidden text in the thread, bad settings, and secrets.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseAgentState } from '../../src/github/checklist.js';
-import { reply, text, toolUse, type RecordedRequest } from '../support/anthropic-server.js';
+import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { toolResults } from '../support/requests.js';
 import { planAt } from '../support/scenarios.js';
 import { createWorld, KEY, TOKEN, type World } from './setup.js';
 
@@ -17,17 +18,6 @@ type Run = Awaited<ReturnType<World['trigger']>>;
 const ONE_ITEM = [{ text: 'Write NOTES.md', activeForm: 'Writing NOTES.md' }];
 const gitIn = (w: World, ...args: string[]) =>
   w.sandbox.git(['--git-dir', w.sandbox.origin, ...args], w.sandbox.root);
-
-/** The text of every tool_result in one request (each request carries the whole conversation so far). */
-function toolResults(request: RecordedRequest): string[] {
-  return (request.body.messages as Array<{ content: unknown }>).flatMap((message) =>
-    Array.isArray(message.content)
-      ? message.content
-          .filter((block: { type: string }) => block.type === 'tool_result')
-          .map((block: { content: unknown }) => JSON.stringify(block.content))
-      : [],
-  );
-}
 
 /** Lines of stdout other than the `::add-mask::` commands that tell the runner what to mask. */
 const logLines = (run: Run) => run.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::'));

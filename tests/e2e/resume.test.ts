@@ -1,7 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MODEL_MODES, reply, text, toolUse } from '../support/anthropic-server.js';
-import { HELLO_RESULT, HELLO_TASK, helloScript, planAt } from '../support/scenarios.js';
+import {
+  changelogScript,
+  HELLO_RESULT,
+  HELLO_TASK,
+  helloScript,
+  planAt,
+  pushFeatureBranch,
+} from '../support/scenarios.js';
 import { blockData, createWorld, openingText, type World } from './setup.js';
 
 let world: World | undefined;
@@ -131,20 +138,9 @@ describe('nothing lost across runs', () => {
   });
 
   it('works on a pull request’s head branch and pushes to it, without opening another PR', async () => {
-    world = await createWorld(
-      [
-        reply(planAt(3)),
-        reply(toolUse('write_file', { path: 'CHANGELOG.md', content: 'Added a changelog.\n' })),
-        reply(planAt(4)),
-        reply(text('Added CHANGELOG.md.')),
-      ],
-      { issue: { pull_request: { head: 'feature' } } },
-    );
+    world = await createWorld(changelogScript(), { issue: { pull_request: { head: 'feature' } } });
     const { sandbox, github } = world;
-    await sandbox.git(['switch', '-q', '-c', 'feature']);
-    await sandbox.git(['commit', '-q', '--allow-empty', '-m', 'feature work']);
-    await sandbox.git(['push', '-q', 'origin', 'feature']);
-    await sandbox.git(['switch', '-q', 'main']);
+    await pushFeatureBranch((args) => sandbox.git(args));
     const seeded = github.state.pulls.length;
     const run = await world.trigger('/agent add a changelog', { pullRequest: true });
     expect(run.stderr).toBe('');

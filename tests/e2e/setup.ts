@@ -19,6 +19,7 @@ import {
   OWNER,
   REPO,
   runAction,
+  shallowCheckout,
   type ActionRun,
   type CommentEventOptions,
   type RunActionOptions,
@@ -57,6 +58,8 @@ export async function createWorld(
     mode?: ModelMode;
     /** The token is an app's installation token writing as this bot (see the emulator's `appBot`). */
     appBot?: string;
+    /** Every run starts from a `fetch-depth: 1` checkout of main instead of a full clone. */
+    shallow?: boolean;
   } = {},
 ): Promise<World> {
   const sandbox = await createSandbox(options.files ?? HELLO_FILES);
@@ -94,7 +97,10 @@ export async function createWorld(
     },
     async trigger(body, { inputs, env, onSpawn, runId, as, ...event } = {}) {
       // Every workflow run starts from a fresh checkout of main, as actions/checkout gives it.
-      if (runs++ > 0) {
+      if (options.shallow) {
+        runs++;
+        await shallowCheckout(sandbox);
+      } else if (runs++ > 0) {
         await sandbox.git(['fetch', '-q', 'origin']);
         await sandbox.git(['switch', '-q', '-f', '-C', 'main', 'origin/main']);
         await sandbox.git(['clean', '-q', '-fdx']);

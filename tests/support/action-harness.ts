@@ -52,6 +52,18 @@ export async function createSandbox(files: Record<string, string>): Promise<Sand
   return { root, origin, workspace, home, git, cleanup: () => rm(root, { recursive: true, force: true }) };
 }
 
+/**
+ * Replaces the workspace with a checkout like `actions/checkout` with `fetch-depth: 1` makes: only main's
+ * tip, no other branches, no tags, no history.
+ */
+export async function shallowCheckout(sandbox: Sandbox): Promise<void> {
+  await rm(sandbox.workspace, { recursive: true, force: true });
+  await sandbox.git(
+    ['clone', '--quiet', '--depth', '1', '--no-tags', `file://${sandbox.origin}`, sandbox.workspace],
+    sandbox.root,
+  );
+}
+
 export interface CommentEventOptions {
   body: string;
   user?: string;

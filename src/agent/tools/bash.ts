@@ -6,9 +6,16 @@ import { ToolError } from './types.js';
 
 export { runCommand, type CommandResult, type RunCommandOptions } from '../sandbox.js';
 
-export function describeResult(result: CommandResult, timeoutSeconds: number): string {
+/** A call without its own timeout gets this many seconds (or the ceiling, if that is lower). */
+export const DEFAULT_CALL_SECONDS = 120;
+
+/** Runs the command with pipefail, so a failure anywhere in a pipeline (`npm test | tail`) is its status. */
+export const withPipefail = (command: string): string =>
+  `(set -o pipefail) 2>/dev/null && set -o pipefail; ${command}`;
+
+export function describeResult(result: CommandResult, timeoutSeconds: number, timeoutHint = ''): string {
   const status = result.timedOut
-    ? `timed out after ${timeoutSeconds} s; process group killed`
+    ? `timed out after ${timeoutSeconds} s; process group killed${timeoutHint}`
     : result.aborted
       ? 'aborted (the run was cancelled); process group killed'
       : result.exitCode !== null
@@ -17,30 +24,60 @@ export function describeResult(result: CommandResult, timeoutSeconds: number): s
   return `${status}\n${result.output.length > 0 ? result.output : '(no output)'}`;
 }
 
-const bashInput = z.object({
-  command: z
-    .string()
-    .describe('The shell command to run with bash -c in the workspace root, e.g. "npm test 2>&1 | tail -50"'),
-});
-
-export const bashTool: Tool<typeof bashInput> = {
-  name: 'bash',
-  description:
-    'Run a shell command with bash -c in the repository root and return its exit code and output ' +
-    '(stdout and stderr merged). Non-interactive: stdin is closed, no terminal, no credentials. ' +
-    'Each call starts a fresh shell (cd and exports do not carry over). Long outputs are cut to their ' +
-    'first and last parts; commands that run past the timeout are killed with all their children, and ' +
-    'background processes are killed when the command ends. Use it for git, tests, builds, grep, ls.',
-  inputSchema: bashInput,
-  async run(input, context) {
-    if (input.command.trim() === '') throw new ToolError('command is empty');
-    const result = await runCommand(input.command, {
-      cwd: context.workspace,
-      env: context.env,
-      timeoutMs: context.bashTimeoutSeconds * 1000,
-      signal: context.signal,
-      ...(context.sandbox ? { sandbox: context.sandbox } : {}),
-    });
-    return describeResult(result, context.bashTimeoutSeconds);
-  },
-};
+/** The bash tool for a run whose calls may last at most `maxSeconds` (the bash_timeout setting). */
+export function createBashTool(maxSeconds: number) {
+  const defaultSeconds = Math.min(DEFAULT_CALL_SECONDS, maxSeconds);
+  const input = z.object({
+    command: z
+      .string()
+      .describe('The command, run with bash -c in the repository root, e.g. "npm test 2>&1 | tail -n 60"'),
+    timeout: z
+      .number()
+      .int()
+      .positive()
+      .max(
+        maxSeconds,
+        `at most ${maxSeconds} seconds (this run's bash_timeout); split the work into smaller steps`,
+      )
+      .optional()
+      .describe(`Seconds before the command is killed (default ${defaultSeconds}, at most ${maxSeconds})`),
+  });
+  const tool: Tool<typeof input> = {
+    name: 'bash',
+    description:
+      'Run a shell command with bash -c in the repository root and return its exit code and output ' +
+      '(stdout and stderr merged). Non-interactive: stdin is closed, no terminal, no credentials. Each ' +
+      'call starts a fresh shell (cd and exports do not carry over). pipefail is on, so a pipeline fails ' +
+      'when any part fails. Outputs over about 50,000 characters are cut to their first and last parts; ' +
+      'trim long output yourself and keep the end, where errors are: `npm test 2>&1 | tail -n 60`, ' +
+      '`grep -n pattern file | head -n 40`. A command is killed with all its children after ' +
+      `${defaultSeconds} s, or after timeout seconds if you pass one (at most ${maxSeconds} s): pass a ` +
+      'larger timeout for installs, builds and full test suites. Background processes are killed when ' +
+      'the command ends. Independent commands can go in parallel calls in one reply.',
+    inputSchema: input,
+    async run({ command, timeout }, context) {
+      if (command.trim() === '') throw new ToolError('command is empty');
+      const ceiling = context.bashTimeoutSeconds;
+      if (timeout !== undefined && timeout > ceiling) {
+        throw new ToolError(
+          `timeout ${timeout} is over this run's ceiling of ${ceiling} s (bash_timeout); ` +
+            'use a smaller timeout, or split the work into smaller steps',
+        );
+      }
+      const seconds = timeout ?? Math.min(DEFAULT_CALL_SECONDS, ceiling);
+      const result = await runCommand(withPipefail(command), {
+        cwd: context.workspace,
+        env: context.env,
+        timeoutMs: seconds * 1000,
+        ...(context.signal ? { signal: context.signal } : {}),
+        ...(context.sandbox ? { sandbox: context.sandbox } : {}),
+      });
+      const hint =
+        seconds < ceiling
+          ? `. Run it again with a larger timeout (up to ${ceiling}), or in smaller steps`
+          : '. That is the most this run allows (bash_timeout): run it in smaller steps (one package, one test file)';
+      return describeResult(result, seconds, hint);
+    },
+  };
+  return tool;
+}

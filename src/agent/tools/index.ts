@@ -1,7 +1,7 @@
 // The toolbox: the five tools' definitions for the model, and one safe way to run a tool call.
 import { z } from 'zod';
 import type { TodoManager } from '../todos.js';
-import { bashTool } from './bash.js';
+import { createBashTool } from './bash.js';
 import { editFileTool, readFileTool, writeFileTool } from './files.js';
 import { todoTool } from './todo.js';
 import type { Tool, ToolContext } from './types.js';
@@ -48,8 +48,10 @@ export class Toolbox {
   }
 }
 
-export function createToolbox(todos: TodoManager): Toolbox {
-  return new Toolbox([bashTool, readFileTool, writeFileTool, editFileTool, todoTool(todos)] as Tool[]);
+/** The five tools; `bashTimeoutSeconds` is the most any one bash call may last (bash_timeout). */
+export function createToolbox(todos: TodoManager, bashTimeoutSeconds: number): Toolbox {
+  const bash = createBashTool(bashTimeoutSeconds);
+  return new Toolbox([bash, readFileTool, writeFileTool, editFileTool, todoTool(todos)] as Tool[]);
 }
 
 function parseInput(tool: Tool, raw: unknown): unknown {
