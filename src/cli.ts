@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { runAgent } from './agent/loop.js';
 import { Model } from './agent/model.js';
+import { PROVIDERS, providerProblem, type Provider } from './agent/provider.js';
 import { openWorkspace } from './agent/workspace.js';
 import { renderPanel, shouldColor } from './terminal/panel.js';
 import { redactor } from './redact.js';
@@ -9,11 +10,13 @@ import { NUMBER_SETTINGS, parseWholeNumber, secretValues } from './settings.js';
 import { openEventLog, type EventLog } from './terminal/event-log.js';
 import { terminalReporter } from './terminal/reporter.js';
 
-const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--base-url URL] [--events FILE]
+const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--provider P] [--base-url URL] [--events FILE]
 
-Runs the agent on <task> in the current directory. Needs ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for
-another endpoint). --events writes every agent event to FILE as JSON Lines. Exits 0 when every todo item
-is completed, 1 when the run ends otherwise, 2 on bad usage.`;
+Runs the agent on <task> in the current directory. --provider is anthropic (the default; needs
+ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL for another endpoint), bedrock (AWS credentials and AWS_REGION)
+or vertex (Google application default credentials, CLOUD_ML_REGION and ANTHROPIC_VERTEX_PROJECT_ID).
+--events writes every agent event to FILE as JSON Lines. Exits 0 when every todo item is completed, 1 when
+the run ends otherwise, 2 on bad usage.`;
 
 class UsageError extends Error {}
 
@@ -25,6 +28,18 @@ function wholeNumber(flag: string, value: string | undefined, setting: keyof typ
   if (number === undefined)
     throw new UsageError(`--${flag} must be a positive whole number up to ${max}, got '${value}'`);
   return number;
+}
+
+/** The provider named by --provider, once its credentials are known to be there. */
+function providerFlag(value: string | undefined): Provider {
+  const provider = PROVIDERS.find((name) => name === (value ?? 'anthropic'));
+  if (provider === undefined)
+    throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got '${value}'`);
+  if (provider === 'anthropic' && !process.env.ANTHROPIC_API_KEY)
+    throw new UsageError('ANTHROPIC_API_KEY is not set');
+  const problem = providerProblem(provider, process.env);
+  if (problem) throw new UsageError(problem);
+  return provider;
 }
 
 function openLog(path: string, redact: (text: string) => string): EventLog {
@@ -48,6 +63,7 @@ export async function main(argv: string[]): Promise<number> {
         'bash-timeout': { type: 'string' },
         'reminder-rounds': { type: 'string' },
         model: { type: 'string' },
+        provider: { type: 'string' },
         'base-url': { type: 'string' },
         events: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -65,7 +81,7 @@ export async function main(argv: string[]): Promise<number> {
   const task = positionals.join(' ').trim();
   try {
     if (!task) throw new UsageError('no task given');
-    if (!process.env.ANTHROPIC_API_KEY) throw new UsageError('ANTHROPIC_API_KEY is not set');
+    const provider = providerFlag(values.provider);
     const settings = {
       maxTurns: wholeNumber('max-turns', values['max-turns'], 'max_turns'),
       bashTimeoutSeconds: wholeNumber('bash-timeout', values['bash-timeout'], 'bash_timeout'),
@@ -81,7 +97,7 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGINT', () => controller.abort());
     const run = runAgent({
       task,
-      model: new Model({ model: values.model, baseURL: values['base-url'] }),
+      model: new Model({ provider, model: values.model, baseURL: values['base-url'] }),
       workspace: await openWorkspace(process.cwd()),
       ...settings,
       signal: controller.signal,

@@ -83,6 +83,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       }),
       ...(plan.resumedTodos ? { resumedTodos: plan.resumedTodos } : {}),
       model: new Model({
+        provider: settings.inputs.provider,
         apiKey: settings.inputs.anthropic_api_key,
         baseURL: settings.inputs.anthropic_base_url,
         model: settings.inputs.model,

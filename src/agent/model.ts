@@ -1,5 +1,6 @@
 // The one module that talks to the model: the official SDK, streaming, its own retries, cache markers.
 import Anthropic from '@anthropic-ai/sdk';
+import { connect, platformModelId, type MessagesClient, type Provider } from './provider.js';
 import { encodeRequestBody } from './request-body.js';
 import type { ToolDefinition } from './tools/index.js';
 
@@ -15,6 +16,7 @@ export const RAISED_MAX_TOKENS = 64_000;
 export const DEFAULT_MAX_RETRIES = 8;
 
 export interface ModelOptions {
+  provider?: Provider;
   apiKey?: string;
   baseURL?: string;
   model?: string;
@@ -30,24 +32,19 @@ export interface TurnRequest {
 }
 
 export class Model {
-  readonly #client: Anthropic;
+  readonly #client: Promise<MessagesClient>;
+  readonly #ownBody: boolean;
   readonly #maxRetries: number;
   readonly id: string;
   #systemBlocks: Anthropic.TextBlockParam[] | undefined;
 
   constructor(options: ModelOptions = {}) {
-    const apiKey = options.apiKey || process.env.ANTHROPIC_API_KEY;
-    if (!apiKey)
-      throw new Error('No Anthropic API key: set ANTHROPIC_API_KEY (or the anthropic_api_key input).');
     this.#maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    this.#client = new Anthropic({
-      apiKey,
-      baseURL: options.baseURL || process.env.ANTHROPIC_BASE_URL || undefined,
-      maxRetries: this.#maxRetries,
-      // Nothing in this process registers an OpenTelemetry tracer provider, so spans would only cost time.
-      openTelemetry: false,
-    });
-    this.id = options.model || DEFAULT_MODEL;
+    const provider = options.provider ?? 'anthropic';
+    const { client, ownBody } = connect({ ...options, provider, maxRetries: this.#maxRetries });
+    this.#client = client;
+    this.#ownBody = ownBody;
+    this.id = platformModelId(provider, options.model || DEFAULT_MODEL);
   }
 
   /**
@@ -83,11 +80,12 @@ export class Model {
       stream: true,
     };
     // The SDK's stream helper reads `params`; the bytes sent are the same JSON, encoded a message at a time.
-    const stream = this.#client.messages.stream(params, {
-      signal: request.signal,
-      body: encodeRequestBody(params),
-      headers: { 'content-type': 'application/json' },
-    });
+    // The platform SDKs rewrite the JSON they encoded themselves, so they get `params` alone.
+    const body = this.#ownBody
+      ? { body: encodeRequestBody(params), headers: { 'content-type': 'application/json' } }
+      : {};
+    const client = await this.#client;
+    const stream = client.messages.stream(params, { signal: request.signal, ...body });
     return await stream.finalMessage();
   }
 }
