@@ -122,8 +122,12 @@ export function connect(options: ProviderOptions): ProviderClient {
   return { client: Promise.resolve(client), ownBody: true };
 }
 
-/** Fields of a Google credentials file that hold a secret, at any depth (headers hold the OIDC request token). */
-const SECRET_FIELD = /key|secret|token|authorization|password/i;
+/**
+ * Fields of a Google credentials file that hold a secret (private_key, client_secret, refresh_token…), at any
+ * depth; every header value too (they carry the runner's OIDC request token). Not the names and types of
+ * tokens (subject_token_type, subject_token_field_name) nor their URLs.
+ */
+const SECRET_FIELD = /(key|secret|token|authorization|password)$/i;
 
 /**
  * The secret values inside the Google credentials file GOOGLE_APPLICATION_CREDENTIALS names, for masking and
