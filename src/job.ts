@@ -4,6 +4,7 @@ import { promptTokens, type AgentObserver, type AgentResult } from './agent/even
 import { childEnv } from './agent/child-env.js';
 import { runAgent } from './agent/loop.js';
 import { Model } from './agent/model.js';
+import { credentialFiles } from './agent/provider.js';
 import { openWorkspace } from './agent/workspace.js';
 import { GitRepo } from './git/repo.js';
 import { statusOf, type GitHubApi } from './github/api.js';
@@ -45,7 +46,10 @@ const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
 export async function runJob(request: JobRequest): Promise<JobOutcome> {
   const { settings, trigger, api, redact } = request;
   // Git runs with the same secret-free environment as the tools: repository hooks never see the key or token.
-  const git = new GitRepo(settings.workspace, { env: childEnv(process.env, request.secrets) });
+  const git = new GitRepo(settings.workspace, {
+    env: childEnv(process.env, request.secrets),
+    exclude: credentialFiles(process.env),
+  });
   const setup = await beforeStart(request, async () => {
     const [baseBranch, thread] = await Promise.all([
       settings.inputs.base_branch || api.defaultBranch(),

@@ -1,6 +1,6 @@
 // The one module that talks to the model: the official SDK, streaming, its own retries, cache markers.
 import Anthropic from '@anthropic-ai/sdk';
-import { connect, platformModelId, type MessagesClient, type Provider } from './provider.js';
+import { connect, platformModelId, SERVICE_NAMES, type MessagesClient, type Provider } from './provider.js';
 import { encodeRequestBody } from './request-body.js';
 import type { ToolDefinition } from './tools/index.js';
 
@@ -36,6 +36,8 @@ export class Model {
   readonly #ownBody: boolean;
   readonly #maxRetries: number;
   readonly id: string;
+  /** Who serves the model, for error sentences: 'the Anthropic API', 'Amazon Bedrock' or 'Vertex AI'. */
+  readonly service: string;
   #systemBlocks: Anthropic.TextBlockParam[] | undefined;
 
   constructor(options: ModelOptions = {}) {
@@ -45,6 +47,7 @@ export class Model {
     this.#client = client;
     this.#ownBody = ownBody;
     this.id = platformModelId(provider, options.model || DEFAULT_MODEL);
+    this.service = SERVICE_NAMES[provider];
   }
 
   /**
@@ -156,7 +159,7 @@ export type ModelFailure =
   | { kind: 'other'; message: string };
 
 /** Turns an SDK error into one readable sentence, with no request ids or stack traces. */
-export function classifyModelError(error: unknown): ModelFailure {
+export function classifyModelError(error: unknown, service = SERVICE_NAMES.anthropic): ModelFailure {
   if (error instanceof Anthropic.APIUserAbortError)
     return { kind: 'cancelled', message: 'the run was cancelled' };
   if (error instanceof Anthropic.APIError) {
@@ -170,25 +173,26 @@ export function classifyModelError(error: unknown): ModelFailure {
     if (error.status === 401 || error.status === 403) {
       return {
         kind: 'auth',
-        message: `the Anthropic API refused the credentials (${error.status}: ${detail})`,
+        message: `${service} refused the credentials (${error.status}: ${detail})`,
       };
     }
     if (error instanceof Anthropic.APIConnectionError) {
-      return { kind: 'other', message: `could not reach the Anthropic API after retries (${detail})` };
+      return { kind: 'other', message: `could not reach ${service} after retries (${detail})` };
     }
     if (error.status === undefined) {
       return {
         kind: 'other',
-        message: `the Anthropic API stream failed (${error.type ?? 'error'}: ${detail})`,
+        message: `${service} stream failed (${error.type ?? 'error'}: ${detail})`,
       };
     }
-    return { kind: 'other', message: `the Anthropic API answered ${error.status}: ${detail}` };
+    return { kind: 'other', message: `${service} answered ${error.status}: ${detail}` };
   }
   return { kind: 'other', message: error instanceof Error ? error.message : String(error) };
 }
 
+/** The API's own words: `error.message` in its error body, or `message` in an AWS error body. */
 function apiErrorMessage(error: InstanceType<typeof Anthropic.APIError>): string {
-  const body = error.error as { error?: { message?: unknown } } | undefined;
-  const message = body?.error?.message;
+  const body = error.error as { error?: { message?: unknown }; message?: unknown } | undefined;
+  const message = body?.error?.message ?? body?.message;
   return typeof message === 'string' && message ? message : error.message;
 }

@@ -7,6 +7,13 @@ import { readFileSync } from 'node:fs';
 export const PROVIDERS = ['anthropic', 'bedrock', 'vertex'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
+/** Who serves the model on each provider, as error sentences name it. */
+export const SERVICE_NAMES: Record<Provider, string> = {
+  anthropic: 'the Anthropic API',
+  bedrock: 'Amazon Bedrock',
+  vertex: 'Vertex AI',
+};
+
 export interface ProviderOptions {
   provider?: Provider;
   /** Anthropic API only. */
@@ -120,6 +127,16 @@ export function connect(options: ProviderOptions): ProviderClient {
     baseURL: common.baseURL || read(env, 'ANTHROPIC_BASE_URL'),
   });
   return { client: Promise.resolve(client), ownBody: true };
+}
+
+/** Where google-github-actions/auth says its credentials file is (in the workspace, by default). */
+export function credentialFiles(env: NodeJS.ProcessEnv = process.env): string[] {
+  const names = [
+    'GOOGLE_APPLICATION_CREDENTIALS',
+    'CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE',
+    'GOOGLE_GHA_CREDS_PATH',
+  ];
+  return [...new Set(names.map((name) => read(env, name)).filter((path) => path !== undefined))];
 }
 
 /**

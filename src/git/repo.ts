@@ -1,6 +1,7 @@
 // The one module that runs git. Every call goes through execFile (never a shell) with an argument array;
 // the push token is never handled here: `origin` carries the credentials actions/checkout persisted.
 import { execFile } from 'node:child_process';
+import { isAbsolute, relative } from 'node:path';
 import { redactor } from '../redact.js';
 
 export const BOT_IDENTITY = {
@@ -18,6 +19,8 @@ export interface GitRepoOptions {
   env?: NodeJS.ProcessEnv;
   /** Author and committer of commitAll (default: BOT_IDENTITY). */
   identity?: GitIdentity;
+  /** Files never staged, wherever .gitignore stands (credential files an earlier step left in the workspace). */
+  exclude?: readonly string[];
 }
 
 export type PushResult = { ok: true } | { ok: false; rejected: boolean; message: string };
@@ -62,6 +65,8 @@ export class GitRepo {
   readonly dir: string;
   readonly #env: NodeJS.ProcessEnv;
   readonly #identity: GitIdentity;
+  /** `-- . :(exclude)…`: the whole work tree but the excluded files. */
+  readonly #pathspec: string[];
 
   constructor(dir: string, options: GitRepoOptions = {}) {
     this.dir = dir;
@@ -69,6 +74,10 @@ export class GitRepo {
     for (const name of REPO_LOCATING_VARS) delete env[name];
     this.#env = env;
     this.#identity = options.identity ?? BOT_IDENTITY;
+    const inside = (options.exclude ?? [])
+      .map((path) => relative(dir, path))
+      .filter((path) => path !== '' && !path.startsWith('..') && !isAbsolute(path));
+    this.#pathspec = ['--', '.', ...inside.map((path) => `:(exclude,literal)${path}`)];
   }
 
   /** Sha of HEAD. */
@@ -97,12 +106,15 @@ export class GitRepo {
 
   /** Any tracked change or untracked, not ignored, file. */
   async hasChanges(): Promise<boolean> {
-    return (await this.#git(['status', '--porcelain'])).trim() !== '';
+    return (await this.#git(['status', '--porcelain', ...this.#pathspec])).trim() !== '';
   }
 
-  /** Stages everything (.gitignore respected) and commits as the identity; undefined when nothing changed. */
+  /**
+   * Stages everything (.gitignore respected, excluded files left out) and commits as the identity; undefined
+   * when nothing changed.
+   */
   async commitAll(message: string): Promise<string | undefined> {
-    await this.#git(['add', '--all']);
+    await this.#git(['add', '--all', ...this.#pathspec]);
     const staged = await this.#run(['diff', '--cached', '--quiet']);
     if (staged.code === 0) return undefined;
     if (staged.code !== 1) throw new GitError(['diff', '--cached', '--quiet'], staged.stderr, staged.code);

@@ -96,9 +96,12 @@ describe('provider bedrock', () => {
       undefined,
       'aWrongSecretKey000000000000000000000000000',
     );
-    const failed = classifyModelError(await failure(model.send(turn())));
-    expect(failed.kind).toBe('auth');
-    expect(failed.message).toContain('signature we calculated does not match');
+    const failed = classifyModelError(await failure(model.send(turn())), model.service);
+    expect(failed).toEqual({
+      kind: 'auth',
+      message:
+        'Amazon Bedrock refused the credentials (403: The request signature we calculated does not match the signature you provided)',
+    });
     expect(server!.model.requests).toEqual([]);
   });
 
@@ -153,8 +156,12 @@ describe('provider vertex', () => {
 
   it('is refused, as an auth failure, on a project the credentials may not use', async () => {
     const model = await vertexModel([reply(text('never'))], 'someone-elses-project');
-    const failed = classifyModelError(await failure(model.send(turn())));
-    expect(failed.kind).toBe('auth');
+    const failed = classifyModelError(await failure(model.send(turn())), model.service);
+    expect(failed).toEqual({
+      kind: 'auth',
+      message:
+        'Vertex AI refused the credentials (403: Permission denied on projects/someone-elses-project/locations/us-east5)',
+    });
     expect(server!.model.requests).toEqual([]);
   });
 });
