@@ -93,12 +93,20 @@ export class Model {
   }
 }
 
-/** Error events the API sends inside a stream that a later attempt can get past. */
+/**
+ * Error events the API sends inside a stream that a later attempt can get past, and the exceptions Amazon
+ * Bedrock ends a stream with instead (the Bedrock SDK turns them into error events of that type).
+ */
 const TRANSIENT_STREAM_ERRORS = new Set([
   'overloaded_error',
   'api_error',
   'rate_limit_error',
   'timeout_error',
+  'serviceUnavailableException',
+  'throttlingException',
+  'internalServerException',
+  'modelStreamErrorException',
+  'modelTimeoutException',
 ]);
 
 /**

@@ -105,7 +105,18 @@ describe('provider bedrock', () => {
     expect(server!.model.requests).toEqual([]);
   });
 
-  it('sends the request again when the event stream carries an overloaded error', async () => {
+  it('reads the exception that ends a Bedrock stream as a mid-stream failure', async () => {
+    const model = await bedrockModel([
+      { ...reply(text('partial')), streamError: { type: 'overloaded_error', message: 'Overloaded' } },
+    ]);
+    const failed = classifyModelError(await failure(model.send(turn())), model.service);
+    expect(failed).toEqual({
+      kind: 'other',
+      message: 'Amazon Bedrock stream failed (serviceUnavailableException: Overloaded)',
+    });
+  });
+
+  it('sends the request again when the event stream ends with that exception', async () => {
     server = await startBedrockServer([
       { ...reply(text('partial')), streamError: { type: 'overloaded_error', message: 'Overloaded' } },
       reply(text('second try')),

@@ -2,7 +2,8 @@
 // InvokeModelWithResponseStream at /model/{modelId}/invoke[-with-response-stream], every request SigV4-signed
 // for service `bedrock` (checked by an independent verifier, sigv4.ts), `anthropic_version` in the body and
 // no `model` field. Streams come back in AWS event-stream binary framing: one `chunk` event per API event,
-// its JSON payload `{"bytes": <base64 of the event>}`. Errors come back as AWS JSON errors (`{"message"}`
+// its JSON payload `{"bytes": <base64 of the event>}`; an API `error` event becomes the AWS exception that
+// ends a Bedrock stream (serviceUnavailableException for overloaded_error…). Errors come back as AWS JSON errors (`{"message"}`
 // with an `x-amzn-ErrorType` header). The Messages logic is the scripted server's (provider-gateway.ts).
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import type { ServerResponse } from 'node:http';
@@ -60,6 +61,26 @@ const fromUtf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8');
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
 const header = (value: string) => ({ type: 'string' as const, value });
 
+/** The exception Bedrock ends a stream with in place of an API `error` event of each type. */
+const STREAM_EXCEPTIONS: Record<string, string> = {
+  overloaded_error: 'serviceUnavailableException',
+  rate_limit_error: 'throttlingException',
+  api_error: 'internalServerException',
+  timeout_error: 'modelTimeoutException',
+};
+
+function exceptionFrame(data: string): Uint8Array {
+  const { error } = JSON.parse(data) as { error?: { type?: string; message?: string } };
+  return codec.encode({
+    headers: {
+      ':exception-type': header(STREAM_EXCEPTIONS[error?.type ?? ''] ?? 'modelStreamErrorException'),
+      ':content-type': header('application/json'),
+      ':message-type': header('exception'),
+    },
+    body: fromUtf8(JSON.stringify({ message: error?.message ?? 'stream error' })),
+  });
+}
+
 function chunkFrame(data: string): Uint8Array {
   const payload = JSON.stringify({ bytes: Buffer.from(data, 'utf8').toString('base64') });
   return codec.encode({
@@ -103,7 +124,11 @@ function bedrock(credentials: AwsTestCredentials): Platform {
         'content-type': 'application/vnd.amazon.eventstream',
         'x-amzn-bedrock-content-type': 'application/json',
       });
-      for await (const data of sseData(upstream.body!)) res.write(chunkFrame(data));
+      for await (const data of sseData(upstream.body!)) {
+        const isError = (JSON.parse(data) as { type?: string }).type === 'error';
+        res.write(isError ? exceptionFrame(data) : chunkFrame(data));
+        if (isError) break;
+      }
       res.end();
     },
   };
