@@ -185,6 +185,15 @@ export function classifyModelError(error: unknown, service = SERVICE_NAMES.anthr
       };
     }
     if (error instanceof Anthropic.APIConnectionError) {
+      // The platform SDKs report credentials they could not get (from the AWS chain, or Google's) this way.
+      if (/^Failed to (resolve|acquire) .*credentials/.test(detail)) {
+        const cause = (error as { cause?: unknown }).cause;
+        const why = cause instanceof Error && cause.message ? `: ${cause.message.split('\n')[0]}` : '';
+        return {
+          kind: 'auth',
+          message: `no credentials for ${service} (${detail.replace(/\.$/, '')}${why})`,
+        };
+      }
       return { kind: 'other', message: `could not reach ${service} after retries (${detail})` };
     }
     if (error.status === undefined) {

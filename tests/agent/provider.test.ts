@@ -238,3 +238,24 @@ describe('what each provider needs and hides', () => {
     expect(credentialFileSecrets({ GOOGLE_APPLICATION_CREDENTIALS: join(dir, 'missing.json') })).toEqual([]);
   });
 });
+
+describe('a platform with no credentials in reach', () => {
+  it('says so as an auth failure, naming the platform', async () => {
+    for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE'])
+      vi.stubEnv(name, '');
+    dir = await mkdtemp(join(tmpdir(), 'no-creds-'));
+    // No credentials file, profile or instance role: every source of the AWS chain comes up empty.
+    stubEnv({
+      AWS_REGION: 'us-west-2',
+      AWS_SHARED_CREDENTIALS_FILE: join(dir, 'none'),
+      AWS_CONFIG_FILE: join(dir, 'none'),
+      AWS_EC2_METADATA_DISABLED: 'true',
+    });
+    const model = new Model({ provider: 'bedrock', baseURL: 'http://127.0.0.1:9', maxRetries: 0 });
+    const failed = classifyModelError(await failure(model.send(turn())), model.service);
+    expect(failed.kind).toBe('auth');
+    expect(failed.message).toMatch(
+      /^no credentials for Amazon Bedrock \(Failed to resolve AWS credentials from the credential provider chain: /,
+    );
+  });
+});
