@@ -4,7 +4,7 @@ import { promptTokens, type AgentObserver, type AgentResult } from './agent/even
 import { childEnv } from './agent/child-env.js';
 import { runAgent } from './agent/loop.js';
 import { Model } from './agent/model.js';
-import { credentialFiles } from './agent/provider.js';
+import { credentialFiles } from './agent/credential-files.js';
 import { openWorkspace } from './agent/workspace.js';
 import { GitRepo } from './git/repo.js';
 import { statusOf, type GitHubApi } from './github/api.js';

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { SECRET_NAME_PATTERN } from './agent/child-env.js';
 import { DEFAULT_MODEL } from './agent/model.js';
-import { credentialFileSecrets, PROVIDERS, providerProblem } from './agent/provider.js';
+import { credentialFileSecrets } from './agent/credential-files.js';
+import { PROVIDERS, providerProblem } from './agent/provider.js';
 
 /** The numeric knobs the action and the CLI share: their defaults and upper bounds. */
 export const NUMBER_SETTINGS = {
@@ -160,7 +161,7 @@ function credentialProblems(raw: Record<string, string>, env: NodeJS.ProcessEnv)
  * value (runtime tokens and the URLs they go with), and anything named like a credential. Each token also in
  * the base64 form git sends it in (`x-access-token:<token>`, as actions/checkout persists it). Plain settings
  * (model, trigger…) are not secrets: masking them would blank out ordinary words in comments and logs. No
- * INPUT_* reaches a tool either way. The secrets inside a Google credentials file count too (see provider.ts).
+ * INPUT_* reaches a tool either way. The secrets inside a Google credentials file count too (see agent/credential-files.ts).
  */
 export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
   const values = Object.entries(env)
