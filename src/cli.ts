@@ -5,6 +5,7 @@ import { runAgent } from './agent/loop.js';
 import { GitRepo } from './git/repo.js';
 import { childEnv } from './agent/child-env.js';
 import { Model } from './agent/model.js';
+import { PROVIDERS, providerProblem, type Provider } from './agent/provider.js';
 import { openWorkspace } from './agent/workspace.js';
 import type { Sandbox } from './agent/sandbox-namespaces.js';
 import { openSandbox, SandboxError } from './agent/sandbox-setup.js';
@@ -22,18 +23,20 @@ import {
 import { openEventLog, type EventLog } from './terminal/event-log.js';
 import { terminalReporter } from './terminal/reporter.js';
 
-const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--base-url URL]
-                  [--max-context-tokens N] [--effort LEVEL] [--price-per-mtok IN,OUT] [--verify CMD]
-                  [--verify-attempts N] [--events FILE] [--tool-network allow|none] [--no-sandbox]
+const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--provider P]
+                  [--base-url URL] [--max-context-tokens N] [--effort LEVEL] [--price-per-mtok IN,OUT]
+                  [--verify CMD] [--verify-attempts N] [--events FILE] [--tool-network allow|none] [--no-sandbox]
 
-Runs the agent on <task> in the current directory. Needs ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for
-another endpoint). --max-context-tokens caps each request's prompt (default: the model's window); --effort
-is low, medium, high, xhigh or max (default: the model's own); --price-per-mtok prices a model the table
-lacks, in USD per million input and output tokens. --verify runs CMD once every item is completed, and
-sends a failure back to the model. --events writes every agent event to FILE as JSON Lines. Commands run
-in the same sandbox as in the action when it can be built (as root, or with passwordless sudo); otherwise
-the CLI says so and runs them directly. Exits 0 when every todo item is completed (and CMD passed), 1
-when the run ends otherwise, 2 on bad usage.`;
+Runs the agent on <task> in the current directory. --provider is anthropic (the default; needs
+ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL for another endpoint), bedrock (AWS credentials and AWS_REGION)
+or vertex (Google application default credentials, CLOUD_ML_REGION and ANTHROPIC_VERTEX_PROJECT_ID).
+--max-context-tokens caps each request's prompt (default: the model's window); --effort is low, medium,
+high, xhigh or max (default: the model's own); --price-per-mtok prices a model the table lacks, in USD per
+million input and output tokens. --verify runs CMD once every item is completed, and sends a failure back
+to the model. --events writes every agent event to FILE as JSON Lines. Commands run in the same sandbox as
+in the action when it can be built (as root, or with passwordless sudo); otherwise the CLI says so and runs
+them directly. Exits 0 when every todo item is completed (and CMD passed), 1 when the run ends otherwise,
+2 on bad usage.`;
 
 class UsageError extends Error {}
 
@@ -60,6 +63,18 @@ function optional<T>(
       SETTING_PROBLEMS[setting](value).replace(setting, `--${setting.replaceAll('_', '-')}`),
     );
   return parsed;
+}
+
+/** The provider named by --provider, once its credentials are known to be there. */
+function providerFlag(value: string | undefined): Provider {
+  const provider = PROVIDERS.find((name) => name === (value ?? 'anthropic'));
+  if (provider === undefined)
+    throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got '${value}'`);
+  if (provider === 'anthropic' && !process.env.ANTHROPIC_API_KEY)
+    throw new UsageError('ANTHROPIC_API_KEY is not set');
+  const problem = providerProblem(provider, process.env);
+  if (problem) throw new UsageError(problem);
+  return provider;
 }
 
 function openLog(path: string, redact: (text: string) => string): EventLog {
@@ -106,6 +121,7 @@ export async function main(argv: string[]): Promise<number> {
         'bash-timeout': { type: 'string' },
         'reminder-rounds': { type: 'string' },
         model: { type: 'string' },
+        provider: { type: 'string' },
         'base-url': { type: 'string' },
         'max-context-tokens': { type: 'string' },
         effort: { type: 'string' },
@@ -130,7 +146,7 @@ export async function main(argv: string[]): Promise<number> {
   const task = positionals.join(' ').trim();
   try {
     if (!task) throw new UsageError('no task given');
-    if (!process.env.ANTHROPIC_API_KEY) throw new UsageError('ANTHROPIC_API_KEY is not set');
+    const provider = providerFlag(values.provider);
     const settings = {
       maxTurns: wholeNumber('max-turns', values['max-turns'], 'max_turns'),
       bashTimeoutSeconds: wholeNumber('bash-timeout', values['bash-timeout'], 'bash_timeout'),
@@ -165,6 +181,7 @@ export async function main(argv: string[]): Promise<number> {
       ...(verifyCommand ? { verify: { command: verifyCommand, attempts } } : {}),
       ...(sandbox ? { sandbox } : {}),
       model: new Model({
+        provider,
         model: values.model,
         baseURL: values['base-url'],
         ...(effort ? { effort } : {}),

@@ -6,6 +6,7 @@ import { runAgent } from './agent/loop.js';
 import { Model, type ModelOptions } from './agent/model.js';
 import type { RunFacts } from './agent/prompt.js';
 import type { VerifySettings } from './agent/verify.js';
+import { credentialFiles } from './agent/credential-files.js';
 import { openWorkspace } from './agent/workspace.js';
 import { openSandbox, SandboxError } from './agent/sandbox-setup.js';
 import type { Sandbox } from './agent/sandbox-namespaces.js';
@@ -67,6 +68,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   const git = new GitRepo(settings.workspace, {
     env: childEnv(process.env, request.secrets),
     auth: { serverUrl: settings.serverUrl, token: settings.inputs.github_token },
+    exclude: credentialFiles(process.env),
   });
   const setup = await beforeStart(request, async () => {
     const removed = await dropPersistedCredentials(git);
@@ -134,6 +136,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       instructions,
       facts: runFacts(settings, plan),
       model: new Model({
+        provider: settings.inputs.provider,
         apiKey: settings.inputs.anthropic_api_key,
         baseURL: settings.inputs.anthropic_base_url,
         model: settings.inputs.model,

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { SECRET_NAME_PATTERN } from './agent/child-env.js';
 import { DEFAULT_MODEL } from './agent/model.js';
 import { EFFORTS, type Effort } from './agent/models.js';
+import { credentialFileSecrets } from './agent/credential-files.js';
+import { PROVIDERS, providerProblem } from './agent/provider.js';
 
 /** The numeric knobs the action and the CLI share: their defaults and upper bounds. */
 export const NUMBER_SETTINGS = {
@@ -105,6 +107,11 @@ const choice = <const T extends readonly [string, ...string[]]>(
     });
 
 const inputsSchema = z.object({
+  provider: text('anthropic').pipe(
+    z.enum(PROVIDERS, {
+      error: (issue) => `provider must be one of ${PROVIDERS.join(', ')}, got '${String(issue.input)}'`,
+    }),
+  ),
   /** Empty: ANTHROPIC_API_KEY from the environment (see readSettings). */
   anthropic_api_key: text(),
   anthropic_base_url: text(),
@@ -195,10 +202,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   raw.anthropic_base_url ||= env.ANTHROPIC_BASE_URL ?? '';
   const inputs = inputsSchema.safeParse(raw);
   const runner = runnerSchema.safeParse(env);
-  const problems = [...(inputs.error?.issues ?? []), ...(runner.error?.issues ?? [])].map(
-    (issue) => issue.message,
-  );
-  if (!raw.anthropic_api_key.trim()) problems.unshift(MISSING_KEY);
+  const problems = [
+    ...credentialProblems(raw, env),
+    ...(inputs.error?.issues ?? []).map((issue) => issue.message),
+    ...(runner.error?.issues ?? []).map((issue) => issue.message),
+  ];
   if (!inputs.success || !runner.success || problems.length > 0) throw new SettingsError(problems.join('; '));
   const context = runner.data;
   const [owner = '', repo = ''] = context.GITHUB_REPOSITORY.split('/');
@@ -217,17 +225,28 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   };
 }
 
+/** What the chosen provider lacks before any call: the Anthropic API key, or the platform's region and project. */
+function credentialProblems(raw: Record<string, string>, env: NodeJS.ProcessEnv): string[] {
+  const provider = PROVIDERS.find((name) => name === (raw.provider?.trim() || 'anthropic'));
+  if (provider === undefined) return []; // the provider input's own problem is reported
+  if (provider !== 'anthropic')
+    return [providerProblem(provider, env)].filter((problem) => problem !== undefined);
+  if (raw.anthropic_api_key?.trim() || env.ANTHROPIC_API_KEY?.trim()) return [];
+  return [MISSING_KEY];
+}
+
 /**
  * Every secret value in the environment, for masking and redaction: the key and token inputs, every ACTIONS_*
  * value (runtime tokens and the URLs they go with), and anything named like a credential. Each token also in
  * the base64 form git sends it in (`x-access-token:<token>`, as actions/checkout persists it). Plain settings
  * (model, trigger…) are not secrets: masking them would blank out ordinary words in comments and logs. No
- * INPUT_* reaches a tool either way.
+ * INPUT_* reaches a tool either way. The secrets inside a Google credentials file count too (see agent/credential-files.ts).
  */
 export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
   const values = Object.entries(env)
     .filter(([name]) => name.toUpperCase().startsWith('ACTIONS_') || SECRET_NAME_PATTERN.test(name))
     .map(([, value]) => value?.trim() ?? '')
+    .concat(credentialFileSecrets(env))
     .filter((value) => value.length >= 6);
   const encoded = values.map((value) => Buffer.from(`x-access-token:${value}`).toString('base64'));
   return [...new Set([...values, ...encoded])];

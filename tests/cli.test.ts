@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startModelServer, type ScriptedModelServer } from './support/anthropic-server.js';
 import { HELLO_FILES, HELLO_RESULT, HELLO_TASK, helloScript } from './support/scenarios.js';
 import { reply, text, toolUse } from './support/anthropic-server.js';
+import { awsEnv, BEDROCK_CREDENTIALS, startBedrockServer } from './support/bedrock-server.js';
 
 const CLI = resolve(import.meta.dirname, '../dist/cli.js');
 const KEY = 'sk-ant-cli-test-0000000000000000';
@@ -175,6 +176,36 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     });
     expect(code).toBe(1);
     expect(stdout).toContain('incomplete');
+  });
+
+  it('runs on Amazon Bedrock with --provider bedrock and AWS credentials, no API key', async () => {
+    await writeFile(join(dir, 'hello.py'), HELLO_FILES['hello.py']!);
+    const bedrock = await startBedrockServer(helloScript());
+    try {
+      const { code, stdout } = await cli(
+        [HELLO_TASK, '--provider', 'bedrock', '--base-url', bedrock.url],
+        awsEnv(),
+      );
+      expect(bedrock.refusals).toEqual([]);
+      expect(bedrock.model.violations).toEqual([]);
+      expect(code).toBe(0);
+      expect(await readFile(join(dir, 'hello.py'), 'utf8')).toBe(HELLO_RESULT);
+      expect(bedrock.requests[0]!.url).toBe(
+        '/model/global.anthropic.claude-sonnet-5-5/invoke-with-response-stream',
+      );
+      expect(stdout).not.toContain(BEDROCK_CREDENTIALS.secretAccessKey);
+    } finally {
+      await bedrock.close();
+    }
+  });
+
+  it('exits 2 for an unknown provider, or one whose region is not set', async () => {
+    const unknown = await cli(['a task', '--provider', 'azure'], { ANTHROPIC_API_KEY: KEY });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("--provider must be one of anthropic, bedrock, vertex, got 'azure'");
+    const noRegion = await cli(['a task', '--provider', 'vertex'], { GOOGLE_CLOUD_PROJECT: 'p' });
+    expect(noRegion.code).toBe(2);
+    expect(noRegion.stderr).toContain('provider vertex needs CLOUD_ML_REGION');
   });
 
   it('exits 2 with a clear message for a missing task or key, or a bad flag', async () => {

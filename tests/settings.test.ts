@@ -227,6 +227,35 @@ describe('readSettings', () => {
     );
   });
 
+  it('reads the provider, which needs no API key but its own region and project', () => {
+    const bedrock = readSettings({
+      ...RUNNER,
+      INPUT_GITHUB_TOKEN: 'ghs_x',
+      INPUT_PROVIDER: ' bedrock ',
+      AWS_REGION: 'us-east-1',
+    });
+    expect(bedrock.inputs).toMatchObject({ provider: 'bedrock', anthropic_api_key: '' });
+    expect(readSettings({ ...RUNNER, ...KEYS }).inputs.provider).toBe('anthropic');
+    expect(
+      settingsError({
+        ...RUNNER,
+        INPUT_GITHUB_TOKEN: 'ghs_x',
+        INPUT_PROVIDER: 'vertex',
+        CLOUD_ML_REGION: 'global',
+      }),
+    ).toMatch(/^provider vertex needs a project id/);
+    expect(settingsError({ ...RUNNER, ...KEYS, INPUT_PROVIDER: 'azure' })).toBe(
+      "provider must be one of anthropic, bedrock, vertex, got 'azure'",
+    );
+  });
+
+  it('takes the API key from ANTHROPIC_API_KEY when the input is empty', () => {
+    expect(
+      readSettings({ ...RUNNER, INPUT_GITHUB_TOKEN: 'ghs_x', ANTHROPIC_API_KEY: 'sk-ant-env' }).inputs
+        .provider,
+    ).toBe('anthropic');
+  });
+
   it('refuses a trigger of more than one word', () => {
     expect(settingsError({ ...RUNNER, ...KEYS, INPUT_TRIGGER: '/run agent' })).toBe(
       'trigger must be one word, like /agent',

@@ -354,7 +354,7 @@ class Run {
   }
 
   finishOnModelError(error: unknown): AgentResult {
-    const failure = classifyModelError(error);
+    const failure = classifyModelError(error, this.options.model.service);
     if (failure.kind === 'cancelled') return this.finish('cancelled', failure.message);
     if (failure.kind === 'context_window') return this.finish('incomplete', failure.message);
     return this.finish('failed', failure.message);

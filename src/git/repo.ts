@@ -4,6 +4,7 @@
 // protocols other than https and local files). The push token reaches only this module's git processes,
 // as an http.extraheader in their environment; it is never written to the repository's configuration.
 import { execFile } from 'node:child_process';
+import { isAbsolute, relative } from 'node:path';
 import { redactor } from '../redact.js';
 
 export const BOT_IDENTITY = {
@@ -23,6 +24,8 @@ export interface GitRepoOptions {
   identity?: GitIdentity;
   /** Credentials for fetch, ls-remote and push: sent to `serverUrl` by our own git processes only. */
   auth?: { serverUrl: string; token: string };
+  /** Files never staged, wherever .gitignore stands (credential files an earlier step left in the workspace). */
+  exclude?: readonly string[];
 }
 
 export type PushResult = { ok: true } | { ok: false; rejected: boolean; message: string };
@@ -114,6 +117,8 @@ export class GitRepo {
   readonly #identity: GitIdentity;
   /** Extra environment for commands that talk to the remote. */
   readonly #authEnv: NodeJS.ProcessEnv;
+  /** `-- . :(exclude)…`: the whole work tree but the excluded files. */
+  readonly #pathspec: string[];
 
   constructor(dir: string, options: GitRepoOptions = {}) {
     this.dir = dir;
@@ -129,6 +134,10 @@ export class GitRepo {
     this.#env = env;
     this.#identity = options.identity ?? BOT_IDENTITY;
     this.#authEnv = options.auth ? authEnv(options.auth.serverUrl, options.auth.token) : {};
+    const inside = (options.exclude ?? [])
+      .map((path) => relative(dir, path))
+      .filter((path) => path !== '' && !path.startsWith('..') && !isAbsolute(path));
+    this.#pathspec = ['--', '.', ...inside.map((path) => `:(exclude,literal)${path}`)];
   }
 
   /** Sha of HEAD. */
@@ -174,12 +183,17 @@ export class GitRepo {
 
   /** Any tracked change or untracked, not ignored, file. */
   async hasChanges(): Promise<boolean> {
-    return (await this.#git(['status', '--porcelain', '--ignore-submodules=all'])).trim() !== '';
+    return (
+      (await this.#git(['status', '--porcelain', '--ignore-submodules=all', ...this.#pathspec])).trim() !== ''
+    );
   }
 
-  /** Stages everything (.gitignore respected) and commits as the identity; undefined when nothing changed. */
+  /**
+   * Stages everything (.gitignore respected, excluded files left out) and commits as the identity; undefined
+   * when nothing changed.
+   */
   async commitAll(message: string): Promise<string | undefined> {
-    await this.#git(['add', '--all']);
+    await this.#git(['add', '--all', ...this.#pathspec]);
     const staged = await this.#run(['diff', '--cached', '--quiet']);
     if (staged.code === 0) return undefined;
     if (staged.code !== 1) throw new GitError(['diff', '--cached', '--quiet'], staged.stderr, staged.code);
