@@ -7,7 +7,7 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import { runAgent } from '../../src/agent/loop.js';
 import { Model, type MessageParam } from '../../src/agent/model.js';
 import { openWorkspace } from '../../src/agent/workspace.js';
-import { LONG_RUN_FILE, longReadScript } from '../support/bench-scripts.js';
+import { LONG_RUN_FILE, longReadScript, longRunFileText } from '../support/bench-scripts.js';
 import {
   estimateInputTokens,
   MODE_MODEL_ID,
@@ -34,7 +34,7 @@ async function longRun(
   mode: ModelMode,
   options: { turns: number; budget?: number; fileChars: number; window?: number },
 ) {
-  await writeFile(join(dir, LONG_RUN_FILE), 'x'.repeat(options.fileChars - 1) + '\n');
+  await writeFile(join(dir, LONG_RUN_FILE), longRunFileText(options.fileChars));
   server = await startModelServer(longReadScript(options.turns), {
     apiKey: KEY,
     mode,

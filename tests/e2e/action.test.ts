@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { estimateInputTokens, MODEL_MODES, reply, text, toolUse } from '../support/anthropic-server.js';
-import { LONG_RUN_FILE, longReadScript } from '../support/bench-scripts.js';
+import { LONG_RUN_FILE, longReadScript, longRunFileText } from '../support/bench-scripts.js';
 import { HELLO_FILES, HELLO_RESULT, HELLO_TASK, helloScript, planAt } from '../support/scenarios.js';
 import { createWorld, KEY, TOKEN, type World } from './setup.js';
 
@@ -120,7 +120,7 @@ describe.each(MODEL_MODES)('the bundled action (dist/index.js) as a runner runs 
     const budget = 40_000;
     world = await createWorld(longReadScript(300), {
       mode,
-      files: { ...HELLO_FILES, [LONG_RUN_FILE]: `${'x'.repeat(9_999)}\n` },
+      files: { ...HELLO_FILES, [LONG_RUN_FILE]: longRunFileText(10_000) },
     });
     const run = await world.trigger('/agent summarise the logs', {
       inputs: { max_context_tokens: String(budget), max_turns: '400' },

@@ -11,7 +11,13 @@ import {
   type RecordedRequest,
   type ScriptStep,
 } from './anthropic-server.js';
-import { bigOutputScript, LONG_RUN_FILE, longReadScript, workScript } from './bench-scripts.js';
+import {
+  bigOutputScript,
+  LONG_RUN_FILE,
+  longReadScript,
+  longRunFileText,
+  workScript,
+} from './bench-scripts.js';
 import { median, prefixReuse } from './bench-stats.js';
 import { HELLO_FILES } from './scenarios.js';
 
@@ -206,7 +212,7 @@ export async function measureClearingShare(
       '--events',
       'events.jsonl',
     ],
-    files: { [LONG_RUN_FILE]: `${'x'.repeat(fileTokens * 4 - 1)}\n` },
+    files: { [LONG_RUN_FILE]: longRunFileText(fileTokens * 4) },
     inspect: async (dir) => {
       const lines = (await readFile(join(dir, 'events.jsonl'), 'utf8')).trim().split('\n');
       events = lines.map((line) => JSON.parse(line) as LoggedEvent);

@@ -87,6 +87,11 @@ export function bigOutputScript(): ScriptStep[] {
 /** The file `longReadScript` reads every turn. */
 export const LONG_RUN_FILE = 'log.txt';
 
+/** LONG_RUN_FILE's text: about `chars` characters in 80-character lines (read_file cuts lines over 2,000). */
+export function longRunFileText(chars: number): string {
+  return `${'x'.repeat(79)}\n`.repeat(Math.ceil(chars / 80));
+}
+
 /**
  * A long run: a 3-item plan, then `read_file` of LONG_RUN_FILE every turn with the plan moving on every
  * 100 turns, then the plan completed and a closing text: `turns` + 1 model turns in all.
