@@ -123,7 +123,7 @@ describe.each(MODEL_MODES)('the bundled action (dist/index.js) as a runner runs 
       files: { ...HELLO_FILES, [LONG_RUN_FILE]: longRunFileText(10_000) },
     });
     const run = await world.trigger('/agent summarise the logs', {
-      inputs: { max_context_tokens: String(budget), max_turns: '400' },
+      inputs: { max_context_tokens: String(budget), max_turns: '400', max_cost_usd: 'none' },
     });
     expect(world.model.violations).toEqual([]);
     expect(run.outputs.status).toBe('completed');
