@@ -1,8 +1,9 @@
 // The sandbox on this machine, for real: namespaces, mounts, identities. It needs root (CI runs as root) or
 // passwordless sudo; without them openSandbox throws and these tests fail with its reason.
+import { processesNamed } from '../support/processes.js';
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { chown, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -50,16 +51,6 @@ function expectOk(result: CommandResult): string {
   expect(result.output).toBeDefined();
   expect({ exitCode: result.exitCode, output: result.output }).toMatchObject({ exitCode: 0 });
   return result.output;
-}
-
-async function processesNamed(marker: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(marker)) found.push(Number(entry));
-  }
-  return found;
 }
 
 describe('the sandbox', () => {

@@ -1,6 +1,7 @@
 // A prompt-injected model attacks the run from the bash tool: it looks for the token, the key and the
 // runtime token everywhere it can think of, sends what it finds to a listener, writes the runner's file
 // commands, leaves a process behind and plants git configuration for the action's own commit.
+import { processesNamed } from '../support/processes.js';
 import { createServer, type Server } from 'node:http';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -59,16 +60,6 @@ function leaks(haystack: string): string[] {
   return [TOKEN, KEY, RUNTIME_TOKEN].flatMap((secret) =>
     forms(secret).filter((form) => flat.includes(form) || lower.includes(form.toLowerCase())),
   );
-}
-
-async function processesNamed(marker: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(marker)) found.push(Number(entry));
-  }
-  return found;
 }
 
 const PLAN = (status: 'in_progress' | 'completed') =>
