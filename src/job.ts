@@ -25,6 +25,7 @@ import type { Trigger } from './github/trigger.js';
 import { headline, planWork, type WorkPlan } from './github/work-plan.js';
 import { runnerFiles } from './github/runner-files.js';
 import { errorSentence } from './error-sentence.js';
+import { redactAndCut } from './redact.js';
 import type { Settings } from './settings.js';
 import { log } from './runner-output.js';
 import { terminalReporter } from './terminal/reporter.js';
@@ -169,9 +170,12 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
         openPull: plan.kind !== 'pull-request',
         // Git is not GitHub's API: the commit message is redacted on its way to git here.
         commitMessage: redact(
-          `${firstLine(headline(plan), 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
+          `${firstLine(headline(plan), 72, redact)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
         ),
-        pull: { title: firstLine(headline(plan), 100), body: pullBody(trigger.issueNumber, agentResult) },
+        pull: {
+          title: firstLine(headline(plan), 100, redact),
+          body: pullBody(trigger.issueNumber, agentResult),
+        },
       });
     });
     const delivery = delivered.delivery;
@@ -382,11 +386,12 @@ function pullBody(issueNumber: number, result: AgentResult): string {
   ].join('\n\n');
 }
 
-function firstLine(text: string, max: number): string {
+/** The first non-empty line, redacted before it is cut (the API's own redaction would miss half a secret). */
+function firstLine(text: string, max: number, redact: (text: string) => string): string {
   const line =
     text
       .split('\n')
       .find((l) => l.trim())
       ?.trim() ?? 'todo-agent changes';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return redactAndCut(line, max, redact);
 }
