@@ -51,6 +51,8 @@ export class Sandbox {
   readonly #template: ChildProcessWithoutNullStreams;
   readonly #templatePid: number;
   #closed = false;
+  /** Removes the private directory if the process exits without close() (an uncaught error, process.exit). */
+  readonly #onExit = (): void => this.close();
 
   private constructor(
     config: SandboxConfig,
@@ -62,6 +64,7 @@ export class Sandbox {
     this.privateDir = privateDir;
     this.#template = template;
     this.#templatePid = pid;
+    process.once('exit', this.#onExit);
   }
 
   /** Builds the template namespace; rejects with the reason when it cannot. */
@@ -133,6 +136,7 @@ export class Sandbox {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    process.off('exit', this.#onExit);
     this.#template.stdin.end();
     if (this.config.escalate.length === 0) this.#template.kill('SIGKILL');
     removePrivateDirs(this.privateDir, this.config.escalate, this.config.programs.rm);

@@ -339,6 +339,22 @@ describe("the tools' own HOME, /tmp and /var/tmp", () => {
     expect(existsSync(path.join(home, mark))).toBe(false);
   });
 
+  it('removes its directory also when the process exits without closing it', async () => {
+    const script = `
+      import { openSandbox } from ${JSON.stringify(path.resolve('src/agent/sandbox-setup.ts'))};
+      openSandbox({ workspace: ${JSON.stringify(ws)}, network: 'host', home: ${JSON.stringify(home)} }).then(
+        (sandbox) => { console.log(sandbox.privateDir); process.exit(0); },
+      );`;
+    const { stdout } = await execFileAsync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: path.resolve('.') },
+    );
+    const dir = stdout.trim();
+    expect(path.basename(dir)).toMatch(/^todo-agent-sandbox-/);
+    expect(existsSync(dir)).toBe(false);
+  });
+
   it('with workspaceAccess read-only, no call can change the workspace; HOME and /tmp stay writable', async () => {
     await writeFile(path.join(ws, 'existing.txt'), 'before\n');
     const readOnly = await openSandbox({
