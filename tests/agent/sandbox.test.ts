@@ -326,6 +326,32 @@ describe("the tools' own HOME, /tmp and /var/tmp", () => {
     expect(output).toMatch(/\.ssh\/config: Read-only file system/);
   });
 
+  it("works as the runner's own user (not root): HOME and /tmp take its writes, the runner's HOME keeps none", async () => {
+    const userHome = path.join(root, 'runner-home');
+    const userWs = path.join(userHome, 'work', 'repo');
+    await mkdir(userWs, { recursive: true });
+    await writeFile(path.join(userHome, '.profile'), 'from-image\n');
+    for (const dir of [userHome, path.join(userHome, 'work'), userWs, path.join(userHome, '.profile')]) {
+      await chown(dir, 4242, 4242);
+    }
+    const asUser = await openSandbox({ workspace: userWs, network: 'host', home: userHome });
+    try {
+      const output = expectOk(
+        await runCommand(
+          'echo x > ~/.new && echo more >> ~/.profile && cat ~/.profile && echo t > /tmp/mine && ' +
+            'echo w > in-repo && stat -c %u ~ ~/.new ~/.profile /tmp/mine in-repo | sort -u',
+          { cwd: userWs, env: { ...env, HOME: userHome }, timeoutMs: 20_000, sandbox: asUser },
+        ),
+      );
+      expect(output).toBe('from-image\nmore\n4242\n');
+    } finally {
+      asUser.close();
+    }
+    expect(existsSync(path.join(userHome, '.new'))).toBe(false);
+    expect(await readFile(path.join(userHome, '.profile'), 'utf8')).toBe('from-image\n');
+    expect(await readFile(path.join(userWs, 'in-repo'), 'utf8')).toBe('w\n');
+  });
+
   it('removes what the tools wrote when it closes', async () => {
     const own = await openSandbox({ workspace: ws, network: 'host', home });
     try {
