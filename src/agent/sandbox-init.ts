@@ -13,6 +13,8 @@
 // devices only, and covers each HIDDEN path (a directory with an empty read-only tmpfs, a file with
 // /dev/null). It prints `ready <its pid>` when done and exits when its stdin closes.
 //
+// When the host's temp directory cannot hold the overlay's upper layer, a tmpfs holds it instead.
+//
 // The new views are first mounted on staging points inside PRIVATE, while every path is still the host's,
 // and moved into place from there, PRIVATE being the script's working directory: HOME and the workspace
 // may lie under /tmp (or the workspace under HOME), and covering one must not lose the other. Those moves
@@ -39,8 +41,16 @@ shift 4
 
 cd "$private"
 mount --rbind "$workspace" workspace
-if [ -n "$home" ]; then
-  mount -t overlay overlay -o "lowerdir=$home,upperdir=$private/home-upper,workdir=$private/home-work" home
+if [ -n "$home" ] &&
+  ! mount -t overlay overlay -o "lowerdir=$home,upperdir=$private/home-upper,workdir=$private/home-work" home 2>/dev/null
+then
+  # The host's temp directory cannot hold an upper layer (an overlayfs itself, as in many containers):
+  # the layer goes to a tmpfs instead, in memory, with the owner and mode prepared for it.
+  mount -t tmpfs -o mode=700 tmpfs home-layer
+  mkdir home-layer/upper home-layer/work
+  chown "$(stat -c %u:%g home-upper)" home-layer/upper
+  chmod "$(stat -c %a home-upper)" home-layer/upper
+  mount -t overlay overlay -o "lowerdir=$home,upperdir=$private/home-layer/upper,workdir=$private/home-layer/work" home
 fi
 mount --bind tmp tmp
 mount --bind var-tmp var-tmp

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** The staging mount points and layers inside the sandbox's directory; sandbox-init.ts uses these names. */
-const DIRECTORIES = ['tmp', 'var-tmp', 'home', 'home-upper', 'home-work', 'workspace'];
+const DIRECTORIES = ['tmp', 'var-tmp', 'home', 'home-upper', 'home-work', 'home-layer', 'workspace'];
 /** Directories every user may write to, as /tmp and /var/tmp are. */
 const SHARED_TEMP = ['tmp', 'var-tmp'];
 

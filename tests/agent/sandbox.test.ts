@@ -381,6 +381,41 @@ describe("the tools' own HOME, /tmp and /var/tmp", () => {
     expect(existsSync(dir)).toBe(false);
   });
 
+  it("keeps the private HOME working where the host's temp directory is an overlayfs (as in containers)", async () => {
+    // A child process in a mount namespace of its own, whose TMPDIR is an overlayfs: the private layer
+    // cannot live there, so it must go to a tmpfs.
+    const layers = path.join(root, 'container-tmp');
+    for (const dir of ['lower', 'upper', 'work', 'merged'])
+      await mkdir(path.join(layers, dir), { recursive: true });
+    const merged = path.join(layers, 'merged');
+    const script = `
+      import { openSandbox } from ${JSON.stringify(path.resolve('src/agent/sandbox-setup.ts'))};
+      import { runCommand } from ${JSON.stringify(path.resolve('src/agent/sandbox.ts'))};
+      const sandbox = await openSandbox({ workspace: ${JSON.stringify(ws)}, network: 'host', home: ${JSON.stringify(home)} });
+      const env = { PATH: '/usr/bin:/bin', HOME: ${JSON.stringify(home)} };
+      const first = await runCommand('echo in-home > ~/.container-probe', { cwd: ${JSON.stringify(ws)}, env, timeoutMs: 20000, sandbox });
+      const second = await runCommand('cat ~/.container-probe; findmnt -no FSTYPE -T ~', { cwd: ${JSON.stringify(ws)}, env, timeoutMs: 20000, sandbox });
+      console.log(JSON.stringify({ dir: sandbox.privateDir, first: first.exitCode, second: second.output }));
+      sandbox.close();`;
+    const setup =
+      `mount -t overlay overlay -o lowerdir=${layers}/lower,upperdir=${layers}/upper,workdir=${layers}/work ${merged} && ` +
+      `TMPDIR=${merged} exec "$0" --import tsx --input-type=module -e "$1"`;
+    const { stdout } = await execFileAsync(
+      'unshare',
+      ['--mount', '--propagation', 'private', 'sh', '-c', setup, process.execPath, script],
+      { cwd: path.resolve('.') },
+    );
+    const outcome = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+      dir: string;
+      first: number;
+      second: string;
+    };
+    expect(path.dirname(outcome.dir)).toBe(merged);
+    expect(outcome.first).toBe(0);
+    expect(outcome.second).toBe('in-home\noverlay\n');
+    expect(existsSync(path.join(home, '.container-probe'))).toBe(false);
+  });
+
   it('with workspaceAccess read-only, no call can change the workspace; HOME and /tmp stay writable', async () => {
     await writeFile(path.join(ws, 'existing.txt'), 'before\n');
     const readOnly = await openSandbox({
