@@ -7,10 +7,11 @@ import { Model } from './agent/model.js';
 import { openWorkspace } from './agent/workspace.js';
 import { GitRepo } from './git/repo.js';
 import { statusOf, type GitHubApi } from './github/api.js';
-import { renderTaskList, type ChecklistPhase } from './github/checklist.js';
+import type { ChecklistPhase } from './github/checklist.js';
 import { CommentWriter } from './github/comment-writer.js';
 import { deliver, type Delivery } from './github/delivery.js';
 import { issueContext } from './github/issue-context.js';
+import { pullBody } from './github/pull-body.js';
 import { ChecklistProgress } from './github/progress.js';
 import { RunSummary } from './github/summary.js';
 import type { Trigger } from './github/trigger.js';
@@ -68,7 +69,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   }
   const { thread, startSha } = setup;
   const { plan } = setup.outcome;
-  const progress = await openChecklist(request, plan);
+  const { progress, checklist } = await openChecklist(request, plan);
 
   try {
     const summary = new RunSummary();
@@ -111,7 +112,20 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
         commitMessage: redact(
           `${firstLine(plan.task, 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
         ),
-        pull: { title: firstLine(plan.task, 100), body: redact(pullBody(trigger.issueNumber, agentResult)) },
+        pull: {
+          title: firstLine(plan.task, 100),
+          draft: settings.inputs.draft,
+          describe: plan.kind !== 'pull-request',
+          body: (files) =>
+            redact(
+              pullBody({
+                closes: trigger.issueNumber,
+                result: agentResult,
+                ...(checklist.url ? { checklistUrl: checklist.url } : {}),
+                ...(files ? { files } : {}),
+              }),
+            ),
+        },
       }),
     );
     const delivery = delivered.delivery;
@@ -167,12 +181,16 @@ async function deliverSafely(step: () => Promise<Delivery>): Promise<{ delivery:
   }
 }
 
-/** Creates the checklist comment (planning…) before the first model call; later writes edit it in place. */
+/**
+ * Creates the checklist comment (planning…) before the first model call; later writes edit it in place.
+ * `checklist.url` is where it is now (a new comment replaces a deleted one).
+ */
 async function openChecklist(
   { settings, trigger, api, redact }: JobRequest,
   plan: WorkPlan,
-): Promise<ChecklistProgress> {
+): Promise<{ progress: ChecklistProgress; checklist: { url?: string } }> {
   let commentId: number | undefined;
+  const checklist: { url?: string } = {};
   const writer = new CommentWriter(
     async (body) => {
       if (commentId !== undefined) {
@@ -183,7 +201,9 @@ async function openChecklist(
           if (statusOf(error) !== 404) throw error;
         }
       }
-      commentId = (await api.createComment(trigger.issueNumber, body)).id;
+      const created = await api.createComment(trigger.issueNumber, body);
+      commentId = created.id;
+      checklist.url = created.htmlUrl;
     },
     {
       onError: (error) =>
@@ -204,7 +224,7 @@ async function openChecklist(
   });
   progress.update({ phase: 'planning' });
   await progress.flush();
-  return progress;
+  return { progress, checklist };
 }
 
 /** The log: one group per turn holding the terminal panel and tool lines. */
@@ -234,18 +254,6 @@ function logObserver(redact: (text: string) => string): AgentObserver {
       close();
     }
   };
-}
-
-function pullBody(issueNumber: number, result: AgentResult): string {
-  const usage = result.usage;
-  return [
-    `Closes #${issueNumber}`,
-    '### Todo list',
-    renderTaskList(result.todos),
-    '### Summary',
-    result.lastText || '_The model left no summary._',
-    `<sub>${result.turns} turns · ${result.toolCalls} tool calls · ${promptTokens(usage)} input tokens (${usage.cache_read_input_tokens} cached), ${usage.output_tokens} output tokens · ~$${result.costUsd.toFixed(2)} · opened by todo-agent</sub>`,
-  ].join('\n\n');
 }
 
 function firstLine(text: string, max: number): string {

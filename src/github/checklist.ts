@@ -257,7 +257,7 @@ function foldWhitespace(text: string): string {
 }
 
 /** Only http(s) URLs, with the characters that could end a Markdown link destination encoded. */
-function safeUrl(url: string): string | undefined {
+export function safeUrl(url: string): string | undefined {
   if (!/^https?:\/\//i.test(url)) return undefined;
   return url.replace(/[\s()<>[\]`"'\\]/g, percentEncode);
 }
@@ -270,7 +270,7 @@ function percentEncode(char: string): string {
 }
 
 /** A code span that holds any text: the fence is longer than any backtick run inside. */
-function codeSpan(text: string): string {
+export function codeSpan(text: string): string {
   const inner = foldWhitespace(text);
   const longestRun = Math.max(0, ...(inner.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longestRun + 1);

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { checkRequest } from './openapi.js';
 import type { OperationMatch } from './openapi.js';
 import { readBody } from './http-body.js';
+import { diffFiles } from './github-diff.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -833,6 +834,25 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
       if (typeof patch.body === 'string') pull.body = patch.body;
       if (patch.state) pull.state = patch.state;
       return { status: 200, body: pullJson(ctx, pull, commentCount(pull.number), true) };
+    },
+    'pulls/list-files': async ({ match, url }) => {
+      const pull = state.pulls.find((p) => p.number === intParam(match, 'pull_number'));
+      if (!pull) throw notFound();
+      if (!options.remoteDir) {
+        violations.push('not emulated: pulls/list-files without a remoteDir to diff');
+        throw new HttpError(501, { message: 'Not emulated' });
+      }
+      const files = await diffFiles(options.remoteDir, pull.base, pull.head);
+      const { page, link } = pageOf(files, url, ctx.api);
+      const web = `${WEB}/${owner}/${repo}`;
+      const body = page.map((file) => ({
+        ...file,
+        changes: file.additions + file.deletions,
+        blob_url: `${web}/blob/${file.sha}/${encodeURI(file.filename)}`,
+        raw_url: `${web}/raw/${file.sha}/${encodeURI(file.filename)}`,
+        contents_url: `${ctx.api}/repos/${owner}/${repo}/contents/${encodeURI(file.filename)}?ref=${file.sha}`,
+      }));
+      return { status: 200, body, ...(link ? { headers: { link } } : {}) };
     },
     'pulls/get': ({ match }) => {
       const pull = state.pulls.find((p) => p.number === intParam(match, 'pull_number'));
