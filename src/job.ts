@@ -41,6 +41,7 @@ const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
   incomplete: 'incomplete',
   failed: 'failed',
   cancelled: 'cancelled',
+  planned: 'planned',
 };
 
 export async function runJob(request: JobRequest): Promise<JobOutcome> {
@@ -83,6 +84,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
         comments: thread.filter((c) => c.id !== trigger.commentId && c.createdAt <= trigger.commentCreatedAt),
       }),
       ...(plan.resumedTodos ? { resumedTodos: plan.resumedTodos } : {}),
+      ...(plan.resumeNote ? { resumeNote: plan.resumeNote } : {}),
+      planOnly: plan.kind === 'plan',
       model: new Model({
         apiKey: settings.inputs.anthropic_api_key,
         baseURL: settings.inputs.anthropic_base_url,
@@ -99,34 +102,37 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       secrets: request.secrets,
     });
 
-    const delivered = await deliverSafely(() =>
-      deliver({
-        git,
-        api,
-        result: agentResult,
-        startSha,
-        branch: plan.branch,
-        base: plan.base,
-        continuesBranch: plan.continuesBranch,
-        openPull: plan.kind !== 'pull-request',
-        commitMessage: redact(
-          `${firstLine(plan.task, 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
-        ),
-        pull: {
-          title: firstLine(plan.task, 100),
-          draft: settings.inputs.draft,
-          describe: plan.kind !== 'pull-request',
-          body: (files) =>
-            redact(
-              pullBody({
-                closes: trigger.issueNumber,
-                result: agentResult,
-                ...(checklist.url ? { checklistUrl: checklist.url } : {}),
-                ...(files ? { files } : {}),
-              }),
+    // A plan delivers nothing: whatever its commands left in the workspace is not committed.
+    const delivered = await deliverSafely(async () =>
+      plan.kind === 'plan'
+        ? {}
+        : await deliver({
+            git,
+            api,
+            result: agentResult,
+            startSha,
+            branch: plan.branch,
+            base: plan.base,
+            continuesBranch: plan.continuesBranch,
+            openPull: plan.kind !== 'pull-request',
+            commitMessage: redact(
+              `${firstLine(plan.task, 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
             ),
-        },
-      }),
+            pull: {
+              title: firstLine(plan.task, 100),
+              draft: settings.inputs.draft,
+              describe: plan.kind !== 'pull-request',
+              body: (files) =>
+                redact(
+                  pullBody({
+                    closes: trigger.issueNumber,
+                    result: agentResult,
+                    ...(checklist.url ? { checklistUrl: checklist.url } : {}),
+                    ...(files ? { files } : {}),
+                  }),
+                ),
+            },
+          }),
     );
     const delivery = delivered.delivery;
     // A delivery that failed outright turns the run into a failure, but keeps everything the agent did.
@@ -147,7 +153,11 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
           .join(' ') || undefined,
       ...(pushed ? { branch: { name: pushed, url: link(pushed) } } : {}),
       ...(delivery.pr ? { pr: { number: delivery.pr.number, url: delivery.pr.url } } : {}),
-      resume: { ...progress.state.resume, branch: pushed ?? plan.branch },
+      resume: {
+        ...progress.state.resume,
+        ...(pushed || plan.branch ? { branch: pushed ?? plan.branch } : {}),
+        ...(result.status === 'planned' ? { planned: true } : {}),
+      },
     });
     await progress.flush();
     await summary.write(progress.body(), redact);
@@ -217,7 +227,7 @@ async function openChecklist(
     trigger: settings.inputs.trigger,
     resume: {
       task: plan.task.slice(0, MAX_STORED_TASK),
-      branch: plan.branch,
+      ...(plan.branch ? { branch: plan.branch } : {}),
       base: plan.base,
       runId: settings.runId,
     },

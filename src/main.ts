@@ -8,7 +8,8 @@ import { runJob, type JobOutcome } from './job.js';
 import { redactor } from './redact.js';
 import { readSettings, secretValues, type Settings } from './settings.js';
 
-export type RunStatus = 'completed' | 'incomplete' | 'failed' | 'refused' | 'skipped' | 'cancelled';
+export type RunStatus =
+  'completed' | 'incomplete' | 'failed' | 'refused' | 'skipped' | 'cancelled' | 'planned';
 
 const ALLOWED: readonly string[] = ['admin', 'write'];
 
@@ -53,7 +54,8 @@ export async function run(): Promise<void> {
       signal: controller.signal,
     });
     if ('result' in outcome && outcome.status !== 'cancelled') {
-      const done = outcome.delivery.pr ? 'rocket' : outcome.status === 'completed' ? '+1' : 'confused';
+      const fine = outcome.status === 'completed' || outcome.status === 'planned';
+      const done = outcome.delivery.pr ? 'rocket' : fine ? '+1' : 'confused';
       await react(api, trigger.commentId, done);
     }
     report(outcome, redact);
@@ -96,7 +98,7 @@ async function gate(
     const prefix = settings.inputs.trigger;
     await api.createComment(
       trigger.issueNumber,
-      `todo-agent did not start: ${problem}.\n\nUsage: \`${prefix} <what to do>\`, for example \`${prefix} add type hints to hello.py\`, or \`${prefix} continue\` to resume an earlier run.`,
+      `todo-agent did not start: ${problem}.\n\nUsage: \`${prefix} <what to do>\`, for example \`${prefix} add type hints to hello.py\`, or \`${prefix} continue\` to resume an earlier run, or \`${prefix} plan <what to do>\` to see a plan first.`,
     );
     return 'skipped';
   }

@@ -43,6 +43,8 @@ export interface AgentOptions extends Briefing {
   maxCostUsd?: number;
   /** Tokens the model can read; old tool results are cleared well before a request would reach it. */
   contextWindow?: number;
+  /** Plan only: no tools that write, and the run ends `planned` once the model has a list and stops. */
+  planOnly?: boolean;
 }
 
 const OPEN_ITEM_NUDGES = 2;
@@ -71,7 +73,7 @@ class Run {
     this.todos = new TodoManager(options.resumedTodos ?? []);
     this.todos.onChange((items) => this.emit({ type: 'todos', turn: this.turn, items }));
     this.reminder = new ReminderPolicy(options.reminderRounds ?? 3);
-    this.toolbox = createToolbox(this.todos);
+    this.toolbox = createToolbox(this.todos, { readOnly: options.planOnly ?? false });
     this.context = {
       workspace: options.workspace,
       bashTimeoutSeconds: options.bashTimeoutSeconds ?? 120,
@@ -211,6 +213,8 @@ class Run {
   afterEndTurn(response: Message): { content: ContentBlockParam[] } | { end: AgentStatus; reason: string } {
     this.reminder.recordTurn(false);
     if (!hasText(response)) return { content: [this.nudge('continue', 'Please continue with the task.')] };
+    if (this.options.planOnly && this.todos.items.length > 0)
+      return { end: 'planned', reason: 'the plan is ready' };
     if (allCompleted(this.todos.items)) return { end: 'completed', reason: 'every todo item is completed' };
     if (this.openItemNudges >= OPEN_ITEM_NUDGES) {
       return { end: 'incomplete', reason: `the model stopped with ${describeOpen(this.todos.items)}` };

@@ -10,7 +10,7 @@ export const STATE_MARKER = '<!-- agent-state';
 export const STATE_VERSION = 1;
 
 export type ChecklistPhase =
-  'planning' | 'working' | 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'refused';
+  'planning' | 'working' | 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'refused' | 'planned';
 
 /** What a later run needs to continue; spread into the agent-state JSON. */
 export interface ResumeState {
@@ -57,6 +57,7 @@ const HEADINGS: Record<ChecklistPhase, string> = {
   failed: '❌ todo-agent failed:',
   cancelled: '⏹ todo-agent was cancelled:',
   refused: '🚫 todo-agent declined:',
+  planned: '📝 plan',
 };
 
 /** GitHub refuses comment bodies longer than this. */
@@ -84,7 +85,12 @@ export function renderChecklist(state: ChecklistState): string {
 
 function renderWithin(state: ChecklistState, limits: TextLimits): string {
   const task = escapeMarkdown(shorten(redactor.redact(state.task), TASK_MAX_CHARS));
-  const blocks = [`### ${HEADINGS[state.phase]} ${task}`];
+  const trigger = (state.trigger ?? '/agent').replace(/`/g, '');
+  // A plan's heading says how to run it; the task follows on its own line.
+  const blocks =
+    state.phase === 'planned'
+      ? [`### ${HEADINGS.planned} — comment \`${trigger} go\` to run it`, task]
+      : [`### ${HEADINGS[state.phase]} ${task}`];
   const note = escapeMarkdown(shorten(firstLine(redactor.redact(state.note ?? '')), NOTE_MAX_CHARS));
   if (note) blocks.push(note);
   if (state.phase === 'planning') blocks.push('_planning…_');
@@ -92,7 +98,7 @@ function renderWithin(state: ChecklistState, limits: TextLimits): string {
     blocks.push(progressLine(state.items));
     blocks.push(state.items.map((item) => itemLine(item, limits.shown)).join('\n'));
   }
-  if (state.phase === 'incomplete') blocks.push(continueLine(state.branch, state.trigger ?? '/agent'));
+  if (state.phase === 'incomplete') blocks.push(continueLine(state.branch, trigger));
   const footer = footerLine(state);
   return `${blocks.join('\n\n')}\n\n${footer ? `${footer}\n` : ''}${stateLine(state, limits.stored)}`;
 }
@@ -169,7 +175,7 @@ function itemLine(item: TodoItem, maxChars: number): string {
 
 function continueLine(branch: ChecklistState['branch'], trigger: string): string {
   const where = branch ? `The work so far is on branch ${branchLink(branch)}. ` : '';
-  return `${where}Comment \`${trigger.replace(/`/g, '')} continue\` to pick up where it stopped.`;
+  return `${where}Comment \`${trigger} continue\` to pick up where it stopped.`;
 }
 
 function footerLine(state: ChecklistState): string {

@@ -16,12 +16,9 @@ export interface PullBodyParts {
 export function pullBody({ closes, result, checklistUrl, files }: PullBodyParts): string {
   const usage = result.usage;
   const link = checklistUrl && safeUrl(checklistUrl);
-  const head = [
-    closes === undefined ? '' : `Closes #${closes}`,
-    link ? `The [checklist comment](${link}) shows the list as the agent kept it.` : '',
-  ].filter(Boolean);
   return [
-    ...(head.length ? [head.join(' · ')] : []),
+    ...(closes === undefined ? [] : [`Closes #${closes}`]),
+    ...(link ? [`The [checklist comment](${link}) shows the list as the agent kept it.`] : []),
     '### Todo list',
     renderTaskList(result.todos),
     ...(files ? ['### Files changed', filesSection(files.files, files.more)] : []),

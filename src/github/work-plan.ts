@@ -4,15 +4,18 @@ import { allCompleted } from '../agent/todos.js';
 import { branchName, type GitRepo } from '../git/repo.js';
 import type { GitHubApi, IssueComment } from './api.js';
 import { parseAgentState, type AgentState } from './checklist.js';
-import { CONTINUE, type Trigger } from './trigger.js';
+import { afterKeyword, CONTINUE, GO, type Trigger } from './trigger.js';
 
 export interface WorkPlan {
-  kind: 'fresh' | 'resume' | 'pull-request';
+  /** `plan`: a plan-only run, which works on no branch and delivers nothing. */
+  kind: 'fresh' | 'resume' | 'pull-request' | 'plan';
   /** The branch the work is committed to and pushed to. */
   branch: string;
   base: string;
   task: string;
   resumedTodos?: readonly TodoItem[];
+  /** What the starting list is, for the model (e.g. the plan the maintainer approved with `go`). */
+  resumeNote?: string;
   /** Push to the branch as it is (a PR head or an earlier run's branch) rather than to a fresh name. */
   continuesBranch: boolean;
 }
@@ -37,11 +40,10 @@ export async function earlierRun(
   thread: readonly IssueComment[],
   runId: string,
   wroteIt: (comment: IssueComment) => Promise<boolean>,
-): Promise<(AgentState & { task?: string }) | undefined> {
+): Promise<SavedRun | undefined> {
   for (const comment of [...thread].reverse()) {
     const state = parseAgentState(comment.body);
-    if (state && state.runId !== runId && (await wroteIt(comment)))
-      return state as AgentState & { task?: string };
+    if (state && state.runId !== runId && (await wroteIt(comment))) return state as SavedRun;
   }
   return undefined;
 }
@@ -59,6 +61,12 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
     await git.checkoutRemoteBranch(head.ref);
     // An earlier run on this PR left a list: `continue` (or more instructions while it is open) picks it up.
     const earlier = await earlierRun(request.thread, request.runId, (comment) => api.wroteIt(comment));
+    const where = { branch: head.ref, base: head.base, continuesBranch: true };
+    if (trigger.mode === 'plan') return { plan: { kind: 'plan', task: trigger.task, ...where } };
+    if (trigger.mode === 'go') {
+      const approved = approvedPlan(trigger, earlier);
+      return approved ? { plan: { kind: 'pull-request', ...approved, ...where } } : { decline: NO_PLAN };
+    }
     const resumes = earlier?.branch === head.ref && wantsResume(earlier, trigger.isContinue);
     return {
       plan: {
@@ -73,6 +81,20 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
   }
 
   const earlier = await earlierRun(request.thread, request.runId, (comment) => api.wroteIt(comment));
+  // A plan works on the checked-out base and pushes nothing: it lands in the checklist's saved state.
+  if (trigger.mode === 'plan') {
+    return {
+      plan: {
+        kind: 'plan',
+        branch: '',
+        base: request.baseBranch,
+        task: trigger.task,
+        continuesBranch: false,
+      },
+    };
+  }
+  const approved = trigger.mode === 'go' ? approvedPlan(trigger, earlier) : undefined;
+  if (trigger.mode === 'go' && !approved) return { decline: NO_PLAN };
   const resumable = earlier?.branch && wantsResume(earlier, trigger.isContinue);
   if (resumable && earlier?.branch && (await git.remoteBranchExists(earlier.branch))) {
     await git.checkoutRemoteBranch(earlier.branch);
@@ -93,7 +115,14 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
   const branch = branchName(request.branchPrefix, trigger.issueNumber, request.runId);
   await git.createBranch(branch);
   return {
-    plan: { kind: 'fresh', branch, base: request.baseBranch, task: trigger.task, continuesBranch: false },
+    plan: {
+      kind: 'fresh',
+      branch,
+      base: request.baseBranch,
+      task: trigger.task,
+      continuesBranch: false,
+      ...approved,
+    },
   };
 }
 
@@ -104,11 +133,32 @@ function wantsResume(earlier: AgentState, isContinue: boolean): boolean {
 
 /** `continue` plus anything after it: the new instructions of a resumed run. */
 function extraInstructions(task: string): string {
-  return task
-    .replace(CONTINUE, '')
-    .replace(/^[\s:,.;!-]+/, '')
-    .trim();
+  return afterKeyword(task, CONTINUE);
 }
+
+/**
+ * `go`: the newest plan on the thread (items and ids as saved) as the starting list; words after `go` are
+ * more instructions.
+ */
+function approvedPlan(
+  trigger: PlanRequest['trigger'],
+  earlier: SavedRun | undefined,
+): Pick<WorkPlan, 'task' | 'resumedTodos' | 'resumeNote'> | undefined {
+  if (!earlier?.planned) return undefined;
+  const extra = afterKeyword(trigger.task, GO);
+  const original = earlier.task?.trim() || 'Carry out the plan below.';
+  return {
+    task: extra ? `${original}\n\nNew instructions from the maintainer: ${extra}` : original,
+    resumedTodos: earlier.items,
+    resumeNote:
+      'The maintainer approved this plan. Work through it: keep the item ids, and start on the first open item.',
+  };
+}
+
+const NO_PLAN = 'there is no plan on this thread to run: comment `plan <task>` first';
+
+/** The saved state of an earlier run; `planned` marks a plan that `go` may run. */
+export type SavedRun = AgentState & { task?: string; planned?: boolean };
 
 function resumedTask(earlierTask: string | undefined, task: string, isContinue: boolean): string {
   const extra = isContinue ? extraInstructions(task) : task.trim();

@@ -48,8 +48,10 @@ export class Toolbox {
   }
 }
 
-export function createToolbox(todos: TodoManager): Toolbox {
-  return new Toolbox([bashTool, readFileTool, writeFileTool, editFileTool, todoTool(todos)] as Tool[]);
+/** `readOnly` (a plan-only run) leaves out the tools that write files. */
+export function createToolbox(todos: TodoManager, { readOnly = false } = {}): Toolbox {
+  const writers = readOnly ? [] : [writeFileTool, editFileTool];
+  return new Toolbox([bashTool, readFileTool, ...writers, todoTool(todos)] as Tool[]);
 }
 
 function parseInput(tool: Tool, raw: unknown): unknown {
