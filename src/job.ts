@@ -85,6 +85,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       }),
       ...(plan.resumedTodos ? { resumedTodos: plan.resumedTodos } : {}),
       ...(plan.resumeNote ? { resumeNote: plan.resumeNote } : {}),
+      ...(plan.listEdits ? { maintainerEdits: plan.listEdits } : {}),
       planOnly: plan.kind === 'plan',
       model: new Model({
         apiKey: settings.inputs.anthropic_api_key,
@@ -232,7 +233,7 @@ async function openChecklist(
       runId: settings.runId,
     },
   });
-  progress.update({ phase: 'planning' });
+  progress.update({ phase: 'planning', ...(plan.notice ? { note: plan.notice } : {}) });
   await progress.flush();
   return { progress, checklist };
 }

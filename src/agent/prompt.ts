@@ -22,11 +22,20 @@ export interface Briefing {
   resumeNote?: string;
   /** Plan only: explore without changing anything, then leave a plan. */
   planOnly?: boolean;
+  /** How the maintainer changed the carried-over list, in words; shown after it. */
+  maintainerEdits?: string;
 }
 
 const PLAN_ONLY = `This run only plans. Read files and run commands that do not change anything (no writing, moving or deleting files, no installs, no git commands that change the repository); the tools that write files are not available. When you understand the task, call todo with your plan (every item pending), then reply with a short summary of the plan and stop. The maintainer reviews the plan and starts the work later.`;
 
-export function firstMessage({ task, context, resumedTodos, resumeNote, planOnly }: Briefing): string {
+export function firstMessage({
+  task,
+  context,
+  resumedTodos,
+  resumeNote,
+  planOnly,
+  maintainerEdits,
+}: Briefing): string {
   const parts = [`<task>\n${task}\n</task>`];
   if (context?.trim()) {
     parts.push(
@@ -39,6 +48,7 @@ export function firstMessage({ task, context, resumedTodos, resumeNote, planOnly
       resumeNote ??
       'An earlier run left this todo list. Continue from it: keep completed items, and start on the next open one.';
     parts.push(`${note}\n\n${renderPlain(resumedTodos)}`);
+    if (maintainerEdits) parts.push(maintainerEdits);
   } else if (!planOnly) {
     parts.push('Start by calling todo with your plan.');
   }

@@ -164,7 +164,8 @@ function progressLine(items: readonly TodoItem[]): string {
   return `**${done} of ${items.length} done** · \`${bar}\` ${Math.round(ratio * 100)}%`;
 }
 
-function itemLine(item: TodoItem, maxChars: number): string {
+/** An item as the comment shows it. */
+export function itemLine(item: TodoItem, maxChars = ITEM_MAX_CHARS): string {
   const shown = (text: string) => escapeMarkdown(shorten(redactor.redact(text), maxChars));
   const text = shown(item.text);
   if (item.status === 'completed') return `- [x] ${text}`;

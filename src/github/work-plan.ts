@@ -4,6 +4,7 @@ import { allCompleted } from '../agent/todos.js';
 import { branchName, type GitRepo } from '../git/repo.js';
 import type { GitHubApi, IssueComment } from './api.js';
 import { parseAgentState, type AgentState } from './checklist.js';
+import { applyEdits, describeEdits, readEdits } from './checklist-edits.js';
 import { afterKeyword, CONTINUE, GO, type Trigger } from './trigger.js';
 
 export interface WorkPlan {
@@ -16,6 +17,10 @@ export interface WorkPlan {
   resumedTodos?: readonly TodoItem[];
   /** What the starting list is, for the model (e.g. the plan the maintainer approved with `go`). */
   resumeNote?: string;
+  /** The maintainer's edits of the checklist since it was written, in words for the model. */
+  listEdits?: string;
+  /** A sentence for the maintainer in the new checklist (an edit that could not be taken). */
+  notice?: string;
   /** Push to the branch as it is (a PR head or an earlier run's branch) rather than to a fresh name. */
   continuesBranch: boolean;
 }
@@ -43,7 +48,8 @@ export async function earlierRun(
 ): Promise<SavedRun | undefined> {
   for (const comment of [...thread].reverse()) {
     const state = parseAgentState(comment.body);
-    if (state && state.runId !== runId && (await wroteIt(comment))) return state as SavedRun;
+    if (state && state.runId !== runId && (await wroteIt(comment)))
+      return { ...(state as SavedRun), shown: comment.body };
   }
   return undefined;
 }
@@ -74,7 +80,7 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
         branch: head.ref,
         base: head.base,
         task: resumes ? resumedTask(earlier.task, trigger.task, trigger.isContinue) : trigger.task,
-        ...(resumes ? { resumedTodos: earlier.items } : {}),
+        ...(resumes ? listAsShown(earlier) : {}),
         continuesBranch: true,
       },
     };
@@ -104,7 +110,7 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
         branch: earlier.branch,
         base: earlier.base || request.baseBranch,
         task: resumedTask(earlier.task, trigger.task, trigger.isContinue),
-        resumedTodos: earlier.items,
+        ...listAsShown(earlier),
         continuesBranch: true,
       },
     };
@@ -143,13 +149,13 @@ function extraInstructions(task: string): string {
 function approvedPlan(
   trigger: PlanRequest['trigger'],
   earlier: SavedRun | undefined,
-): Pick<WorkPlan, 'task' | 'resumedTodos' | 'resumeNote'> | undefined {
+): Pick<WorkPlan, 'task' | 'resumedTodos' | 'resumeNote' | 'listEdits' | 'notice'> | undefined {
   if (!earlier?.planned) return undefined;
   const extra = afterKeyword(trigger.task, GO);
   const original = earlier.task?.trim() || 'Carry out the plan below.';
   return {
     task: extra ? `${original}\n\nNew instructions from the maintainer: ${extra}` : original,
-    resumedTodos: earlier.items,
+    ...listAsShown(earlier),
     resumeNote:
       'The maintainer approved this plan. Work through it: keep the item ids, and start on the first open item.',
   };
@@ -157,8 +163,31 @@ function approvedPlan(
 
 const NO_PLAN = 'there is no plan on this thread to run: comment `plan <task>` first';
 
-/** The saved state of an earlier run; `planned` marks a plan that `go` may run. */
-export type SavedRun = AgentState & { task?: string; planned?: boolean };
+/**
+ * The saved state of an earlier run; `planned` marks a plan that `go` may run; `shown` is its comment's body
+ * as it is now, which a maintainer may have edited.
+ */
+export type SavedRun = AgentState & { task?: string; planned?: boolean; shown?: string };
+
+/**
+ * The list a continued run starts from: the saved list with the maintainer's edits of the comment applied
+ * (ids kept), and those edits in words for the model. An edit that breaks a list rule is not taken, and the
+ * notice says why.
+ */
+function listAsShown(earlier: SavedRun): Pick<WorkPlan, 'resumedTodos' | 'listEdits' | 'notice'> {
+  const edits = earlier.shown ? readEdits(earlier.shown, earlier.items) : [];
+  if (edits.length === 0) return { resumedTodos: earlier.items };
+  try {
+    const items = applyEdits(earlier.items, edits);
+    return { resumedTodos: items, listEdits: describeEdits(edits, items) };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      resumedTodos: earlier.items,
+      notice: `The edited checklist was not taken (${why}); the saved list was used.`,
+    };
+  }
+}
 
 function resumedTask(earlierTask: string | undefined, task: string, isContinue: boolean): string {
   const extra = isContinue ? extraInstructions(task) : task.trim();

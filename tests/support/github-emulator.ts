@@ -132,6 +132,10 @@ export interface GitHubEmulator {
   state: EmulatorState;
   /** Seeds a comment by someone else (e.g. the maintainer's `/agent ...`). */
   addComment(issueNumber: number, user: string, body: string): CommentState;
+  /** Someone edits a comment in the web editor (a new version; the browser sends CRLF line ends). */
+  editComment(commentId: number, body: string): CommentState;
+  /** Conditional GETs answered 304 Not Modified, which GitHub does not count against the rate limit. */
+  notModified: number;
   /** Makes the next `times` (default 1) requests matching method and path regex fail with `response`. */
   failNext(match: { method?: string; path: RegExp }, response: InjectedResponse, times?: number): void;
   /** Calls other than GET/HEAD, in order. */
@@ -484,6 +488,7 @@ interface Reply {
 
 interface Request {
   method: string;
+  headers: IncomingMessage['headers'];
   url: URL;
   body: unknown;
   match: OperationMatch;
@@ -774,10 +779,13 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
       const json = commentJson(ctx, comment);
       return { status: 201, body: json, headers: { location: json.url } };
     },
-    'issues/get-comment': ({ match }) => ({
-      status: 200,
-      body: commentJson(ctx, requireComment(intParam(match, 'comment_id'))),
-    }),
+    'issues/get-comment': ({ match, headers }) => {
+      const comment = requireComment(intParam(match, 'comment_id'));
+      // A weak validator of what the answer holds; GitHub answers a matching If-None-Match with an empty 304.
+      const etag = `W/"${createHash('sha256').update(`${comment.body}\n${comment.updated_at}`).digest('hex')}"`;
+      if (headers['if-none-match'] === etag) return { status: 304, headers: { etag } };
+      return { status: 200, body: commentJson(ctx, comment), headers: { etag } };
+    },
     'issues/update-comment': ({ match, body }) => {
       const comment = requireComment(intParam(match, 'comment_id'));
       comment.body = commentBody(body, `${DOCS}/issues/comments#update-an-issue-comment`);
@@ -944,11 +952,12 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
       violations.push(`not emulated: ${req.method} ${url.pathname} (${outcome.operationId})`);
       return { status: 501, body: { message: `Not emulated: ${outcome.operationId}` } };
     }
-    return handler({ method: req.method ?? 'GET', url, body, match: outcome });
+    return handler({ method: req.method ?? 'GET', headers: req.headers, url, body, match: outcome });
   };
 
   const send = (res: ServerResponse, reply: Reply): void => {
-    remaining = Math.max(remaining - 1, 0);
+    if (reply.status === 304) emulator.notModified++;
+    else remaining = Math.max(remaining - 1, 0);
     const headers: Record<string, string> = {
       'content-type': 'application/json; charset=utf-8',
       'x-ratelimit-limit': '5000',
@@ -994,11 +1003,19 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
   const { port } = server.address() as AddressInfo;
   ctx.api = `http://127.0.0.1:${port}`;
 
-  return {
+  const emulator: GitHubEmulator = {
     url: ctx.api,
     calls,
     violations,
     state,
+    notModified: 0,
+    editComment: (commentId, body) => {
+      const comment = requireComment(commentId);
+      comment.body = body.replace(/\r?\n/g, '\r\n');
+      comment.versions.push(comment.body);
+      comment.updated_at = timestamp(new Date(Math.max(Date.now(), Date.parse(comment.updated_at) + 1000)));
+      return comment;
+    },
     addComment: (issueNumber, user, body) => {
       if (!state.issues.has(issueNumber)) {
         throw new Error(`addComment: no issue #${issueNumber} in the emulator`);
@@ -1020,4 +1037,5 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
         server.closeAllConnections();
       }),
   };
+  return emulator;
 }
