@@ -8,7 +8,9 @@ import { openWorkspace } from './agent/workspace.js';
 import { GitRepo } from './git/repo.js';
 import { statusOf, type GitHubApi } from './github/api.js';
 import type { ChecklistPhase } from './github/checklist.js';
+import { ChecklistWatch } from './github/checklist-watch.js';
 import { CommentWriter } from './github/comment-writer.js';
+import { PendingEdits } from './github/pending-edits.js';
 import { deliver, type Delivery } from './github/delivery.js';
 import { issueContext } from './github/issue-context.js';
 import { pullBody } from './github/pull-body.js';
@@ -98,6 +100,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       bashTimeoutSeconds: settings.inputs.bash_timeout,
       ...(settings.inputs.max_cost_usd ? { maxCostUsd: settings.inputs.max_cost_usd } : {}),
       observers: [progress.observer, summary.observer, logObserver(redact)],
+      inbox: () => checklist.edits.take(),
       signal: request.signal,
       redact,
       secrets: request.secrets,
@@ -142,9 +145,10 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       : agentResult;
     const pushed = delivery.pushedBranch;
     const link = (name: string) => `${settings.serverUrl}/${settings.owner}/${settings.repo}/tree/${name}`;
+    checklist.watch.stop();
     progress.update({
       phase: PHASES[result.status],
-      items: result.todos,
+      items: checklist.edits.shown(result.todos),
       turn: result.turns,
       usage: result.usage,
       costUsd: result.costUsd,
@@ -164,6 +168,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     await summary.write(progress.body(), redact);
     return { status: result.status, result, delivery, ...(pushed ? { branch: pushed } : {}) };
   } catch (error) {
+    checklist.watch.stop();
     progress.update({ phase: 'failed', note: redact(errorSentence(error)) });
     await progress.flush();
     throw error;
@@ -199,14 +204,28 @@ async function deliverSafely(step: () => Promise<Delivery>): Promise<{ delivery:
 async function openChecklist(
   { settings, trigger, api, redact }: JobRequest,
   plan: WorkPlan,
-): Promise<{ progress: ChecklistProgress; checklist: { url?: string } }> {
+): Promise<{
+  progress: ChecklistProgress;
+  checklist: { url?: string; watch: ChecklistWatch; edits: PendingEdits };
+}> {
   let commentId: number | undefined;
-  const checklist: { url?: string } = {};
+  const warn = (what: string) => (error: unknown) =>
+    core.warning(`could not ${what} the checklist comment: ${redact(errorSentence(error))}`);
+  const edits = new PendingEdits(plan.resumedTodos ?? []);
+  // A maintainer's edit is shown at once, and handed to the agent at its next turn.
+  const watch = new ChecklistWatch(api, (found) => {
+    edits.add(found);
+    progress.update({ items: edits.shown() });
+  });
+  const checklist: { url?: string; watch: ChecklistWatch; edits: PendingEdits } = { watch, edits };
   const writer = new CommentWriter(
     async (body) => {
+      // Merge an edit made since our last write before writing, rather than overwrite it.
+      if (await watch.check().catch(warn('read'))) body = progress.body();
       if (commentId !== undefined) {
         try {
-          return await api.updateComment(commentId, body);
+          watch.wrote(commentId, await api.updateComment(commentId, body));
+          return;
         } catch (error) {
           // Someone deleted the checklist: start a new one rather than lose the state.
           if (statusOf(error) !== 404) throw error;
@@ -215,11 +234,9 @@ async function openChecklist(
       const created = await api.createComment(trigger.issueNumber, body);
       commentId = created.id;
       checklist.url = created.htmlUrl;
+      watch.wrote(created.id, created.body);
     },
-    {
-      onError: (error) =>
-        core.warning(`could not write the checklist comment: ${redact(errorSentence(error))}`),
-    },
+    { onError: warn('write') },
   );
   const progress = new ChecklistProgress(writer, {
     task: plan.task,
@@ -233,8 +250,10 @@ async function openChecklist(
       runId: settings.runId,
     },
   });
+  progress.shownItems = (items) => edits.shown(items);
   progress.update({ phase: 'planning', ...(plan.notice ? { note: plan.notice } : {}) });
   await progress.flush();
+  watch.start(warn('read'));
   return { progress, checklist };
 }
 

@@ -37,7 +37,8 @@ export interface AgentResult {
   costUsd: number;
 }
 
-export type NudgeKind = 'todo_reminder' | 'open_items' | 'continue' | 'more_tokens' | 'context_cleared';
+export type NudgeKind =
+  'todo_reminder' | 'open_items' | 'continue' | 'more_tokens' | 'context_cleared' | 'maintainer';
 
 export type AgentEvent =
   | { type: 'turn_start'; turn: number }

@@ -140,21 +140,47 @@ export class GitHubApi {
   }
 
   /** Every text this class writes to GitHub passes the shared redactor: the last line of defence. */
-  async createComment(issueNumber: number, body: string): Promise<{ id: number; htmlUrl: string }> {
+  async createComment(
+    issueNumber: number,
+    body: string,
+  ): Promise<{ id: number; htmlUrl: string; body: string }> {
     const { data } = await this.#octokit.rest.issues.createComment({
       ...this.#repo,
       issue_number: issueNumber,
       body: redactor.redact(body),
     });
-    return { id: data.id, htmlUrl: data.html_url };
+    return { id: data.id, htmlUrl: data.html_url, body: data.body ?? '' };
   }
 
-  async updateComment(commentId: number, body: string): Promise<void> {
-    await this.#octokit.rest.issues.updateComment({
+  /** Returns the body as GitHub now holds it. */
+  async updateComment(commentId: number, body: string): Promise<string> {
+    const { data } = await this.#octokit.rest.issues.updateComment({
       ...this.#repo,
       comment_id: commentId,
       body: redactor.redact(body),
     });
+    return data.body ?? '';
+  }
+
+  /**
+   * A comment's body when it changed since `etag` (a conditional GET: a 304 costs no rate limit), with its new
+   * ETag; undefined when it did not change.
+   */
+  async commentIfChanged(
+    commentId: number,
+    etag?: string,
+  ): Promise<{ body: string; etag?: string } | undefined> {
+    try {
+      const { data, headers } = await this.#octokit.rest.issues.getComment({
+        ...this.#repo,
+        comment_id: commentId,
+        ...(etag ? { headers: { 'if-none-match': etag } } : {}),
+      });
+      return { body: data.body ?? '', ...(headers.etag ? { etag: headers.etag } : {}) };
+    } catch (error) {
+      if (statusOf(error) === 304) return undefined;
+      throw error;
+    }
   }
 
   /** The head branch of a pull request (for a run triggered on a PR). */

@@ -145,6 +145,23 @@ describe('GitHubApi writes', () => {
   });
 });
 
+describe('GitHubApi.commentIfChanged', () => {
+  it('answers undefined to an unchanged comment (a free 304), and the new body with a new ETag after an edit', async () => {
+    const { api, emu } = await apiFor();
+    const { id } = await api.createComment(1, 'v1');
+    const first = await api.commentIfChanged(id);
+    expect(first?.body).toBe('v1');
+    expect(first?.etag).toMatch(/^W\/"/);
+    expect(await api.commentIfChanged(id, first!.etag)).toBeUndefined();
+    expect(emu.notModified).toBe(1);
+    emu.editComment(id, 'v2\nmore');
+    const second = await api.commentIfChanged(id, first!.etag);
+    expect(second?.body).toBe('v2\r\nmore');
+    expect(second?.etag).not.toBe(first!.etag);
+    expect(emu.violations).toEqual([]);
+  });
+});
+
 describe('GitHubApi.openPull', () => {
   it('opens a pull request with redacted title and body', async () => {
     const { api, emu } = await apiFor();
