@@ -2,6 +2,7 @@
 import * as core from '@actions/core';
 import { readFile } from 'node:fs/promises';
 import { GitHubApi, type Reaction } from './github/api.js';
+import { cancelRun } from './github/cancel.js';
 import { parseTrigger, taskProblem, type Trigger } from './github/trigger.js';
 import { errorSentence } from './error-sentence.js';
 import { runJob, type JobOutcome } from './job.js';
@@ -42,6 +43,16 @@ export async function run(): Promise<void> {
     const status = await gate(api, trigger, settings);
     if (status) {
       setOutputs(status);
+      return;
+    }
+    const run = trigger as Extract<Trigger, { kind: 'run' }>;
+    if (run.mode === 'cancel') {
+      const runUrl = (id: string) =>
+        `${settings.serverUrl}/${settings.owner}/${settings.repo}/actions/runs/${id}`;
+      const cancelled = await cancelRun(api, run, settings.runId, runUrl);
+      await react(api, trigger.commentId, cancelled.status === 'failed' ? 'confused' : '+1');
+      setOutputs(cancelled.status);
+      if (cancelled.status === 'failed') core.setFailed(cancelled.reply);
       return;
     }
     const controller = cancelOnSignals();

@@ -55,6 +55,8 @@ export class GitHubApi {
       token,
       {
         baseUrl,
+        // plugin-retry's list, plus 409: a conflict (a run that already finished) does not pass by waiting.
+        retry: { doNotRetry: [400, 401, 403, 404, 409, 410, 422, 451] },
         throttle: {
           onRateLimit: limitHandler('rate limit', warn),
           onSecondaryRateLimit: limitHandler('secondary rate limit', warn),
@@ -179,6 +181,23 @@ export class GitHubApi {
       return { body: data.body ?? '', ...(headers.etag ? { etag: headers.etag } : {}) };
     } catch (error) {
       if (statusOf(error) === 304) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Asks GitHub to cancel a workflow run: 'cancelling' when accepted, 'finished' when it already ended (409),
+   * 'forbidden' when the token may not (the workflow lacks `actions: write`), 'unknown' when there is no such run.
+   */
+  async cancelRun(runId: number): Promise<'cancelling' | 'finished' | 'forbidden' | 'unknown'> {
+    try {
+      await this.#octokit.rest.actions.cancelWorkflowRun({ ...this.#repo, run_id: runId });
+      return 'cancelling';
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === 409) return 'finished';
+      if (status === 403) return 'forbidden';
+      if (status === 404) return 'unknown';
       throw error;
     }
   }

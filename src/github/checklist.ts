@@ -103,6 +103,11 @@ function renderWithin(state: ChecklistState, limits: TextLimits): string {
   return `${blocks.join('\n\n')}\n\n${footer ? `${footer}\n` : ''}${stateLine(state, limits.stored)}`;
 }
 
+/** Whether a checklist body is that of a run still going (planning or working), by its heading. */
+export function isRunning(body: string): boolean {
+  return body.startsWith(`### ${HEADINGS.working} `);
+}
+
 /** The task-list lines alone (for the pull request body), one per item in list order. */
 export function renderTaskList(items: readonly TodoItem[]): string {
   if (items.length === 0) return '_No todos._';

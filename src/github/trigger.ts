@@ -24,7 +24,7 @@ export interface TriggerSource {
  * What a run comment asks: a task, only a plan of one (`plan <task>`), or to run the saved plan (`go`).
  * `continue` is a task with `isContinue`.
  */
-export type RunMode = 'task' | 'plan' | 'go';
+export type RunMode = 'task' | 'plan' | 'go' | 'cancel';
 
 export type Trigger =
   | ({ kind: 'run'; task: string; isContinue: boolean; mode: RunMode } & TriggerSource)
@@ -78,7 +78,7 @@ export function parseTrigger(eventName: string, payload: unknown, triggerPrefix:
     kind: 'run',
     task,
     isContinue: CONTINUE.test(task),
-    mode: GO.test(task) ? 'go' : 'task',
+    mode: GO.test(task) ? 'go' : CANCEL.test(task) ? 'cancel' : 'task',
     ...source,
   };
 }
@@ -87,6 +87,8 @@ export function parseTrigger(eventName: string, payload: unknown, triggerPrefix:
 export const CONTINUE = /^continue(?=$|[\s:,.;!-])/i;
 /** `plan <task>`: only plan the task. */
 const PLAN = /^plan(?=$|[\s:,.;!-])/i;
+/** `cancel` alone (or with punctuation): stop the run going on this thread. */
+const CANCEL = /^cancel[\s.!]*$/i;
 /** `go`, alone or with more instructions: run the plan the thread holds. */
 export const GO = /^go(?=$|[\s:,.;!-])/i;
 

@@ -45,6 +45,8 @@ export async function createWorld(
     issue?: Partial<SeedIssue>;
     /** The token is a personal access token of this user (see the emulator's `tokenUser`). */
     tokenUser?: string;
+    /** The workflow grants `actions: write` (default true). */
+    actionsWrite?: boolean;
   } = {},
 ): Promise<World> {
   const sandbox = await createSandbox(options.files ?? HELLO_FILES);
@@ -53,6 +55,7 @@ export async function createWorld(
     repo: REPO,
     token: TOKEN,
     ...(options.tokenUser ? { tokenUser: options.tokenUser } : {}),
+    ...(options.actionsWrite === false ? { actionsWrite: false } : {}),
     remoteDir: sandbox.origin,
     permissions: options.permissions ?? { maintainer: 'admin', writer: 'write', reader: 'read' },
     issues: [

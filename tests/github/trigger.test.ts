@@ -108,6 +108,14 @@ describe('parseTrigger on a new comment', () => {
     expect(parse(payload('created', '/agent google the docs'))).toMatchObject({ mode: 'task' });
   });
 
+  it('reads `cancel` alone as cancelling the run going on the thread, and only alone', () => {
+    expect(parse(payload('created', '/agent cancel'))).toMatchObject({ kind: 'run', mode: 'cancel' });
+    expect(parse(payload('created', '/agent Cancel!'))).toMatchObject({ mode: 'cancel' });
+    expect(parse(payload('created', '/agent cancel the subscription feature'))).toMatchObject({
+      mode: 'task',
+    });
+  });
+
   it('works with a custom prefix', () => {
     expect(parse(payload('created', '@todo-agent tidy up'), '@todo-agent')).toMatchObject({
       kind: 'run',

@@ -52,6 +52,16 @@ export interface EmulatorOptions {
   /** Collaborator permissions by login; logins not listed get 404 from the permission endpoint. */
   permissions?: Record<string, Permission>;
   issues?: SeedIssue[];
+  /** The token may cancel workflow runs (the workflow grants `actions: write`); default true. */
+  actionsWrite?: boolean;
+}
+
+/** A workflow run GitHub knows of; `onCancel` plays the runner stopping the job (e.g. SIGTERM to it). */
+export interface WorkflowRunState {
+  id: number;
+  status: 'queued' | 'in_progress' | 'completed';
+  conclusion?: 'cancelled' | 'success';
+  onCancel?: () => void;
 }
 
 export interface RecordedCall {
@@ -112,6 +122,7 @@ export interface PullState {
 
 export interface EmulatorState {
   comments: Map<number, CommentState>;
+  workflowRuns: Map<number, WorkflowRunState>;
   pulls: PullState[];
   /** Issues and pull requests (which are issues too), by number. */
   issues: Map<number, IssueState>;
@@ -136,6 +147,10 @@ export interface GitHubEmulator {
   editComment(commentId: number, body: string): CommentState;
   /** Conditional GETs answered 304 Not Modified, which GitHub does not count against the rate limit. */
   notModified: number;
+  /** Registers a workflow run (in progress unless said otherwise) that the API may be asked to cancel. */
+  addWorkflowRun(
+    run: Omit<WorkflowRunState, 'status'> & { status?: WorkflowRunState['status'] },
+  ): WorkflowRunState;
   /** Makes the next `times` (default 1) requests matching method and path regex fail with `response`. */
   failNext(match: { method?: string; path: RegExp }, response: InjectedResponse, times?: number): void;
   /** Calls other than GET/HEAD, in order. */
@@ -564,7 +579,7 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
   const actor = options.tokenUser ?? BOT_LOGIN;
   const calls: RecordedCall[] = [];
   const violations: string[] = [];
-  const state: EmulatorState = { comments: new Map(), pulls: [], issues: new Map() };
+  const state: EmulatorState = { comments: new Map(), workflowRuns: new Map(), pulls: [], issues: new Map() };
   const injected: Array<{ method?: string; path: RegExp; response: InjectedResponse; left: number }> = [];
   /** Reaction JSON by `target:content`, so repeating a reaction returns the same one with 200. */
   const reactionsByKey = new Map<string, unknown>();
@@ -843,6 +858,29 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
       if (patch.state) pull.state = patch.state;
       return { status: 200, body: pullJson(ctx, pull, commentCount(pull.number), true) };
     },
+    'actions/cancel-workflow-run': ({ match }) => {
+      const docs = `${DOCS}/actions/workflow-runs#cancel-a-workflow-run`;
+      if (options.actionsWrite === false) {
+        throw new HttpError(403, {
+          message: 'Resource not accessible by integration',
+          documentation_url: docs,
+          status: '403',
+        });
+      }
+      const run = state.workflowRuns.get(intParam(match, 'run_id'));
+      if (!run) throw notFound();
+      if (run.status === 'completed') {
+        throw new HttpError(409, {
+          message: 'Cannot cancel a workflow run that is completed.',
+          documentation_url: docs,
+          status: '409',
+        });
+      }
+      run.status = 'completed';
+      run.conclusion = 'cancelled';
+      run.onCancel?.();
+      return { status: 202, body: {} };
+    },
     'pulls/list-files': async ({ match, url }) => {
       const pull = state.pulls.find((p) => p.number === intParam(match, 'pull_number'));
       if (!pull) throw notFound();
@@ -1009,6 +1047,11 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
     violations,
     state,
     notModified: 0,
+    addWorkflowRun: (run) => {
+      const added: WorkflowRunState = { status: 'in_progress', ...run };
+      state.workflowRuns.set(added.id, added);
+      return added;
+    },
     editComment: (commentId, body) => {
       const comment = requireComment(commentId);
       comment.body = body.replace(/\r?\n/g, '\r\n');
