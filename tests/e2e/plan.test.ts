@@ -59,6 +59,11 @@ describe('plan first', () => {
     const trigger = [...world.github.state.comments.values()].find((c) => c.body.startsWith('/agent plan'))!;
     expect(trigger.reactions).toEqual(['eyes', '+1']);
 
+    // The maintainer rewords one item of the plan before approving it.
+    world.github.editComment(
+      planComment!.id,
+      planComment!.body.replace('- [ ] Write NOTES.md', '- [ ] Write NOTES.md with a title'),
+    );
     const go = await world.trigger('/agent go, and keep the notes short', { runId: '200' });
     expect(go.outputs.status).toBe('completed');
     expect(go.outputs.branch).toBe('agent/issue-1-200');
@@ -68,9 +73,10 @@ describe('plan first', () => {
     expect(opening).toContain('New instructions from the maintainer: and keep the notes short');
     expect(opening).toContain('The maintainer approved this plan');
     expect(opening).toContain('[ ] #read: Read hello.py');
-    expect(opening).toContain('[ ] #notes: Write NOTES.md');
+    expect(opening).toContain('[ ] #notes: Write NOTES.md with a title');
+    expect(opening).toContain('reworded #notes');
     const goComment = world.botComments()[1]!;
-    expect(goComment.versions[0]).toContain('- [ ] Read hello.py\n- [ ] Write NOTES.md');
+    expect(goComment.versions[0]).toContain('- [ ] Read hello.py\n- [ ] Write NOTES.md with a title');
     expect(goComment.body).toContain('✅ todo-agent finished');
     expect(world.github.state.pulls).toHaveLength(1);
     expect(world.github.violations).toEqual([]);
