@@ -171,5 +171,5 @@ describe('a checklist edited while the run goes', () => {
     expect(checklist().body).toContain('- [x] Update the README');
     expect(world.github.violations).toEqual([]);
     expect(world.model.violations).toEqual([]);
-  });
+  }, 60_000); // the first edit waits for the 10 s watch
 });
