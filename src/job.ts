@@ -125,11 +125,14 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
             pull: {
               title: firstLine(plan.task, 100),
               draft: settings.inputs.draft,
-              describe: plan.kind !== 'pull-request',
               body: (files) =>
                 redact(
                   pullBody({
-                    closes: trigger.issueNumber,
+                    ...(plan.kind === 'pull-request'
+                      ? plan.closes === undefined
+                        ? {}
+                        : { closes: plan.closes }
+                      : { closes: trigger.issueNumber }),
                     result: agentResult,
                     ...(checklist.url ? { checklistUrl: checklist.url } : {}),
                     ...(files ? { files } : {}),

@@ -203,12 +203,15 @@ export class GitHubApi {
   }
 
   /** The head branch of a pull request (for a run triggered on a PR). */
-  async pullHead(pullNumber: number): Promise<{ ref: string; base: string; sameRepo: boolean }> {
+  async pullHead(
+    pullNumber: number,
+  ): Promise<{ ref: string; base: string; sameRepo: boolean; body: string }> {
     const { data } = await this.#octokit.rest.pulls.get({ ...this.#repo, pull_number: pullNumber });
     return {
       ref: data.head.ref,
       base: data.base.ref,
       sameRepo: data.head.repo?.full_name === `${this.owner}/${this.repo}`,
+      body: data.body ?? '',
     };
   }
 

@@ -23,8 +23,6 @@ export interface DeliveryRequest {
     /** The description, given the files GitHub counts once the pull request exists (before: none). */
     body: (files?: PullFiles) => string;
     draft: boolean;
-    /** Rewrite the description of a pull request this action opened (false: leave it as it is). */
-    describe: boolean;
   };
 }
 
@@ -70,7 +68,8 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
   }
   const { pr } = found;
   if (!pr) return { pushedBranch: pushed.branch, ...(moved ? { note: moved } : {}) };
-  const described = pr.ours && request.pull.describe ? await describe(request, pr.number) : undefined;
+  // A description this action wrote (now, or an earlier run's) is brought up to date; a person's is left alone.
+  const described = pr.ours ? await describe(request, pr.number) : undefined;
   const note = [moved, described].filter(Boolean).join(' ');
   return {
     pushedBranch: pushed.branch,

@@ -15,6 +15,8 @@ export interface WorkPlan {
   base: string;
   task: string;
   resumedTodos?: readonly TodoItem[];
+  /** The issue the pull request closes: this one, or for a run on a PR, the one its description closes. */
+  closes?: number;
   /** What the starting list is, for the model (e.g. the plan the maintainer approved with `go`). */
   resumeNote?: string;
   /** The maintainer's edits of the checklist since it was written, in words for the model. */
@@ -67,7 +69,13 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
     await git.checkoutRemoteBranch(head.ref);
     // An earlier run on this PR left a list: `continue` (or more instructions while it is open) picks it up.
     const earlier = await earlierRun(request.thread, request.runId, (comment) => api.wroteIt(comment));
-    const where = { branch: head.ref, base: head.base, continuesBranch: true };
+    const closes = /^Closes #(\d+)$/m.exec(head.body)?.[1];
+    const where = {
+      branch: head.ref,
+      base: head.base,
+      continuesBranch: true,
+      ...(closes ? { closes: Number(closes) } : {}),
+    };
     if (trigger.mode === 'plan') return { plan: { kind: 'plan', task: trigger.task, ...where } };
     if (trigger.mode === 'go') {
       const approved = approvedPlan(trigger, earlier);
@@ -77,11 +85,9 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
     return {
       plan: {
         kind: 'pull-request',
-        branch: head.ref,
-        base: head.base,
         task: resumes ? resumedTask(earlier.task, trigger.task, trigger.isContinue) : trigger.task,
         ...(resumes ? listAsShown(earlier) : {}),
-        continuesBranch: true,
+        ...where,
       },
     };
   }

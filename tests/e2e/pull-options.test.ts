@@ -61,3 +61,35 @@ describe('pull request options', () => {
     expect(world.github.state.pulls).toHaveLength(0);
   });
 });
+
+describe('a follow-up on the agent’s own pull request', () => {
+  it('pushes to its head and brings its description up to date, still closing the issue', async () => {
+    const changelog = [{ id: '1', text: 'Add a changelog', activeForm: 'Adding a changelog' }];
+    world = await createWorld([
+      ...helloScript(),
+      reply(toolUse('todo', { items: [{ ...changelog[0], status: 'in_progress' }] })),
+      reply(toolUse('write_file', { path: 'CHANGELOG.md', content: 'Type hints.\n' })),
+      reply(toolUse('todo', { items: [{ ...changelog[0], status: 'completed' }] })),
+      reply(text('Added CHANGELOG.md.')),
+    ]);
+    const first = await world.trigger(`/agent ${HELLO_TASK}`, { runId: '100' });
+    const [pr] = world.github.state.pulls;
+    expect(pr!.body.startsWith('Closes #1')).toBe(true);
+
+    const followUp = await world.trigger('/agent add a changelog', {
+      pullRequest: true,
+      issueNumber: pr!.number,
+      runId: '200',
+    });
+    expect(followUp.outputs.status).toBe('completed');
+    expect(followUp.outputs.branch).toBe(first.outputs.branch);
+    expect(followUp.outputs.pr_url).toBe(pr!.html_url);
+    expect(world.github.state.pulls).toHaveLength(1);
+    expect(pr!.body.startsWith('Closes #1\n')).toBe(true);
+    expect(pr!.body).toContain('- [x] Add a changelog');
+    expect(pr!.body).toContain('2 files,');
+    expect(pr!.body).toContain('- `CHANGELOG.md` +1 −0 (added)');
+    expect(pr!.body).toContain('Added CHANGELOG.md.');
+    expect(world.github.violations).toEqual([]);
+  }, 60_000); // two runs
+});
