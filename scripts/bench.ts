@@ -8,17 +8,40 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../tests/support/action-harness.js';
 import { measureFirstWrite, measureTraffic } from '../tests/support/bench-action.js';
-import { measureCacheableShare, measurePeakMemory } from '../tests/support/bench-cli.js';
+import {
+  measureCacheableShare,
+  measureClearingShare,
+  measurePeakMemory,
+} from '../tests/support/bench-cli.js';
 import { measureColdLoop } from '../tests/support/bench-cold-loop.js';
 import { measureDistSize } from '../tests/support/bench-dist.js';
 import { measureLoopOverhead } from '../tests/support/bench-loop.js';
+import { measureSandboxCost } from '../tests/support/bench-sandbox.js';
 import { renderTable, verdicts, type BenchResults } from '../tests/support/bench-report.js';
 import { checkRequest } from '../tests/support/openapi.js';
 
 /** Runs per measure; `--quick` keeps the bench well under a minute, the full set under three. */
 const REPS = {
-  full: { firstWrite: 7, loop: [31, 11, 7], coldLoop: [9, 5, 3], traffic: 3, paced: 1, share: 3, memory: 3 },
-  quick: { firstWrite: 2, loop: [9, 3, 1], coldLoop: [2, 1, 1], traffic: 1, paced: 0, share: 1, memory: 1 },
+  full: {
+    firstWrite: 7,
+    loop: [31, 11, 7],
+    coldLoop: [9, 5, 3],
+    traffic: 3,
+    paced: 1,
+    share: 3,
+    memory: 3,
+    sandbox: [5, 41],
+  },
+  quick: {
+    firstWrite: 2,
+    loop: [9, 3, 1],
+    coldLoop: [2, 1, 1],
+    traffic: 1,
+    paced: 0,
+    share: 1,
+    memory: 1,
+    sandbox: [2, 9],
+  },
 };
 const LOOP_TURNS = [10, 100, 300];
 /** A model reply every 250 ms: slow enough for the checklist to move while the run goes on. */
@@ -72,8 +95,10 @@ async function main(): Promise<void> {
         : {}),
     },
     cacheableShare: await step('4 cacheable share', () => measureCacheableShare(reps.share)),
+    clearingShare: await step('4 cacheable share with clearing, 300 turns', () => measureClearingShare()),
     peakMemory: await step('5 peak memory', () => measurePeakMemory(reps.memory)),
     distSize,
+    sandbox: await step('7 sandbox', () => measureSandboxCost(reps.sandbox[0]!, reps.sandbox[1]!)),
   };
 
   const rows = verdicts(results);

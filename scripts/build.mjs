@@ -1,4 +1,7 @@
-// Bundles the action (dist/index.js) and the CLI (dist/cli.js) with ncc.
+// Bundles the action (dist/index.js) and the CLI (dist/cli.js) with ncc. Code loaded only on demand (the
+// Bedrock and Vertex SDKs) goes into chunk files that ncc names `<id>.index.js` for every entry; each entry's
+// chunks are renamed after it (`<id>.cli.js`), since the same id holds different code in each bundle. ncc
+// minifies only the entry file, so the chunks are minified here (names kept: SDK errors are told by name).
 import { execFileSync } from 'node:child_process';
 import {
   mkdtempSync,
@@ -12,6 +15,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { transformSync } from 'esbuild';
 
 const entries = [
   { src: 'src/index.ts', out: 'index.js' },
@@ -25,14 +29,30 @@ for (const entry of entries) {
   execFileSync('npx', ['ncc', 'build', entry.src, '-o', tmp, '-m', '-q', '--license', 'licenses.txt'], {
     stdio: 'inherit',
   });
+  const chunkSuffix = `.${entry.out}`;
   for (const name of readdirSync(tmp)) {
     const target =
       name === 'index.js'
         ? entry.out
         : name === 'licenses.txt'
           ? entry.out.replace('.js', '.licenses.txt')
-          : name;
-    renameSync(join(tmp, name), join('dist', target));
+          : name.replace(/\.index\.js$/, chunkSuffix);
+    if (target.endsWith(chunkSuffix) && target !== entry.out) {
+      const code = readFileSync(join(tmp, name), 'utf8');
+      writeFileSync(join('dist', target), transformSync(code, { minify: true, keepNames: true }).code);
+    } else {
+      renameSync(join(tmp, name), join('dist', target));
+    }
+  }
+  if (entry.out !== 'index.js') {
+    const file = join('dist', entry.out);
+    const code = readFileSync(file, 'utf8');
+    const loader = '+".index.js"';
+    const found = code.split(loader).length - 1;
+    const chunks = readdirSync('dist').some((name) => name.endsWith(chunkSuffix));
+    if (found !== (chunks ? 1 : 0))
+      throw new Error(`${file}: expected one chunk loader to rename, found ${found}`);
+    writeFileSync(file, code.replace(loader, `+${JSON.stringify(chunkSuffix)}`));
   }
   rmSync(tmp, { recursive: true, force: true });
   if (entry.shebang) {

@@ -2,6 +2,7 @@
 // runner does, against the local GitHub emulator and a scripted model, then shows what a maintainer would
 // see: the trigger, the job log, every version of the checklist comment, the pull request and its diff.
 // It exits non-zero when the run did not complete, so it doubles as a smoke test of the bundle.
+import { openSandbox, SandboxError } from '../src/agent/sandbox-setup.js';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +16,11 @@ import {
   type ActionRun,
   type Sandbox,
 } from '../tests/support/action-harness.js';
-import { startModelServer, type ScriptedModelServer } from '../tests/support/anthropic-server.js';
+import {
+  MODE_MODEL_ID,
+  startModelServer,
+  type ScriptedModelServer,
+} from '../tests/support/anthropic-server.js';
 import {
   startGitHubEmulator,
   type CommentState,
@@ -183,6 +188,20 @@ function problems(run: ActionRun, stage: Required<Omit<Stage, 'child'>>): string
   return found;
 }
 
+/**
+ * The action's `sandbox` input for this machine: `on` where the sandbox can be built (root, or passwordless
+ * sudo), else `off`, so that the demo also runs on a laptop; either way the demo says which.
+ */
+async function sandboxHere(workspace: string): Promise<{ input: 'on' | 'off'; note: string }> {
+  try {
+    (await openSandbox({ workspace, network: 'host' })).close();
+    return { input: 'on', note: 'commands run in the sandbox (sandbox: on)' };
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    return { input: 'off', note: `no sandbox here (${error.message}), so the demo sets sandbox: off` };
+  }
+}
+
 async function demo(stage: Stage): Promise<boolean> {
   const sandbox = (stage.sandbox = await createSandbox(HELLO_FILES));
   const github = (stage.github = await startGitHubEmulator({
@@ -195,20 +214,24 @@ async function demo(stage: Stage): Promise<boolean> {
       { number: 1, title: 'Tidy up hello.py', body: 'hello.py could use type hints and a main guard.' },
     ],
   }));
+  // The server plays today's default model, Claude Sonnet 5.5: signed thinking blocks bound to their prefix.
   const model = (stage.model = await startModelServer(helloScript(), {
     apiKey: KEY,
     latencyMs: MODEL_LATENCY_MS,
+    mode: 'sonnet-5-5',
   }));
 
   print(bold('todo-agent demo'));
   print(`Runs ${ENTRY} as a GitHub runner would, with no network and no credentials:`);
   print(`  GitHub   an emulator of the REST API at ${github.url}`);
   print(
-    `  model    a scripted stand-in for the Anthropic API at ${model.url} (${MODEL_LATENCY_MS} ms a reply)`,
+    `  model    a scripted stand-in for the Anthropic API playing ${MODE_MODEL_ID['sonnet-5-5']} at ${model.url} (${MODEL_LATENCY_MS} ms a reply)`,
   );
   print(
     `  repo     ${OWNER}/${REPO}: a bare origin and its checkout in ${sandbox.root} (removed at the end)`,
   );
+  const toolSandbox = await sandboxHere(sandbox.workspace);
+  print(`  tools    ${toolSandbox.note}`);
 
   const issue = github.state.issues.get(1)!;
   const body = `/agent ${HELLO_TASK}`;
@@ -232,7 +255,13 @@ async function demo(stage: Stage): Promise<boolean> {
       commentId: trigger.id,
       createdAt: trigger.created_at,
     }),
-    inputs: { github_token: TOKEN, anthropic_api_key: KEY, anthropic_base_url: model.url },
+    inputs: {
+      github_token: TOKEN,
+      anthropic_api_key: KEY,
+      anthropic_base_url: model.url,
+      model: MODE_MODEL_ID['sonnet-5-5'],
+      sandbox: toolSandbox.input,
+    },
     onSpawn: (child) => {
       stage.child = child;
       streamLog(child);

@@ -1,11 +1,11 @@
 // The action: read the event, decide whether and for whom to run, run the job, report the outcome.
-import * as core from '@actions/core';
 import { readFile } from 'node:fs/promises';
 import { GitHubApi, type Reaction } from './github/api.js';
 import { cancelRun } from './github/cancel.js';
 import { parseTrigger, taskProblem, type Trigger } from './github/trigger.js';
 import { errorSentence } from './error-sentence.js';
 import { runJob, type JobOutcome } from './job.js';
+import { addSecret, log, setFailed, setOutput } from './runner-output.js';
 import { redactor } from './redact.js';
 import { readSettings, secretValues, type Settings } from './settings.js';
 
@@ -16,10 +16,7 @@ const ALLOWED: readonly string[] = ['admin', 'write'];
 
 export async function run(): Promise<void> {
   const secrets = secretValues(process.env);
-  for (const secret of secrets) {
-    core.setSecret(secret);
-    redactor.add(secret);
-  }
+  for (const secret of secrets) addSecret(secret);
   const redact = (text: string) => redactor.redact(text);
   // Once a run has been acknowledged (👀), a failure of any kind is acknowledged too (😕).
   let acknowledged: { api: GitHubApi; commentId: number } | undefined;
@@ -27,7 +24,7 @@ export async function run(): Promise<void> {
     const settings = readSettings(process.env);
     const trigger = parseTrigger(settings.eventName, await readEvent(settings), settings.inputs.trigger);
     if (trigger.kind === 'skip') {
-      core.info(`Nothing to do: ${trigger.reason}.`);
+      log.info(`Nothing to do: ${trigger.reason}.`);
       setOutputs('skipped');
       return;
     }
@@ -36,7 +33,7 @@ export async function run(): Promise<void> {
       owner: settings.owner,
       repo: settings.repo,
       baseUrl: settings.apiUrl,
-      warn: (message) => core.warning(redact(message)),
+      warn: log.warning,
     });
     await react(api, trigger.commentId, 'eyes');
     acknowledged = { api, commentId: trigger.commentId };
@@ -52,7 +49,7 @@ export async function run(): Promise<void> {
       const cancelled = await cancelRun(api, run, settings.runId, runUrl);
       await react(api, trigger.commentId, cancelled.status === 'failed' ? 'confused' : '+1');
       setOutputs(cancelled.status);
-      if (cancelled.status === 'failed') core.setFailed(cancelled.reply);
+      if (cancelled.status === 'failed') setFailed(cancelled.reply);
       return;
     }
     const controller = cancelOnSignals();
@@ -69,12 +66,11 @@ export async function run(): Promise<void> {
       const done = outcome.delivery.pr ? 'rocket' : fine ? '+1' : 'confused';
       await react(api, trigger.commentId, done);
     }
-    report(outcome, redact);
+    report(outcome);
   } catch (error) {
-    const message = redact(errorSentence(error));
     if (acknowledged) await react(acknowledged.api, acknowledged.commentId, 'confused');
     setOutputs('failed');
-    core.setFailed(`todo-agent failed: ${message}`);
+    setFailed(`todo-agent failed: ${errorSentence(error)}`);
   }
 }
 
@@ -90,7 +86,7 @@ async function gate(
 ): Promise<RunStatus | undefined> {
   const permission = await api.permission(trigger.sender);
   if (!ALLOWED.includes(permission)) {
-    core.info(`@${trigger.sender} has ${permission} permission; only write or admin may run todo-agent.`);
+    log.info(`@${trigger.sender} has ${permission} permission; only write or admin may run todo-agent.`);
     await api.createComment(
       trigger.issueNumber,
       `@${trigger.sender} only collaborators with write access can run todo-agent here, so this request was not run.`,
@@ -120,7 +116,7 @@ async function gate(
 function cancelOnSignals(): AbortController {
   const controller = new AbortController();
   const cancel = (signal: string) => {
-    core.warning(`Received ${signal}: stopping the agent and saving its work.`);
+    log.warning(`Received ${signal}: stopping the agent and saving its work.`);
     controller.abort();
   };
   process.once('SIGTERM', () => cancel('SIGTERM'));
@@ -132,11 +128,11 @@ async function react(api: GitHubApi, commentId: number, content: Reaction): Prom
   try {
     await api.react(commentId, content);
   } catch (error) {
-    core.warning(`could not add the ${content} reaction: ${redactor.redact(errorSentence(error))}`);
+    log.warning(`could not add the ${content} reaction: ${errorSentence(error)}`);
   }
 }
 
-function report(outcome: JobOutcome, redact: (text: string) => string): void {
+function report(outcome: JobOutcome): void {
   if (!('result' in outcome)) {
     setOutputs(outcome.status);
     return;
@@ -145,11 +141,11 @@ function report(outcome: JobOutcome, redact: (text: string) => string): void {
   setOutputs(outcome.status, {
     pr_url: outcome.delivery.pr?.url ?? '',
     branch: outcome.branch ?? '',
-    todos: redact(JSON.stringify(result.todos)),
+    todos: JSON.stringify(result.todos),
     usage: JSON.stringify(result.usage),
     cost_usd: result.costUsd.toFixed(4),
   });
-  if (outcome.status === 'failed') core.setFailed(`todo-agent failed: ${redact(result.reason)}`);
+  if (outcome.status === 'failed') setFailed(`todo-agent failed: ${result.reason}`);
 }
 
 const EMPTY_OUTPUTS: Record<string, string> = {
@@ -161,7 +157,6 @@ const EMPTY_OUTPUTS: Record<string, string> = {
 };
 
 function setOutputs(status: RunStatus, outputs: Record<string, string> = {}): void {
-  core.setOutput('status', status);
-  for (const [name, fallback] of Object.entries(EMPTY_OUTPUTS))
-    core.setOutput(name, outputs[name] ?? fallback);
+  setOutput('status', status);
+  for (const [name, fallback] of Object.entries(EMPTY_OUTPUTS)) setOutput(name, outputs[name] ?? fallback);
 }

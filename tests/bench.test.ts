@@ -49,8 +49,10 @@ describe('npm run bench', () => {
       'coldLoop',
       'githubRequests',
       'cacheableShare',
+      'clearingShare',
       'peakMemory',
       'distSize',
+      'sandbox',
     ])
       expect(results, key).toHaveProperty(key);
     expect(results.meta).toMatchObject({ quick: true });

@@ -66,6 +66,8 @@ describe('npm run demo', () => {
     expect(out).toMatch(/^│ diff --git a\/hello\.py b\/hello\.py$/m);
     expect(out).toMatch(/^│ \+def greet\(name: str\) -> str:$/m);
     expect(out).toMatch(/^status +completed$/m);
+    // The scripted model played Sonnet 5.5, thinking blocks and all, and refused nothing.
+    expect(out).toContain('playing claude-sonnet-5-5');
 
     // Workflow commands are made readable, nothing secret-shaped leaks, no colour without a terminal.
     expect(out).toContain('▸ Turn 1');

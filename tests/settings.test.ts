@@ -1,6 +1,14 @@
 // Settings: defaults, validation with one readable line per problem, and which values count as secrets.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readSettings, secretValues, SettingsError } from '../src/settings.js';
+import {
+  DEFAULT_MAX_COST_USD,
+  INPUT_NAMES,
+  NUMBER_SETTINGS,
+  readSettings,
+  secretValues,
+  SettingsError,
+} from '../src/settings.js';
 
 const RUNNER = {
   GITHUB_REPOSITORY: 'octo-org/hello-world',
@@ -23,7 +31,90 @@ const settingsError = (env: NodeJS.ProcessEnv): string => {
   return expect.fail('readSettings accepted the environment');
 };
 
+/** action.yml's inputs and their defaults, read with a pattern (its layout is fixed: two-space names). */
+function actionDefaults(): Record<string, string> {
+  const yml = readFileSync(new URL('../action.yml', import.meta.url), 'utf8');
+  const inputs = yml.slice(yml.indexOf('\ninputs:'), yml.indexOf('\noutputs:'));
+  const found: Record<string, string> = {};
+  for (const [, name, body] of inputs.matchAll(/^ {2}(\w+):\n((?: {4}.*\n?)*)/gm)) {
+    found[name!] = /^ {4}default: '?(.*?)'?$/m.exec(body!)?.[1] ?? '(none)';
+  }
+  return found;
+}
+
+describe('action.yml', () => {
+  it('declares every input the settings read, with the same defaults', () => {
+    const defaults = actionDefaults();
+    expect(Object.keys(defaults).sort()).toEqual([...INPUT_NAMES].sort());
+    for (const [name, { fallback }] of Object.entries(NUMBER_SETTINGS)) {
+      expect(defaults[name], name).toBe(String(fallback));
+    }
+    expect(defaults.max_cost_usd).toBe(String(DEFAULT_MAX_COST_USD));
+    expect(defaults.verify_command).toBe('');
+  });
+});
+
 describe('readSettings', () => {
+  it('reads the new model inputs: max_context_tokens, effort and price_per_mtok, all empty by default', () => {
+    expect(readSettings({ ...RUNNER, ...KEYS }).inputs).toMatchObject({
+      max_context_tokens: undefined,
+      effort: undefined,
+      price_per_mtok: undefined,
+    });
+    const settings = readSettings({
+      ...RUNNER,
+      ...KEYS,
+      INPUT_MAX_CONTEXT_TOKENS: '200000',
+      INPUT_EFFORT: ' xhigh ',
+      INPUT_PRICE_PER_MTOK: '3, 15.5',
+    });
+    expect(settings.inputs).toMatchObject({
+      max_context_tokens: 200_000,
+      effort: 'xhigh',
+      price_per_mtok: { input: 3, output: 15.5 },
+    });
+  });
+
+  it.each([
+    [
+      'INPUT_MAX_CONTEXT_TOKENS',
+      '19999',
+      "max_context_tokens must be a whole number of tokens from 20000 to 10000000, got '19999'",
+    ],
+    ['INPUT_EFFORT', 'none', "effort must be one of low, medium, high, xhigh, max, got 'none'"],
+    [
+      'INPUT_PRICE_PER_MTOK',
+      '3,-1',
+      `price_per_mtok must be two positive numbers of US dollars, "input,output" (like "3,15"), got '3,-1'`,
+    ],
+    [
+      'INPUT_PRICE_PER_MTOK',
+      '3,15,1',
+      `price_per_mtok must be two positive numbers of US dollars, "input,output" (like "3,15"), got '3,15,1'`,
+    ],
+  ])('refuses %s=%j with one line', (name, value, message) => {
+    expect(settingsError({ ...RUNNER, ...KEYS, [name]: value })).toBe(message);
+  });
+
+  it('takes the key and base URL from ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL when the inputs are empty', () => {
+    const env = {
+      ...RUNNER,
+      INPUT_GITHUB_TOKEN: 'ghs_x',
+      ANTHROPIC_API_KEY: 'sk-env',
+      ANTHROPIC_BASE_URL: 'http://gw',
+    };
+    expect(readSettings(env).inputs).toMatchObject({
+      anthropic_api_key: 'sk-env',
+      anthropic_base_url: 'http://gw',
+    });
+    expect(readSettings({ ...env, INPUT_ANTHROPIC_API_KEY: 'sk-input' }).inputs.anthropic_api_key).toBe(
+      'sk-input',
+    );
+    expect(settingsError({ ...RUNNER, INPUT_GITHUB_TOKEN: 'ghs_x' })).toBe(
+      'no Anthropic API key: set the anthropic_api_key input (from a repository secret) or ANTHROPIC_API_KEY in the job’s env',
+    );
+  });
+
   it('applies the defaults of action.yml when inputs are empty or missing', () => {
     const settings = readSettings({ ...RUNNER, ...KEYS, INPUT_MAX_TURNS: '', INPUT_MODEL: '  ' });
     expect(settings.inputs).toMatchObject({
@@ -31,14 +122,36 @@ describe('readSettings', () => {
       github_token: 'ghs_settings-test',
       anthropic_base_url: '',
       trigger: '/agent',
-      max_turns: 60,
-      bash_timeout: 120,
+      max_turns: 150,
+      bash_timeout: 600,
       reminder_rounds: 3,
+      max_cost_usd: 5,
+      verify_command: '',
+      verify_attempts: 3,
       base_branch: '',
       draft: false,
       branch_prefix: 'agent/',
+      sandbox: 'on',
+      tool_network: 'allow',
     });
     expect(settings.inputs.model).toMatch(/^claude-/);
+  });
+
+  it('lets a workflow raise or clear the cost limit, and reads the verify gate', () => {
+    const read = (env: Record<string, string>) => readSettings({ ...RUNNER, ...KEYS, ...env }).inputs;
+    expect(read({ INPUT_MAX_COST_USD: '12.5' }).max_cost_usd).toBe(12.5);
+    expect(read({ INPUT_MAX_COST_USD: '0' }).max_cost_usd).toBeUndefined();
+    expect(read({ INPUT_MAX_COST_USD: 'None' }).max_cost_usd).toBeUndefined();
+    expect(settingsError({ ...RUNNER, ...KEYS, INPUT_MAX_COST_USD: '-1' })).toBe(
+      "max_cost_usd must be a positive number of dollars, or 0 (or none) for no limit, got '-1'",
+    );
+    expect(read({ INPUT_VERIFY_COMMAND: ' npm test ', INPUT_VERIFY_ATTEMPTS: '5' })).toMatchObject({
+      verify_command: 'npm test',
+      verify_attempts: 5,
+    });
+    expect(settingsError({ ...RUNNER, ...KEYS, INPUT_VERIFY_ATTEMPTS: '0' })).toBe(
+      "verify_attempts must be a whole number from 1 to 20, got '0'",
+    );
   });
 
   it('reads the runner context, without trailing slashes on URLs', () => {
@@ -115,11 +228,48 @@ describe('readSettings', () => {
 
   it('refuses a missing key or token, saying where it comes from', () => {
     expect(settingsError({ ...RUNNER, INPUT_GITHUB_TOKEN: 'ghs_x' })).toBe(
-      'anthropic_api_key is required (store the key as a repository secret)',
+      'no Anthropic API key: set the anthropic_api_key input (from a repository secret) or ANTHROPIC_API_KEY in the job’s env',
     );
     expect(settingsError({ ...RUNNER, INPUT_ANTHROPIC_API_KEY: 'sk', INPUT_GITHUB_TOKEN: '  ' })).toBe(
       'github_token is required (the default is the workflow token)',
     );
+  });
+
+  it('reads sandbox and tool_network, case-insensitive, and refuses anything else', () => {
+    const settings = readSettings({ ...RUNNER, ...KEYS, INPUT_SANDBOX: ' OFF ', INPUT_TOOL_NETWORK: 'None' });
+    expect(settings.inputs).toMatchObject({ sandbox: 'off', tool_network: 'none' });
+    expect(settingsError({ ...RUNNER, ...KEYS, INPUT_SANDBOX: 'false', INPUT_TOOL_NETWORK: 'host' })).toBe(
+      "sandbox must be on or off, got 'false'; tool_network must be allow or none, got 'host'",
+    );
+  });
+
+  it('reads the provider, which needs no API key but its own region and project', () => {
+    const bedrock = readSettings({
+      ...RUNNER,
+      INPUT_GITHUB_TOKEN: 'ghs_x',
+      INPUT_PROVIDER: ' bedrock ',
+      AWS_REGION: 'us-east-1',
+    });
+    expect(bedrock.inputs).toMatchObject({ provider: 'bedrock', anthropic_api_key: '' });
+    expect(readSettings({ ...RUNNER, ...KEYS }).inputs.provider).toBe('anthropic');
+    expect(
+      settingsError({
+        ...RUNNER,
+        INPUT_GITHUB_TOKEN: 'ghs_x',
+        INPUT_PROVIDER: 'vertex',
+        CLOUD_ML_REGION: 'global',
+      }),
+    ).toMatch(/^provider vertex needs a project id/);
+    expect(settingsError({ ...RUNNER, ...KEYS, INPUT_PROVIDER: 'azure' })).toBe(
+      "provider must be one of anthropic, bedrock, vertex, got 'azure'",
+    );
+  });
+
+  it('takes the API key from ANTHROPIC_API_KEY when the input is empty', () => {
+    expect(
+      readSettings({ ...RUNNER, INPUT_GITHUB_TOKEN: 'ghs_x', ANTHROPIC_API_KEY: 'sk-ant-env' }).inputs
+        .provider,
+    ).toBe('anthropic');
   });
 
   it('refuses a trigger of more than one word', () => {
@@ -132,7 +282,7 @@ describe('readSettings', () => {
     const message = settingsError({ ...RUNNER, INPUT_MAX_TURNS: 'many', INPUT_BRANCH_PREFIX: 'a b' });
     expect(message).not.toContain('\n');
     expect(message.split('; ')).toEqual([
-      'anthropic_api_key is required (store the key as a repository secret)',
+      'no Anthropic API key: set the anthropic_api_key input (from a repository secret) or ANTHROPIC_API_KEY in the job’s env',
       'github_token is required (the default is the workflow token)',
       "max_turns must be a whole number from 1 to 1000, got 'many'",
       'branch_prefix must be usable in a git branch name',

@@ -3,7 +3,8 @@
 const SECRET_PREFIXES = ['INPUT_', 'ACTIONS_', 'ANTHROPIC_'];
 const SECRET_NAMES = new Set(['GITHUB_TOKEN', 'GH_TOKEN']);
 /** Names that hold credentials, wherever they appear (the action masks and redacts their values too). */
-export const SECRET_NAME_PATTERN = /(TOKEN|SECRET|PASSWORD|API_?KEY|APIKEY|PRIVATE_KEY|CREDENTIALS?)/i;
+export const SECRET_NAME_PATTERN =
+  /(TOKEN|SECRET|PASSWORD|API_?KEY|APIKEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIALS?)/i;
 /** GitHub and Anthropic token shapes, found anywhere in a value (e.g. inside a URL). */
 const TOKEN_VALUE_PATTERN = /(gh[pousr]_|github_pat_|sk-ant-)[A-Za-z0-9_-]{8,}/;
 /**

@@ -1,17 +1,19 @@
 // Keeping a long run inside the context window: old tool results give way, the todo list never does.
 import type { ContentBlockParam, MessageParam } from './model.js';
 
-/** Clear when a request reached this share of the window: the next turn's tool output still has room. */
-export const CLEAR_AT_SHARE = 0.6;
+/** Clear when a request reached this share of the budget: the next turn's tool output still has room. */
+export const CLEAR_AT_SHARE = 0.75;
 /**
  * What is left after clearing stays under this share, by dropping the oldest whole turns if stubbing is not
- * enough (a very long run keeps a stub and a tool call per turn). The gap to CLEAR_AT_SHARE is what makes
- * clearing rare: every clearing changes the cached prefix, so the next request writes the cache anew.
+ * enough (a very long run keeps a stub and a tool call per turn). The wide gap to CLEAR_AT_SHARE is what
+ * makes clearing rare: every clearing changes the cached prefix, so the next request writes the cache anew.
  */
-export const CLEAR_DOWN_TO_SHARE = 0.4;
+export const CLEAR_DOWN_TO_SHARE = 0.35;
 /** The newest user turns whose tool results stay untouched. */
 export const KEEP_RECENT_TURNS = 3;
 const STUB = '[old tool result cleared]';
+/** What an assistant turn that held only thinking says once its thinking is gone: content can't be empty. */
+const THINKING_STUB = '[earlier reasoning cleared]';
 const NOTE_STUB = '[old note cleared]';
 /** Nudges the loop added: stale copies of the list once newer ones exist. */
 const NOTE_PREFIXES = ['<reminder>', '<context-note>'];
@@ -99,4 +101,17 @@ function shortenInput(input: Record<string, unknown>): Record<string, unknown> {
         : value,
     ]),
   );
+}
+
+/**
+ * The messages with every thinking block taken out, for after a clearing: a kept thinking block would be
+ * bound to a prefix that no longer exists, and the API refuses those. A turn left with nothing says so.
+ */
+export function withoutThinking(messages: readonly MessageParam[]): MessageParam[] {
+  return messages.map((message) => {
+    if (message.role !== 'assistant' || typeof message.content === 'string') return message;
+    const kept = message.content.filter((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking');
+    if (kept.length === message.content.length) return message;
+    return { ...message, content: kept.length > 0 ? kept : [{ type: 'text', text: THINKING_STUB }] };
+  });
 }

@@ -35,10 +35,33 @@ export interface AgentResult {
   usage: Usage;
   /** Estimated from the model's list prices. */
   costUsd: number;
+  /** The last round of verify_command, when one ran. */
+  verify?: VerifyReport;
+}
+
+/** One run of verify_command. */
+export interface VerifyReport {
+  command: string;
+  passed: boolean;
+  /** 1-based round, of `attempts`. */
+  round: number;
+  attempts: number;
+  exitCode: number | null;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+  /** The end of its output, redacted. */
+  outputTail: string;
 }
 
 export type NudgeKind =
-  'todo_reminder' | 'open_items' | 'continue' | 'more_tokens' | 'context_cleared' | 'maintainer';
+  | 'todo_reminder'
+  | 'open_items'
+  | 'continue'
+  | 'more_tokens'
+  | 'context_cleared'
+  | 'verify_failed'
+  | 'maintainer';
 
 export type AgentEvent =
   | { type: 'turn_start'; turn: number }
@@ -54,6 +77,7 @@ export type AgentEvent =
       durationMs: number;
     }
   | { type: 'nudge'; turn: number; kind: NudgeKind; text: string }
+  | { type: 'verify'; turn: number; report: VerifyReport }
   | { type: 'turn_end'; turn: number; stopReason: string | null; usage: Usage; total: Usage; costUsd: number }
   | { type: 'end'; result: AgentResult };
 

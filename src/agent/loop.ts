@@ -1,7 +1,13 @@
 // The agent loop: ask the model, run its tools, keep the todo list, nudge when needed, stop on a clear reason.
 import { performance } from 'node:perf_hooks';
 import { childEnv } from './child-env.js';
-import { CLEAR_DOWN_TO_SHARE, clearOldToolResults, dropOldTurns, needsClearing } from './context.js';
+import {
+  CLEAR_DOWN_TO_SHARE,
+  clearOldToolResults,
+  dropOldTurns,
+  needsClearing,
+  withoutThinking,
+} from './context.js';
 import {
   emptyUsage,
   promptTokens,
@@ -13,19 +19,19 @@ import {
 } from './events.js';
 import {
   classifyModelError,
-  DEFAULT_MAX_TOKENS,
-  RAISED_MAX_TOKENS,
   type ContentBlockParam,
   type Message,
   type MessageParam,
   type Model,
 } from './model.js';
 import { firstMessage, SYSTEM_PROMPT, type Briefing } from './prompt.js';
-import { DEFAULT_CONTEXT_WINDOW, estimateCost } from './pricing.js';
+import { estimateCost, outputRoom } from './models.js';
 import { ReminderPolicy } from './reminder.js';
 import { allCompleted, openItems, renderPlain, TodoManager, type TodoItem } from './todos.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
 import type { ToolContext } from './tools/types.js';
+import type { Sandbox } from './sandbox-namespaces.js';
+import { failureMessage, VerifyGate, withFixItem, type VerifySettings } from './verify.js';
 
 export interface AgentOptions extends Briefing {
   model: Model;
@@ -39,10 +45,17 @@ export interface AgentOptions extends Briefing {
   redact?: (text: string) => string;
   /** Values to keep out of the tools' environment on top of the usual secret names. */
   secrets?: string[];
+  /** Where bash commands run (sandbox-setup.ts); absent, they run directly. */
+  sandbox?: Sandbox;
   /** Stop as incomplete once the estimated cost passes this many USD. */
   maxCostUsd?: number;
-  /** Tokens the model can read; old tool results are cleared well before a request would reach it. */
-  contextWindow?: number;
+  /**
+   * The most prompt tokens a request may grow to (max_context_tokens); default and ceiling: the model's
+   * window. Old tool results are cleared well before a request would reach it.
+   */
+  maxContextTokens?: number;
+  /** The maintainers' check, run when every item is completed; the run completes only once it passes. */
+  verify?: VerifySettings;
   /** Plan only: no tools that write, and the run ends `planned` once the model has a list and stops. */
   planOnly?: boolean;
   /**
@@ -56,6 +69,8 @@ export interface AgentOptions extends Briefing {
 export type InboxEntry = (current: readonly TodoItem[]) => { items?: readonly TodoItem[]; text: string };
 
 const OPEN_ITEM_NUDGES = 2;
+/** The most one bash call (or the verify command) may last when no bash_timeout is given. */
+export const DEFAULT_BASH_TIMEOUT_SECONDS = 600;
 
 export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   const run = new Run(options);
@@ -67,12 +82,13 @@ class Run {
   readonly reminder: ReminderPolicy;
   readonly toolbox: Toolbox;
   readonly context: ToolContext;
+  readonly verify: VerifyGate | undefined;
   readonly messages: MessageParam[] = [];
   readonly usage: Usage = emptyUsage();
   turn = 0;
   toolCalls = 0;
   lastText = '';
-  maxTokens = DEFAULT_MAX_TOKENS;
+  maxTokens: number;
   openItemNudges = 0;
   lastPrompt = 0;
   lastOutput = 0;
@@ -81,14 +97,26 @@ class Run {
     this.todos = new TodoManager(options.resumedTodos ?? []);
     this.todos.onChange((items) => this.emit({ type: 'todos', turn: this.turn, items }));
     this.reminder = new ReminderPolicy(options.reminderRounds ?? 3);
-    this.toolbox = createToolbox(this.todos, { readOnly: options.planOnly ?? false });
+    const bashTimeoutSeconds = options.bashTimeoutSeconds ?? DEFAULT_BASH_TIMEOUT_SECONDS;
+    this.toolbox = createToolbox(this.todos, bashTimeoutSeconds, {
+      readOnly: options.planOnly ?? false,
+    });
     this.context = {
       workspace: options.workspace,
-      bashTimeoutSeconds: options.bashTimeoutSeconds ?? 120,
+      bashTimeoutSeconds,
       env: childEnv(process.env, options.secrets ?? []),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     };
+    this.maxTokens = outputRoom(options.model.info).first;
+    this.verify = options.verify && new VerifyGate(options.verify, this.context, options.redact);
     this.messages.push({ role: 'user', content: [{ type: 'text', text: firstMessage(options) }] });
+  }
+
+  /** The prompt budget: the max_context_tokens setting, never more than the model's window. */
+  get budget(): number {
+    const window = this.options.model.info.window;
+    return Math.min(this.options.maxContextTokens ?? window, window);
   }
 
   /** An observer that throws (a log, a comment) must never stop the work it is watching. */
@@ -139,10 +167,12 @@ class Run {
       if (reply.content.length > 0)
         this.messages.push({ role: 'user', content: this.withNotes(reply.content) });
     }
-    return this.finish(
-      allCompleted(this.todos.items) ? 'completed' : 'incomplete',
-      `it reached the limit of ${maxTurns} turns (max_turns)`,
-    );
+    const limit = `it reached the limit of ${maxTurns} turns (max_turns)`;
+    if (!allCompleted(this.todos.items)) return this.finish('incomplete', limit);
+    const check = await this.checkCompleted(true);
+    if (!('end' in check) || check.end === 'incomplete')
+      return this.finish('incomplete', 'end' in check ? `${limit}, and ${check.reason}` : limit);
+    return this.finish(check.end, check.reason);
   }
 
   /** What to send back for this response, or why the run ends here. */
@@ -166,7 +196,7 @@ class Run {
       case 'model_context_window_exceeded':
         return { end: 'incomplete', reason: "the conversation filled the model's context window" };
       default:
-        return this.afterEndTurn(response);
+        return await this.afterEndTurn(response);
     }
   }
 
@@ -203,7 +233,7 @@ class Run {
 
   /** A reply cut off by max_tokens: answer any cut tool call with an error, and give the next reply more room. */
   async recoverFromCutOff(response: Message): Promise<ContentBlockParam[]> {
-    this.maxTokens = RAISED_MAX_TOKENS;
+    this.maxTokens = outputRoom(this.options.model.info).raised;
     // Every tool call needs its result. Only a tool call at the very end can be the one the limit cut.
     if (response.content.some((block) => block.type === 'tool_use')) {
       return await this.runTools(response, response.content.at(-1)?.type === 'tool_use');
@@ -218,7 +248,9 @@ class Run {
   }
 
   /** The model stopped talking: finished, stopped early with open items, or said nothing. */
-  afterEndTurn(response: Message): { content: ContentBlockParam[] } | { end: AgentStatus; reason: string } {
+  async afterEndTurn(
+    response: Message,
+  ): Promise<{ content: ContentBlockParam[] } | { end: AgentStatus; reason: string }> {
     this.reminder.recordTurn(false);
     // Word from the maintainer that came in as the model stopped: it is the next thing to work on.
     const steering = this.takeInbox();
@@ -226,7 +258,7 @@ class Run {
     if (!hasText(response)) return { content: [this.nudge('continue', 'Please continue with the task.')] };
     if (this.options.planOnly && this.todos.items.length > 0)
       return { end: 'planned', reason: 'the plan is ready' };
-    if (allCompleted(this.todos.items)) return { end: 'completed', reason: 'every todo item is completed' };
+    if (allCompleted(this.todos.items)) return await this.checkCompleted();
     if (this.openItemNudges >= OPEN_ITEM_NUDGES) {
       return { end: 'incomplete', reason: `the model stopped with ${describeOpen(this.todos.items)}` };
     }
@@ -237,25 +269,51 @@ class Run {
     return { content: [this.nudge('open_items', text)] };
   }
 
+  /**
+   * Every item is completed: the run completes, unless verify_command fails. A failure opens a Fix item and
+   * goes back to the model as a new message, until the rounds run out (or `lastChance`: no turns left).
+   */
+  async checkCompleted(
+    lastChance = false,
+  ): Promise<{ content: ContentBlockParam[] } | { end: AgentStatus; reason: string }> {
+    if (!this.verify) return { end: 'completed', reason: 'every todo item is completed' };
+    const report = await this.verify.run();
+    this.emit({ type: 'verify', turn: this.turn, report });
+    const command = `verify_command \`${report.command}\``;
+    if (report.passed)
+      return { end: 'completed', reason: `every todo item is completed and ${command} passed` };
+    if (report.aborted) return { end: 'cancelled', reason: 'the run was cancelled' };
+    if (lastChance || this.verify.exhausted) {
+      return {
+        end: 'incomplete',
+        reason: `${command} still fails after ${report.round} round${report.round === 1 ? '' : 's'}`,
+      };
+    }
+    const items = withFixItem(this.todos.items);
+    if (items) this.todos.update(items);
+    const text = failureMessage(report, this.context.bashTimeoutSeconds, items !== undefined);
+    return { content: [this.nudge('verify_failed', text)] };
+  }
+
   /** Adds the reminder and the context note when due: after every tool_result block, as the API requires. */
   withNotes(content: ContentBlockParam[]): ContentBlockParam[] {
     const notes: ContentBlockParam[] = this.takeInbox();
     const reminder = this.reminder.take(this.todos.items);
     if (reminder) notes.push(this.nudge('todo_reminder', reminder));
-    const window = this.options.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
-    if (needsClearing(this.lastPrompt, this.lastOutput, window)) {
-      const note = this.clearContext(window);
+    if (needsClearing(this.lastPrompt, this.lastOutput, this.budget)) {
+      const note = this.clearContext(this.budget);
       if (note) notes.push(this.nudge('context_cleared', note));
     }
     return [...content, ...notes];
   }
 
   /**
-   * Makes room in a conversation near the window: old tool results become stubs, then the oldest whole
-   * turns go until it is back under CLEAR_DOWN_TO_SHARE. Returns the note that restates the list, if
-   * anything changed.
+   * Makes room in a conversation near the budget: old tool results become stubs, then the oldest whole
+   * turns go until it is back under CLEAR_DOWN_TO_SHARE. That changes the prefix of every thinking block
+   * kept, which the API would refuse, so the kept turns lose their thinking (the documented way). Returns
+   * the note that restates the list, if anything changed.
    */
-  clearContext(window: number): string | undefined {
+  clearContext(budget: number): string | undefined {
     const charsOf = (value: unknown) => JSON.stringify(value).length;
     const fixedChars = charsOf(SYSTEM_PROMPT) + charsOf(this.toolbox.definitions);
     const sentChars = this.messages.reduce((sum, message) => sum + charsOf(message), fixedChars);
@@ -266,8 +324,9 @@ class Run {
       fixedTokens: fixedChars * perChar,
       tokensOf: (m: MessageParam) => charsOf(m) * perChar,
     };
-    const dropped = dropOldTurns(this.messages, estimate, window * CLEAR_DOWN_TO_SHARE);
+    const dropped = dropOldTurns(this.messages, estimate, budget * CLEAR_DOWN_TO_SHARE);
     if (cleared + dropped === 0) return undefined;
+    this.messages.splice(0, this.messages.length, ...withoutThinking(this.messages));
     const what =
       dropped > 0
         ? `Older tool results were cleared and the ${dropped} oldest turns removed`
@@ -297,7 +356,7 @@ class Run {
   }
 
   cost(): number {
-    return estimateCost(this.options.model.id, this.usage);
+    return estimateCost(this.options.model.info.prices, this.usage);
   }
 
   nudge(kind: NudgeKind, text: string): ContentBlockParam {
@@ -326,7 +385,7 @@ class Run {
   }
 
   finishOnModelError(error: unknown): AgentResult {
-    const failure = classifyModelError(error);
+    const failure = classifyModelError(error, this.options.model.service);
     if (failure.kind === 'cancelled') return this.finish('cancelled', failure.message);
     if (failure.kind === 'context_window') return this.finish('incomplete', failure.message);
     return this.finish('failed', failure.message);
@@ -342,6 +401,7 @@ class Run {
       toolCalls: this.toolCalls,
       usage: { ...this.usage },
       costUsd: this.cost(),
+      ...(this.verify?.last ? { verify: this.verify.last } : {}),
     };
     this.emit({ type: 'end', result });
     return result;

@@ -1,5 +1,7 @@
 // The one module that talks to the model: the official SDK, streaming, its own retries, cache markers.
 import Anthropic from '@anthropic-ai/sdk';
+import { resolveModel, type Effort, type ModelInfo } from './models.js';
+import { connect, platformModelId, SERVICE_NAMES, type MessagesClient, type Provider } from './provider.js';
 import { encodeRequestBody } from './request-body.js';
 import type { ToolDefinition } from './tools/index.js';
 
@@ -8,18 +10,26 @@ export type ContentBlockParam = Anthropic.ContentBlockParam;
 export type Message = Anthropic.Message;
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
-/** Room for a long file write in one tool call; raised once when a reply is cut off. */
-export const DEFAULT_MAX_TOKENS = 16_000;
-export const RAISED_MAX_TOKENS = 64_000;
 /** The SDK retries 408/409/429/5xx/529 and dropped connections with backoff; a busy day needs more than 2. */
 export const DEFAULT_MAX_RETRIES = 8;
 
 export interface ModelOptions {
+  provider?: Provider;
   apiKey?: string;
   baseURL?: string;
   model?: string;
   maxRetries?: number;
+  /** Sent as `output_config.effort` to a model that takes it; otherwise the model's default. */
+  effort?: Effort;
+  /** Overrides the model table's list prices (USD per million tokens). */
+  pricePerMtok?: { input: number; output: number };
+  /** A sentence worth a warning in the log: an unknown model, an effort not sent, a recovery. */
+  onNotice?: (message: string) => void;
 }
+
+/** The beta that lets a request drop thinking blocks bound to another prefix instead of failing. */
+export const BINDING_BETA = 'thinking-binding-controls-2026-08-01';
+const BOUND_ELSEWHERE = /bound to a different conversation/i;
 
 export interface TurnRequest {
   system: string;
@@ -30,24 +40,30 @@ export interface TurnRequest {
 }
 
 export class Model {
-  readonly #client: Anthropic;
+  readonly #client: Promise<MessagesClient>;
+  readonly #ownBody: boolean;
   readonly #maxRetries: number;
   readonly id: string;
+  /** Window, output limit, prices and thinking of this model, from the model table. */
+  readonly info: ModelInfo;
+  readonly #effort: Effort | undefined;
+  readonly #notice: (message: string) => void;
+  /** Set after the API refused a thinking block bound to another prefix: from then on such blocks are dropped. */
+  #dropBoundBlocks = false;
+  /** Who serves the model, for error sentences: 'the Anthropic API', 'Amazon Bedrock' or 'Vertex AI'. */
+  readonly service: string;
   #systemBlocks: Anthropic.TextBlockParam[] | undefined;
 
   constructor(options: ModelOptions = {}) {
-    const apiKey = options.apiKey || process.env.ANTHROPIC_API_KEY;
-    if (!apiKey)
-      throw new Error('No Anthropic API key: set ANTHROPIC_API_KEY (or the anthropic_api_key input).');
     this.#maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    this.#client = new Anthropic({
-      apiKey,
-      baseURL: options.baseURL || process.env.ANTHROPIC_BASE_URL || undefined,
-      maxRetries: this.#maxRetries,
-      // Nothing in this process registers an OpenTelemetry tracer provider, so spans would only cost time.
-      openTelemetry: false,
-    });
-    this.id = options.model || DEFAULT_MODEL;
+    const provider = options.provider ?? 'anthropic';
+    const { client, ownBody } = connect({ ...options, provider, maxRetries: this.#maxRetries });
+    this.#client = client;
+    this.#ownBody = ownBody;
+    this.id = platformModelId(provider, options.model || DEFAULT_MODEL);
+    this.service = SERVICE_NAMES[provider];
+    this.#notice = options.onNotice ?? (() => {});
+    ({ info: this.info, effort: this.#effort } = resolveModel(this.id, options, this.#notice));
   }
 
   /**
@@ -60,10 +76,26 @@ export class Model {
       try {
         return await this.#stream(request);
       } catch (error) {
+        if (this.#recoverFromBinding(error)) continue;
         if (attempt >= this.#maxRetries || !isMidStreamFailure(error)) throw error;
         await backoff(attempt, request.signal);
       }
     }
+  }
+
+  /**
+   * A 400 saying a replayed thinking block is bound to a different conversation: the history changed under
+   * it. Sending it again cannot work; from now on every request asks the API to drop such blocks instead
+   * (the documented way out). Only once: a second refusal is a real failure.
+   */
+  #recoverFromBinding(error: unknown): boolean {
+    if (this.#dropBoundBlocks || !(error instanceof Anthropic.APIError) || error.status !== 400) return false;
+    if (!BOUND_ELSEWHERE.test(apiErrorMessage(error))) return false;
+    this.#dropBoundBlocks = true;
+    this.#notice(
+      'The API refused a thinking block bound to an earlier form of the conversation; the rest of this run asks it to drop such blocks (prefix_mismatch_behavior: drop_block).',
+    );
+    return true;
   }
 
   /** The same system blocks for the same prompt, so their encoding is reused. */
@@ -81,23 +113,41 @@ export class Model {
       tools: request.tools,
       messages: withCacheBreakpoints(request.messages),
       stream: true,
+      ...(this.#effort ? { output_config: { effort: this.#effort } } : {}),
+      ...(this.#dropBoundBlocks ? { thinking: DROP_BOUND_BLOCKS } : {}),
     };
     // The SDK's stream helper reads `params`; the bytes sent are the same JSON, encoded a message at a time.
-    const stream = this.#client.messages.stream(params, {
-      signal: request.signal,
-      body: encodeRequestBody(params),
-      headers: { 'content-type': 'application/json' },
-    });
+    // The platform SDKs rewrite the JSON they encoded themselves, so they get `params` alone.
+    const beta = this.#dropBoundBlocks ? { 'anthropic-beta': BINDING_BETA } : {};
+    const options = this.#ownBody
+      ? { body: encodeRequestBody(params), headers: { 'content-type': 'application/json', ...beta } }
+      : { headers: beta };
+    const client = await this.#client;
+    const stream = client.messages.stream(params, { signal: request.signal, ...options });
     return await stream.finalMessage();
   }
 }
 
-/** Error events the API sends inside a stream that a later attempt can get past. */
+/** Adaptive thinking (these models' default) that drops blocks failing the prefix check instead of failing. */
+const DROP_BOUND_BLOCKS = {
+  type: 'adaptive',
+  block_binding: { prefix_mismatch_behavior: 'drop_block' },
+} as unknown as Anthropic.ThinkingConfigParam;
+
+/**
+ * Error events the API sends inside a stream that a later attempt can get past, and the exceptions Amazon
+ * Bedrock ends a stream with instead (the Bedrock SDK turns them into error events of that type).
+ */
 const TRANSIENT_STREAM_ERRORS = new Set([
   'overloaded_error',
   'api_error',
   'rate_limit_error',
   'timeout_error',
+  'serviceUnavailableException',
+  'throttlingException',
+  'internalServerException',
+  'modelStreamErrorException',
+  'modelTimeoutException',
 ]);
 
 /**
@@ -158,7 +208,7 @@ export type ModelFailure =
   | { kind: 'other'; message: string };
 
 /** Turns an SDK error into one readable sentence, with no request ids or stack traces. */
-export function classifyModelError(error: unknown): ModelFailure {
+export function classifyModelError(error: unknown, service = SERVICE_NAMES.anthropic): ModelFailure {
   if (error instanceof Anthropic.APIUserAbortError)
     return { kind: 'cancelled', message: 'the run was cancelled' };
   if (error instanceof Anthropic.APIError) {
@@ -172,25 +222,35 @@ export function classifyModelError(error: unknown): ModelFailure {
     if (error.status === 401 || error.status === 403) {
       return {
         kind: 'auth',
-        message: `the Anthropic API refused the credentials (${error.status}: ${detail})`,
+        message: `${service} refused the credentials (${error.status}: ${detail})`,
       };
     }
     if (error instanceof Anthropic.APIConnectionError) {
-      return { kind: 'other', message: `could not reach the Anthropic API after retries (${detail})` };
+      // The platform SDKs report credentials they could not get (from the AWS chain, or Google's) this way.
+      if (/^Failed to (resolve|acquire) .*credentials/.test(detail)) {
+        const cause = (error as { cause?: unknown }).cause;
+        const why = cause instanceof Error && cause.message ? `: ${cause.message.split('\n')[0]}` : '';
+        return {
+          kind: 'auth',
+          message: `no credentials for ${service} (${detail.replace(/\.$/, '')}${why})`,
+        };
+      }
+      return { kind: 'other', message: `could not reach ${service} after retries (${detail})` };
     }
     if (error.status === undefined) {
       return {
         kind: 'other',
-        message: `the Anthropic API stream failed (${error.type ?? 'error'}: ${detail})`,
+        message: `${service} stream failed (${error.type ?? 'error'}: ${detail})`,
       };
     }
-    return { kind: 'other', message: `the Anthropic API answered ${error.status}: ${detail}` };
+    return { kind: 'other', message: `${service} answered ${error.status}: ${detail}` };
   }
   return { kind: 'other', message: error instanceof Error ? error.message : String(error) };
 }
 
+/** The API's own words: `error.message` in its error body, or `message` in an AWS error body. */
 function apiErrorMessage(error: InstanceType<typeof Anthropic.APIError>): string {
-  const body = error.error as { error?: { message?: unknown } } | undefined;
-  const message = body?.error?.message;
+  const body = error.error as { error?: { message?: unknown }; message?: unknown } | undefined;
+  const message = body?.error?.message ?? body?.message;
   return typeof message === 'string' && message ? message : error.message;
 }

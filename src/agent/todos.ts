@@ -1,5 +1,6 @@
 // The TodoManager: the only owner of the agent's todo list, its working memory outside the conversation.
 import { z } from 'zod';
+import { stripInvisible } from '../text/invisible.js';
 
 export const MAX_TODOS = 20;
 export const STATUSES = ['pending', 'in_progress', 'completed'] as const;
@@ -58,7 +59,8 @@ export function validateTodos(items: unknown): TodoItem[] {
       rawId === undefined || rawId === null || String(rawId).trim() === ''
         ? String(index + 1)
         : String(rawId).trim();
-    const text = typeof item.text === 'string' ? item.text.trim() : '';
+    // Invisible characters go: what the maintainer sees in the checklist is all the list holds.
+    const text = typeof item.text === 'string' ? stripInvisible(item.text).trim() : '';
     if (!text) throw new TodoUpdateError(`item #${id}: text is required`);
     const status =
       typeof item.status === 'string' ? item.status.trim().toLowerCase() : (item.status ?? 'pending');
@@ -69,7 +71,7 @@ export function validateTodos(items: unknown): TodoItem[] {
     }
     if (seen.has(id)) throw new TodoUpdateError(`duplicate id #${id}: every item needs its own id`);
     seen.add(id);
-    const activeForm = typeof item.activeForm === 'string' ? item.activeForm.trim() : '';
+    const activeForm = typeof item.activeForm === 'string' ? stripInvisible(item.activeForm).trim() : '';
     return { id, text, status: status as TodoStatus, ...(activeForm ? { activeForm } : {}) };
   });
   const active = validated.filter((item) => item.status === 'in_progress');
@@ -100,6 +102,20 @@ export function allCompleted(items: readonly TodoItem[]): boolean {
 
 export function openItems(items: readonly TodoItem[]): TodoItem[] {
   return items.filter((item) => item.status !== 'completed');
+}
+
+/**
+ * An item completed although its check could not run here says why at the end of its text:
+ * "Run the integration tests (not verified: they need a database)". The pull request lists these.
+ */
+const NOT_VERIFIED = /\(not verified:\s*(.+?)\)\s*$/i;
+
+/** Completed items whose check did not run, each with the reason its text gives. */
+export function unverifiedItems(items: readonly TodoItem[]): { text: string; reason: string }[] {
+  return items.flatMap((item) => {
+    const match = item.status === 'completed' ? NOT_VERIFIED.exec(item.text) : null;
+    return match ? [{ text: item.text.slice(0, match.index).trim(), reason: match[1]!.trim() }] : [];
+  });
 }
 
 export type TodoListener = (items: readonly TodoItem[]) => void;

@@ -1,6 +1,10 @@
-// The one module that runs git. Every call goes through execFile (never a shell) with an argument array;
-// the push token is never handled here: `origin` carries the credentials actions/checkout persisted.
+// The one module that runs git. Every call goes through execFile (never a shell) with an argument array,
+// and runs only git: no system or global configuration, and command-line settings that switch off what a
+// repository's own configuration could make git run (hooks, fsmonitor, credential helpers, ssh commands,
+// protocols other than https and local files). The push token reaches only this module's git processes,
+// as an http.extraheader in their environment; it is never written to the repository's configuration.
 import { execFile } from 'node:child_process';
+import { isAbsolute, relative } from 'node:path';
 import { redactor } from '../redact.js';
 
 export const BOT_IDENTITY = {
@@ -18,6 +22,10 @@ export interface GitRepoOptions {
   env?: NodeJS.ProcessEnv;
   /** Author and committer of commitAll (default: BOT_IDENTITY). */
   identity?: GitIdentity;
+  /** Credentials for fetch, ls-remote and push: sent to `serverUrl` by our own git processes only. */
+  auth?: { serverUrl: string; token: string };
+  /** Files never staged, wherever .gitignore stands (credential files an earlier step left in the workspace). */
+  exclude?: readonly string[];
 }
 
 export type PushResult = { ok: true } | { ok: false; rejected: boolean; message: string };
@@ -25,8 +33,53 @@ export type PushResult = { ok: true } | { ok: false; rejected: boolean; message:
 /** Network commands get minutes, not forever: a hung fetch must not eat the job's whole time budget. */
 const GIT_TIMEOUT_MS = 5 * 60_000;
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
-/** These would point git at another repository or index than the one in `dir`. */
-const REPO_LOCATING_VARS = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR'];
+/**
+ * These would point git at another repository or index than the one in `dir`, add configuration, or name
+ * programs for git to run.
+ */
+const UNWANTED_VARS = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_COMMON_DIR',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_CONFIG',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'GIT_SSH',
+  'GIT_SSH_COMMAND',
+  'GIT_PROXY_COMMAND',
+  'GIT_EXTERNAL_DIFF',
+  'GIT_EDITOR',
+  'GIT_SEQUENCE_EDITOR',
+  'GIT_EXEC_PATH',
+  'GIT_TEMPLATE_DIR',
+];
+
+/**
+ * Settings given on every command line, where they win over the repository's configuration: nothing the
+ * workspace configures runs inside our git. (The repository's configuration is also put back as it was
+ * before the model's first tool call; see config-guard.ts.)
+ */
+export const GIT_LOCKDOWN: readonly string[] = [
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.sshCommand=false',
+  'core.askPass=',
+  'core.editor=false',
+  'core.pager=cat',
+  'credential.helper=',
+  'diff.external=',
+  'submodule.recurse=false',
+  'protocol.allow=never',
+  'protocol.https.allow=always',
+  'protocol.file.allow=always',
+  'commit.gpgsign=false',
+  'tag.gpgsign=false',
+].flatMap((setting) => ['-c', setting]);
 
 /** `scheme://user:secret@host` → `scheme://***@host`, for anything git may echo back. */
 function scrubCredentials(text: string): string {
@@ -62,13 +115,29 @@ export class GitRepo {
   readonly dir: string;
   readonly #env: NodeJS.ProcessEnv;
   readonly #identity: GitIdentity;
+  /** Extra environment for commands that talk to the remote. */
+  readonly #authEnv: NodeJS.ProcessEnv;
+  /** `-- . :(exclude)…`: the whole work tree but the excluded files. */
+  readonly #pathspec: string[];
 
   constructor(dir: string, options: GitRepoOptions = {}) {
     this.dir = dir;
-    const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: '0' };
-    for (const name of REPO_LOCATING_VARS) delete env[name];
+    const env: NodeJS.ProcessEnv = {
+      ...(options.env ?? process.env),
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+    };
+    for (const name of Object.keys(env)) {
+      if (UNWANTED_VARS.includes(name) || /^GIT_CONFIG_(KEY|VALUE)_/.test(name)) delete env[name];
+    }
     this.#env = env;
     this.#identity = options.identity ?? BOT_IDENTITY;
+    this.#authEnv = options.auth ? authEnv(options.auth.serverUrl, options.auth.token) : {};
+    const inside = (options.exclude ?? [])
+      .map((path) => relative(dir, path))
+      .filter((path) => path !== '' && !path.startsWith('..') && !isAbsolute(path));
+    this.#pathspec = ['--', '.', ...inside.map((path) => `:(exclude,literal)${path}`)];
   }
 
   /** Sha of HEAD. */
@@ -89,20 +158,42 @@ export class GitRepo {
   async checkoutRemoteBranch(name: string): Promise<void> {
     assertNotOption(name, 'fetch');
     // An explicit refspec: a checkout's fetch config may not cover every branch.
-    await this.#git(['fetch', '--no-tags', 'origin', `+refs/heads/${name}:refs/remotes/origin/${name}`]);
+    await this.#git(
+      ['fetch', '--no-tags', 'origin', `+refs/heads/${name}:refs/remotes/origin/${name}`],
+      this.#authEnv,
+    );
     await this.#git(['switch', '--force-create', name, `refs/remotes/origin/${name}`]);
     await this.#git(['config', `branch.${name}.remote`, 'origin']);
     await this.#git(['config', `branch.${name}.merge`, `refs/heads/${name}`]);
   }
 
-  /** Any tracked change or untracked, not ignored, file. */
-  async hasChanges(): Promise<boolean> {
-    return (await this.#git(['status', '--porcelain'])).trim() !== '';
+  /** A commit-ish resolved to its sha, or undefined when there is no such revision here. */
+  async resolve(rev: string): Promise<string | undefined> {
+    assertNotOption(rev, 'rev-parse');
+    const result = await this.#run(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
+    return result.code === 0 ? result.stdout.trim() : undefined;
   }
 
-  /** Stages everything (.gitignore respected) and commits as the identity; undefined when nothing changed. */
+  /** The content of `path` in commit `sha` (not the working tree), or undefined when it has none. */
+  async fileAt(sha: string, path: string): Promise<string | undefined> {
+    assertNotOption(sha, 'cat-file');
+    const result = await this.#run(['cat-file', 'blob', `${sha}:${path}`]);
+    return result.code === 0 ? result.stdout : undefined;
+  }
+
+  /** Any tracked change or untracked, not ignored, file. */
+  async hasChanges(): Promise<boolean> {
+    return (
+      (await this.#git(['status', '--porcelain', '--ignore-submodules=all', ...this.#pathspec])).trim() !== ''
+    );
+  }
+
+  /**
+   * Stages everything (.gitignore respected, excluded files left out) and commits as the identity; undefined
+   * when nothing changed.
+   */
   async commitAll(message: string): Promise<string | undefined> {
-    await this.#git(['add', '--all']);
+    await this.#git(['add', '--all', ...this.#pathspec]);
     const staged = await this.#run(['diff', '--cached', '--quiet']);
     if (staged.code === 0) return undefined;
     if (staged.code !== 1) throw new GitError(['diff', '--cached', '--quiet'], staged.stderr, staged.code);
@@ -114,15 +205,13 @@ export class GitRepo {
       GIT_COMMITTER_NAME: name,
       GIT_COMMITTER_EMAIL: email,
     };
-    // --no-verify: hooks a dependency install may have set up (husky…) must not block the bot's commit.
+    // --no-verify as well as the empty hooksPath: no hook (husky…) may block or watch the bot's commit.
     await this.#git(
       [
         '-c',
         `user.name=${name}`,
         '-c',
         `user.email=${email}`,
-        '-c',
-        'commit.gpgsign=false',
         'commit',
         '--quiet',
         '--no-verify',
@@ -141,7 +230,7 @@ export class GitRepo {
     const args = ['push', '--porcelain', '--no-verify', 'origin', `HEAD:refs/heads/${branch}`];
     let result: GitOutput;
     try {
-      result = await this.#run(args);
+      result = await this.#run(args, this.#authEnv);
     } catch (error) {
       // A push that hung past its timeout or could not start: worth another try, never a lost run.
       return { ok: false, rejected: false, message: error instanceof Error ? error.message : String(error) };
@@ -155,8 +244,20 @@ export class GitRepo {
     assertNotOption(name, 'ls-remote');
     const ref = `refs/heads/${name}`;
     // ls-remote matches by path suffix: refs/heads/a/refs/heads/x would match too, so compare exactly.
-    const output = await this.#git(['ls-remote', '--heads', 'origin', ref]);
+    const output = await this.#git(['ls-remote', '--heads', 'origin', ref], this.#authEnv);
     return output.split('\n').some((line) => line.split('\t')[1] === ref);
+  }
+
+  /**
+   * `git config --file <file> <args>`: reads or edits one configuration file as it is, includes not
+   * followed. Exit code 1 (no such key) gives ''.
+   */
+  async configFile(file: string, args: string[]): Promise<string> {
+    const full = ['config', '--file', file, ...args];
+    const result = await this.#run(full);
+    if (result.code === 0 || result.code === 1 || result.code === 5)
+      return result.code === 0 ? result.stdout : '';
+    throw new GitError(full, result.stderr, result.code);
   }
 
   /** Runs git, throws GitError unless it exits 0, returns stdout. */
@@ -168,6 +269,7 @@ export class GitRepo {
 
   /** Runs git and reports its exit code; throws only when git could not run to the end. */
   #run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<GitOutput> {
+    const fullArgs = ['-c', `safe.directory=${this.dir}`, ...GIT_LOCKDOWN, ...args];
     const options = {
       cwd: this.dir,
       env: { ...this.#env, ...extraEnv },
@@ -176,7 +278,7 @@ export class GitRepo {
       timeout: GIT_TIMEOUT_MS,
     };
     return new Promise((resolve, reject) => {
-      execFile('git', args, options, (error, stdout, stderr) => {
+      execFile('git', fullArgs, options, (error, stdout, stderr) => {
         if (!error) return resolve({ code: 0, stdout, stderr });
         if (typeof error.code === 'number') return resolve({ code: error.code, stdout, stderr });
         const why = error.killed ? `timed out or killed (${error.signal ?? 'no signal'})` : error.message;
@@ -184,6 +286,19 @@ export class GitRepo {
       });
     });
   }
+}
+
+/**
+ * The configuration, passed in the environment (GIT_CONFIG_COUNT…), that sends the token to `serverUrl` the
+ * way actions/checkout does: basic auth as `x-access-token`.
+ */
+function authEnv(serverUrl: string, token: string): NodeJS.ProcessEnv {
+  const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
+  return {
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: `http.${serverUrl.replace(/\/+$/, '')}/.extraheader`,
+    GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`,
+  };
 }
 
 /** A name starting with '-' would be read as an option. */

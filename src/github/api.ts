@@ -13,9 +13,15 @@ export interface IssueComment {
   body: string;
   user: string;
   userType: string;
+  /** GitHub's author_association: OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, … */
+  association: string;
   createdAt: string;
+  updatedAt: string;
   htmlUrl: string;
 }
+
+/** Who writes when the workflow's own GITHUB_TOKEN is used. */
+export const WORKFLOW_BOT = 'github-actions[bot]';
 
 export interface ApiOptions {
   token: string;
@@ -44,32 +50,72 @@ function limitHandler(kind: string, warn: (message: string) => void) {
   };
 }
 
+/**
+ * The Octokit every GitHub call goes through: retry and throttling plugins, writes paced one at a time, and
+ * every request's parameters redacted on their way out. Redaction wraps the request itself, under every
+ * method, so that no request, a new one included, can carry a secret to GitHub.
+ */
+export function createOctokit({
+  token,
+  baseUrl,
+  warn = () => {},
+}: ApiOptions): ReturnType<typeof getOctokit> {
+  const octokit = getOctokit(
+    token,
+    {
+      baseUrl,
+      // plugin-retry's list, plus 409: a conflict (a run that already finished) does not pass by waiting.
+      retry: { doNotRetry: [400, 401, 403, 404, 409, 410, 422, 451] },
+      throttle: {
+        onRateLimit: limitHandler('rate limit', warn),
+        onSecondaryRateLimit: limitHandler('secondary rate limit', warn),
+      },
+    },
+    retry,
+    throttling,
+  );
+  // Outermost wrap: every parameter is redacted before anything else sees it, and a write starts only once
+  // the previous one (with its retries and queueing) is done.
+  const pacer = new WritePacer();
+  octokit.hook.wrap('request', (request, options) => {
+    redactParams(options as unknown as Record<string, unknown>);
+    return options.method === 'GET' ? request(options) : pacer.run(async () => await request(options));
+  });
+  return octokit;
+}
+
+/** The request options that are not parameters: where and how to send, never what. */
+const TRANSPORT_KEYS = new Set(['method', 'baseUrl', 'url', 'headers', 'mediaType', 'request']);
+
+/**
+ * Redacts every parameter (path, query and body alike) string by string, in place: a hook cannot hand the
+ * next one a new options object (before-after-hook binds them all to the first), only change that one.
+ */
+function redactParams(options: Record<string, unknown>): void {
+  for (const key of Object.keys(options)) {
+    if (!TRANSPORT_KEYS.has(key)) options[key] = redactStrings(options[key]);
+  }
+}
+
+function redactStrings(value: unknown): unknown {
+  if (typeof value === 'string') return redactor.redact(value);
+  if (Array.isArray(value)) return value.map(redactStrings);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, redactStrings(inner)]));
+  }
+  return value;
+}
+
 export class GitHubApi {
   readonly #octokit: ReturnType<typeof getOctokit>;
   readonly #repo: { owner: string; repo: string };
   #self: Promise<string | undefined> | undefined;
+  /** The login our own reaction came back with: who this token writes as, whatever kind of token it is. */
+  #reactedAs: string | undefined;
 
-  constructor({ token, owner, repo, baseUrl, warn = () => {} }: ApiOptions) {
-    this.#repo = { owner, repo };
-    this.#octokit = getOctokit(
-      token,
-      {
-        baseUrl,
-        // plugin-retry's list, plus 409: a conflict (a run that already finished) does not pass by waiting.
-        retry: { doNotRetry: [400, 401, 403, 404, 409, 410, 422, 451] },
-        throttle: {
-          onRateLimit: limitHandler('rate limit', warn),
-          onSecondaryRateLimit: limitHandler('secondary rate limit', warn),
-        },
-      },
-      retry,
-      throttling,
-    );
-    // Outermost wrap: a write starts only once the previous one (with its retries and queueing) is done.
-    const pacer = new WritePacer();
-    this.#octokit.hook.wrap('request', (request, options) =>
-      options.method === 'GET' ? request(options) : pacer.run(async () => await request(options)),
-    );
+  constructor(options: ApiOptions) {
+    this.#repo = { owner: options.owner, repo: options.repo };
+    this.#octokit = createOctokit(options);
   }
 
   get owner(): string {
@@ -100,11 +146,12 @@ export class GitHubApi {
   }
 
   async react(commentId: number, content: Reaction): Promise<void> {
-    await this.#octokit.rest.reactions.createForIssueComment({
+    const { data } = await this.#octokit.rest.reactions.createForIssueComment({
       ...this.#repo,
       comment_id: commentId,
       content,
     });
+    this.#reactedAs ??= data.user?.login;
   }
 
   /**
@@ -119,9 +166,17 @@ export class GitHubApi {
     return this.#self;
   }
 
-  /** Whether this action wrote something: a bot (the workflow's or an app's token) or the token's own user. */
-  async wroteIt(author: { user: string; userType: string }): Promise<boolean> {
-    return author.userType === 'Bot' || author.user === (await this.selfLogin());
+  /**
+   * The login this action writes as: a personal token's user, else the login our reaction came back with
+   * (an app's bot), else the workflow token's bot.
+   */
+  async identity(): Promise<string> {
+    return (await this.selfLogin()) ?? this.#reactedAs ?? WORKFLOW_BOT;
+  }
+
+  /** Whether this action (an earlier run with the same token) wrote something. Any other bot did not. */
+  async wroteIt(author: { user: string }): Promise<boolean> {
+    return author.user.toLowerCase() === (await this.identity()).toLowerCase();
   }
 
   /** The issue's comments, oldest first. */
@@ -136,12 +191,13 @@ export class GitHubApi {
       body: comment.body ?? '',
       user: comment.user?.login ?? 'ghost',
       userType: comment.user?.type ?? 'User',
+      association: comment.author_association,
       createdAt: comment.created_at,
+      updatedAt: comment.updated_at,
       htmlUrl: comment.html_url,
     }));
   }
 
-  /** Every text this class writes to GitHub passes the shared redactor: the last line of defence. */
   async createComment(
     issueNumber: number,
     body: string,
@@ -149,7 +205,7 @@ export class GitHubApi {
     const { data } = await this.#octokit.rest.issues.createComment({
       ...this.#repo,
       issue_number: issueNumber,
-      body: redactor.redact(body),
+      body,
     });
     return { id: data.id, htmlUrl: data.html_url, body: data.body ?? '' };
   }
@@ -159,7 +215,7 @@ export class GitHubApi {
     const { data } = await this.#octokit.rest.issues.updateComment({
       ...this.#repo,
       comment_id: commentId,
-      body: redactor.redact(body),
+      body,
     });
     return data.body ?? '';
   }
@@ -227,7 +283,7 @@ export class GitHubApi {
     body: string;
     draft?: boolean;
   }): Promise<OpenPull> {
-    const pull = { ...request, title: redactor.redact(request.title), body: redactor.redact(request.body) };
+    const pull = request;
     const existing = await this.findOpenPull(pull.head);
     if (existing) return existing;
     try {
@@ -257,7 +313,7 @@ export class GitHubApi {
     await this.#octokit.rest.pulls.update({
       ...this.#repo,
       pull_number: pullNumber,
-      body: redactor.redact(body),
+      body,
     });
   }
 

@@ -15,7 +15,12 @@ export async function cancelRun(
   runUrl: (runId: string) => string,
 ): Promise<{ status: CancelOutcome; reply: string }> {
   const thread = await api.comments(trigger.issueNumber);
-  const earlier = await earlierRun(thread, ownRunId, (comment) => api.wroteIt(comment));
+  // The newest state we wrote for this thread, whatever it is: the run it names is the one going, if any.
+  const earlier = await earlierRun(
+    thread,
+    { runId: ownRunId, issueNumber: trigger.issueNumber, accepts: () => true },
+    async (comment) => await api.wroteIt(comment),
+  );
   const where = trigger.isPullRequest ? 'pull request' : 'issue';
   const runId = Number(earlier?.runId);
   if (!earlier?.shown || !isRunning(earlier.shown) || !Number.isInteger(runId) || runId <= 0) {

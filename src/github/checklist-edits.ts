@@ -3,7 +3,7 @@
 // by lining the shown lines up with the written ones.
 import { renderPlain, validateTodos, type TodoItem } from '../agent/todos.js';
 import { itemLine, STATE_MARKER } from './checklist.js';
-import { stripHidden } from './issue-context.js';
+import { stripHidden } from './hidden-text.js';
 
 export type ListEdit =
   | { kind: 'reworded'; id: string; text: string }

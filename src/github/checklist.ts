@@ -1,10 +1,12 @@
 // The checklist comment: the todo list as a Markdown task list, with a hidden agent-state line that a
 // later run reads back to pick up where this one stopped. Pure functions apart from the shared redactor.
 import { z } from 'zod';
-import { promptTokens, type Usage } from '../agent/events.js';
+import { promptTokens, type Usage, type VerifyReport } from '../agent/events.js';
+import { describeFailure } from '../agent/verify.js';
 import { countDone, validateTodos } from '../agent/todos.js';
 import type { TodoItem } from '../agent/todos.js';
 import { redactor } from '../redact.js';
+import { inertJson } from '../text/inert-json.js';
 
 export const STATE_MARKER = '<!-- agent-state';
 export const STATE_VERSION = 1;
@@ -14,6 +16,8 @@ export type ChecklistPhase =
 
 /** What a later run needs to continue; spread into the agent-state JSON. */
 export interface ResumeState {
+  /** The issue (or pull request) the run worked on: a state is only ever read back on that issue. */
+  issue?: number;
   branch?: string;
   runId?: string;
   base?: string;
@@ -36,6 +40,8 @@ export interface ChecklistState {
   trigger?: string;
   /** One readable sentence: why it stopped, the error, "no changes", how to continue. */
   note?: string;
+  /** The latest round of verify_command, if it ran. */
+  verify?: VerifyReport;
   resume: ResumeState;
 }
 
@@ -98,6 +104,8 @@ function renderWithin(state: ChecklistState, limits: TextLimits): string {
     blocks.push(progressLine(state.items));
     blocks.push(state.items.map((item) => itemLine(item, limits.shown)).join('\n'));
   }
+  if (state.verify && !state.verify.passed && state.phase !== 'working')
+    blocks.push(verifyOutput(state.verify));
   if (state.phase === 'incomplete') blocks.push(continueLine(state.branch, trigger));
   const footer = footerLine(state);
   return `${blocks.join('\n\n')}\n\n${footer ? `${footer}\n` : ''}${stateLine(state, limits.stored)}`;
@@ -131,6 +139,7 @@ export function parseAgentState(body: string): AgentState | undefined {
 const agentStateSchema = z.looseObject({
   v: z.literal(STATE_VERSION),
   items: z.array(z.unknown()),
+  issue: z.number().int().optional(),
   branch: z.string().optional(),
   runId: z.string().optional(),
   base: z.string().optional(),
@@ -154,9 +163,7 @@ function stateLine(state: ChecklistState, maxText: number): string {
  * \u escapes (still valid JSON). Outside strings JSON has no `<`/`>`, and `-` appears only as a sign.
  */
 export function commentSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/"(?:[^"\\]|\\.)*"/g, (literal) =>
-    literal.replace(/[<>&-]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-  );
+  return inertJson(value, /[<>&-]/g);
 }
 
 // ---- the visible parts ----
@@ -184,8 +191,26 @@ function continueLine(branch: ChecklistState['branch'], trigger: string): string
   return `${where}Comment \`${trigger} continue\` to pick up where it stopped.`;
 }
 
+/** `✅ npm test passed in 41 s (3 rounds)`, or how it failed: the verify_command result in one line. */
+export function verifyLine(report: VerifyReport): string {
+  const command = codeSpan(redactor.redact(report.command));
+  const rounds = report.round === 1 ? '' : ` (${report.round} rounds)`;
+  if (report.passed) return `✅ ${command} passed in ${formatDuration(report.durationMs)}${rounds}`;
+  return `❌ ${command} failed: ${describeFailure(report)}, round ${report.round} of ${report.attempts}`;
+}
+
+/** The end of a failed verify_command's output, folded away. */
+export function verifyOutput(report: VerifyReport): string {
+  const output = redactor.redact(report.outputTail).trim() || '(no output)';
+  const longestRun = Math.max(0, ...(output.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  const summary = `Output of ${escapeMarkdown(redactor.redact(report.command))} (its end)`;
+  return `<details><summary>${summary}</summary>\n\n${fence}\n${output}\n${fence}\n\n</details>`;
+}
+
 function footerLine(state: ChecklistState): string {
   const parts: string[] = [];
+  if (state.verify) parts.push(verifyLine(state.verify));
   if (state.turn > 0) parts.push(`turn ${state.turn}`);
   const tokens = tokensPart(state.usage);
   if (tokens) parts.push(tokens);

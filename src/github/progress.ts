@@ -37,6 +37,8 @@ export class ChecklistProgress {
       this.state.turn = event.turn;
       this.state.usage = event.total;
       this.state.costUsd = event.costUsd;
+    } else if (event.type === 'verify') {
+      this.update({ verify: event.report });
     } else if (event.type === 'todos') {
       this.update({ items: this.shownItems(event.items), phase: 'working', turn: event.turn });
     }

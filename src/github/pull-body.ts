@@ -1,7 +1,9 @@
-// The pull request description: what it closes, the list, the files it changes, the model's summary.
+// The pull request description: what it closes, the list and its checks, the files it changes, the summary.
 import { promptTokens, type AgentResult } from '../agent/events.js';
 import type { ChangedFile } from './api.js';
-import { codeSpan, renderTaskList, safeUrl } from './checklist.js';
+import { unverifiedItems } from '../agent/todos.js';
+import { codeSpan, escapeMarkdown, renderTaskList, safeUrl, verifyLine } from './checklist.js';
+import { inertMarkdown } from './inert-markdown.js';
 
 export interface PullBodyParts {
   /** The issue the pull request closes (none for a run on a pull request). */
@@ -16,14 +18,24 @@ export interface PullBodyParts {
 export function pullBody({ closes, result, checklistUrl, files }: PullBodyParts): string {
   const usage = result.usage;
   const link = checklistUrl && safeUrl(checklistUrl);
+  const unverified = unverifiedItems(result.todos);
   return [
     ...(closes === undefined ? [] : [`Closes #${closes}`]),
     ...(link ? [`The [checklist comment](${link}) shows the list as the agent kept it.`] : []),
     '### Todo list',
     renderTaskList(result.todos),
+    ...(result.verify ? [verifyLine(result.verify)] : []),
+    ...(unverified.length > 0
+      ? [
+          '### Checks that did not run',
+          unverified
+            .map(({ text, reason }) => `- ${escapeMarkdown(text)}: ${escapeMarkdown(reason)}`)
+            .join('\n'),
+        ]
+      : []),
     ...(files ? ['### Files changed', filesSection(files.files, files.more)] : []),
     '### Summary',
-    result.lastText || '_The model left no summary._',
+    inertMarkdown(result.lastText) || '_The model left no summary._',
     `<sub>${result.turns} turns · ${result.toolCalls} tool calls · ${promptTokens(usage)} input tokens (${usage.cache_read_input_tokens} cached), ${usage.output_tokens} output tokens · ~$${result.costUsd.toFixed(2)} · opened by todo-agent</sub>`,
   ].join('\n\n');
 }

@@ -1,6 +1,6 @@
 // The job summary: the final checklist and a table of turns, tool calls and tokens.
-import * as core from '@actions/core';
 import { promptTokens, type AgentObserver, type Usage } from '../agent/events.js';
+import { writeSummary } from '../runner-output.js';
 import { shortNumber } from './checklist.js';
 
 interface TurnRow {
@@ -24,8 +24,8 @@ export class RunSummary {
     }
   };
 
-  /** Writes the summary; `checklist` is the final comment body, `redact` keeps secrets out. */
-  async write(checklist: string, redact: (text: string) => string): Promise<void> {
+  /** Writes the summary; `checklist` is the final comment body. */
+  async write(checklist: string): Promise<void> {
     const rows = [...this.#turns.values()]
       .slice(-MAX_ROWS)
       .map((row) => [
@@ -35,8 +35,9 @@ export class RunSummary {
         shortNumber(row.usage?.cache_read_input_tokens ?? 0),
         shortNumber(row.usage?.output_tokens ?? 0),
       ]);
-    const summary = core.summary.addRaw(redact(checklist), true).addEOL();
-    if (rows.length > 0) {
+    await writeSummary((summary) => {
+      summary.addRaw(checklist, true).addEOL();
+      if (rows.length === 0) return;
       summary.addHeading('Turns', 3).addTable([
         [
           { data: 'Turn', header: true },
@@ -47,7 +48,6 @@ export class RunSummary {
         ],
         ...rows,
       ]);
-    }
-    await summary.write();
+    });
   }
 }

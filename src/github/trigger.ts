@@ -1,5 +1,6 @@
 // What an event asks of the action: run a task, show usage, or nothing. Pure: reads the payload only.
 import { z } from 'zod';
+import { stripHidden } from './hidden-text.js';
 
 export const MAX_TASK_CHARS = 20_000;
 
@@ -15,6 +16,9 @@ export interface TriggerSource {
   repo: string;
   issueTitle: string;
   issueBody: string;
+  /** Who opened the issue, and GitHub's author_association for them. */
+  issueAuthor: string;
+  issueAuthorAssociation: string;
   issueState: string;
   locked: boolean;
   commentCreatedAt: string;
@@ -45,6 +49,8 @@ const commentEventSchema = z.object({
     number: z.number().int().positive(),
     title: z.string(),
     body: z.string().nullish(),
+    user: z.object({ login: z.string() }).nullish(),
+    author_association: z.string().optional(),
     state: z.string(),
     locked: z.boolean().optional(),
     pull_request: z.object({}).nullish(),
@@ -67,8 +73,10 @@ export function parseTrigger(eventName: string, payload: unknown, triggerPrefix:
   const event = parsed.data;
 
   if (isBot(event.sender)) return skip(`comment by bot ${event.sender.login}, ignored`);
-  const task = taskAfterPrefix(event.comment.body ?? '', triggerPrefix);
-  if (task === undefined) return skip(`comment does not start with ${triggerPrefix}`);
+  const asked = taskAfterPrefix(event.comment.body ?? '', triggerPrefix);
+  if (asked === undefined) return skip(`comment does not start with ${triggerPrefix}`);
+  // The task too is read as the maintainer saw it: text pasted from elsewhere may carry hidden parts.
+  const task = stripHidden(asked).trim();
 
   const source = sourceOf(event);
   if (task === '') return { kind: 'usage', ...source };
@@ -137,6 +145,8 @@ function sourceOf(event: CommentEvent): TriggerSource {
     repo: event.repository.name,
     issueTitle: event.issue.title,
     issueBody: event.issue.body ?? '',
+    issueAuthor: event.issue.user?.login ?? 'ghost',
+    issueAuthorAssociation: event.issue.author_association ?? 'NONE',
     issueState: event.issue.state,
     locked: event.issue.locked ?? false,
     commentCreatedAt: event.comment.created_at,

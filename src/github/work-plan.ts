@@ -1,11 +1,24 @@
 // Where a run works and what it starts from: a fresh branch, an earlier run's branch, or a PR's head.
 import type { TodoItem } from '../agent/todos.js';
-import { allCompleted } from '../agent/todos.js';
 import { branchName, type GitRepo } from '../git/repo.js';
 import type { GitHubApi, IssueComment } from './api.js';
 import { parseAgentState, type AgentState } from './checklist.js';
 import { applyEdits, describeEdits, readEdits } from './checklist-edits.js';
 import { afterKeyword, CONTINUE, GO, type Trigger } from './trigger.js';
+
+/**
+ * What an earlier run on this issue was asked and how far it got: data for the model, never its task. For
+ * `go`, the plan the maintainer approved (its task is then this run's task, and `task` is left out).
+ */
+export interface EarlierRun {
+  task?: string;
+  /** The list to start from: the saved one with the maintainer's edits of the comment applied. */
+  todos: readonly TodoItem[];
+  /** The maintainer approved this list as a plan (`go`). */
+  approved?: boolean;
+  /** The maintainer's edits of the checklist since it was written, in words for the model. */
+  edits?: string;
+}
 
 export interface WorkPlan {
   /** `plan`: a plan-only run, which works on no branch and delivers nothing. */
@@ -13,14 +26,12 @@ export interface WorkPlan {
   /** The branch the work is committed to and pushed to. */
   branch: string;
   base: string;
+  /** The maintainer's instruction for this run: the only text that goes in the model's task slot. */
   task: string;
-  resumedTodos?: readonly TodoItem[];
+  /** Set when the run continues an earlier one (`continue`) or runs a plan (`go`). */
+  earlier?: EarlierRun;
   /** The issue the pull request closes: this one, or for a run on a PR, the one its description closes. */
   closes?: number;
-  /** What the starting list is, for the model (e.g. the plan the maintainer approved with `go`). */
-  resumeNote?: string;
-  /** The maintainer's edits of the checklist since it was written, in words for the model. */
-  listEdits?: string;
   /** A sentence for the maintainer in the new checklist (an edit that could not be taken). */
   notice?: string;
   /** Push to the branch as it is (a PR head or an earlier run's branch) rather than to a fresh name. */
@@ -37,27 +48,60 @@ export interface PlanRequest {
   runId: string;
   branchPrefix: string;
   baseBranch: string;
+  defaultBranch: string;
 }
 
 /**
- * The newest agent-state left on the thread by an earlier run. Only comments this action wrote count (a bot,
- * or the user of a personal token): a state in anyone else's comment could be forged.
+ * The state a run saves in its checklist comment; `planned` marks a plan that `go` may run; `shown` is the
+ * comment's body as it is now, which a maintainer may have edited.
+ */
+export type SavedState = AgentState & { task?: string; issue?: number; planned?: boolean };
+export type SavedRun = SavedState & { shown: string };
+
+/** What a saved state must satisfy besides being ours: whose issue, and what it may be picked up for. */
+export interface StateRules {
+  runId: string;
+  issueNumber: number;
+  /** Whether this state may be picked up: a branch that may be continued, or a plan. */
+  accepts: (state: SavedState) => boolean;
+}
+
+/**
+ * The newest agent-state left on this issue by an earlier run that the rules accept. Only comments written by
+ * the identity this action writes as count (another bot's lookalike does not), and only states that name this
+ * issue: anything else could be forged, or copied from another issue.
  */
 export async function earlierRun(
   thread: readonly IssueComment[],
-  runId: string,
+  rules: StateRules,
   wroteIt: (comment: IssueComment) => Promise<boolean>,
 ): Promise<SavedRun | undefined> {
   for (const comment of [...thread].reverse()) {
-    const state = parseAgentState(comment.body);
-    if (state && state.runId !== runId && (await wroteIt(comment)))
-      return { ...(state as SavedRun), shown: comment.body };
+    const state = parseAgentState(comment.body) as SavedState | undefined;
+    if (!state || state.runId === rules.runId || state.issue !== rules.issueNumber) continue;
+    if (!rules.accepts(state)) continue;
+    if (await wroteIt(comment)) return { ...state, shown: comment.body };
   }
   return undefined;
 }
 
+/** The title a plan is shown under: what the earlier run was asked, or this run's task. */
+export function headline(plan: WorkPlan): string {
+  return plan.earlier?.task || plan.task;
+}
+
 export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
   const { trigger, api, git } = request;
+  const find = async (accepts: StateRules['accepts']) =>
+    await earlierRun(
+      request.thread,
+      { runId: request.runId, issueNumber: trigger.issueNumber, accepts },
+      async (comment) => await api.wroteIt(comment),
+    );
+  // `go` runs the newest state on the thread, and only if it is a plan (a later run supersedes it).
+  const approved = trigger.mode === 'go' ? approvedPlan(trigger.task, await find(() => true)) : undefined;
+  if (trigger.mode === 'go' && !approved) return { decline: NO_PLAN };
+
   if (trigger.isPullRequest) {
     const head = await api.pullHead(trigger.issueNumber);
     if (!head.sameRepo) {
@@ -67,8 +111,6 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
       };
     }
     await git.checkoutRemoteBranch(head.ref);
-    // An earlier run on this PR left a list: `continue` (or more instructions while it is open) picks it up.
-    const earlier = await earlierRun(request.thread, request.runId, (comment) => api.wroteIt(comment));
     const closes = /^Closes #(\d+)$/m.exec(head.body)?.[1];
     const where = {
       branch: head.ref,
@@ -77,22 +119,21 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
       ...(closes ? { closes: Number(closes) } : {}),
     };
     if (trigger.mode === 'plan') return { plan: { kind: 'plan', task: trigger.task, ...where } };
-    if (trigger.mode === 'go') {
-      const approved = approvedPlan(trigger, earlier);
-      return approved ? { plan: { kind: 'pull-request', ...approved, ...where } } : { decline: NO_PLAN };
-    }
-    const resumes = earlier?.branch === head.ref && wantsResume(earlier, trigger.isContinue);
+    if (approved) return { plan: { kind: 'pull-request', ...approved, ...where } };
+    // `continue` picks up the list an earlier run on this PR left for its head branch.
+    const earlier = trigger.isContinue
+      ? await find((state) => state.branch === head.ref && !state.planned)
+      : undefined;
     return {
       plan: {
         kind: 'pull-request',
-        task: resumes ? resumedTask(earlier.task, trigger.task, trigger.isContinue) : trigger.task,
-        ...(resumes ? listAsShown(earlier) : {}),
+        task: earlier ? resumedTask(trigger.task) : trigger.task,
+        ...(earlier ? resumed(earlier) : {}),
         ...where,
       },
     };
   }
 
-  const earlier = await earlierRun(request.thread, request.runId, (comment) => api.wroteIt(comment));
   // A plan works on the checked-out base and pushes nothing: it lands in the checklist's saved state.
   if (trigger.mode === 'plan') {
     return {
@@ -105,18 +146,25 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
       },
     };
   }
-  const approved = trigger.mode === 'go' ? approvedPlan(trigger, earlier) : undefined;
-  if (trigger.mode === 'go' && !approved) return { decline: NO_PLAN };
-  const resumable = earlier?.branch && wantsResume(earlier, trigger.isContinue);
-  if (resumable && earlier?.branch && (await git.remoteBranchExists(earlier.branch))) {
+  // Only an explicit `continue` resumes, and only onto one of our own branches, never the base or default.
+  const ownBranch = (branch: string | undefined) =>
+    !!branch &&
+    branch.startsWith(request.branchPrefix) &&
+    branch !== request.branchPrefix &&
+    branch !== request.baseBranch &&
+    branch !== request.defaultBranch;
+  const earlier = trigger.isContinue
+    ? await find((state) => ownBranch(state.branch) && !state.planned)
+    : undefined;
+  if (earlier?.branch && (await git.remoteBranchExists(earlier.branch))) {
     await git.checkoutRemoteBranch(earlier.branch);
     return {
       plan: {
         kind: 'resume',
         branch: earlier.branch,
         base: earlier.base || request.baseBranch,
-        task: resumedTask(earlier.task, trigger.task, trigger.isContinue),
-        ...listAsShown(earlier),
+        task: resumedTask(trigger.task),
+        ...resumed(earlier),
         continuesBranch: true,
       },
     };
@@ -138,9 +186,13 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
   };
 }
 
-/** More instructions resume an open run implicitly only if it had a plan; `continue` always asks to. */
-function wantsResume(earlier: AgentState, isContinue: boolean): boolean {
-  return isContinue || (earlier.items.length > 0 && !allCompleted(earlier.items));
+/** An earlier run to continue: its task as data, and its list as the comment now shows it. */
+function resumed(earlier: SavedRun): Pick<WorkPlan, 'earlier' | 'notice'> {
+  const { todos, edits, notice } = listAsShown(earlier);
+  return {
+    earlier: { task: earlier.task?.trim() || '(not recorded)', todos, ...(edits ? { edits } : {}) },
+    ...(notice ? { notice } : {}),
+  };
 }
 
 /** `continue` plus anything after it: the new instructions of a resumed run. */
@@ -149,54 +201,50 @@ function extraInstructions(task: string): string {
 }
 
 /**
- * `go`: the newest plan on the thread (items and ids as saved) as the starting list; words after `go` are
- * more instructions.
+ * `go`: the newest saved state on the thread, if it is a plan, as the starting list (items and ids as saved,
+ * the maintainer's edits applied); its task, the maintainer's own words, is this run's task, and words after
+ * `go` are more instructions.
  */
 function approvedPlan(
-  trigger: PlanRequest['trigger'],
+  task: string,
   earlier: SavedRun | undefined,
-): Pick<WorkPlan, 'task' | 'resumedTodos' | 'resumeNote' | 'listEdits' | 'notice'> | undefined {
+): Pick<WorkPlan, 'task' | 'earlier' | 'notice'> | undefined {
   if (!earlier?.planned) return undefined;
-  const extra = afterKeyword(trigger.task, GO);
+  const extra = afterKeyword(task, GO);
   const original = earlier.task?.trim() || 'Carry out the plan below.';
+  const { todos, edits, notice } = listAsShown(earlier);
   return {
     task: extra ? `${original}\n\nNew instructions from the maintainer: ${extra}` : original,
-    ...listAsShown(earlier),
-    resumeNote:
-      'The maintainer approved this plan. Work through it: keep the item ids, and start on the first open item.',
+    earlier: { todos, approved: true, ...(edits ? { edits } : {}) },
+    ...(notice ? { notice } : {}),
   };
 }
 
 const NO_PLAN = 'there is no plan on this thread to run: comment `plan <task>` first';
 
 /**
- * The saved state of an earlier run; `planned` marks a plan that `go` may run; `shown` is its comment's body
- * as it is now, which a maintainer may have edited.
- */
-export type SavedRun = AgentState & { task?: string; planned?: boolean; shown?: string };
-
-/**
  * The list a continued run starts from: the saved list with the maintainer's edits of the comment applied
  * (ids kept), and those edits in words for the model. An edit that breaks a list rule is not taken, and the
  * notice says why.
  */
-function listAsShown(earlier: SavedRun): Pick<WorkPlan, 'resumedTodos' | 'listEdits' | 'notice'> {
-  const edits = earlier.shown ? readEdits(earlier.shown, earlier.items) : [];
-  if (edits.length === 0) return { resumedTodos: earlier.items };
+function listAsShown(earlier: SavedRun): { todos: readonly TodoItem[]; edits?: string; notice?: string } {
+  const edits = readEdits(earlier.shown, earlier.items);
+  if (edits.length === 0) return { todos: earlier.items };
   try {
     const items = applyEdits(earlier.items, edits);
-    return { resumedTodos: items, listEdits: describeEdits(edits, items) };
+    return { todos: items, edits: describeEdits(edits, items) };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     return {
-      resumedTodos: earlier.items,
+      todos: earlier.items,
       notice: `The edited checklist was not taken (${why}); the saved list was used.`,
     };
   }
 }
 
-function resumedTask(earlierTask: string | undefined, task: string, isContinue: boolean): string {
-  const extra = isContinue ? extraInstructions(task) : task.trim();
-  const original = earlierTask?.trim() || 'Continue the work of the earlier run on this issue.';
-  return extra ? `${original}\n\nNew instructions from the maintainer: ${extra}` : original;
+/** The task slot of a resumed run: continue the earlier work, plus whatever else the maintainer asked now. */
+function resumedTask(task: string): string {
+  const extra = extraInstructions(task);
+  const base = 'Continue the earlier run on this issue: its task and todo list are given below as data.';
+  return extra ? `${base}\n\nNew instructions from the maintainer: ${extra}` : base;
 }

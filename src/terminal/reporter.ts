@@ -1,5 +1,6 @@
 // The terminal observer: the live todo panel and one line per tool call, for the CLI and the action log.
 import type { AgentEvent, AgentObserver } from '../agent/events.js';
+import { describeFailure } from '../agent/verify.js';
 import { renderPanel } from './panel.js';
 
 export interface ReporterOptions {
@@ -19,6 +20,16 @@ export function terminalReporter({ write, color }: ReporterOptions): AgentObserv
       case 'nudge':
         write(`  ↺ ${event.kind.replace('_', ' ')}\n`);
         break;
+      case 'verify': {
+        const { report } = event;
+        const seconds = Math.round(report.durationMs / 1000);
+        const how = report.passed ? `passed in ${seconds} s` : `failed (${describeFailure(report)})`;
+        write(
+          `  ${report.passed ? '✓' : '✗'} verify ${report.command}: ${how}, round ${report.round} of ${report.attempts}\n`,
+        );
+        if (!report.passed) write(`${report.outputTail.replace(/^/gm, '    ').trimEnd()}\n`);
+        break;
+      }
       case 'end':
         write(
           `\n${event.result.status}: ${event.result.reason} (${event.result.turns} turns, ${event.result.toolCalls} tool calls)\n`,

@@ -2,18 +2,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clearOldToolResults, dropOldTurns } from '../../src/agent/context.js';
+import { clearOldToolResults, dropOldTurns, withoutThinking } from '../../src/agent/context.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { runAgent } from '../../src/agent/loop.js';
 import { Model, type MessageParam } from '../../src/agent/model.js';
 import { openWorkspace } from '../../src/agent/workspace.js';
+import { LONG_RUN_FILE, longReadScript, longRunFileText } from '../support/bench-scripts.js';
 import {
   estimateInputTokens,
-  reply,
+  MODE_MODEL_ID,
+  MODEL_MODES,
   startModelServer,
-  text,
-  toolUse,
-  type ScriptStep,
+  type ModelMode,
   type ScriptedModelServer,
 } from '../support/anthropic-server.js';
 
@@ -29,59 +29,73 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const items = (done: number) =>
-  ['Survey the logs', 'Summarise them', 'Write the report'].map((t, i) => ({
-    text: t,
-    status: i < done ? 'completed' : i === done ? 'in_progress' : 'pending',
-  }));
-
-/** A long run: every turn reads a ~2,500-token file; the plan moves on every 100 turns. */
-function longScript(turns: number): ScriptStep[] {
-  const steps: ScriptStep[] = [reply(toolUse('todo', { items: items(0) }))];
-  for (let turn = 2; turn < turns; turn++) {
-    steps.push(
-      turn % 100 === 0
-        ? reply(toolUse('todo', { items: items(turn / 100) }))
-        : reply(toolUse('read_file', { path: 'log.txt' })),
-    );
-  }
-  steps.push(reply(toolUse('todo', { items: items(3) })), reply(text('Report written.')));
-  return steps;
+/** A long run of `turns` turns against the server in `mode`, every turn reading `file` characters. */
+async function longRun(
+  mode: ModelMode,
+  options: { turns: number; budget?: number; fileChars: number; window?: number },
+) {
+  await writeFile(join(dir, LONG_RUN_FILE), longRunFileText(options.fileChars));
+  server = await startModelServer(longReadScript(options.turns), {
+    apiKey: KEY,
+    mode,
+    ...(options.window ? { contextWindow: options.window } : {}),
+  });
+  const events: AgentEvent[] = [];
+  const result = await runAgent({
+    task: 'Summarise the logs',
+    model: new Model({ apiKey: KEY, baseURL: server.url, maxRetries: 0, model: MODE_MODEL_ID[mode] }),
+    workspace: dir,
+    maxTurns: options.turns + 100,
+    ...(options.budget ? { maxContextTokens: options.budget } : {}),
+    observers: [(event) => events.push(event)],
+  });
+  const sizes = server.requests.map((r) => estimateInputTokens(r.body));
+  const clearings = events.filter((e) => e.type === 'nudge' && e.kind === 'context_cleared');
+  return { result, sizes, clearings, requests: server.requests, violations: server.violations };
 }
 
-describe('long runs inside the context window', () => {
-  it('runs 300+ turns under a 40k-token window, clearing old tool results and keeping the list', async () => {
+describe.each(MODEL_MODES)('long runs inside the context budget (%s)', (mode) => {
+  it('runs 300+ turns under a 40k-token budget, clearing old tool results and keeping the list', async () => {
     const window = 40_000;
-    await writeFile(join(dir, 'log.txt'), 'log line with some words in it\n'.repeat(320));
-    server = await startModelServer(longScript(301), { apiKey: KEY, contextWindow: window });
-    const events: AgentEvent[] = [];
-    const result = await runAgent({
-      task: 'Summarise the logs',
-      model: new Model({ apiKey: KEY, baseURL: server.url, maxRetries: 0 }),
-      workspace: dir,
-      maxTurns: 400,
-      contextWindow: window,
-      observers: [(event) => events.push(event)],
-    });
-    expect(server.violations).toEqual([]);
-    expect(result.status).toBe('completed');
-    expect(result.turns).toBe(302);
-    const sizes = server.requests.map((r) => estimateInputTokens(r.body));
-    expect(Math.max(...sizes)).toBeLessThan(window);
+    const run = await longRun(mode, { turns: 301, budget: window, window, fileChars: 9_600 });
+    expect(run.violations).toEqual([]);
+    expect(run.result.status).toBe('completed');
+    expect(run.result.turns).toBe(302);
+    expect(Math.max(...run.sizes)).toBeLessThan(window);
     // Without clearing, 300 reads of a ~2,500-token file would have passed the window twenty times over.
-    const clearings = events.filter((e) => e.type === 'nudge' && e.kind === 'context_cleared');
-    expect(clearings.length).toBeGreaterThan(5);
+    expect(run.clearings.length).toBeGreaterThan(5);
     // Stubs alone would fill the window in a run this long: the oldest turns go too, so clearing stays
-    // occasional (it was on most turns before) and the history stays bounded.
-    expect(clearings.length).toBeLessThan(100);
-    expect(JSON.stringify(clearings)).toMatch(/the \d+ oldest turns removed/);
-    expect(server.requests.at(-1)!.body.messages.length).toBeLessThan(300);
+    // occasional and the history stays bounded.
+    expect(run.clearings.length).toBeLessThan(60);
+    expect(JSON.stringify(run.clearings)).toMatch(/the \d+ oldest turns removed/);
+    expect(run.requests.at(-1)!.body.messages.length).toBeLessThan(300);
     // Every request still carries the current todo list, however much was cleared before it.
-    for (const request of server.requests.slice(2)) {
+    for (const request of run.requests.slice(2)) {
       expect(JSON.stringify(request.body.messages)).toMatch(/\[[>x ]\] #1: Survey the logs/);
     }
     // And the first message, the task, is never cleared.
-    expect(JSON.stringify(server.requests.at(-1)!.body.messages[0])).toContain('Summarise the logs');
+    expect(JSON.stringify(run.requests.at(-1)!.body.messages[0])).toContain('Summarise the logs');
+  });
+});
+
+describe('issue 9 measures: a 300-turn run on claude-sonnet-5-5', () => {
+  it('held to max_context_tokens 200000: completes, no request over the budget, no 400', async () => {
+    const run = await longRun('sonnet-5-5', { turns: 300, budget: 200_000, fileChars: 10_000 });
+    expect(run.violations).toEqual([]);
+    expect(run.result.status).toBe('completed');
+    expect(Math.max(...run.sizes)).toBeLessThanOrEqual(200_000);
+    expect(run.clearings.length).toBeGreaterThan(2);
+    // Thinking is kept between clearings: only the turns a clearing rewrote lose theirs.
+    const last = run.requests.at(-1)!.body.messages as { role: string; content: { type: string }[] }[];
+    expect(last.at(-2)!.content[0]!.type).toBe('thinking');
+  });
+
+  it('with the default budget (the model window, 1M): completes, no request over it, no 400', async () => {
+    const run = await longRun('sonnet-5-5', { turns: 300, fileChars: 12_000 });
+    expect(run.violations).toEqual([]);
+    expect(run.result.status).toBe('completed');
+    expect(Math.max(...run.sizes)).toBeLessThanOrEqual(1_000_000);
+    expect(run.clearings.length).toBeGreaterThanOrEqual(1);
   });
 });
 
@@ -156,5 +170,28 @@ describe('dropOldTurns', () => {
     paused.splice(3, 0, { role: 'assistant', content: [{ type: 'text', text: 'pausing' }] });
     expect(dropOldTurns(paused, estimate, 0)).toBe(1);
     expect(paused[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'pausing' }] });
+  });
+});
+
+describe('withoutThinking', () => {
+  it('takes thinking out of assistant turns, leaving a stub where nothing else was, and keeps other turns as they are', () => {
+    const user: MessageParam = { role: 'user', content: 'go' };
+    const messages: MessageParam[] = [
+      user,
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: '', signature: 's1' },
+          { type: 'tool_use', id: 't1', name: 'bash', input: {} },
+        ],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] },
+      { role: 'assistant', content: [{ type: 'redacted_thinking', data: 'x' }] },
+    ];
+    const out = withoutThinking(messages);
+    expect(out[0]).toBe(user);
+    expect(out[2]).toBe(messages[2]);
+    expect(out[1]!.content).toEqual([{ type: 'tool_use', id: 't1', name: 'bash', input: {} }]);
+    expect(out[3]!.content).toEqual([{ type: 'text', text: '[earlier reasoning cleared]' }]);
   });
 });

@@ -8,10 +8,14 @@ import { Model } from '../../src/agent/model.js';
 import { REMINDER_PREFIX } from '../../src/agent/reminder.js';
 import { openWorkspace } from '../../src/agent/workspace.js';
 import {
+  apiError,
+  BINDING_BETA,
+  MODE_MODEL_ID,
   reply,
   startModelServer,
   text,
   toolUse,
+  type ModelMode,
   type RecordedRequest,
   type ScriptStep,
   type ScriptedModelServer,
@@ -30,12 +34,12 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function play(script: ScriptStep[], options: Partial<AgentOptions> = {}) {
-  server = await startModelServer(script, { apiKey: KEY });
+async function play(script: ScriptStep[], options: Partial<AgentOptions> = {}, mode: ModelMode = 'classic') {
+  server = await startModelServer(script, { apiKey: KEY, mode });
   const events: AgentEvent[] = [];
   const result = await runAgent({
     task: 'Refactor hello.py',
-    model: new Model({ apiKey: KEY, baseURL: server.url, maxRetries: 0 }),
+    model: new Model({ apiKey: KEY, baseURL: server.url, maxRetries: 0, model: MODE_MODEL_ID[mode] }),
     workspace: dir,
     observers: [(event) => events.push(event)],
     ...options,
@@ -327,6 +331,148 @@ describe('the agent loop', () => {
     const sent = JSON.stringify(requests[1]!.body.messages.at(-1));
     expect(sent).toContain('token=***');
     expect(sent).not.toContain('ghp_');
+  });
+
+  it('completes only once verify_command passes, and reports the round that passed', async () => {
+    const { result, events } = await play(
+      [
+        reply(plan('completed')),
+        reply(text('done')), // round 1 fails: no ok.txt
+        reply(bash('touch ok.txt')),
+        reply(text('fixed')), // the Fix item is still open: nudged
+        reply(
+          toolUse('todo', {
+            items: [
+              { text: 'step 1', status: 'completed' },
+              { text: 'Fix: verify_command fails', status: 'completed' },
+            ],
+          }),
+        ),
+        reply(text('fixed, really')), // round 2 passes
+      ],
+      { verify: { command: 'test -f ok.txt', attempts: 3 } },
+    );
+    expect(result.status).toBe('completed');
+    expect(result.reason).toBe('every todo item is completed and verify_command `test -f ok.txt` passed');
+    expect(result.verify).toMatchObject({ passed: true, round: 2, attempts: 3 });
+    const verifies = events.filter((event) => event.type === 'verify');
+    expect(verifies.map((event) => event.report.passed)).toEqual([false, true]);
+    expect(events.some((event) => event.type === 'nudge' && event.kind === 'verify_failed')).toBe(true);
+  });
+
+  it('at max_turns with every item completed, runs verify_command once more and says why it stopped', async () => {
+    const { result } = await play([reply(plan('completed'))], {
+      maxTurns: 1,
+      verify: { command: 'exit 7', attempts: 3 },
+    });
+    expect(result.status).toBe('incomplete');
+    expect(result.reason).toBe(
+      'it reached the limit of 1 turns (max_turns), and verify_command `exit 7` still fails after 1 round',
+    );
+    expect(result.verify).toMatchObject({ passed: false, exitCode: 7 });
+  });
+});
+
+/** A request's messages as content, without the cache markers that may move between requests. */
+const unmarked = (request: RecordedRequest): string[] =>
+  (request.body.messages as unknown[]).map((m) =>
+    JSON.stringify(m, (k, v: unknown) => (k === 'cache_control' ? undefined : v)),
+  );
+
+const BOUND =
+  'messages.1.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".';
+
+describe('the agent loop on a model with preserved thinking (sonnet-5-5 mode)', () => {
+  const work = (): ScriptStep[] => [
+    reply(text('I will plan first.'), plan('in_progress', 'pending')),
+    reply(bash('true')),
+    reply(bash('true')),
+    reply(bash('true')), // third turn without a todo call: the next request carries the reminder
+    reply(plan('completed', 'in_progress')),
+    reply(text('Now the second.'), bash('echo hi')),
+    reply(plan('completed', 'completed')),
+    reply(text('Both steps done.')),
+  ];
+
+  it('stays append-only: system and tools byte-identical, every message sent again unchanged, notes only at the end', async () => {
+    const { result, requests, violations } = await play(work(), { reminderRounds: 3 }, 'sonnet-5-5');
+    expect(violations).toEqual([]);
+    expect(result.status).toBe('completed');
+    expect(result.lastText).toBe('Both steps done.');
+    const first = requests[0]!.body;
+    for (const [i, request] of requests.entries()) {
+      expect(JSON.stringify(request.body.system)).toBe(JSON.stringify(first.system));
+      expect(JSON.stringify(request.body.tools)).toBe(JSON.stringify(first.tools));
+      if (i > 0)
+        expect(unmarked(request).slice(0, unmarked(requests[i - 1]!).length)).toEqual(
+          unmarked(requests[i - 1]!),
+        );
+    }
+    expect(requests.map(hasReminder).indexOf(true)).toBe(4);
+    // Every assistant turn went back with its signed thinking, empty text included, as received.
+    const assistant = requests.at(-1)!.body.messages.filter((m: { role: string }) => m.role === 'assistant');
+    expect(
+      assistant.every(
+        (m: { content: { type: string; thinking?: string }[] }) =>
+          m.content[0]!.type === 'thinking' && m.content[0]!.thinking === '',
+      ),
+    ).toBe(true);
+    // Thinking models get room to think before a long tool call.
+    expect(requests[0]!.body.max_tokens).toBe(32_000);
+  });
+
+  it('answers a bound-elsewhere 400 once with drop_block and its beta header, for the rest of the run', async () => {
+    const script = work();
+    script.splice(2, 0, apiError(400, 'invalid_request_error', BOUND));
+    const { result, requests, violations, events } = await play(script, {}, 'sonnet-5-5');
+    expect(violations).toEqual([]);
+    expect(result.status).toBe('completed');
+    const dropping = (r: RecordedRequest) =>
+      r.body.thinking?.block_binding?.prefix_mismatch_behavior === 'drop_block' &&
+      String(r.headers['anthropic-beta']).includes(BINDING_BETA);
+    expect(requests.map(dropping)).toEqual(requests.map((_, i) => i >= 3));
+    // The retry is the same request: no turn is lost or repeated.
+    expect(unmarked(requests[3]!)).toEqual(unmarked(requests[2]!));
+    expect(events.filter((e) => e.type === 'turn_start')).toHaveLength(8);
+  });
+
+  it('fails readably when the API refuses a thinking block a second time', async () => {
+    const script = work();
+    script.splice(
+      2,
+      0,
+      apiError(400, 'invalid_request_error', BOUND),
+      apiError(400, 'invalid_request_error', BOUND),
+    );
+    const { result } = await play(script, {}, 'sonnet-5-5');
+    expect(result.status).toBe('failed');
+    expect(result.reason).toContain('bound to a different conversation');
+  });
+
+  it('sends effort as output_config.effort, and not to a model that takes none', async () => {
+    server = await startModelServer([reply(text('a')), reply(text('b'))], {
+      apiKey: KEY,
+      mode: 'sonnet-5-5',
+    });
+    const notices: string[] = [];
+    const turn = {
+      system: 's',
+      tools: [],
+      messages: [{ role: 'user' as const, content: 'Hi' }],
+      maxTokens: 100,
+    };
+    await new Model({ apiKey: KEY, baseURL: server.url, effort: 'low' }).send(turn);
+    await new Model({
+      apiKey: KEY,
+      baseURL: server.url,
+      model: 'claude-haiku-4-5',
+      effort: 'low',
+      onNotice: (m) => notices.push(m),
+    }).send(turn);
+    expect(server.violations).toEqual([]);
+    expect(server.requests[0]!.body.output_config).toEqual({ effort: 'low' });
+    expect(server.requests[1]!.body.output_config).toBeUndefined();
+    expect(notices).toEqual(["claude-haiku-4-5 takes no effort setting; effort 'low' is not sent."]);
   });
 });
 

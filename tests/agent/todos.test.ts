@@ -4,6 +4,7 @@ import {
   renderPlain,
   TodoManager,
   TodoUpdateError,
+  unverifiedItems,
   validateTodos,
 } from '../../src/agent/todos.js';
 
@@ -26,6 +27,25 @@ describe('TodoManager updates', () => {
     ]);
     expect(todos.current?.id).toBe('2');
     expect(todos.written).toBe(true);
+  });
+
+  it('removes invisible characters (tags, zero-width, bidi controls) from text and activeForm', () => {
+    const tags = Array.from('push to main', (c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+    const todos = new TodoManager();
+    const plain = todos.update([
+      item(`Fix\u200b typo${tags}`, 'in_progress', { activeForm: '\u202eFixing\u2066 typo\u2069' }),
+    ]);
+    expect(todos.items).toEqual([
+      { id: '1', text: 'Fix typo', status: 'in_progress', activeForm: 'Fixing typo' },
+    ]);
+    expect(plain).not.toMatch(/[\u200b\u202e\u2066\u2069]|[\u{e0000}-\u{e007f}]/u);
+  });
+
+  it('refuses an item whose text is only invisible characters, keeping the old list', () => {
+    const todos = new TodoManager();
+    todos.update([item('Keep me')]);
+    expect(() => todos.update([item('\u200b\u{e0041}\u202e')])).toThrow(/text is required/);
+    expect(todos.items.map((i) => i.text)).toEqual(['Keep me']);
   });
 
   it('keeps explicit ids, numbers included, as strings', () => {
@@ -106,5 +126,20 @@ describe('plain rendering for the model', () => {
   it('says so when empty', () => {
     expect(renderPlain([])).toBe('No todos.');
     expect(new TodoManager().update([])).toBe('No todos.');
+  });
+});
+
+describe('unverifiedItems', () => {
+  it('lists completed items whose text says their check did not run, with the reason', () => {
+    const items = validateTodos([
+      { text: 'Run the integration tests (not verified: they need a database)', status: 'completed' },
+      { text: 'Run the unit tests', status: 'completed' },
+      { text: 'Check on Windows (Not Verified: no Windows runner)', status: 'completed' },
+      { text: 'Deploy (not verified: later)', status: 'pending' },
+    ]);
+    expect(unverifiedItems(items)).toEqual([
+      { text: 'Run the integration tests', reason: 'they need a database' },
+      { text: 'Check on Windows', reason: 'no Windows runner' },
+    ]);
   });
 });

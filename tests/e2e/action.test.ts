@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply, text, toolUse } from '../support/anthropic-server.js';
-import { HELLO_RESULT, HELLO_TASK, helloScript, planAt } from '../support/scenarios.js';
+import { estimateInputTokens, MODEL_MODES, reply, text, toolUse } from '../support/anthropic-server.js';
+import { LONG_RUN_FILE, longReadScript, longRunFileText } from '../support/bench-scripts.js';
+import { HELLO_FILES, HELLO_RESULT, HELLO_TASK, helloScript, planAt } from '../support/scenarios.js';
 import { createWorld, KEY, TOKEN, type World } from './setup.js';
 
 let world: World | undefined;
@@ -12,11 +13,18 @@ afterEach(async () => {
 const gitShow = (w: World, spec: string) =>
   w.sandbox.git(['--git-dir', w.sandbox.origin, 'show', spec], w.sandbox.root);
 
-describe('the bundled action (dist/index.js) as a runner runs it', () => {
+describe.each(MODEL_MODES)('the bundled action (dist/index.js) as a runner runs it (%s)', (mode) => {
   it('turns `/agent <task>` into a live checklist comment and a pull request that closes the issue', async () => {
     // A model that takes a moment per reply, so the comment shows the list moving.
-    world = await createWorld(helloScript(), { latencyMs: 400 });
-    const run = await world.trigger(`/agent ${HELLO_TASK}`);
+    world = await createWorld(helloScript(), { latencyMs: 400, mode });
+    // On Sonnet 5.5 the key and endpoint come from a job-level `env:` instead of the inputs.
+    const fromEnv = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: world.model.url };
+    const run = await world.trigger(
+      `/agent ${HELLO_TASK}`,
+      mode === 'sonnet-5-5'
+        ? { inputs: { anthropic_api_key: '', anthropic_base_url: '' }, env: fromEnv }
+        : {},
+    );
     const { github, model } = world;
 
     expect(run.stderr).toBe('');
@@ -88,14 +96,17 @@ describe('the bundled action (dist/index.js) as a runner runs it', () => {
   });
 
   it('reminds the model after three turns without a todo update, and the run still completes', async () => {
-    world = await createWorld([
-      reply(planAt(0)),
-      reply(toolUse('bash', { command: 'ls' })),
-      reply(toolUse('bash', { command: 'cat hello.py' })),
-      reply(toolUse('bash', { command: 'echo "# notes" > NOTES.md' })),
-      reply(planAt(4)),
-      reply(text('Added NOTES.md.')),
-    ]);
+    world = await createWorld(
+      [
+        reply(planAt(0)),
+        reply(toolUse('bash', { command: 'ls' })),
+        reply(toolUse('bash', { command: 'cat hello.py' })),
+        reply(toolUse('bash', { command: 'echo "# notes" > NOTES.md' })),
+        reply(planAt(4)),
+        reply(text('Added NOTES.md.')),
+      ],
+      { mode },
+    );
     const run = await world.trigger('/agent add a notes file', { inputs: { reminder_rounds: '3' } });
     expect(run.outputs.status).toBe('completed');
     const reminded = world.model.requests.map((r) =>
@@ -105,6 +116,55 @@ describe('the bundled action (dist/index.js) as a runner runs it', () => {
     expect(world.model.violations).toEqual([]);
   });
 
+  it('runs 300 turns held to max_context_tokens, clearing as it goes, with no request refused or over budget', async () => {
+    const budget = 40_000;
+    world = await createWorld(longReadScript(300), {
+      mode,
+      files: { ...HELLO_FILES, [LONG_RUN_FILE]: longRunFileText(10_000) },
+    });
+    const run = await world.trigger('/agent summarise the logs', {
+      inputs: { max_context_tokens: String(budget), max_turns: '400', max_cost_usd: 'none' },
+    });
+    expect(world.model.violations).toEqual([]);
+    expect(run.outputs.status).toBe('completed');
+    expect(world.model.requests).toHaveLength(301);
+    const sizes = world.model.requests.map((r) => estimateInputTokens(r.body));
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(budget);
+    const cleared = world.model.requests.filter((r) =>
+      JSON.stringify(r.body.messages.at(-1)).includes('<context-note>'),
+    );
+    expect(cleared.length).toBeGreaterThan(5);
+  });
+
+  it('stops at max_cost_usd as incomplete, with the cost in its outputs and comment', async () => {
+    // 100,000 input + 1,000 output tokens an answer: $0.21 on Sonnet 5.5, $0.315 on Sonnet 4.5.
+    const usage = {
+      input_tokens: 100_000,
+      output_tokens: 1_000,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    };
+    const spend = (step: ReturnType<typeof reply>) => ({ ...step, usage });
+    world = await createWorld(
+      [
+        spend(reply(planAt(0))),
+        spend(reply(toolUse('write_file', { path: 'NOTES.md', content: 'a start\n' }))),
+        spend(reply(toolUse('bash', { command: 'true' }))),
+        reply(text('never')),
+      ],
+      { mode },
+    );
+    const run = await world.trigger('/agent write notes', { inputs: { max_cost_usd: '0.5' } });
+    expect(world.model.violations).toEqual([]);
+    expect(run.outputs.status).toBe('incomplete');
+    expect(run.outputs.cost_usd).toBe('0.6300');
+    expect(world.model.requests).toHaveLength(mode === 'sonnet-5-5' ? 3 : 2);
+    // Markdown-escaped in the comment.
+    expect(world.botComments()[0]!.body).toContain(String.raw`passed the limit of \$0.50 \(max\_cost\_usd\)`);
+  });
+});
+
+describe('the bundled action (dist/index.js) as a runner runs it', () => {
   it('stops at max_turns as incomplete, pushes the work to a branch, and opens no pull request', async () => {
     world = await createWorld([
       reply(planAt(0)),

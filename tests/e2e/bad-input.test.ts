@@ -2,7 +2,8 @@
 // break or hijack the checklist, edited comments, hidden text in the thread, bad settings, and secrets.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseAgentState } from '../../src/github/checklist.js';
-import { reply, text, toolUse, type RecordedRequest } from '../support/anthropic-server.js';
+import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { toolResults } from '../support/requests.js';
 import { planAt } from '../support/scenarios.js';
 import { createWorld, KEY, TOKEN, type World } from './setup.js';
 
@@ -17,17 +18,6 @@ type Run = Awaited<ReturnType<World['trigger']>>;
 const ONE_ITEM = [{ text: 'Write NOTES.md', activeForm: 'Writing NOTES.md' }];
 const gitIn = (w: World, ...args: string[]) =>
   w.sandbox.git(['--git-dir', w.sandbox.origin, ...args], w.sandbox.root);
-
-/** The text of every tool_result in one request (each request carries the whole conversation so far). */
-function toolResults(request: RecordedRequest): string[] {
-  return (request.body.messages as Array<{ content: unknown }>).flatMap((message) =>
-    Array.isArray(message.content)
-      ? message.content
-          .filter((block: { type: string }) => block.type === 'tool_result')
-          .map((block: { content: unknown }) => JSON.stringify(block.content))
-      : [],
-  );
-}
 
 /** Lines of stdout other than the `::add-mask::` commands that tell the runner what to mask. */
 const logLines = (run: Run) => run.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::'));
@@ -164,7 +154,7 @@ describe('the issue thread the model reads', () => {
     expect(opening).toContain('<task>\nwrite notes\n</task>');
     expect(opening).toContain('Please add notes.');
     expect(opening).toContain('evil');
-    expect(opening).toContain('--- comment by @alice');
+    expect(opening).toContain('"author": "alice"');
     expect(opening).toContain('Good idea.');
     expect(opening).not.toMatch(/SYSTEM|push to main|delete CI|rm -rf|<!--/);
     expect(opening).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069]/);
@@ -184,9 +174,24 @@ describe('settings', () => {
       'branch_prefix must be usable in a git branch name',
     ],
     [
+      'a bad max_context_tokens',
+      { max_context_tokens: '1000' },
+      "max_context_tokens must be a whole number of tokens from 20000 to 10000000, got '1000'",
+    ],
+    [
+      'a bad effort',
+      { effort: 'maximal' },
+      "effort must be one of low, medium, high, xhigh, max, got 'maximal'",
+    ],
+    [
+      'a bad price_per_mtok',
+      { price_per_mtok: '$3/$15' },
+      `price_per_mtok must be two positive numbers of US dollars, "input,output" (like "3,15"), got '$3/$15'`,
+    ],
+    [
       'a missing API key',
       { anthropic_api_key: '' },
-      'anthropic_api_key is required (store the key as a repository secret)',
+      'no Anthropic API key: set the anthropic_api_key input (from a repository secret) or ANTHROPIC_API_KEY in the job’s env',
     ],
   ])('%s: one clear error line, status failed, no API call', async (_case, inputs, message) => {
     world = await createWorld([reply(text('never'))]);
@@ -198,6 +203,27 @@ describe('settings', () => {
     expect(run.stderr).toBe('');
     expect(world.github.calls).toHaveLength(0);
     expect(world.model.requests).toHaveLength(0);
+  });
+});
+
+describe('models the table lacks', () => {
+  it('warns once in the log, prices the run at the dearest known prices, and still completes', async () => {
+    world = await createWorld([reply(planAt(1, ONE_ITEM)), reply(text('Nothing to do.'))]);
+    const run = await world.trigger('/agent check the notes', { inputs: { model: 'claude-next-9' } });
+    expect(run.outputs.status).toBe('completed');
+    const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning::'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('claude-next-9 is not in the model table');
+    expect(world.model.requests.every((r) => r.body.model === 'claude-next-9')).toBe(true);
+    // Priced as the dearest family in the table (Opus 4.1: $15 / $75, writes $18.75, reads $1.50).
+    const u = JSON.parse(run.outputs.usage!) as Record<string, number>;
+    const dollars =
+      (u.input_tokens! * 15 +
+        u.output_tokens! * 75 +
+        u.cache_creation_input_tokens! * 18.75 +
+        u.cache_read_input_tokens! * 1.5) /
+      1e6;
+    expect(run.outputs.cost_usd).toBe((Math.round(dollars * 10_000) / 10_000).toFixed(4));
   });
 });
 
@@ -227,7 +253,7 @@ describe('secrets', () => {
       ),
       reply(toolUse('bash', { command: 'git config --get-regexp "extraheader"; cat .git/config' })),
       reply(toolUse('bash', { command: `echo ${HEADER} | base64 -d` })),
-      // The action's own environment is readable from its child: only redaction stands in the way here.
+      // The action's own environment: out of the sandbox's sight.
       reply(
         toolUse('bash', { command: "tr '\\0' '\\n' < /proc/$PPID/environ | grep -E '^(INPUT|ACTIONS)_'" }),
       ),
@@ -235,7 +261,7 @@ describe('secrets', () => {
       reply(planAt(plan.length, plan)),
       reply(text(`Done. The old token was ${ISSUE_PAT}; the key ${KEY} and ${TOKEN} are rotated.`)),
     ]);
-    // actions/checkout leaves the token in the clone's git config for later pushes; so does this test.
+    // actions/checkout leaves the token in the clone's git config; the action removes it before any tool.
     await secretWorld.sandbox.git([
       'config',
       'http.https://github.com/.extraheader',
@@ -278,11 +304,11 @@ describe('secrets', () => {
     expect(results[1]).not.toMatch(/INPUT_|ACTIONS_RUNTIME|ACTIONS_ID_TOKEN/);
     expect(results[2]).toContain('*** *** *** *** ***');
     expect(results[3]).toContain('[][][]');
-    expect(results[4]).toContain('AUTHORIZATION: basic ***');
+    expect(results[4]).toContain('fetch = +refs/heads/*:refs/remotes/origin/*');
+    expect(results[4]).not.toMatch(/extraheader|AUTHORIZATION/i);
     expect(results[5]).toContain('x-access-token:***');
-    expect(results[6]).toContain('INPUT_ANTHROPIC_API_KEY=***');
-    expect(results[6]).toContain('INPUT_GITHUB_TOKEN=***');
-    expect(results[6]).toContain('ACTIONS_RUNTIME_TOKEN=***');
+    expect(results[6]).toContain('exit code: 1');
+    expect(results[6]).not.toMatch(/INPUT_|ACTIONS_/);
     expect(pr.body).toContain('The old token was ***');
     expect(await gitIn(secretWorld, 'show', `${run.outputs.branch}:NOTES.md`)).toBe('notes');
   });

@@ -4,7 +4,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { issueCommentEvent, runAction } from '../support/action-harness.js';
-import { reply, text, toolUse, type ScriptStep } from '../support/anthropic-server.js';
+import { MODEL_MODES, reply, text, toolUse, type ScriptStep } from '../support/anthropic-server.js';
 import { planAt } from '../support/scenarios.js';
 import { createWorld, KEY, TOKEN, type World } from './setup.js';
 
@@ -19,14 +19,17 @@ async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((done) => setTimeout(done, 25));
 }
 
-describe('cancellation', () => {
+describe.each(MODEL_MODES)('cancellation (%s)', (mode) => {
   it('on SIGTERM stops the loop, pushes the work in progress and writes the cancelled comment before a 5 s kill', async () => {
-    world = await createWorld([
-      reply(planAt(0)),
-      reply(toolUse('write_file', { path: 'NOTES.md', content: 'work in progress\n' })),
-      reply(toolUse('bash', { command: 'sleep 60' })),
-      reply(text('never reached')),
-    ]);
+    world = await createWorld(
+      [
+        reply(planAt(0)),
+        reply(toolUse('write_file', { path: 'NOTES.md', content: 'work in progress\n' })),
+        reply(toolUse('bash', { command: 'sleep 60' })),
+        reply(text('never reached')),
+      ],
+      { mode },
+    );
     const current = world;
     let child: ChildProcess | undefined;
     const running = current.trigger('/agent write notes', { onSpawn: (spawned) => (child = spawned) });
@@ -77,7 +80,7 @@ async function cancelComment(w: World, options: { runId?: string; body?: string 
 }
 
 const OPEN_CHECKLIST =
-  '### 🤖 todo-agent is working on: write notes\n\n_planning…_\n\n<!-- agent-state {"v":1,"items":[],"runId":"100"} -->';
+  '### 🤖 todo-agent is working on: write notes\n\n_planning…_\n\n<!-- agent-state {"v":1,"items":[],"runId":"100","issue":1} -->';
 
 describe('/agent cancel', () => {
   it('cancels the run going on the issue, which pushes its work and says cancelled', async () => {

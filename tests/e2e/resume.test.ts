@@ -1,8 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply, text, toolUse } from '../support/anthropic-server.js';
-import { HELLO_RESULT, HELLO_TASK, helloScript, planAt } from '../support/scenarios.js';
-import { createWorld, type World } from './setup.js';
+import { MODEL_MODES, reply, text, toolUse } from '../support/anthropic-server.js';
+import {
+  changelogScript,
+  HELLO_RESULT,
+  HELLO_TASK,
+  helloScript,
+  planAt,
+  pushFeatureBranch,
+} from '../support/scenarios.js';
+import { blockData, createWorld, openingText, type World } from './setup.js';
 
 let world: World | undefined;
 const GIT_ENV = {
@@ -16,11 +23,11 @@ afterEach(async () => {
   world = undefined;
 });
 
-describe('nothing lost across runs', () => {
+describe.each(MODEL_MODES)('resuming (%s)', (mode) => {
   it('finishes a run cut off by max_turns with `/agent continue`: same list, same branch, one PR', async () => {
     const script = helloScript();
     // Run 1 plays the first 5 turns (plan, read, type hints) and is stopped by max_turns.
-    world = await createWorld(script.slice(0, 5));
+    world = await createWorld(script.slice(0, 5), { mode });
     const first = await world.trigger(`/agent ${HELLO_TASK}`, { inputs: { max_turns: '5' }, runId: '100' });
     expect(first.outputs.status).toBe('incomplete');
     expect(first.outputs.branch).toBe('agent/issue-1-100');
@@ -32,11 +39,21 @@ describe('nothing lost across runs', () => {
     expect(second.outputs.status).toBe('completed');
     expect(second.outputs.branch).toBe('agent/issue-1-100');
 
-    const resumedRequest = world.model.requests[5]!;
-    const opening = JSON.stringify(resumedRequest.body.messages[0]);
-    expect(opening).toContain(HELLO_TASK);
-    expect(opening).toContain('[x] #1: Read hello.py and how it is run');
-    expect(opening).toContain('[>] #3: Add docstrings');
+    // The saved task and list are data from the earlier run; the task slot holds only `continue`'s meaning.
+    const opening = openingText(world.model.requests[5]!);
+    expect(opening).not.toContain(`<task>\n${HELLO_TASK}`);
+    const earlier = blockData(opening, 'earlier_run') as { earlier_task: string; todo_list: unknown[] };
+    expect(earlier.earlier_task).toBe(HELLO_TASK);
+    expect(earlier.todo_list).toContainEqual({
+      id: '1',
+      text: 'Read hello.py and how it is run',
+      status: 'completed',
+    });
+    expect(earlier.todo_list).toContainEqual({
+      id: '3',
+      text: 'Add docstrings to the module and `greet()`',
+      status: 'in_progress',
+    });
 
     const pulls = world.github.state.pulls;
     expect(pulls).toHaveLength(1);
@@ -54,7 +71,9 @@ describe('nothing lost across runs', () => {
     expect(world.model.violations).toEqual([]);
     expect(world.github.violations).toEqual([]);
   });
+});
 
+describe('nothing lost across runs', () => {
   it('resumes when a personal access token wrote the saved list, as a user rather than a bot', async () => {
     const script = helloScript();
     world = await createWorld(script.slice(0, 5), { tokenUser: 'agent-machine-user' });
@@ -66,7 +85,7 @@ describe('nothing lost across runs', () => {
     const second = await world.trigger('/agent continue', { runId: '200' });
     expect(second.outputs.status).toBe('completed');
     expect(second.outputs.branch).toBe('agent/issue-1-100');
-    expect(JSON.stringify(world.model.requests[5]!.body.messages[0])).toContain('[>] #3: Add docstrings');
+    expect(openingText(world.model.requests[5]!)).toContain('"status": "in_progress"');
     // The action learnt who the token writes as, and its own checklist is not shown to the model as a comment.
     expect(world.github.calls.some((call) => call.method === 'GET' && call.path === '/user')).toBe(true);
     expect(JSON.stringify(world.model.requests[5]!.body.messages[0])).not.toContain('@agent-machine-user');
@@ -119,20 +138,9 @@ describe('nothing lost across runs', () => {
   });
 
   it('works on a pull request’s head branch and pushes to it, without opening another PR', async () => {
-    world = await createWorld(
-      [
-        reply(planAt(3)),
-        reply(toolUse('write_file', { path: 'CHANGELOG.md', content: 'Added a changelog.\n' })),
-        reply(planAt(4)),
-        reply(text('Added CHANGELOG.md.')),
-      ],
-      { issue: { pull_request: { head: 'feature' } } },
-    );
+    world = await createWorld(changelogScript(), { issue: { pull_request: { head: 'feature' } } });
     const { sandbox, github } = world;
-    await sandbox.git(['switch', '-q', '-c', 'feature']);
-    await sandbox.git(['commit', '-q', '--allow-empty', '-m', 'feature work']);
-    await sandbox.git(['push', '-q', 'origin', 'feature']);
-    await sandbox.git(['switch', '-q', 'main']);
+    await pushFeatureBranch((args) => sandbox.git(args));
     const seeded = github.state.pulls.length;
     const run = await world.trigger('/agent add a changelog', { pullRequest: true });
     expect(run.stderr).toBe('');
@@ -249,9 +257,13 @@ describe('nothing lost across runs', () => {
     const second = await world.trigger('/agent continue', { pullRequest: true, runId: '11' });
     expect(second.outputs.status).toBe('completed');
     expect(second.outputs.branch).toBe('feature');
-    const opening = JSON.stringify(world.model.requests[2]!.body.messages[0]);
-    expect(opening).toContain('write the changelog');
-    expect(opening).toContain('[>] #3: Add docstrings');
+    const earlier = blockData(openingText(world.model.requests[2]!), 'earlier_run');
+    expect(earlier.earlier_task).toBe('write the changelog');
+    expect(earlier.todo_list).toContainEqual({
+      id: '3',
+      text: 'Add docstrings to the module and `greet()`',
+      status: 'in_progress',
+    });
     expect(github.state.pulls).toHaveLength(seeded);
     expect(world.model.violations).toEqual([]);
   });

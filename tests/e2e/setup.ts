@@ -5,13 +5,21 @@ import {
   type Permission,
   type SeedIssue,
 } from '../support/github-emulator.js';
-import { startModelServer, type ScriptStep, type ScriptedModelServer } from '../support/anthropic-server.js';
+import {
+  MODE_MODEL_ID,
+  startModelServer,
+  type ModelMode,
+  type RecordedRequest,
+  type ScriptStep,
+  type ScriptedModelServer,
+} from '../support/anthropic-server.js';
 import {
   createSandbox,
   issueCommentEvent,
   OWNER,
   REPO,
   runAction,
+  shallowCheckout,
   type ActionRun,
   type CommentEventOptions,
   type RunActionOptions,
@@ -30,7 +38,8 @@ export interface World {
   /** Posts the comment on the emulated issue, then runs dist/index.js for its event. */
   trigger(
     body: string,
-    options?: Partial<CommentEventOptions> & Pick<RunActionOptions, 'inputs' | 'env' | 'onSpawn' | 'runId'>,
+    options?: Partial<CommentEventOptions> &
+      Pick<RunActionOptions, 'inputs' | 'env' | 'onSpawn' | 'runId' | 'as'>,
   ): Promise<ActionRun>;
   /** The comments the action wrote (as the bot, or as the token's user), oldest first. */
   botComments(): Array<{ id: number; body: string; versions: string[] }>;
@@ -47,6 +56,12 @@ export async function createWorld(
     tokenUser?: string;
     /** The workflow grants `actions: write` (default true). */
     actionsWrite?: boolean;
+    /** The model the server plays; given, the `model` input names it. */
+    mode?: ModelMode;
+    /** The token is an app's installation token writing as this bot (see the emulator's `appBot`). */
+    appBot?: string;
+    /** Every run starts from a `fetch-depth: 1` checkout of main instead of a full clone. */
+    shallow?: boolean;
   } = {},
 ): Promise<World> {
   const sandbox = await createSandbox(options.files ?? HELLO_FILES);
@@ -56,6 +71,7 @@ export async function createWorld(
     token: TOKEN,
     ...(options.tokenUser ? { tokenUser: options.tokenUser } : {}),
     ...(options.actionsWrite === false ? { actionsWrite: false } : {}),
+    ...(options.appBot ? { appBot: options.appBot } : {}),
     remoteDir: sandbox.origin,
     permissions: options.permissions ?? { maintainer: 'admin', writer: 'write', reader: 'read' },
     issues: [
@@ -67,7 +83,12 @@ export async function createWorld(
       },
     ],
   });
-  const model = await startModelServer(script, { apiKey: KEY, latencyMs: options.latencyMs ?? 0 });
+  const model = await startModelServer(script, {
+    apiKey: KEY,
+    latencyMs: options.latencyMs ?? 0,
+    ...(options.mode ? { mode: options.mode } : {}),
+  });
+  const modelInput: Record<string, string> = options.mode ? { model: MODE_MODEL_ID[options.mode] } : {};
   let runs = 0;
   return {
     sandbox,
@@ -77,9 +98,12 @@ export async function createWorld(
       await Promise.all([github.close(), model.close()]);
       await sandbox.cleanup();
     },
-    async trigger(body, { inputs, env, onSpawn, runId, ...event } = {}) {
+    async trigger(body, { inputs, env, onSpawn, runId, as, ...event } = {}) {
       // Every workflow run starts from a fresh checkout of main, as actions/checkout gives it.
-      if (runs++ > 0) {
+      if (options.shallow) {
+        runs++;
+        await shallowCheckout(sandbox);
+      } else if (runs++ > 0) {
         await sandbox.git(['fetch', '-q', 'origin']);
         await sandbox.git(['switch', '-q', '-f', '-C', 'main', 'origin/main']);
         await sandbox.git(['clean', '-q', '-fdx']);
@@ -96,16 +120,35 @@ export async function createWorld(
           createdAt: comment.created_at,
           ...event,
         }),
-        inputs: { github_token: TOKEN, anthropic_api_key: KEY, anthropic_base_url: model.url, ...inputs },
+        inputs: {
+          github_token: TOKEN,
+          anthropic_api_key: KEY,
+          anthropic_base_url: model.url,
+          ...modelInput,
+          ...inputs,
+        },
         ...(env ? { env } : {}),
         ...(onSpawn ? { onSpawn } : {}),
         ...(runId ? { runId } : {}),
+        ...(as ? { as } : {}),
       });
     },
     botComments() {
       return [...github.state.comments.values()]
-        .filter((comment) => comment.user === (options.tokenUser ?? 'github-actions[bot]'))
+        .filter((comment) => comment.user === (options.tokenUser ?? options.appBot ?? 'github-actions[bot]'))
         .map(({ id, body, versions }) => ({ id, body, versions }));
     },
   };
+}
+
+/** The text of the first user message of a request the model server received: task, context, earlier run. */
+export function openingText(request: RecordedRequest): string {
+  const content = request.body.messages[0].content as Array<{ type: string; text?: string }>;
+  return content.map((block) => block.text ?? '').join('\n');
+}
+
+/** The JSON inside one of the opening's blocks (`context` or `earlier_run`). */
+export function blockData(opening: string, tag: string): Record<string, unknown> {
+  const block = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(opening)?.[1] ?? '';
+  return JSON.parse(block.slice(block.indexOf('{'), block.lastIndexOf('}') + 1)) as Record<string, unknown>;
 }

@@ -160,6 +160,25 @@ describe('GitRepo.commitAll', () => {
     expect(await repo.head()).toBe(before);
   });
 
+  it('never stages an excluded file, such as a credentials file an earlier step wrote', async () => {
+    const dir = clone('work');
+    const creds = join(dir, 'gha-creds-1a2b.json');
+    const repo = new GitRepo(dir, {
+      env,
+      exclude: [creds, join(root, 'elsewhere.json'), join(dir, 'x', '[y].json')],
+    });
+    write(dir, 'gha-creds-1a2b.json', '{"type":"external_account"}\n');
+    write(dir, 'x/[y].json', '{}\n');
+    expect(await repo.hasChanges()).toBe(false);
+    expect(await repo.commitAll('nothing')).toBeUndefined();
+
+    write(dir, 'a.txt', 'a\n');
+    expect(await repo.hasChanges()).toBe(true);
+    await repo.commitAll('add a');
+    expect(git(dir, 'show', '--name-only', '--format=', 'HEAD')).toBe('a.txt');
+    expect(git(dir, 'status', '--porcelain')).toBe('?? gha-creds-1a2b.json\n?? x/');
+  });
+
   it('commits despite a failing pre-commit hook and a gpgsign setting', async () => {
     const dir = clone('work');
     const hook = join(dir, '.git', 'hooks', 'pre-commit');

@@ -1,6 +1,6 @@
 // GitHubApi against the GitHub emulator over real HTTP, with the real retry and throttling plugins.
 import { afterEach, describe, expect, it } from 'vitest';
-import { GitHubApi, statusOf } from '../../src/github/api.js';
+import { createOctokit, GitHubApi, statusOf } from '../../src/github/api.js';
 import { redactor } from '../../src/redact.js';
 import {
   secondaryRateLimit,
@@ -73,6 +73,33 @@ describe('GitHubApi reads', () => {
       issues: [{ number: 7, title: 'A change', pull_request: { head: 'feature/x' } }],
     });
     expect(await api.pullHead(7)).toMatchObject({ ref: 'feature/x', sameRepo: true });
+  });
+});
+
+describe('GitHubApi identity', () => {
+  it.each([
+    ['the workflow token', {}, 'github-actions[bot]'],
+    ['a personal access token', { tokenUser: 'agent-machine-user' }, 'agent-machine-user'],
+    ['an app installation token', { appBot: 'todo-app[bot]' }, 'todo-app[bot]'],
+  ] as const)(
+    'knows whom %s writes as, and counts only that login as its own',
+    async (_k, options, login) => {
+      const { api, emu } = await apiFor(options);
+      const { id } = emu.addComment(1, 'maintainer', '/agent go');
+      await api.react(id, 'eyes');
+      expect(await api.identity()).toBe(login);
+      expect(await api.wroteIt({ user: login })).toBe(true);
+      // Another bot, a lookalike, or a person is never us.
+      for (const other of ['welcome-bot[bot]', 'github-actions', 'todo-app', 'maintainer']) {
+        if (other !== login) expect(await api.wroteIt({ user: other })).toBe(false);
+      }
+      expect(emu.violations).toEqual([]);
+    },
+  );
+
+  it('falls back to the workflow bot when neither GET /user nor a reaction told it', async () => {
+    const { api } = await apiFor();
+    expect(await api.identity()).toBe('github-actions[bot]');
   });
 });
 
@@ -158,6 +185,40 @@ describe('GitHubApi.commentIfChanged', () => {
     const second = await api.commentIfChanged(id, first!.etag);
     expect(second?.body).toBe('v2\r\nmore');
     expect(second?.etag).not.toBe(first!.etag);
+    expect(emu.violations).toEqual([]);
+  });
+});
+
+describe('the redaction boundary', () => {
+  it('redacts every request made through the Octokit, one no GitHubApi method makes included', async () => {
+    const { emu } = await apiFor({
+      issues: [
+        { number: 1, title: 'Tidy up' },
+        { number: 5, title: 'A PR', body: 'old', pull_request: { head: 'agent/x' } },
+      ],
+    });
+    redactor.add('boundary-secret-value');
+    const shaped = `ghp_${'b'.repeat(36)}`;
+    // A sink someone might add later, calling Octokit directly rather than through a GitHubApi method.
+    const octokit = createOctokit({ token: TOKEN, owner: OWNER, repo: REPO, baseUrl: emu.url });
+    await octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
+      owner: OWNER,
+      repo: REPO,
+      pull_number: 5,
+      title: 'title boundary-secret-value',
+      body: `body ${shaped} and "quoted" boundary-secret-value`,
+    });
+    await octokit.rest.issues.createComment({
+      owner: OWNER,
+      repo: REPO,
+      issue_number: 1,
+      body: `nested boundary-secret-value\n${shaped}`,
+    });
+    expect(emu.state.pulls[0]).toMatchObject({ title: 'title ***', body: 'body *** and "quoted" ***' });
+    expect([...emu.state.comments.values()].map((c) => c.body)).toEqual(['nested ***\n***']);
+    const sent = JSON.stringify(emu.calls.map((call) => call.body));
+    expect(sent).not.toContain('boundary-secret-value');
+    expect(sent).not.toContain(shaped);
     expect(emu.violations).toEqual([]);
   });
 });

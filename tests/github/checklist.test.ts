@@ -14,8 +14,11 @@ import {
   renderChecklist,
   renderTaskList,
   shortNumber,
+  verifyLine,
+  verifyOutput,
 } from '../../src/github/checklist.js';
 import { redactor } from '../../src/redact.js';
+import { stripInvisible } from '../../src/text/invisible.js';
 
 const ITEMS: TodoItem[] = [
   { id: '1', text: 'Read hello.py and how it is run', status: 'completed' },
@@ -340,7 +343,8 @@ const NASTY = [
 const textArb = fc
   .array(fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom(...NASTY)), { maxLength: 8 })
   .map((parts) => parts.join(''))
-  .filter((text) => text.trim() !== '');
+  // A text of invisible characters only is refused as empty, like an empty one.
+  .filter((text) => stripInvisible(text).trim() !== '');
 
 const rawItemArb = fc.record(
   {
@@ -465,6 +469,35 @@ describe('renderChecklist properties', () => {
       fc.property(textArb, (text) => {
         expect(escapeMarkdown(text)).not.toMatch(/[\n\r\u2028\u2029]/);
       }),
+    );
+  });
+});
+
+describe('the verify_command result', () => {
+  const report = {
+    command: 'npm test',
+    passed: true,
+    round: 1,
+    attempts: 3,
+    exitCode: 0,
+    timedOut: false,
+    aborted: false,
+    durationMs: 41_000,
+    outputTail: '',
+  };
+
+  it('shows a pass with its time, and the rounds when it took more than one', () => {
+    expect(verifyLine(report)).toBe('✅ `npm test` passed in 41 s');
+    expect(verifyLine({ ...report, round: 3 })).toBe('✅ `npm test` passed in 41 s (3 rounds)');
+    expect(verifyLine({ ...report, passed: false, exitCode: 2, round: 2 })).toBe(
+      '❌ `npm test` failed: exit code 2, round 2 of 3',
+    );
+  });
+
+  it('folds a failure output into a fence longer than any backtick run in it', () => {
+    const shown = verifyOutput({ ...report, passed: false, outputTail: 'a ``` b\n' });
+    expect(shown).toBe(
+      '<details><summary>Output of npm test (its end)</summary>\n\n````\na ``` b\n````\n\n</details>',
     );
   });
 });

@@ -1,7 +1,7 @@
 // Runs the bundled action (`node dist/index.js`) as a GitHub runner does: GITHUB_* and INPUT_* variables,
 // an event file, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, in a clone of a real bare "origin".
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -50,6 +50,18 @@ export async function createSandbox(files: Record<string, string>): Promise<Sand
   await git(['commit', '-q', '-m', 'Initial commit']);
   await git(['push', '-q', 'origin', 'main']);
   return { root, origin, workspace, home, git, cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+/**
+ * Replaces the workspace with a checkout like `actions/checkout` with `fetch-depth: 1` makes: only main's
+ * tip, no other branches, no tags, no history.
+ */
+export async function shallowCheckout(sandbox: Sandbox): Promise<void> {
+  await rm(sandbox.workspace, { recursive: true, force: true });
+  await sandbox.git(
+    ['clone', '--quiet', '--depth', '1', '--no-tags', `file://${sandbox.origin}`, sandbox.workspace],
+    sandbox.root,
+  );
 }
 
 export interface CommentEventOptions {
@@ -122,6 +134,8 @@ export interface RunActionOptions {
   inputs?: Record<string, string>;
   env?: Record<string, string>;
   runId?: string;
+  /** Run the action as this user instead of ours (its files are made readable and writable for it). */
+  as?: { uid: number; gid: number };
   /** Called once the process is running, e.g. to send it SIGTERM later. */
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
   entry?: string;
@@ -170,10 +184,15 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     ),
     ...options.env,
   };
+  if (options.as) {
+    for (const path of [sandbox.root, runnerDir]) await chmod(path, 0o755);
+    for (const path of [eventPath, outputPath, summaryPath]) await chmod(path, 0o666);
+  }
   const child = spawn(process.execPath, [options.entry ?? join(ROOT, 'dist/index.js')], {
     cwd: sandbox.workspace,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...options.as,
   });
   options.onSpawn?.(child);
   let stdout = '';

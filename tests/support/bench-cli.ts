@@ -5,8 +5,19 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './action-harness.js';
-import { startModelServer, type RecordedRequest, type ScriptStep } from './anthropic-server.js';
-import { bigOutputScript, workScript } from './bench-scripts.js';
+import {
+  startModelServer,
+  type ModelMode,
+  type RecordedRequest,
+  type ScriptStep,
+} from './anthropic-server.js';
+import {
+  bigOutputScript,
+  LONG_RUN_FILE,
+  longReadScript,
+  longRunFileText,
+  workScript,
+} from './bench-scripts.js';
 import { median, prefixReuse } from './bench-stats.js';
 import { HELLO_FILES } from './scenarios.js';
 
@@ -27,15 +38,34 @@ const HWM_HOOK = `data:text/javascript,${encodeURIComponent(
   "import{readFileSync,writeFileSync}from'node:fs';process.on('exit',()=>{const m=/VmHWM:\\s+(\\d+)/.exec(readFileSync('/proc/self/status','utf8'));writeFileSync(process.env.BENCH_HWM_FILE,m?m[1]:'')});",
 )}`;
 
+interface CliOptions {
+  measureMemory?: boolean;
+  /** More flags after the task. */
+  flags?: string[];
+  mode?: ModelMode;
+  /** Files on top of the hello-world ones. */
+  files?: Record<string, string>;
+  /** Called with the run's directory after the CLI exits, before it is removed. */
+  inspect?: (dir: string) => Promise<void>;
+}
+
 /** Runs `node dist/cli.js <task>` in a fresh copy of the hello-world files; it must exit 0 cleanly. */
-async function runCli(script: ScriptStep[], task: string, measureMemory = false): Promise<CliRun> {
+async function runCli(script: ScriptStep[], task: string, options: CliOptions = {}): Promise<CliRun> {
+  const { measureMemory = false, flags = [], mode = 'classic', files = {} } = options;
   const dir = await mkdtemp(join(tmpdir(), 'todo-agent-bench-cli-'));
-  const server = await startModelServer(script, { apiKey: KEY });
+  const server = await startModelServer(script, { apiKey: KEY, mode });
   try {
-    for (const [path, content] of Object.entries(HELLO_FILES)) await writeFile(join(dir, path), content);
+    for (const [path, content] of Object.entries({ ...HELLO_FILES, ...files }))
+      await writeFile(join(dir, path), content);
     const hwmFile = join(dir, '.hwm');
     const useTime = measureMemory && existsSync(GNU_TIME);
-    const node = [process.execPath, ...(measureMemory && !useTime ? ['--import', HWM_HOOK] : []), CLI, task];
+    const node = [
+      process.execPath,
+      ...(measureMemory && !useTime ? ['--import', HWM_HOOK] : []),
+      CLI,
+      task,
+      ...flags,
+    ];
     const [command, ...args] = useTime ? [GNU_TIME, '-v', ...node] : node;
     const child = spawn(command!, args, {
       cwd: dir,
@@ -69,6 +99,7 @@ async function runCli(script: ScriptStep[], task: string, measureMemory = false)
       if (!kb) throw new Error('bench: could not read the CLI peak RSS');
       run.peakRssKb = Number(kb);
     }
+    await options.inspect?.(dir);
     return run;
   } finally {
     await server.close();
@@ -125,6 +156,100 @@ export async function measureCacheableShare(reps: number, turns = 30): Promise<C
   };
 }
 
+export interface ClearingShare {
+  turns: number;
+  budget: number;
+  fileTokens: number;
+  requests: number;
+  clearings: number;
+  /** cache_read / all input tokens, from the usage the server reported for each turn. */
+  share: number;
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** Cache writes of the requests right after a clearing: the whole kept conversation written anew. */
+  clearingWriteTokens: number;
+  /** The same at Sonnet 5.5's 5-minute cache-write price, in USD, against the run's estimated cost. */
+  clearingWriteUsd: number;
+  costUsd: number;
+  largestPrompt: number;
+}
+
+type TurnUsage = {
+  input_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+};
+/** A line of the CLI's `--events` log, as far as this measure reads it. */
+interface LoggedEvent {
+  type: string;
+  kind?: string;
+  turn: number;
+  usage?: TurnUsage;
+  costUsd?: number;
+}
+type TurnEndEvent = LoggedEvent & { usage: TurnUsage; costUsd: number };
+
+/**
+ * Measure 4, with clearing: a `turns`-turn run on Claude Sonnet 5.5 (the server's `sonnet-5-5` mode) held to
+ * `--max-context-tokens budget`, every turn reading a file of about `fileTokens` tokens. From the CLI's
+ * `--events` log: the share of input tokens read from the cache, and the cache writes of the requests that
+ * follow a clearing (each rewrites the whole kept conversation, its thinking taken out).
+ */
+export async function measureClearingShare(
+  turns = 300,
+  budget = 200_000,
+  fileTokens = 2_500,
+): Promise<ClearingShare> {
+  let events: LoggedEvent[] = [];
+  const run = await runCli(longReadScript(turns), 'Summarise the logs', {
+    mode: 'sonnet-5-5',
+    flags: [
+      '--max-context-tokens',
+      String(budget),
+      '--max-turns',
+      String(turns + 10),
+      '--events',
+      'events.jsonl',
+    ],
+    files: { [LONG_RUN_FILE]: longRunFileText(fileTokens * 4) },
+    inspect: async (dir) => {
+      const lines = (await readFile(join(dir, 'events.jsonl'), 'utf8')).trim().split('\n');
+      events = lines.map((line) => JSON.parse(line) as LoggedEvent);
+    },
+  });
+  const ends = events.filter((e): e is TurnEndEvent => e.type === 'turn_end');
+  const clearedAt = new Set(
+    events.filter((e) => e.type === 'nudge' && e.kind === 'context_cleared').map((e) => e.turn),
+  );
+  const sum = (list: TurnEndEvent[], pick: (u: TurnUsage) => number) =>
+    list.reduce((total, e) => total + pick(e.usage), 0);
+  const afterClearing = ends.filter((e) => clearedAt.has(e.turn - 1));
+  const input = sum(ends, (u) => u.input_tokens);
+  const read = sum(ends, (u) => u.cache_read_input_tokens);
+  const write = sum(ends, (u) => u.cache_creation_input_tokens);
+  const clearingWrite = sum(afterClearing, (u) => u.cache_creation_input_tokens);
+  return {
+    turns,
+    budget,
+    fileTokens,
+    requests: run.requests.length,
+    clearings: clearedAt.size,
+    share: read / (input + read + write),
+    inputTokens: input,
+    cacheReadTokens: read,
+    cacheWriteTokens: write,
+    clearingWriteTokens: clearingWrite,
+    clearingWriteUsd: (clearingWrite * 2.5) / 1_000_000,
+    costUsd: ends.at(-1)?.costUsd ?? 0,
+    largestPrompt: Math.max(
+      ...ends.map(
+        (e) => e.usage.input_tokens + e.usage.cache_read_input_tokens + e.usage.cache_creation_input_tokens,
+      ),
+    ),
+  };
+}
+
 export interface PeakMemory {
   /** MB are 10^6 bytes here, as in the dist sizes. */
   medianPeakRssMb: number;
@@ -139,7 +264,7 @@ export async function measurePeakMemory(reps: number): Promise<PeakMemory> {
   const peaks: number[] = [];
   let charactersCut = 0;
   for (let rep = 0; rep < reps; rep++) {
-    const run = await runCli(bigOutputScript(), 'print 100 MB', true);
+    const run = await runCli(bigOutputScript(), 'print 100 MB', { measureMemory: true });
     peaks.push((run.peakRssKb! * 1024) / 1e6);
     const cut = /\[([\d,]+) characters cut/.exec(JSON.stringify(run.requests.at(-1)?.body ?? {}));
     charactersCut = Number(cut?.[1]?.replaceAll(',', '') ?? 0);

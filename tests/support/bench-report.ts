@@ -1,9 +1,10 @@
 // The bench's verdicts: each measured number next to its target from issue 5, and the table that shows them.
 import type { FirstWrite, Traffic } from './bench-action.js';
-import type { CacheableShare, PeakMemory } from './bench-cli.js';
+import type { CacheableShare, ClearingShare, PeakMemory } from './bench-cli.js';
 import type { DistSize } from './bench-dist.js';
 import type { ColdLoopAt } from './bench-cold-loop.js';
 import type { LoopOverhead } from './bench-loop.js';
+import type { SandboxCost } from './bench-sandbox.js';
 import { median } from './bench-stats.js';
 
 export interface BenchResults {
@@ -12,8 +13,10 @@ export interface BenchResults {
   coldLoop: { byTurns: ColdLoopAt[] };
   githubRequests: { zeroLatency: Traffic; paced?: Traffic };
   cacheableShare: CacheableShare;
+  clearingShare: ClearingShare;
   peakMemory: PeakMemory;
   distSize: DistSize;
+  sandbox: SandboxCost;
 }
 
 export type Verdict = 'pass' | 'FAIL' | 'info';
@@ -66,8 +69,18 @@ function trafficRows(traffic: Traffic, label: string): Row[] {
 }
 
 export function verdicts(results: BenchResults): Row[] {
-  const { firstWrite, loopOverhead, coldLoop, githubRequests, cacheableShare, peakMemory, distSize } =
-    results;
+  const {
+    firstWrite,
+    loopOverhead,
+    coldLoop,
+    githubRequests,
+    cacheableShare,
+    clearingShare,
+    peakMemory,
+    distSize,
+    sandbox,
+  } = results;
+  const clearing = clearingShare;
   const coldRows = coldLoop.byTurns.map((at): Row => ({
     measure: `2′ bundled CLI, fresh process, ${at.turns} turns`,
     value: `${ms(at.msPerTurn)}/turn (first turn ${ms(at.firstTurnMs)}, then ${ms(at.laterMsPerTurn)}/turn)`,
@@ -126,10 +139,34 @@ export function verdicts(results: BenchResults): Row[] {
       verdict: check(cacheableShare.medianReportedShare >= 0.9 && shareGap <= SHARE_AGREEMENT),
     },
     {
+      measure: `4 cacheable share, ${clearing.turns} turns on Sonnet 5.5 held to ${clearing.budget / 1000}k tokens`,
+      value: `${pct(clearing.share)} (${clearing.clearings} clearings, largest prompt ${clearing.largestPrompt})`,
+      target: '≥ 90 %, no prompt over the budget',
+      verdict: check(clearing.share >= 0.9 && clearing.largestPrompt <= clearing.budget),
+    },
+    {
+      measure: '  what clearing cost in cache writes',
+      value: `${clearing.clearingWriteTokens} of ${clearing.cacheWriteTokens} tokens written ($${clearing.clearingWriteUsd.toFixed(2)} of the run's $${clearing.costUsd.toFixed(2)})`,
+      target: '—',
+      verdict: 'info',
+    },
+    {
       measure: '5 peak RSS, bash prints 100 MB',
       value: `${peakMemory.medianPeakRssMb.toFixed(1)} MB`,
       target: '≤ 200 MB',
       verdict: check(peakMemory.medianPeakRssMb <= 200),
+    },
+    {
+      measure: '7 sandbox: added to each tool call (`true`)',
+      value: `${ms(sandbox.medianAddedPerCallMs)} (${ms(sandbox.medianSandboxedCallMs)} vs ${ms(sandbox.medianDirectCallMs)} direct)`,
+      target: '< 50 ms',
+      verdict: check(sandbox.medianAddedPerCallMs < 50),
+    },
+    {
+      measure: "  sandbox: added to the run's start (built once)",
+      value: ms(sandbox.medianOpenMs),
+      target: '—',
+      verdict: 'info',
     },
     {
       measure: '6 dist/index.js',

@@ -83,3 +83,33 @@ export function bigOutputScript(): ScriptStep[] {
     reply(text('Printed 100 MB; the tool kept only its head and tail.')),
   ];
 }
+
+/** The file `longReadScript` reads every turn. */
+export const LONG_RUN_FILE = 'log.txt';
+
+/** LONG_RUN_FILE's text: about `chars` characters in 80-character lines (read_file cuts lines over 2,000). */
+export function longRunFileText(chars: number): string {
+  return `${'x'.repeat(79)}\n`.repeat(Math.ceil(chars / 80));
+}
+
+/**
+ * A long run: a 3-item plan, then `read_file` of LONG_RUN_FILE every turn with the plan moving on every
+ * 100 turns, then the plan completed and a closing text: `turns` + 1 model turns in all.
+ */
+export function longReadScript(turns: number): ScriptStep[] {
+  const items = (done: number) =>
+    ['Survey the logs', 'Summarise them', 'Write the report'].map((t, i) => ({
+      text: t,
+      status: i < done ? 'completed' : i === done ? 'in_progress' : 'pending',
+    }));
+  const steps: ScriptStep[] = [reply(toolUse('todo', { items: items(0) }))];
+  for (let turn = 2; turn < turns; turn++) {
+    steps.push(
+      turn % 100 === 0
+        ? reply(toolUse('todo', { items: items(turn / 100) }))
+        : reply(toolUse('read_file', { path: LONG_RUN_FILE })),
+    );
+  }
+  steps.push(reply(toolUse('todo', { items: items(3) })), reply(text('Report written.')));
+  return steps;
+}

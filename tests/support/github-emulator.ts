@@ -45,6 +45,11 @@ export interface EmulatorOptions {
    * come from github-actions[bot] and `GET /user` is refused, as GitHub refuses it.
    */
   tokenUser?: string;
+  /**
+   * The bot an app's installation token writes as (e.g. 'todo-app[bot]'): writes come from it, and
+   * `GET /user` is refused as for the workflow token. Unset (and no `tokenUser`): github-actions[bot].
+   */
+  appBot?: string;
   /** Default 'main'. */
   defaultBranch?: string;
   /** Bare git repository acting as origin; when set, PR heads and bases must exist in it. */
@@ -576,7 +581,7 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
   const defaultBranch = options.defaultBranch ?? 'main';
   const permissions = options.permissions ?? {};
   /** Who the token writes as. */
-  const actor = options.tokenUser ?? BOT_LOGIN;
+  const actor = options.tokenUser ?? options.appBot ?? BOT_LOGIN;
   const calls: RecordedCall[] = [];
   const violations: string[] = [];
   const state: EmulatorState = { comments: new Map(), workflowRuns: new Map(), pulls: [], issues: new Map() };

@@ -67,5 +67,23 @@ export function helloScript(): ScriptStep[] {
   ];
 }
 
+/** A run on a pull request's head `feature`: one item left, a changelog written, done. */
+export function changelogScript(): ScriptStep[] {
+  return [
+    reply(planAt(3)),
+    reply(toolUse('write_file', { path: 'CHANGELOG.md', content: 'Added a changelog.\n' })),
+    reply(planAt(4)),
+    reply(text('Added CHANGELOG.md.')),
+  ];
+}
+
+/** Pushes a branch `feature` with one commit of its own on top of main, and returns to main. */
+export async function pushFeatureBranch(git: (args: string[]) => Promise<string>): Promise<void> {
+  await git(['switch', '-q', '-c', 'feature']);
+  await git(['commit', '-q', '--allow-empty', '-m', 'feature work']);
+  await git(['push', '-q', 'origin', 'feature']);
+  await git(['switch', '-q', 'main']);
+}
+
 export const HELLO_RESULT =
   '"""Greets people by name."""\n\n\ndef greet(name: str) -> str:\n    """Return a greeting for `name`."""\n    return "Hello, " + name + "!"\n\nif __name__ == "__main__":\n    print(greet("world"))\n';

@@ -1,9 +1,10 @@
 // read_file, write_file and edit_file: text files inside the workspace, never past its edges.
+import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, stat, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { capText, DEFAULT_OUTPUT_LIMIT, dropHalfPair, formatCount, splitLimit } from '../capped-output.js';
+import { DEFAULT_OUTPUT_LIMIT, dropHalfPair, formatCount } from '../capped-output.js';
 import { errorCode, resolveInWorkspace } from '../workspace.js';
 import type { Tool } from './types.js';
 import { ToolError } from './types.js';
@@ -12,11 +13,7 @@ import { ToolError } from './types.js';
 const WHOLE_READ_BYTES = 4 * 1024 * 1024;
 /** A NUL byte in this many leading bytes marks a file as binary. */
 const SNIFF_BYTES = 8 * 1024;
-/** A character is at most 4 UTF-8 bytes, so this many bytes per kept character always suffice. */
-const BYTES_PER_CHAR = 4;
 const MAX_EDIT_BYTES = 10 * 1024 * 1024;
-/** How many match lines an "old_text matches K times" error lists. */
-const LISTED_MATCHES = 10;
 
 // ---------- shared helpers ----------
 
@@ -60,110 +57,173 @@ function countLines(text: string): number {
   return lines;
 }
 
-/** The text up to and including the `count`-th newline, or null if it has no more lines than that. */
-function firstLines(text: string, count: number): string | null {
-  let end = -1;
-  for (let n = 0; n < count; n++) {
-    end = text.indexOf('\n', end + 1);
-    if (end === -1) return null;
-  }
-  return end + 1 < text.length ? text.slice(0, end + 1) : null;
-}
-
-const withNote = (text: string, note: string): string => `${text}${text.endsWith('\n') ? '' : '\n'}[${note}]`;
-
 // ---------- read_file ----------
 
-function showWhole(text: string, shownPath: string, limit: number | undefined): string {
-  const totalLines = countLines(text);
-  if (limit !== undefined) {
-    const shown = firstLines(text, limit);
-    if (shown !== null) {
-      return withNote(
-        capText(shown),
-        `showing lines 1-${limit} of ${totalLines}; ${totalLines - limit} more lines. ` +
-          `Read with a larger limit, or use bash (sed -n '${limit + 1},${limit + 200}p') for the rest`,
-      );
-    }
+/** Lines in one view unless the model asks for fewer (a long file is read in pages). */
+export const LINES_PER_VIEW = 2000;
+/** A longer line is shown cut, with the number of characters left out. */
+const MAX_LINE_CHARS = 2000;
+
+/**
+ * `cat -n` style: the 1-based line number, right-aligned, a tab, then the line. `length` is the line's
+ * whole length when `line` holds only its start (a line streamed from a huge file).
+ */
+function numbered(lineNumber: number, line: string, length = line.length): string {
+  let shown = line.endsWith('\r') ? line.slice(0, -1) : line;
+  if (length > MAX_LINE_CHARS) {
+    const kept = dropHalfPair(shown.slice(0, MAX_LINE_CHARS), 'end');
+    shown = `${kept}… [line cut: ${formatCount(length - kept.length)} more characters]`;
   }
-  if (text.length <= DEFAULT_OUTPUT_LIMIT) return text;
-  return withNote(
-    capText(text),
-    `${shownPath} has ${formatCount(text.length)} characters in ${totalLines} lines and was cut in the ` +
-      `middle; use read_file with limit, or bash (grep -n, sed -n 'a,bp') to see other parts`,
+  return `${String(lineNumber).padStart(6)}\t${shown}`;
+}
+
+interface Window {
+  offset: number;
+  limit: number;
+}
+
+interface View {
+  text: string;
+  /** Line number of the last line shown. */
+  last: number;
+  /** Lines after `last` were left out (the limit or the character cap). */
+  more: boolean;
+}
+
+/** Numbered lines, the first being line `first`: at most `limit` of them, never past the character cap. */
+function view(lines: readonly string[], first: number, limit: number, lengths?: readonly number[]): View {
+  const shown: string[] = [];
+  let chars = 0;
+  for (const [index, line] of lines.entries()) {
+    const row = numbered(first + index, line, lengths?.[index]);
+    if (shown.length === limit || (shown.length > 0 && chars + row.length + 1 > DEFAULT_OUTPUT_LIMIT)) break;
+    shown.push(row);
+    chars += row.length + 1;
+  }
+  return { text: shown.join('\n'), last: first + shown.length - 1, more: shown.length < lines.length };
+}
+
+/** The lines of a text, without the empty "line" after a final newline. */
+function splitLines(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
+}
+
+function pastTheEnd(shownPath: string, offset: number, total: number): ToolError {
+  return new ToolError(
+    `offset ${offset} is past the end of ${shownPath}, which has ${formatCount(total)} lines`,
   );
 }
 
-/** A file too big to read whole: only its first and last few hundred KB are read. */
-async function showEnds(file: string, size: number, limit: number | undefined): Promise<string> {
-  const keep = splitLimit(DEFAULT_OUTPUT_LIMIT);
+/** A text read whole: the view, and a note with the line count and where to read on when it is partial. */
+function showText(text: string, shownPath: string, window: Window): string {
+  const lines = splitLines(text);
+  if (window.offset > lines.length) throw pastTheEnd(shownPath, window.offset, lines.length);
+  const { text: body, last, more } = view(lines.slice(window.offset - 1), window.offset, window.limit);
+  const notes: string[] = [];
+  if (window.offset > 1 || more) {
+    notes.push(`lines ${window.offset}-${last} of ${formatCount(lines.length)} in ${shownPath}`);
+    if (more) notes.push(`read on with offset=${last + 1}`);
+  }
+  if (text.includes('\r\n')) notes.push('the file uses CRLF line endings (not shown)');
+  return notes.length > 0 ? `${body}\n[${notes.join('; ')}]` : body;
+}
+
+/** A file's lines, streamed: each line's start (up to just over the line cap) and its whole length. */
+async function* streamLines(file: string): AsyncGenerator<{ start: string; length: number }> {
+  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+  let start = '';
+  let length = 0;
+  const add = (piece: string) => {
+    if (start.length <= MAX_LINE_CHARS) start += piece.slice(0, MAX_LINE_CHARS + 1 - start.length);
+    length += piece.length;
+  };
+  try {
+    for await (const chunk of stream as AsyncIterable<string>) {
+      let from = 0;
+      for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', from)) {
+        add(chunk.slice(from, newline));
+        yield { start, length };
+        start = '';
+        length = 0;
+        from = newline + 1;
+      }
+      add(chunk.slice(from));
+    }
+    if (length > 0) yield { start, length };
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** A file too large to read whole: its lines are streamed up to the end of the view, never counted. */
+async function showLargeFile(file: string, size: number, shownPath: string, window: Window): Promise<string> {
   const handle = await open(file, 'r');
   try {
-    const headBytes = Buffer.alloc(keep.head * BYTES_PER_CHAR);
-    const { bytesRead: headRead } = await handle.read(headBytes, 0, headBytes.length, 0);
-    const headText = decodeUtf8(headBytes.subarray(0, headRead), true);
-    if (headText === null) throw binaryFile(size);
-
-    const unreadNote =
-      `the file is ${formatCount(size)} bytes, too large to count its lines; ` +
-      `use bash (wc -l, sed -n 'a,bp', grep -n) to see more`;
-    if (limit !== undefined) {
-      const shown = firstLines(headText, limit) ?? headText;
-      return withNote(
-        capText(shown),
-        `showing at most the first ${limit} lines; more lines follow: ${unreadNote}`,
-      );
-    }
-
-    const tailBytes = Buffer.alloc(keep.tail * BYTES_PER_CHAR);
-    const tailStart = size - tailBytes.length;
-    const { bytesRead: tailRead } = await handle.read(tailBytes, 0, tailBytes.length, tailStart);
-    let from = 0;
-    while (from < 3 && from < tailRead && (tailBytes[from]! & 0xc0) === 0x80) from++; // mid-character start
-    const tailText = decodeUtf8(tailBytes.subarray(from, tailRead));
-    if (tailText === null) throw binaryFile(size);
-
-    const head = dropHalfPair(headText.slice(0, keep.head), 'end');
-    const tail = dropHalfPair(tailText.slice(-keep.tail), 'start');
-    const cut = size - Buffer.byteLength(head) - Buffer.byteLength(tail);
-    return withNote(
-      `${head}\n... [${formatCount(cut)} bytes cut: showing the first ${formatCount(head.length)} and the ` +
-        `last ${formatCount(tail.length)} characters] ...\n${tail}`,
-      unreadNote,
-    );
+    const sniff = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(sniff, 0, sniff.length, 0);
+    if (decodeUtf8(sniff.subarray(0, bytesRead), true) === null) throw binaryFile(size);
   } finally {
     await handle.close();
   }
+  const collected: string[] = [];
+  const lengths: number[] = [];
+  let lineNumber = 0;
+  // Only the lines of the view are kept, each at most a little over the line cap; earlier ones are counted.
+  for await (const line of streamLines(file)) {
+    lineNumber++;
+    if (lineNumber >= window.offset) {
+      collected.push(line.start);
+      lengths.push(line.length);
+    }
+    if (collected.length > window.limit) break;
+  }
+  if (collected.length === 0) throw pastTheEnd(shownPath, window.offset, lineNumber);
+  const { text, last, more } = view(collected, window.offset, window.limit, lengths);
+  const note = more
+    ? `lines ${window.offset}-${last} of ${shownPath} (${formatCount(size)} bytes, too large to count its ` +
+      `lines); read on with offset=${last + 1}`
+    : `lines ${window.offset}-${last} of ${formatCount(last)} in ${shownPath}`;
+  return `${text}\n[${note}]`;
 }
 
 const readFileInput = z.object({
   path: z
     .string()
     .describe('File path relative to the repository root (an absolute path must lie inside it)'),
+  offset: z.number().int().positive().optional().describe('Line number to start at (1-based; default 1)'),
   limit: z
     .number()
     .int()
     .positive()
     .optional()
-    .describe('Read at most this many lines from the start of the file (default: the whole file, capped)'),
+    .describe(`How many lines to show (default and most: ${LINES_PER_VIEW})`),
 });
 
 export const readFileTool: Tool<typeof readFileInput> = {
   name: 'read_file',
   description:
-    'Read a UTF-8 text file in the repository and return its content exactly. Very long files are cut ' +
-    'to their first and last parts (about 50,000 characters in all) with a marker; pass limit to read ' +
-    'only the first lines. Binary files and directories are refused: use bash for those.',
+    'Read a UTF-8 text file in the repository. Lines come numbered like `cat -n` (number, tab, line); ' +
+    'the numbers are not part of the file, so leave them out of edit_file text. One call shows up to ' +
+    `${LINES_PER_VIEW} lines and about 50,000 characters; a longer file ends with a note giving its line ` +
+    'count and the offset to read on from. Pass offset and limit to read one part (for "error at line ' +
+    '1234", offset 1200 and limit 80). Lines over 2,000 characters are cut. Binary files and directories ' +
+    'are refused: use bash for those. Read several files at once by making several calls in one reply.',
   inputSchema: readFileInput,
   async run(input, context) {
     const file = await resolveInWorkspace(context.workspace, input.path, { mustExist: true });
     const info = await statTextFile(file, input.path);
     if (info.size === 0) return `(${input.path} is empty)`;
+    const window = {
+      offset: input.offset ?? 1,
+      limit: Math.min(input.limit ?? LINES_PER_VIEW, LINES_PER_VIEW),
+    };
     try {
-      if (info.size > WHOLE_READ_BYTES) return await showEnds(file, info.size, input.limit);
+      if (info.size > WHOLE_READ_BYTES) return await showLargeFile(file, info.size, input.path, window);
       const text = decodeUtf8(await readFile(file));
       if (text === null) throw binaryFile(info.size);
-      return showWhole(text, input.path, input.limit);
+      return showText(text, input.path, window);
     } catch (error) {
       throw fsFailure('read', input.path, error);
     }
@@ -198,6 +258,13 @@ export const writeFileTool: Tool<typeof writeFileInput> = {
 
 // ---------- edit_file ----------
 
+/** How many match lines an "old_text matches K times" error lists. */
+const LISTED_MATCHES = 10;
+/** How many near-miss lines a "not found" error offers, and how alike they must be (0..1). */
+const CANDIDATES = 3;
+const MIN_LIKENESS = 0.5;
+const MAX_EDITS = 50;
+
 /** Start of every occurrence, overlapping ones included (either would be an ambiguous target). */
 function findAll(text: string, needle: string): number[] {
   const found: number[] = [];
@@ -207,43 +274,147 @@ function findAll(text: string, needle: string): number[] {
 
 const lineAt = (text: string, index: number): number => countLines(text.slice(0, index + 1));
 
-function notFound(text: string, oldText: string, shownPath: string): ToolError {
+/** Dice coefficient of the two strings' character pairs: 1 for equal, 0 for nothing in common. */
+function likeness(a: string, b: string): number {
+  if (a === b) return 1;
+  if (a.length < 2 || b.length < 2) return 0;
+  const pairs = new Map<string, number>();
+  for (let i = 0; i < a.length - 1; i++) {
+    const pair = a.slice(i, i + 2);
+    pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+  }
+  let shared = 0;
+  for (let i = 0; i < b.length - 1; i++) {
+    const pair = b.slice(i, i + 2);
+    const left = pairs.get(pair) ?? 0;
+    if (left > 0) {
+      shared++;
+      pairs.set(pair, left - 1);
+    }
+  }
+  return (2 * shared) / (a.length + b.length - 2);
+}
+
+/** The file's lines most like old_text's first non-blank line, best first, as "line N: text". */
+function nearestLines(text: string, oldText: string): string[] {
+  const probe =
+    oldText
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? '';
+  if (probe === '') return [];
+  return splitLines(text)
+    .map((line, index) => ({ line: line.trim(), number: index + 1 }))
+    .filter(({ line }) => line !== '')
+    .map((entry) => ({ ...entry, score: likeness(probe, entry.line) }))
+    .filter(({ score }) => score >= MIN_LIKENESS)
+    .sort((a, b) => b.score - a.score || a.number - b.number)
+    .slice(0, CANDIDATES)
+    .map(({ line, number }) => `line ${number}: ${line.length > 200 ? `${line.slice(0, 200)}…` : line}`);
+}
+
+function notFound(text: string, oldText: string, shownPath: string): string {
   const base = `old_text not found in ${shownPath}`;
   const trimmed = oldText.trim();
   if (trimmed !== '' && trimmed !== oldText && text.includes(trimmed)) {
-    return new ToolError(
-      `${base}; it would match without its leading/trailing whitespace, so check indentation and blank lines`,
-    );
+    return `${base}; it would match without its leading/trailing whitespace, so check indentation and blank lines`;
   }
   if (text.includes('\r\n') && !oldText.includes('\r') && text.includes(oldText.replaceAll('\n', '\r\n'))) {
-    return new ToolError(`${base}; the file uses CRLF line endings, so old_text needs \\r\\n too`);
+    return `${base}; the file uses CRLF line endings, so old_text needs \\r\\n too`;
   }
-  return new ToolError(`${base}; read the file again and copy the text exactly, whitespace included`);
+  if (/^ *\d+\t/m.test(oldText)) {
+    return `${base}; it seems to include read_file's line numbers, which are not part of the file`;
+  }
+  const near = nearestLines(text, oldText);
+  const hint = near.length > 0 ? `; the nearest lines are:\n${near.join('\n')}\n` : '; ';
+  return `${base}${hint}read the file again and copy the text exactly, whitespace included`;
 }
+
+interface Edit {
+  old_text: string;
+  new_text: string;
+  replace_all?: boolean | undefined;
+}
+
+/** Applies one edit to the text in memory; a problem is a sentence, and the text is left as it was. */
+function applyEdit(text: string, edit: Edit, shownPath: string): { text: string; report: string } {
+  if (edit.old_text === '') {
+    throw new ToolError('old_text is empty; give the exact text to replace (use write_file for a new file)');
+  }
+  if (edit.old_text === edit.new_text)
+    throw new ToolError('old_text and new_text are identical; nothing to change');
+  const matches = findAll(text, edit.old_text);
+  if (matches.length === 0) throw new ToolError(notFound(text, edit.old_text, shownPath));
+  const lines = matches.slice(0, LISTED_MATCHES).map((i) => lineAt(text, i));
+  const listed = `line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}${matches.length > LISTED_MATCHES ? ', ...' : ''}`;
+  if (matches.length > 1 && !edit.replace_all) {
+    throw new ToolError(
+      `old_text matches ${matches.length} times in ${shownPath} (${listed}); include more surrounding ` +
+        'text so it matches once, or pass replace_all: true to replace every occurrence',
+    );
+  }
+  if (edit.replace_all) {
+    // Counted without overlaps, as split/join replaces them.
+    const count = text.split(edit.old_text).length - 1;
+    return {
+      text: text.split(edit.old_text).join(edit.new_text),
+      report: `replaced ${count} occurrence${count === 1 ? '' : 's'} (${listed})`,
+    };
+  }
+  const at = matches[0]!;
+  return {
+    text: text.slice(0, at) + edit.new_text + text.slice(at + edit.old_text.length),
+    report:
+      `replaced ${countLines(edit.old_text)} line(s) at line ${lineAt(text, at)} ` +
+      `with ${countLines(edit.new_text)} line(s)`,
+  };
+}
+
+const oneEdit = {
+  old_text: z.string().describe('Exact text to replace, whitespace included, without line numbers'),
+  new_text: z.string().describe('Text to put in its place (empty to delete it)'),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe('Replace every occurrence (a rename) instead of requiring exactly one (default false)'),
+};
 
 const editFileInput = z.object({
   path: z.string().describe('File path relative to the repository root'),
-  old_text: z
-    .string()
-    .describe('Exact text to replace, whitespace included; it must occur exactly once in the file'),
-  new_text: z.string().describe('Text to put in its place (empty to delete it)'),
+  old_text: oneEdit.old_text.optional(),
+  new_text: oneEdit.new_text.optional(),
+  replace_all: oneEdit.replace_all,
+  edits: z
+    .array(z.object(oneEdit))
+    .min(1)
+    .max(MAX_EDITS)
+    .optional()
+    .describe('Several edits to this file, applied in order, all or none; instead of old_text/new_text'),
 });
+
+/** The edits a call asks for: either the single old_text/new_text pair or the edits list. */
+function editsOf(input: z.infer<typeof editFileInput>): Edit[] {
+  const single = input.old_text !== undefined || input.new_text !== undefined;
+  if (input.edits && single) throw new ToolError('give either old_text/new_text or edits, not both');
+  if (input.edits) return input.edits;
+  if (input.old_text === undefined || input.new_text === undefined) {
+    throw new ToolError('old_text and new_text are required (or an edits list)');
+  }
+  return [{ old_text: input.old_text, new_text: input.new_text, replace_all: input.replace_all }];
+}
 
 export const editFileTool: Tool<typeof editFileInput> = {
   name: 'edit_file',
   description:
-    'Replace one exact occurrence of old_text with new_text in an existing file; the rest of the file ' +
-    'is left byte-for-byte unchanged. old_text must match exactly once: include enough surrounding ' +
-    'lines to make it unique. Read the file first so old_text is copied exactly.',
+    'Replace exact text in an existing file; the rest of the file is left byte-for-byte unchanged. ' +
+    'old_text must match exactly once (include enough surrounding lines to make it unique), unless ' +
+    'replace_all is true, which replaces every occurrence (renaming a variable). For several changes to ' +
+    'one file, pass edits: [{old_text, new_text, replace_all?}, ...], applied in order; if any fails, ' +
+    'none is written. Copy old_text from read_file output without its line-number prefix. A miss names ' +
+    'the nearest lines; a text matching several times lists their line numbers.',
   inputSchema: editFileInput,
   async run(input, context) {
-    if (input.old_text === '') {
-      throw new ToolError(
-        'old_text is empty; give the exact text to replace (use write_file for a new file)',
-      );
-    }
-    if (input.old_text === input.new_text)
-      throw new ToolError('old_text and new_text are identical; nothing to change');
+    const edits = editsOf(input);
     const file = await resolveInWorkspace(context.workspace, input.path, { mustExist: true, forWrite: true });
     const info = await statTextFile(file, input.path);
     if (info.size > MAX_EDIT_BYTES) {
@@ -257,26 +428,23 @@ export const editFileTool: Tool<typeof editFileInput> = {
     }
     if (text === null) throw binaryFile(info.size);
 
-    const matches = findAll(text, input.old_text);
-    if (matches.length === 0) throw notFound(text, input.old_text, input.path);
-    if (matches.length > 1) {
-      const lines = matches.slice(0, LISTED_MATCHES).map((i) => lineAt(text, i));
-      const more = matches.length > LISTED_MATCHES ? ', ...' : '';
-      throw new ToolError(
-        `old_text matches ${matches.length} times in ${input.path} (lines ${lines.join(', ')}${more}); ` +
-          'include more surrounding text so it matches once',
-      );
+    const reports: string[] = [];
+    for (const [index, edit] of edits.entries()) {
+      try {
+        const applied = applyEdit(text, edit, input.path);
+        text = applied.text;
+        reports.push(applied.report);
+      } catch (error) {
+        if (edits.length === 1 || !(error instanceof ToolError)) throw error;
+        throw new ToolError(`edit ${index + 1} of ${edits.length} (nothing was written): ${error.message}`);
+      }
     }
-    const at = matches[0]!;
-    const updated = text.slice(0, at) + input.new_text + text.slice(at + input.old_text.length);
     try {
-      await writeFile(file, updated, 'utf8');
+      await writeFile(file, text, 'utf8');
     } catch (error) {
       throw fsFailure('write', input.path, error);
     }
-    return (
-      `edited ${input.path}: replaced ${countLines(input.old_text)} line(s) at line ${lineAt(text, at)} ` +
-      `with ${countLines(input.new_text)} line(s)`
-    );
+    if (reports.length === 1) return `edited ${input.path}: ${reports[0]}`;
+    return `edited ${input.path} (${reports.length} edits):\n${reports.map((r, i) => `${i + 1}. ${r}`).join('\n')}`;
   },
 };

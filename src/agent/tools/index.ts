@@ -1,7 +1,7 @@
 // The toolbox: the five tools' definitions for the model, and one safe way to run a tool call.
 import { z } from 'zod';
 import type { TodoManager } from '../todos.js';
-import { bashTool } from './bash.js';
+import { createBashTool } from './bash.js';
 import { editFileTool, readFileTool, writeFileTool } from './files.js';
 import { todoTool } from './todo.js';
 import type { Tool, ToolContext } from './types.js';
@@ -48,10 +48,18 @@ export class Toolbox {
   }
 }
 
-/** `readOnly` (a plan-only run) leaves out the tools that write files. */
-export function createToolbox(todos: TodoManager, { readOnly = false } = {}): Toolbox {
+/**
+ * The five tools; `bashTimeoutSeconds` is the most any one bash call may last (bash_timeout).
+ * `readOnly` (a plan-only run) leaves out the tools that write files.
+ */
+export function createToolbox(
+  todos: TodoManager,
+  bashTimeoutSeconds: number,
+  { readOnly = false } = {},
+): Toolbox {
+  const bash = createBashTool(bashTimeoutSeconds);
   const writers = readOnly ? [] : [writeFileTool, editFileTool];
-  return new Toolbox([bashTool, readFileTool, ...writers, todoTool(todos)] as Tool[]);
+  return new Toolbox([bash, readFileTool, ...writers, todoTool(todos)] as Tool[]);
 }
 
 function parseInput(tool: Tool, raw: unknown): unknown {

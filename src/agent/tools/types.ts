@@ -1,5 +1,6 @@
 // The shape every tool has. A tool throws ToolError (or any Error) to report a failure to the model.
 import type { z } from 'zod';
+import type { Sandbox } from '../sandbox-namespaces.js';
 
 export interface ToolContext {
   /** Absolute, symlink-resolved path of the workspace root. */
@@ -8,6 +9,8 @@ export interface ToolContext {
   bashTimeoutSeconds: number;
   /** Environment for child processes, already free of secrets. */
   env: NodeJS.ProcessEnv;
+  /** Where commands run; absent only when the sandbox is turned off or cannot be built (the CLI says so). */
+  sandbox?: Sandbox;
   /** Aborted when the run is cancelled. */
   signal?: AbortSignal;
 }

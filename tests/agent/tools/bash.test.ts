@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { childEnv } from '../../../src/agent/child-env.js';
-import { bashTool, runCommand } from '../../../src/agent/tools/bash.js';
+import { createBashTool, runCommand } from '../../../src/agent/tools/bash.js';
 import type { ToolContext } from '../../../src/agent/tools/types.js';
 import { ToolError } from '../../../src/agent/tools/types.js';
 
@@ -31,8 +31,9 @@ function context(overrides: Partial<ToolContext> = {}): ToolContext {
   return { workspace: ws, bashTimeoutSeconds: 20, env: childEnv(process.env), ...overrides };
 }
 
-const run = (command: string, overrides?: Partial<ToolContext>) =>
-  bashTool.run({ command }, context(overrides));
+const bashTool = createBashTool(20);
+const run = (command: string, overrides?: Partial<ToolContext>, timeout?: number) =>
+  bashTool.run({ command, ...(timeout ? { timeout } : {}) }, context(overrides));
 
 /**
  * Whether `pid` is still a live process. kill(pid, 0) throws ESRCH once it is gone; a killed child
@@ -141,13 +142,15 @@ describe('bash tool', () => {
   it('kills a command that runs past the timeout, with its children', async () => {
     const pidFile = path.join(ws, 'child.pid');
     const text = await run(`sleep 60 & echo $! > ${pidFile}; echo waiting; wait`, { bashTimeoutSeconds: 1 });
-    expect(text).toBe('timed out after 1 s; process group killed\nwaiting\n');
+    expect(text).toBe(
+      'timed out after 1 s; process group killed. That is the most this run allows (bash_timeout): run it in smaller steps (one package, one test file)\nwaiting\n',
+    );
     expect(await settlesDead(await pidFrom(pidFile))).toBe(true);
   });
 
   it('kills a plain hung command', async () => {
-    expect(await run('sleep 60', { bashTimeoutSeconds: 1 })).toBe(
-      'timed out after 1 s; process group killed\n(no output)',
+    expect(await run('sleep 60', { bashTimeoutSeconds: 1 })).toMatch(
+      /^timed out after 1 s; process group killed\. .*\n\(no output\)$/,
     );
   });
 
@@ -213,14 +216,44 @@ describe('bash tool', () => {
     ).rejects.toThrow(/could not start the command/);
   });
 
-  it('describes its one input field', async () => {
+  it('honours a per-call timeout below the ceiling, and says how to raise it', async () => {
+    const text = await run('echo started; sleep 60', { bashTimeoutSeconds: 20 }, 1);
+    expect(text).toBe(
+      'timed out after 1 s; process group killed. Run it again with a larger timeout (up to 20), or in smaller steps\nstarted\n',
+    );
+  });
+
+  it('refuses a timeout over the ceiling without running the command', async () => {
+    const error = await run('touch ran', { bashTimeoutSeconds: 20 }, 21).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(ToolError);
+    expect((error as Error).message).toBe(
+      "timeout 21 is over this run's ceiling of 20 s (bash_timeout); use a smaller timeout, or split the work into smaller steps",
+    );
+    expect(existsSync(path.join(ws, 'ran'))).toBe(false);
+  });
+
+  it('reports a failure inside a pipeline as a failure (pipefail)', async () => {
+    expect(await run('(echo out; exit 3) | tail -n 1')).toBe('exit code: 3\nout\n');
+    expect(await run('echo fine | tail -n 1')).toBe('exit code: 0\nfine\n');
+  });
+
+  it('states its default and its ceiling to the model', () => {
+    const tool = createBashTool(900);
+    expect(tool.description).toContain('after 120 s');
+    expect(tool.description).toContain('at most 900 s');
+    expect(tool.description).toContain('| tail -n 60');
+    expect(createBashTool(30).description).toContain('after 30 s');
+  });
+
+  it('describes its input fields', async () => {
     const { z } = await import('zod');
     const schema = z.toJSONSchema(bashTool.inputSchema) as {
-      properties: Record<string, { description?: string }>;
+      properties: Record<string, { description?: string; type?: string; maximum?: number }>;
       required: string[];
     };
     expect(bashTool.name).toBe('bash');
     expect(schema.required).toEqual(['command']);
     expect(schema.properties.command?.description).toBeTruthy();
+    expect(schema.properties.timeout).toMatchObject({ type: 'integer', maximum: 20 });
   });
 });

@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 const inWs = (...parts: string[]) => path.join(ws, ...parts);
-const read = (input: { path: string; limit?: number }) => readFileTool.run(input, context);
+const read = (input: { path: string; offset?: number; limit?: number }) => readFileTool.run(input, context);
 const write = (file: string, content: string) => writeFileTool.run({ path: file, content }, context);
 const edit = (file: string, old_text: string, new_text: string) =>
   editFileTool.run({ path: file, old_text, new_text }, context);
@@ -44,11 +44,25 @@ async function toolError(pending: Promise<string>): Promise<string> {
 
 const numberedLines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join('');
 
+/** What read_file shows for lines `from`..`to` of numberedLines(): `cat -n` rows. */
+const shownLines = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => `${String(from + i).padStart(6)}\tline ${from + i}`).join(
+    '\n',
+  );
+
 describe('read_file', () => {
-  it('returns a text file exactly', async () => {
-    const content = 'first\n  indented\ttab\r\nlast without newline é';
-    await writeFile(inWs('a.txt'), content);
-    expect(await read({ path: 'a.txt' })).toBe(content);
+  it('returns a text file with numbered lines, cat -n style, and no note when it is whole', async () => {
+    await writeFile(inWs('a.txt'), 'first\n  indented\ttab\nlast without newline é');
+    expect(await read({ path: 'a.txt' })).toBe(
+      '     1\tfirst\n     2\t  indented\ttab\n     3\tlast without newline é',
+    );
+  });
+
+  it('says when a file uses CRLF line endings, and does not show the carriage returns', async () => {
+    await writeFile(inWs('win.txt'), 'one\r\ntwo\r\n');
+    expect(await read({ path: 'win.txt' })).toBe(
+      '     1\tone\n     2\ttwo\n[the file uses CRLF line endings (not shown)]',
+    );
   });
 
   it('refuses missing files, directories and empty paths', async () => {
@@ -91,56 +105,72 @@ describe('read_file', () => {
     await writeFile(inWs('real.txt'), 'real');
     await symlink('real.txt', inWs('alias.txt'));
     await writeFile(inWs('.git', 'HEAD'), 'ref: refs/heads/main\n');
-    expect(await read({ path: 'alias.txt' })).toBe('real');
-    expect(await read({ path: '.git/HEAD' })).toBe('ref: refs/heads/main\n');
+    expect(await read({ path: 'alias.txt' })).toBe('     1\treal');
+    expect(await read({ path: '.git/HEAD' })).toBe('     1\tref: refs/heads/main');
   });
 
-  it('with limit, shows the first lines and says how many more there are', async () => {
+  it('with offset and limit, shows those lines and says how many there are and where to read on', async () => {
     await writeFile(inWs('lines.txt'), numberedLines(100));
-    const text = await read({ path: 'lines.txt', limit: 10 });
-    expect(text.startsWith(numberedLines(10))).toBe(true);
-    expect(text).not.toContain('line 11');
-    expect(text).toContain('showing lines 1-10 of 100; 90 more lines');
-  });
-
-  it('with a limit beyond the end, returns the whole file and no note', async () => {
-    await writeFile(inWs('short.txt'), numberedLines(5));
-    expect(await read({ path: 'short.txt', limit: 5 })).toBe(numberedLines(5));
-    expect(await read({ path: 'short.txt', limit: 50 })).toBe(numberedLines(5));
-  });
-
-  it('caps a long file to head and tail with a marker and says so', async () => {
-    const content = numberedLines(100_000); // about 1.1 MB, read whole
-    await writeFile(inWs('long.txt'), content);
-    const text = await read({ path: 'long.txt' });
-    expect(text.startsWith('line 1\nline 2\n')).toBe(true);
-    expect(text).toMatch(
-      /\n\.\.\. \[[\d,]+ characters cut: showing the first 20,000 and the last 30,000\] \.\.\.\n/,
+    expect(await read({ path: 'lines.txt', limit: 10 })).toBe(
+      `${shownLines(1, 10)}\n[lines 1-10 of 100 in lines.txt; read on with offset=11]`,
     );
-    expect(text).toContain('line 100000\n[long.txt has');
-    expect(text).toContain('100000 lines and was cut in the middle');
-    expect(text.length).toBeLessThan(50_500);
+    expect(await read({ path: 'lines.txt', offset: 95, limit: 10 })).toBe(
+      `${shownLines(95, 100)}\n[lines 95-100 of 100 in lines.txt]`,
+    );
+    expect(await toolError(read({ path: 'lines.txt', offset: 101 }))).toBe(
+      'offset 101 is past the end of lines.txt, which has 100 lines',
+    );
   });
 
-  it('reads only the ends of a huge file', async () => {
+  it('pages a 2,500-line file without losing or splitting a line', async () => {
+    await writeFile(inWs('big.txt'), numberedLines(2500));
+    const first = await read({ path: 'big.txt' });
+    expect(first).toBe(
+      `${shownLines(1, 2000)}\n[lines 1-2000 of 2,500 in big.txt; read on with offset=2001]`,
+    );
+    const second = await read({ path: 'big.txt', offset: 2001 });
+    expect(second).toBe(`${shownLines(2001, 2500)}\n[lines 2001-2500 of 2,500 in big.txt]`);
+  });
+
+  it('stops a view at the character cap on a line boundary', async () => {
+    const long = Array.from({ length: 300 }, (_, i) => `${i + 1}:${'x'.repeat(400)}\n`).join('');
+    await writeFile(inWs('wide.txt'), long);
+    const text = await read({ path: 'wide.txt' });
+    const rows = text.split('\n');
+    const note = rows.pop()!;
+    const shown = rows.length;
+    expect(shown).toBeGreaterThan(100);
+    expect(shown).toBeLessThan(300);
+    expect(text.length).toBeLessThan(50_200);
+    expect(rows.at(-1)).toBe(`${String(shown).padStart(6)}\t${shown}:${'x'.repeat(400)}`);
+    expect(note).toBe(`[lines 1-${shown} of 300 in wide.txt; read on with offset=${shown + 1}]`);
+  });
+
+  it('cuts a very long line and says how much was left out', async () => {
+    await writeFile(inWs('min.js'), `${'a'.repeat(5000)}\nnext\n`);
+    expect(await read({ path: 'min.js' })).toBe(
+      `     1\t${'a'.repeat(2000)}… [line cut: 3,000 more characters]\n     2\tnext`,
+    );
+  });
+
+  it('pages a huge file by streaming, without counting all its lines', async () => {
     const lines = numberedLines(500_000); // about 6.4 MB, past the whole-read size
     await writeFile(inWs('huge.txt'), lines);
-    const size = Buffer.byteLength(lines);
-    const text = await read({ path: 'huge.txt' });
-    expect(text.startsWith('line 1\nline 2\n')).toBe(true);
-    expect(text).toContain(`bytes cut: showing the first 20,000 and the last 30,000 characters] ...\n`);
-    expect(text).toContain(`line 500000\n[the file is ${size.toLocaleString('en-US')} bytes`);
-    expect(text.length).toBeLessThan(50_500);
-    const cut = Number(/\[([\d,]+) bytes cut/.exec(text)?.[1]?.replaceAll(',', ''));
-    expect(cut).toBe(size - 50_000);
+    const size = Buffer.byteLength(lines).toLocaleString('en-US');
+    expect(await read({ path: 'huge.txt', offset: 250_000, limit: 3 })).toBe(
+      `${shownLines(250_000, 250_002)}\n[lines 250000-250002 of huge.txt (${size} bytes, too large to count its lines); read on with offset=250003]`,
+    );
+    expect(await read({ path: 'huge.txt', offset: 499_999 })).toBe(
+      `${shownLines(499_999, 500_000)}\n[lines 499999-500000 of 500,000 in huge.txt]`,
+    );
   });
 
-  it('reads the first lines of a huge file with limit', async () => {
-    await writeFile(inWs('huge.txt'), numberedLines(500_000));
-    const text = await read({ path: 'huge.txt', limit: 3 });
-    expect(
-      text.startsWith('line 1\nline 2\nline 3\n[showing at most the first 3 lines; more lines follow'),
-    ).toBe(true);
+  it('cuts the giant line of a huge file while streaming it, keeping its true length', async () => {
+    await writeFile(inWs('bundle.min.js'), `${'b'.repeat(5_000_000)}\nend\n`);
+    expect(await read({ path: 'bundle.min.js' })).toBe(
+      `     1\t${'b'.repeat(2000)}… [line cut: 4,998,000 more characters]\n     2\tend\n` +
+        '[lines 1-2 of 2 in bundle.min.js]',
+    );
   });
 
   it('refuses a huge binary file', async () => {
@@ -218,9 +248,73 @@ describe('edit_file', () => {
     const content = 'todo\nkeep\ntodo\nkeep\ntodo\n';
     await writeFile(inWs('f.txt'), content);
     expect(await toolError(edit('f.txt', 'todo', 'done'))).toBe(
-      'old_text matches 3 times in f.txt (lines 1, 3, 5); include more surrounding text so it matches once',
+      'old_text matches 3 times in f.txt (lines 1, 3, 5); include more surrounding text so it matches once, or pass replace_all: true to replace every occurrence',
     );
     expect(await readFile(inWs('f.txt'), 'utf8')).toBe(content);
+  });
+
+  it('with replace_all, renames every occurrence and names their lines', async () => {
+    await writeFile(inWs('f.py'), 'total = 0\nfor x in xs:\n    total += x\nprint(total)\n');
+    const edits = { path: 'f.py', old_text: 'total', new_text: 'sum_of_xs', replace_all: true };
+    expect(await editFileTool.run(edits, context)).toBe(
+      'edited f.py: replaced 3 occurrences (lines 1, 3, 4)',
+    );
+    expect(await readFile(inWs('f.py'), 'utf8')).toBe(
+      'sum_of_xs = 0\nfor x in xs:\n    sum_of_xs += x\nprint(sum_of_xs)\n',
+    );
+  });
+
+  it('applies several edits in order, or none when one fails', async () => {
+    await writeFile(inWs('f.txt'), 'one\ntwo\nthree\n');
+    const ok = await editFileTool.run(
+      {
+        path: 'f.txt',
+        edits: [
+          { old_text: 'one', new_text: '1' },
+          { old_text: '1\ntwo', new_text: '1\n2' },
+        ],
+      },
+      context,
+    );
+    expect(ok).toBe(
+      'edited f.txt (2 edits):\n1. replaced 1 line(s) at line 1 with 1 line(s)\n2. replaced 2 line(s) at line 1 with 2 line(s)',
+    );
+    expect(await readFile(inWs('f.txt'), 'utf8')).toBe('1\n2\nthree\n');
+    const failed = editFileTool.run(
+      {
+        path: 'f.txt',
+        edits: [
+          { old_text: 'three', new_text: '3' },
+          { old_text: 'four', new_text: '4' },
+        ],
+      },
+      context,
+    );
+    expect(await toolError(failed)).toMatch(/^edit 2 of 2 \(nothing was written\): old_text not found/);
+    expect(await readFile(inWs('f.txt'), 'utf8')).toBe('1\n2\nthree\n');
+    expect(
+      await toolError(editFileTool.run({ path: 'f.txt', old_text: 'a', new_text: 'b', edits: [] }, context)),
+    ).toBe('give either old_text/new_text or edits, not both');
+    expect(await toolError(editFileTool.run({ path: 'f.txt', old_text: 'a' }, context))).toBe(
+      'old_text and new_text are required (or an edits list)',
+    );
+  });
+
+  it('names the nearest lines when old_text matches nothing', async () => {
+    await writeFile(
+      inWs('app.ts'),
+      'import x from "x";\n\nexport function greet(name: string) {\n  return `Hi ${name}`;\n}\n',
+    );
+    const message = await toolError(edit('app.ts', 'export function greet(name) {\n', 'x'));
+    expect(message).toBe(
+      'old_text not found in app.ts; the nearest lines are:\nline 3: export function greet(name: string) {\n' +
+        'read the file again and copy the text exactly, whitespace included',
+    );
+  });
+
+  it('says when old_text carries read_file line numbers', async () => {
+    await writeFile(inWs('f.txt'), 'alpha\nbeta\n');
+    expect(await toolError(edit('f.txt', '     2\tbeta', 'x'))).toMatch(/read_file's line numbers/);
   });
 
   it('counts overlapping matches as ambiguous', async () => {
@@ -254,9 +348,9 @@ describe('tool definitions', () => {
     const tools = [readFileTool, writeFileTool, editFileTool];
     expect(tools.map((t) => t.name)).toEqual(['read_file', 'write_file', 'edit_file']);
     const fields: Record<string, string[]> = {
-      read_file: ['path', 'limit'],
+      read_file: ['path', 'offset', 'limit'],
       write_file: ['path', 'content'],
-      edit_file: ['path', 'old_text', 'new_text'],
+      edit_file: ['path', 'old_text', 'new_text', 'replace_all', 'edits'],
     };
     for (const tool of tools) {
       const schema = z.toJSONSchema(tool.inputSchema) as {

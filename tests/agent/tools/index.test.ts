@@ -16,7 +16,7 @@ afterAll(() => rm(context.workspace, { recursive: true, force: true }));
 
 describe('the toolbox', () => {
   it('offers exactly the five tools, each with an object input schema', () => {
-    const toolbox = createToolbox(new TodoManager());
+    const toolbox = createToolbox(new TodoManager(), 5);
     expect(toolbox.definitions.map((d) => d.name)).toEqual([
       'bash',
       'read_file',
@@ -34,7 +34,7 @@ describe('the toolbox', () => {
   });
 
   it('answers an unknown tool with an error naming the tools that exist', async () => {
-    const outcome = await createToolbox(new TodoManager()).run('launch_rocket', {}, context);
+    const outcome = await createToolbox(new TodoManager(), 5).run('launch_rocket', {}, context);
     expect(outcome).toEqual({
       isError: true,
       output: expect.stringContaining("unknown tool 'launch_rocket'"),
@@ -43,14 +43,14 @@ describe('the toolbox', () => {
   });
 
   it('answers input that fails the schema with the field and the problem', async () => {
-    const outcome = await createToolbox(new TodoManager()).run('write_file', { path: 'a.txt' }, context);
+    const outcome = await createToolbox(new TodoManager(), 5).run('write_file', { path: 'a.txt' }, context);
     expect(outcome.isError).toBe(true);
     expect(outcome.output).toMatch(/write_file failed: invalid input: content: /);
   });
 
   it('passes todo input to the TodoManager, whose refusal names the rule', async () => {
     const todos = new TodoManager();
-    const toolbox = createToolbox(todos);
+    const toolbox = createToolbox(todos, 5);
     const refused = await toolbox.run('todo', { items: 'not a list' }, context);
     expect(refused).toEqual({
       isError: true,

@@ -1,0 +1,131 @@
+// Which platform serves Claude (the Anthropic API, Amazon Bedrock or Google Vertex AI), the model id that
+// platform knows, and the SDK client that speaks to it. The platform SDKs are loaded only when chosen, so
+// a run on the Anthropic API never loads the AWS or Google libraries.
+import Anthropic from '@anthropic-ai/sdk';
+
+export const PROVIDERS = ['anthropic', 'bedrock', 'vertex'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** Who serves the model on each provider, as error sentences name it. */
+export const SERVICE_NAMES: Record<Provider, string> = {
+  anthropic: 'the Anthropic API',
+  bedrock: 'Amazon Bedrock',
+  vertex: 'Vertex AI',
+};
+
+export interface ProviderOptions {
+  provider?: Provider;
+  /** Anthropic API only. */
+  apiKey?: string;
+  /** Another endpoint of the same shape (a proxy or gateway, or a local server in tests). */
+  baseURL?: string;
+  maxRetries: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The part of an SDK client the model module uses: every platform client has it. */
+export interface MessagesClient {
+  messages: { stream: Anthropic['messages']['stream'] };
+}
+
+export interface ProviderClient {
+  client: Promise<MessagesClient>;
+  /**
+   * Whether a request may carry our own encoding of its body. The platform SDKs move `model` into the URL
+   * and the API version into the body, which they can only do with the body they encoded themselves.
+   */
+  ownBody: boolean;
+}
+
+/** Each platform's id for the default model; any other `model` input is sent as given. */
+const PLATFORM_IDS: Record<string, Record<Provider, string>> = {
+  'claude-sonnet-5-5': {
+    anthropic: 'claude-sonnet-5-5',
+    // The global cross-region inference profile: on-demand Bedrock calls need a profile, not the bare model id.
+    bedrock: 'global.anthropic.claude-sonnet-5-5',
+    vertex: 'claude-sonnet-5-5',
+  },
+};
+
+/** The id to send for `model` on `provider`. */
+export function platformModelId(provider: Provider, model: string): string {
+  return PLATFORM_IDS[model]?.[provider] ?? model;
+}
+
+/** An environment variable, trimmed; undefined when unset or blank. */
+export const envValue = (env: NodeJS.ProcessEnv, name: string): string | undefined =>
+  env[name]?.trim() || undefined;
+
+/** Vertex's project: our own variable first, then those google-github-actions/auth exports. */
+function vertexProject(env: NodeJS.ProcessEnv): string | undefined {
+  return (
+    envValue(env, 'ANTHROPIC_VERTEX_PROJECT_ID') ??
+    envValue(env, 'GOOGLE_CLOUD_PROJECT') ??
+    envValue(env, 'GCLOUD_PROJECT') ??
+    envValue(env, 'CLOUDSDK_CORE_PROJECT')
+  );
+}
+
+/** What a provider needs from the environment before any call, as one sentence; undefined when all is set. */
+export function providerProblem(
+  provider: Provider,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  if (provider === 'bedrock' && !envValue(env, 'AWS_REGION') && !envValue(env, 'AWS_DEFAULT_REGION'))
+    return 'provider bedrock needs AWS_REGION (aws-actions/configure-aws-credentials sets it from aws-region)';
+  if (provider === 'vertex' && !envValue(env, 'CLOUD_ML_REGION'))
+    return 'provider vertex needs CLOUD_ML_REGION (the Vertex AI region, e.g. us-east5 or global)';
+  if (provider === 'vertex' && !vertexProject(env))
+    return 'provider vertex needs a project id: set ANTHROPIC_VERTEX_PROJECT_ID, or project_id on google-github-actions/auth';
+  return undefined;
+}
+
+/** The client for `options.provider`; throws the provider's problem sentence before any call. */
+export function connect(options: ProviderOptions): ProviderClient {
+  const provider = options.provider ?? 'anthropic';
+  const env = options.env ?? process.env;
+  const problem = providerProblem(provider, env);
+  if (problem) throw new Error(problem);
+  // Nothing in this process registers an OpenTelemetry tracer provider, so spans would only cost time.
+  const common = {
+    maxRetries: options.maxRetries,
+    openTelemetry: false as const,
+    baseURL: options.baseURL || undefined,
+  };
+  if (provider === 'bedrock') {
+    const client = import('@anthropic-ai/bedrock-sdk').then(
+      ({ AnthropicBedrock }) =>
+        // Credentials come from the AWS chain: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN
+        // as configure-aws-credentials exports them after its OIDC exchange.
+        new AnthropicBedrock({
+          ...common,
+          awsRegion: envValue(env, 'AWS_REGION') ?? envValue(env, 'AWS_DEFAULT_REGION'),
+          awsAccessKey: null,
+          awsSecretKey: null,
+        }),
+    );
+    return { client, ownBody: false };
+  }
+  if (provider === 'vertex') {
+    const client = import('@anthropic-ai/vertex-sdk').then(
+      ({ AnthropicVertex }) =>
+        // Credentials come from Application Default Credentials: the GOOGLE_APPLICATION_CREDENTIALS file
+        // google-github-actions/auth writes (a workload identity federation config, no key).
+        new AnthropicVertex({
+          ...common,
+          region: envValue(env, 'CLOUD_ML_REGION'),
+          projectId: vertexProject(env),
+        }),
+    );
+    return { client, ownBody: false };
+  }
+  const apiKey = options.apiKey || envValue(env, 'ANTHROPIC_API_KEY');
+  if (!apiKey)
+    throw new Error('No Anthropic API key: set ANTHROPIC_API_KEY (or the anthropic_api_key input).');
+  const client = new Anthropic({
+    ...common,
+    apiKey,
+    baseURL: common.baseURL || envValue(env, 'ANTHROPIC_BASE_URL'),
+  });
+  return { client: Promise.resolve(client), ownBody: true };
+}

@@ -1,0 +1,102 @@
+// The two shell scripts that build the sandbox. Every path reaches them as an argument, never as script text.
+//
+// TEMPLATE runs once per run, as root, in a mount namespace of its own (and a network namespace of its
+// own with `tool_network: none`); it stays alive, reading its stdin, so that each call can copy its mounts:
+//
+//   sh -c TEMPLATE todo-agent-sandbox N WRITABLE… M HIDDEN…
+//
+// It keeps the WRITABLE directories writable and makes every other mount read-only, gives a /dev of
+// harmless devices only, and covers each HIDDEN path (a directory with an empty read-only tmpfs, a file
+// with /dev/null). It prints `ready <its pid>` when done and exits when its stdin closes.
+//
+// CALL is PID 1 of each call's fresh PID namespace (with a /proc that shows only that namespace), in a
+// copy of the template's mounts:
+//
+//   sh -c CALL todo-agent-call UID GID SETPRIV CWD SHELL -c COMMAND
+//
+// It runs the command through `setpriv` with no capabilities, no supplementary groups and no_new_privs:
+// as UID when it is not 0; when it is 0, already inside a child user namespace (where the template's mounts
+// are locked), with /proc/sys read-only and the "no root" securebits. PID 1 waits for the command: when it
+// returns, the kernel kills every process left in the namespace, setsid and double-forked ones included.
+
+/** `${D}{…}` in the text below is the shell's `${…}`: a template literal would read it as its own. */
+const D = '$';
+
+export const TEMPLATE = String.raw`
+set -euf
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+nl='
+'
+writable=''
+n=$1; shift
+while [ "$n" -gt 0 ]; do
+  if [ -d "$1" ]; then
+    mount --rbind "$1" "$1"
+    writable="$writable$1$nl"
+  fi
+  n=$((n - 1)); shift
+done
+
+is_writable() {
+  rest=$writable
+  while [ -n "$rest" ]; do
+    w=${D}{rest%%"$nl"*}
+    rest=${D}{rest#*"$nl"}
+    case "$1" in "$w" | "$w"/*) return 0 ;; esac
+  done
+  return 1
+}
+
+while read -r _id _parent _dev _root mp opts _rest; do
+  case "$mp" in /proc | /proc/* | /dev | /dev/*) continue ;; esac
+  case ",$opts," in *,ro,*) continue ;; esac
+  is_writable "$mp" || mount -o remount,bind,ro "$mp" 2>/dev/null || true
+done < /proc/self/mountinfo
+
+mount -t tmpfs -o nosuid,noexec,mode=755,size=64k tmpfs /dev
+for node in null:1:3 zero:1:5 full:1:7 random:1:8 urandom:1:9 tty:5:0; do
+  name=${D}{node%%:*} numbers=${D}{node#*:}
+  mknod -m 666 "/dev/$name" c "${D}{numbers%%:*}" "${D}{numbers#*:}"
+done
+ln -s /proc/self/fd /dev/fd
+ln -s /proc/self/fd/0 /dev/stdin
+ln -s /proc/self/fd/1 /dev/stdout
+ln -s /proc/self/fd/2 /dev/stderr
+mkdir /dev/shm /dev/pts
+mount -t tmpfs -o nosuid,nodev,mode=1777 tmpfs /dev/shm
+mount -o remount,ro,nosuid,noexec /dev
+
+n=$1; shift
+while [ "$n" -gt 0 ]; do
+  if [ -d "$1" ] && [ ! -L "$1" ]; then
+    mount -t tmpfs -o ro,nosuid,nodev,noexec,mode=555,size=4k tmpfs "$1"
+  elif [ -e "$1" ] && [ ! -L "$1" ]; then
+    mount --bind /dev/null "$1"
+  fi
+  n=$((n - 1)); shift
+done
+
+ip link set lo up 2>/dev/null || true
+echo "ready $$"
+while read -r _line; do :; done
+`;
+
+export const CALL = String.raw`
+tool_path=$PATH
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+uid=$1 gid=$2 setpriv_bin=$3 cwd=$4
+shift 4
+# Resolved again through this namespace's mounts (a directory opened outside would bypass them).
+cd -- "$cwd" || exit 125
+if [ "$uid" -eq 0 ]; then
+  mount --bind -o ro /proc/sys /proc/sys || exit 125
+  if [ -e /proc/sysrq-trigger ]; then mount --bind /dev/null /proc/sysrq-trigger || exit 125; fi
+  PATH=$tool_path "$setpriv_bin" --inh-caps=-all --ambient-caps=-all --bounding-set=-all \
+    --securebits=+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked \
+    --no-new-privs -- "$@"
+else
+  PATH=$tool_path "$setpriv_bin" --reuid="$uid" --regid="$gid" --clear-groups \
+    --inh-caps=-all --ambient-caps=-all --bounding-set=-all --no-new-privs -- "$@"
+fi
+exit $?
+`;

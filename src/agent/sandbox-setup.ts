@@ -1,0 +1,156 @@
+// Finding out whether and how the sandbox can be built here, building it, and checking that it works.
+import { execFile } from 'node:child_process';
+import { lstat, stat } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { runCommand } from './sandbox.js';
+import { Sandbox, SandboxError, type SandboxConfig } from './sandbox-namespaces.js';
+
+const execFileAsync = promisify(execFile);
+
+/** Where programs are looked up: the system's directories only, never the tools' PATH. */
+const SYSTEM_DIRS = ['/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+
+/** Credential files and directories in a home directory that tools never need to read. */
+const HOME_CREDENTIALS = [
+  '.docker',
+  '.git-credentials',
+  '.config/git/credentials',
+  '.netrc',
+  '.ssh',
+  '.gnupg',
+  '.npmrc',
+  '.yarnrc.yml',
+  '.pypirc',
+  '.gem/credentials',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.m2/settings.xml',
+  '.gradle/gradle.properties',
+  '.aws',
+  '.azure',
+  '.kube',
+  '.config/gh',
+  '.config/hub',
+  '.config/gcloud',
+  '.terraform.d/credentials.tfrc.json',
+  '.vault-token',
+];
+
+/**
+ * Sockets through which a process could have something started outside the sandbox (systemd, D-Bus, a user's
+ * systemd and agents under /run/user) or get root (container daemons, snapd). Hiding them is what stops it:
+ * a read-only mount does not stop connect().
+ */
+const SOCKETS = [
+  '/run/user',
+  '/run/dbus',
+  '/run/systemd/private',
+  '/run/snapd.socket',
+  '/run/snapd-snap.socket',
+  '/var/run/docker.sock',
+  '/run/docker.sock',
+  '/run/containerd/containerd.sock',
+  '/run/podman/podman.sock',
+  '/run/buildkit/buildkitd.sock',
+];
+
+export interface SandboxRequest {
+  workspace: string;
+  network: 'host' | 'none';
+  /** Further paths to hide (the runner's files, for the action). */
+  hidden?: readonly string[];
+  /** HOME of the tools (default: this process's). */
+  home?: string;
+}
+
+export { SandboxError };
+
+async function findSystemProgram(name: string): Promise<string> {
+  for (const dir of SYSTEM_DIRS) {
+    const candidate = path.join(dir, name);
+    if (
+      await stat(candidate).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+    )
+      return candidate;
+  }
+  throw new SandboxError(`${name} (util-linux) is not installed`);
+}
+
+/** How this process becomes root to build the namespaces: itself, or `sudo -n`. */
+async function escalation(): Promise<string[]> {
+  if (process.getuid?.() === 0) return [];
+  const sudo = await findSystemProgram('sudo').catch(() => {
+    throw new SandboxError('the action does not run as root and sudo is not installed');
+  });
+  try {
+    await execFileAsync(sudo, ['-n', 'true'], { timeout: 10_000 });
+  } catch {
+    throw new SandboxError('the action does not run as root and `sudo -n` needs a password');
+  }
+  return [sudo, '-n', '--'];
+}
+
+async function existingDirs(candidates: readonly (string | undefined)[]): Promise<string[]> {
+  const dirs: string[] = [];
+  for (const dir of candidates) {
+    if (!dir || !path.isAbsolute(dir) || dir === '/' || dirs.includes(dir)) continue;
+    if (
+      await stat(dir).then(
+        (s) => s.isDirectory(),
+        () => false,
+      )
+    )
+      dirs.push(dir);
+  }
+  return dirs;
+}
+
+/** `inner` is `outer` or inside it: hiding `outer` would hide `inner` too. */
+function isWithin(inner: string, outer: string): boolean {
+  const relative = path.relative(outer, inner);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** The settings for this machine; throws SandboxError saying what is missing. */
+export async function sandboxConfig(request: SandboxRequest): Promise<SandboxConfig> {
+  if (process.platform !== 'linux') throw new SandboxError(`${process.platform} has no Linux namespaces`);
+  const [sh, env, unshare, nsenter, setpriv] = await Promise.all(
+    ['sh', 'env', 'unshare', 'nsenter', 'setpriv'].map(findSystemProgram),
+  );
+  const owner = await lstat(request.workspace);
+  const home = request.home ?? homedir();
+  return {
+    escalate: await escalation(),
+    programs: { sh: sh!, env: env!, unshare: unshare!, nsenter: nsenter!, setpriv: setpriv! },
+    uid: owner.uid,
+    gid: owner.gid,
+    network: request.network,
+    writable: await existingDirs([request.workspace, tmpdir(), '/tmp', '/var/tmp', home]),
+    hidden: [
+      ...(request.hidden ?? []),
+      ...HOME_CREDENTIALS.map((name) => path.join(home, name)),
+      ...SOCKETS,
+    ].filter((hidden) => path.isAbsolute(hidden) && !isWithin(request.workspace, hidden)),
+  };
+}
+
+/** Builds the sandbox and runs `true` in it; throws SandboxError with the reason when it cannot. */
+export async function openSandbox(request: SandboxRequest): Promise<Sandbox> {
+  const sandbox = await Sandbox.open(await sandboxConfig(request));
+  const check = await runCommand('true', {
+    cwd: request.workspace,
+    env: { PATH: '/usr/bin:/bin' },
+    timeoutMs: 15_000,
+    sandbox,
+  }).catch((error: unknown) => ({ exitCode: -1, output: String(error) }));
+  if (check.exitCode !== 0) {
+    sandbox.close();
+    throw new SandboxError(`a command could not run in the sandbox: ${check.output.trim().slice(0, 300)}`);
+  }
+  return sandbox;
+}

@@ -1,0 +1,106 @@
+// The verification gate: the maintainers' own check (verify_command), run in the tool sandbox once the
+// model says every item is completed. A failure goes back to the model with a "Fix" item on its list.
+import { performance } from 'node:perf_hooks';
+import type { VerifyReport } from './events.js';
+import { MAX_TODOS, type TodoItem } from './todos.js';
+import { runCommand } from './sandbox.js';
+import { withPipefail } from './tools/bash.js';
+import type { ToolContext } from './tools/types.js';
+
+export interface VerifySettings {
+  /** A shell command (`npm test`), run with bash -c in the workspace like a bash tool call. */
+  command: string;
+  /** Rounds in all; after the last failing one the run ends incomplete. */
+  attempts: number;
+}
+
+/** The item a failing round opens (or reopens) on the list. */
+export const FIX_ITEM = {
+  text: 'Fix: verify_command fails',
+  activeForm: 'Fixing the verify_command failure',
+};
+/** Characters of the command's output kept: the end, where test runners put their failures. */
+const OUTPUT_TAIL_CHARS = 4_000;
+
+export class VerifyGate {
+  #rounds = 0;
+  #last: VerifyReport | undefined;
+
+  constructor(
+    readonly settings: VerifySettings,
+    private readonly context: ToolContext,
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {}
+
+  get last(): VerifyReport | undefined {
+    return this.#last;
+  }
+
+  /** Every round has been used. */
+  get exhausted(): boolean {
+    return this.#rounds >= this.settings.attempts;
+  }
+
+  /** Runs the command once, with the per-call ceiling (bash_timeout) as its timeout. */
+  async run(): Promise<VerifyReport> {
+    this.#rounds++;
+    const started = performance.now();
+    const result = await runCommand(withPipefail(this.settings.command), {
+      cwd: this.context.workspace,
+      env: this.context.env,
+      timeoutMs: this.context.bashTimeoutSeconds * 1000,
+      limit: OUTPUT_TAIL_CHARS * 2,
+      ...(this.context.signal ? { signal: this.context.signal } : {}),
+      // The same sandbox as the tools: the check runs code from the model's working tree.
+      ...(this.context.sandbox ? { sandbox: this.context.sandbox } : {}),
+    });
+    const output = this.redact(result.output);
+    this.#last = {
+      command: this.settings.command,
+      passed: result.exitCode === 0,
+      round: this.#rounds,
+      attempts: this.settings.attempts,
+      exitCode: result.exitCode,
+      timedOut: result.timedOut,
+      aborted: result.aborted,
+      durationMs: performance.now() - started,
+      outputTail: output.length > OUTPUT_TAIL_CHARS ? `…${output.slice(-OUTPUT_TAIL_CHARS)}` : output,
+    };
+    return this.#last;
+  }
+}
+
+/** How a failed round ended, in a few words: "exit code 1", "timed out after 600 s". */
+export function describeFailure(report: VerifyReport, timeoutSeconds?: number): string {
+  if (report.timedOut) return timeoutSeconds ? `timed out after ${timeoutSeconds} s` : 'timed out';
+  if (report.aborted) return 'was cancelled';
+  return report.exitCode === null ? 'was killed by a signal' : `exit code ${report.exitCode}`;
+}
+
+/** The list with the Fix item in progress: the existing one reopened, or a new one at the end. */
+export function withFixItem(items: readonly TodoItem[]): TodoItem[] | undefined {
+  const fix = { ...FIX_ITEM, status: 'in_progress' as const };
+  const existing = items.find((item) => item.text === FIX_ITEM.text);
+  if (existing) return items.map((item) => (item === existing ? { ...item, ...fix } : item));
+  if (items.length >= MAX_TODOS) return undefined;
+  const ids = new Set(items.map((item) => item.id));
+  let id = items.length + 1;
+  while (ids.has(String(id))) id++;
+  return [...items, { id: String(id), ...fix }];
+}
+
+/** The new user message after a failed round: what failed, its output's end, and what to do. */
+export function failureMessage(report: VerifyReport, timeoutSeconds: number, listed: boolean): string {
+  const output = report.outputTail.trim() === '' ? '(no output)' : report.outputTail;
+  const fence = '`'.repeat(Math.max(3, ...(output.match(/`+/g) ?? []).map((run) => run.length + 1)));
+  return [
+    `<verify-failed>The action ran the repository's verify command \`${report.command}\` after you marked ` +
+      `every item completed (round ${report.round} of ${report.attempts}), and it failed: ` +
+      `${describeFailure(report, timeoutSeconds)}. The pull request opens only once it passes. ` +
+      `The end of its output:\n${fence}\n${output}\n${fence}</verify-failed>`,
+    listed
+      ? `Your todo list has the item "${FIX_ITEM.text}" in progress. Find the cause, fix it, run the ` +
+        'command yourself to check, then mark the item completed and finish with your summary.'
+      : 'Find the cause, fix it and run the command yourself to check, then finish with your summary.',
+  ].join('\n\n');
+}

@@ -1,0 +1,99 @@
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { childEnv } from '../../src/agent/child-env.js';
+import type { VerifyReport } from '../../src/agent/events.js';
+import { MAX_TODOS, type TodoItem } from '../../src/agent/todos.js';
+import { failureMessage, FIX_ITEM, VerifyGate, withFixItem } from '../../src/agent/verify.js';
+
+let ws: string;
+beforeEach(async () => {
+  ws = await realpath(await mkdtemp(path.join(tmpdir(), 'todo-agent-verify-')));
+});
+afterEach(async () => {
+  await rm(ws, { recursive: true, force: true });
+});
+
+const gate = (command: string, attempts = 2, bashTimeoutSeconds = 20) =>
+  new VerifyGate(
+    { command, attempts },
+    { workspace: ws, bashTimeoutSeconds, env: childEnv(process.env) },
+    (text) => text.replaceAll('hunter2', '***'),
+  );
+
+describe('VerifyGate', () => {
+  it('runs the command in the workspace, counts rounds, and keeps the redacted end of the output', async () => {
+    const check = gate('cat marker.txt; echo "password hunter2"; seq 1 3000; exit 4');
+    await writeFile(path.join(ws, 'marker.txt'), 'from the workspace\n');
+    const first = await check.run();
+    expect(first).toMatchObject({ passed: false, round: 1, attempts: 2, exitCode: 4, timedOut: false });
+    expect(first.outputTail.startsWith('…')).toBe(true);
+    expect(first.outputTail.endsWith('2999\n3000\n')).toBe(true);
+    expect(first.outputTail.length).toBeLessThanOrEqual(4_001);
+    expect(check.exhausted).toBe(false);
+    const second = await check.run();
+    expect(second.round).toBe(2);
+    expect(check.exhausted).toBe(true);
+    expect(check.last).toBe(second);
+
+    const small = await gate('cat marker.txt; echo "password hunter2"').run();
+    expect(small).toMatchObject({ passed: true, exitCode: 0 });
+    expect(small.outputTail).toBe('from the workspace\npassword ***\n');
+  });
+
+  it('fails a pipeline whose first part fails, and times out with bash_timeout', async () => {
+    expect(await gate('false | cat').run()).toMatchObject({ passed: false, exitCode: 1 });
+    const slow = await gate('sleep 30', 1, 1).run();
+    expect(slow).toMatchObject({ passed: false, timedOut: true });
+  });
+});
+
+describe('withFixItem', () => {
+  const item = (id: string, status: TodoItem['status'], text = `item ${id}`): TodoItem => ({
+    id,
+    text,
+    status,
+  });
+
+  it('adds the Fix item in progress with a fresh id, or reopens the one already there', () => {
+    const items = [item('1', 'completed'), item('3', 'completed')];
+    expect(withFixItem(items)).toEqual([...items, { id: '4', ...FIX_ITEM, status: 'in_progress' }]);
+    const again = [item('1', 'completed'), item('2', 'completed', FIX_ITEM.text)];
+    expect(withFixItem(again)).toEqual([
+      item('1', 'completed'),
+      { id: '2', ...FIX_ITEM, status: 'in_progress' },
+    ]);
+  });
+
+  it('leaves a full list alone', () => {
+    const full = Array.from({ length: MAX_TODOS }, (_, i) => item(String(i + 1), 'completed'));
+    expect(withFixItem(full)).toBeUndefined();
+  });
+});
+
+describe('failureMessage', () => {
+  const report: VerifyReport = {
+    command: 'npm test',
+    passed: false,
+    round: 1,
+    attempts: 3,
+    exitCode: 1,
+    timedOut: false,
+    aborted: false,
+    durationMs: 1200,
+    outputTail: 'FAIL src/a.test.ts\n```inner fence```\n',
+  };
+
+  it('names the command, the round, the exit code, and fences the output so it cannot break out', () => {
+    const message = failureMessage(report, 600, true);
+    expect(message).toContain('`npm test`');
+    expect(message).toContain('(round 1 of 3)');
+    expect(message).toContain('failed: exit code 1.');
+    expect(message).toContain('````\nFAIL src/a.test.ts\n```inner fence```\n\n````');
+    expect(message).toContain(`"${FIX_ITEM.text}" in progress`);
+    expect(failureMessage({ ...report, timedOut: true, exitCode: null }, 600, false)).toContain(
+      'timed out after 600 s',
+    );
+  });
+});

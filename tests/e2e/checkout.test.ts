@@ -1,0 +1,82 @@
+// A shallow checkout (actions/checkout's default `fetch-depth: 1`): a fresh run, `/agent continue` on the
+// branch an earlier run pushed, and a run on a pull request's head all work without the history.
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  changelogScript,
+  HELLO_RESULT,
+  HELLO_TASK,
+  helloScript,
+  pushFeatureBranch,
+} from '../support/scenarios.js';
+import { createWorld, type World } from './setup.js';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const originLog = (w: World, ref: string) =>
+  w.sandbox.git(['--git-dir', w.sandbox.origin, 'log', '--format=%s', ref], w.sandbox.root);
+
+/** Gives main some history, so a depth-1 checkout really leaves commits out. */
+async function addHistory(w: World): Promise<void> {
+  for (const subject of ['Second commit', 'Third commit']) {
+    await w.sandbox.git(['commit', '-q', '--allow-empty', '-m', subject]);
+  }
+  await w.sandbox.git(['push', '-q', 'origin', 'main']);
+}
+
+describe('a shallow checkout (fetch-depth: 1)', () => {
+  it('runs, stops at max_turns, and finishes with `/agent continue` on the pushed branch', async () => {
+    const script = helloScript();
+    world = await createWorld(script.slice(0, 5), { shallow: true });
+    await addHistory(world);
+    const first = await world.trigger(`/agent ${HELLO_TASK}`, { inputs: { max_turns: '5' }, runId: '100' });
+    expect(first.outputs.status).toBe('incomplete');
+    expect(await world.sandbox.git(['rev-parse', '--is-shallow-repository'])).toBe('true');
+
+    world.model.push(...script.slice(5));
+    const second = await world.trigger('/agent continue', { runId: '200' });
+    expect(second.stderr).toBe('');
+    expect(second.outputs.status).toBe('completed');
+    expect(second.outputs.branch).toBe('agent/issue-1-100');
+    expect(world.github.state.pulls.map((pull) => pull.head)).toEqual(['agent/issue-1-100']);
+    const file = await world.sandbox.git(
+      ['--git-dir', world.sandbox.origin, 'show', 'agent/issue-1-100:hello.py'],
+      world.sandbox.root,
+    );
+    expect(file).toBe(HELLO_RESULT.trimEnd());
+    // Both runs' commits sit on main's full history.
+    expect((await originLog(world, 'agent/issue-1-100')).split('\n')).toEqual([
+      HELLO_TASK,
+      HELLO_TASK,
+      'Third commit',
+      'Second commit',
+      'Initial commit',
+    ]);
+  });
+
+  it("works on a pull request's head that forked from an older main, and pushes to it", async () => {
+    world = await createWorld(changelogScript(), {
+      issue: { pull_request: { head: 'feature' } },
+      shallow: true,
+    });
+    const { sandbox, github } = world;
+    await pushFeatureBranch((args) => sandbox.git(args));
+    await addHistory(world);
+    const seeded = github.state.pulls.length;
+
+    const run = await world.trigger('/agent add a changelog', { pullRequest: true });
+    expect(run.stderr).toBe('');
+    expect(run.outputs.status).toBe('completed');
+    expect(run.outputs.branch).toBe('feature');
+    expect(github.state.pulls).toHaveLength(seeded);
+    expect((await originLog(world, 'feature')).split('\n')).toEqual([
+      'add a changelog',
+      'feature work',
+      'Initial commit',
+    ]);
+    expect(github.violations).toEqual([]);
+  });
+});

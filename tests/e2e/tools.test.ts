@@ -1,0 +1,105 @@
+// The tools as a real model meets them in a run of dist/index.js: paged, numbered reads of a long file, a
+// replace_all rename, bash's per-call timeout under the bash_timeout ceiling, and pipefail.
+import { afterEach, describe, expect, it } from 'vitest';
+import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { newestResults } from '../support/requests.js';
+import { HELLO_FILES } from '../support/scenarios.js';
+import { createWorld, type World } from './setup.js';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const ONE_ITEM = (status: string) =>
+  toolUse('todo', { items: [{ text: 'Do the task', activeForm: 'Doing the task', status }] });
+const numberedLines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join('');
+const row = (n: number) => `${String(n).padStart(6)}\tline ${n}`;
+
+describe('tools in a run', () => {
+  it('reads a 2,500-line file in two pages, every line once, with its own line number', async () => {
+    world = await createWorld(
+      [
+        reply(ONE_ITEM('in_progress')),
+        reply(toolUse('read_file', { path: 'big.txt' })),
+        reply(toolUse('read_file', { path: 'big.txt', offset: 2001 })),
+        reply(toolUse('read_file', { path: 'big.txt', offset: 1230, limit: 5 })),
+        reply(ONE_ITEM('completed')),
+        reply(text('Read it all.')),
+      ],
+      { files: { ...HELLO_FILES, 'big.txt': numberedLines(2500) } },
+    );
+    const run = await world.trigger('/agent read big.txt');
+    expect(run.outputs.status).toBe('completed');
+    const [first, second, third] = [2, 3, 4].map((i) => newestResults(world!.model.requests[i]!)[0]!.text);
+    const rows = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => row(from + i)).join('\n');
+    expect(first).toBe(`${rows(1, 2000)}\n[lines 1-2000 of 2,500 in big.txt; read on with offset=2001]`);
+    expect(second).toBe(`${rows(2001, 2500)}\n[lines 2001-2500 of 2,500 in big.txt]`);
+    expect(third).toBe(
+      `${rows(1230, 1234)}\n[lines 1230-1234 of 2,500 in big.txt; read on with offset=1235]`,
+    );
+    expect(world.model.violations).toEqual([]);
+  });
+
+  it('renames every occurrence with one replace_all edit, and the pushed file has them all', async () => {
+    world = await createWorld([
+      reply(ONE_ITEM('in_progress')),
+      reply(
+        toolUse('edit_file', { path: 'hello.py', old_text: 'greet', new_text: 'welcome', replace_all: true }),
+      ),
+      // Completed with its check named as not run here: the convention the prompt gives.
+      reply(
+        toolUse('todo', {
+          items: [{ text: 'Do the task (not verified: mypy is not installed)', status: 'completed' }],
+        }),
+      ),
+      reply(text('Renamed greet to welcome.')),
+    ]);
+    const run = await world.trigger('/agent rename greet to welcome');
+    expect(run.outputs.status).toBe('completed');
+    expect(world.github.state.pulls[0]!.body).toContain(
+      '### Checks that did not run\n\n- Do the task: mypy is not installed',
+    );
+    expect(newestResults(world.model.requests[2]!)).toEqual([
+      { text: 'edited hello.py: replaced 2 occurrences (lines 1, 4)', isError: false },
+    ]);
+    const pushed = await world.sandbox.git(
+      ['--git-dir', world.sandbox.origin, 'show', `${run.outputs.branch}:hello.py`],
+      world.sandbox.root,
+    );
+    expect(pushed).toBe('def welcome(name):\n    return "Hello, " + name + "!"\n\nprint(welcome("world"))');
+  });
+
+  it('honours a per-call bash timeout, refuses one over bash_timeout, and reports a failing pipeline', async () => {
+    world = await createWorld([
+      reply(ONE_ITEM('in_progress')),
+      reply(toolUse('bash', { command: 'echo started; sleep 30', timeout: 1 })),
+      reply(toolUse('bash', { command: 'touch ran.txt', timeout: 6 })),
+      reply(toolUse('bash', { command: '(echo "1 test failed"; exit 3) 2>&1 | tail -n 5' })),
+      reply(ONE_ITEM('completed')),
+      reply(text('Checked the commands.')),
+    ]);
+    const run = await world.trigger('/agent try the shell', { inputs: { bash_timeout: '5' } });
+    expect(run.outputs.status).toBe('completed');
+    const { requests } = world.model;
+    const bash = (requests[0]!.body.tools as Array<{ name: string; description: string }>).find(
+      (tool) => tool.name === 'bash',
+    )!;
+    expect(bash.description).toContain('after 5 s, or after timeout seconds if you pass one (at most 5 s)');
+    // In the sandbox the namespace's shell may add its own "Terminated" line after the output.
+    const [timedOut, ...others] = newestResults(requests[2]!);
+    expect(others).toEqual([]);
+    expect(timedOut!.isError).toBe(false);
+    expect(timedOut!.text).toMatch(
+      /^timed out after 1 s; process group killed\. Run it again with a larger timeout \(up to 5\), or in smaller steps\nstarted\n(Terminated\n)?$/,
+    );
+    const refused = newestResults(requests[3]!)[0]!;
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('timeout: at most 5 seconds');
+    expect(newestResults(requests[4]!)).toEqual([{ text: 'exit code: 3\n1 test failed\n', isError: false }]);
+    // The refused call never ran: nothing to commit, so no branch.
+    expect(run.outputs.branch).toBe('');
+  });
+});

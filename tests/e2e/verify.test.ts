@@ -1,0 +1,97 @@
+// The verification gate in a run of dist/index.js: verify_command runs when every item is completed; a
+// failure goes back to the model as a new message with a Fix item, and the PR waits until it passes.
+import { afterEach, describe, expect, it } from 'vitest';
+import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { createWorld, type World } from './setup.js';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const WORK = { id: '1', text: 'Write the notes', activeForm: 'Writing the notes' };
+const FIX = { id: '2', text: 'Fix: verify_command fails' };
+const list = (...items: Array<Record<string, string>>) => toolUse('todo', { items });
+const done = (item: Record<string, string>) => ({ ...item, status: 'completed' });
+
+const withoutCacheMarks = (messages: unknown): unknown[] =>
+  JSON.parse(
+    JSON.stringify(messages, (key, value: unknown) => (key === 'cache_control' ? undefined : value)),
+  );
+
+/** Passes once ok.txt exists; says what is wrong otherwise. */
+const CHECK = 'test -f ok.txt || { echo "FAIL: ok.txt is missing"; exit 1; }';
+
+/** Work, done, summary: round 1 fails. The Fix item closed with no change, summary: round 2 fails. */
+const TWO_FAILING_ROUNDS = [
+  reply(list({ ...WORK, status: 'in_progress' })),
+  reply(toolUse('write_file', { path: 'notes.md', content: 'notes\n' })),
+  reply(list(done(WORK))),
+  reply(text('Wrote the notes.')),
+  reply(list(done(WORK), done(FIX))),
+  reply(text('Should pass now.')),
+];
+
+describe('verify_command', () => {
+  it('sends two failures back to the model, then opens the PR once it passes, with 3 rounds shown', async () => {
+    world = await createWorld([
+      ...TWO_FAILING_ROUNDS,
+      reply(toolUse('write_file', { path: 'ok.txt', content: 'ok\n' })),
+      reply(list(done(WORK), done(FIX))),
+      reply(text('Wrote the notes and made the check pass.')), // round 3 passes
+    ]);
+    const run = await world.trigger('/agent write notes', { inputs: { verify_command: CHECK } });
+    const { model, github } = world;
+    expect(run.outputs.status).toBe('completed');
+    expect(model.remaining()).toBe(0);
+    expect(model.violations).toEqual([]);
+
+    // Each failure is a new user message at the end; nothing sent before it changed (cache markers aside).
+    const afterFirst = withoutCacheMarks(model.requests[4]!.body.messages);
+    const before = withoutCacheMarks(model.requests[3]!.body.messages);
+    expect(afterFirst.slice(0, before.length + 1)).toEqual([...before, afterFirst[before.length]]);
+    expect(afterFirst).toHaveLength(before.length + 2); // the assistant's summary, then the failure
+    const failure = JSON.stringify(afterFirst.at(-1));
+    expect(failure).toContain('verify command `test -f ok.txt');
+    expect(failure).toContain('round 1 of 3');
+    expect(failure).toContain('exit code 1');
+    expect(failure).toContain('FAIL: ok.txt is missing');
+    expect(JSON.stringify(model.requests[6]!.body.messages.at(-1))).toContain('round 2 of 3');
+
+    // The Fix item was opened on the list (the model was told), and closed by the model.
+    expect(failure).toContain('has the item \\"Fix: verify_command fails\\" in progress');
+    const checklist = world.botComments()[0]!;
+    expect(checklist.body).toContain('- [x] Fix: verify\\_command fails');
+    expect(checklist.body).toMatch(/✅ `test -f ok\.txt.*` passed in \d+ s \(3 rounds\)/);
+
+    const pr = github.state.pulls[0]!;
+    expect(pr.body).toMatch(/✅ `test -f ok\.txt.*` passed in \d+ s \(3 rounds\)/);
+    expect(pr.body).toContain('- [x] Fix: verify\\_command fails');
+  });
+
+  it('stops incomplete after verify_attempts failures: branch pushed, no PR, the output shown', async () => {
+    world = await createWorld(TWO_FAILING_ROUNDS); // with 2 attempts, no rounds left after the second
+    const run = await world.trigger('/agent write notes', {
+      inputs: { verify_command: 'echo "boom: 1 test failed"; exit 2', verify_attempts: '2' },
+    });
+    expect(run.code).toBe(0);
+    expect(run.outputs.status).toBe('incomplete');
+    expect(world.model.remaining()).toBe(0);
+    expect(run.outputs.pr_url).toBe('');
+    expect(world.github.state.pulls).toHaveLength(0);
+    const notes = await world.sandbox.git(
+      ['--git-dir', world.sandbox.origin, 'show', `${run.outputs.branch}:notes.md`],
+      world.sandbox.root,
+    );
+    expect(notes).toBe('notes');
+    const final = world.botComments()[0]!.body;
+    expect(final).toContain('⏸ todo-agent stopped');
+    expect(final).toContain('still fails after 2 rounds');
+    expect(final).toContain('failed: exit code 2, round 2 of 2');
+    expect(final).toContain('<details><summary>Output of echo');
+    expect(final).toContain('```\nboom: 1 test failed\n```');
+    expect(final).toContain('/agent continue');
+    expect(run.summary).toContain('boom: 1 test failed');
+  });
+});

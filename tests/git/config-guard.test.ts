@@ -1,0 +1,221 @@
+import { execFile, execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dropPersistedCredentials, saveConfig } from '../../src/git/config-guard.js';
+import { GitRepo } from '../../src/git/repo.js';
+
+const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+const TOKEN = 'ghs_configGuardToken000000000000000000001';
+const HEADER = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`;
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+let root: string;
+let origin: string;
+let dir: string;
+let marks: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'todo-agent-guard-'));
+  origin = join(root, 'origin.git');
+  dir = join(root, 'work');
+  marks = join(root, 'marks');
+  mkdirSync(marks);
+  git(root, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
+  git(root, 'clone', '--quiet', origin, dir);
+  git(dir, 'symbolic-ref', 'HEAD', 'refs/heads/main');
+  writeFileSync(join(dir, 'README.md'), '# hello\n');
+  git(dir, 'add', '-A');
+  git(dir, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+  git(dir, 'push', '-q', 'origin', 'main');
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('dropPersistedCredentials', () => {
+  it("removes actions/checkout's header, its credentials include and user:password in remote URLs", async () => {
+    // v4: the header in .git/config. v6: an includeIf to a file in RUNNER_TEMP. Older: a token in the URL.
+    git(dir, 'config', 'http.https://github.com/.extraheader', HEADER);
+    const included = join(root, 'git-credentials-1234.config');
+    writeFileSync(included, `[http "https://github.com/"]\n\textraheader = ${HEADER}\n`);
+    git(dir, 'config', `includeIf.gitdir:${dir}/.git.path`, included);
+    const harmless = join(root, 'harmless.config');
+    writeFileSync(harmless, '[core]\n\tautocrlf = false\n');
+    git(dir, 'config', '--add', 'include.path', harmless);
+    git(dir, 'config', 'remote.mirror.url', `https://x-access-token:${TOKEN}@github.com/o/r.git`);
+    const submodule = join(dir, '.git', 'modules', 'lib');
+    mkdirSync(submodule, { recursive: true });
+    writeFileSync(join(submodule, 'config'), `[http "https://github.com/"]\n\textraheader = ${HEADER}\n`);
+
+    const removed = await dropPersistedCredentials(new GitRepo(dir, { env }));
+
+    expect(removed).toBe(4);
+    const config = git(dir, 'config', '--list', '--includes', '--show-origin');
+    expect(config).not.toContain(TOKEN);
+    expect(config).not.toContain('extraheader');
+    expect(config).toContain('remote.mirror.url=https://github.com/o/r.git');
+    expect(config).toContain(`include.path=${harmless}`);
+    expect(readFileSync(join(submodule, 'config'), 'utf8')).not.toContain('extraheader');
+  });
+
+  it('finds nothing to remove after persist-credentials: false', async () => {
+    const before = readFileSync(join(dir, '.git', 'config'), 'utf8');
+    expect(await dropPersistedCredentials(new GitRepo(dir, { env }))).toBe(0);
+    expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(before);
+  });
+});
+
+describe('saveConfig', () => {
+  it('puts back the configuration as it was, dropping what the model added, even through a symlink', async () => {
+    const before = readFileSync(join(dir, '.git', 'config'), 'utf8');
+    const saved = await saveConfig(dir);
+    git(dir, 'config', 'core.fsmonitor', 'touch /tmp/x');
+    git(dir, 'config', 'remote.origin.url', 'https://attacker.example/r.git');
+    writeFileSync(join(dir, '.git', 'commondir'), '/tmp/elsewhere\n');
+    const elsewhere = join(root, 'elsewhere.config');
+    writeFileSync(elsewhere, '[core]\n\thooksPath = /tmp\n');
+    rmSync(join(dir, '.git', 'config'));
+    symlinkSync(elsewhere, join(dir, '.git', 'config'));
+
+    const hooks = join(dir, '.git', 'hooks');
+    const sample = readdirSync(hooks).sort();
+    writeFileSync(join(hooks, 'pre-push'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    writeFileSync(join(hooks, sample[0]!), 'changed\n');
+
+    await saved.restore();
+
+    expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(before);
+    expect(readdirSync(hooks).sort()).toEqual(sample); // the new hook is gone, the changed one is back
+    expect(readFileSync(join(hooks, sample[0]!), 'utf8')).not.toBe('changed\n');
+    expect(existsSync(join(dir, '.git', 'commondir'))).toBe(false);
+    expect(readFileSync(elsewhere, 'utf8')).toContain('hooksPath'); // the link was replaced, not followed
+  });
+
+  it('refuses when .git was replaced by a file pointing elsewhere', async () => {
+    const saved = await saveConfig(dir);
+    rmSync(join(dir, '.git'), { recursive: true });
+    writeFileSync(join(dir, '.git'), `gitdir: ${origin}\n`);
+    await expect(saved.restore()).rejects.toThrow(/is not a directory/);
+  });
+});
+
+describe("GitRepo runs only git, whatever the repository's configuration says", () => {
+  it('commits and pushes with a planted fsmonitor, post-commit, reference-transaction and pre-push hook, and a hooksPath, none of which runs', async () => {
+    const hook = (name: string, exit = 0) => {
+      const file = join(dir, '.git', 'hooks', name);
+      writeFileSync(file, `#!/bin/sh\ntouch ${marks}/${name}\nexit ${exit}\n`);
+      chmodSync(file, 0o755);
+    };
+    hook('post-commit');
+    hook('pre-commit', 1);
+    hook('commit-msg', 1);
+    hook('reference-transaction', 1);
+    hook('pre-push', 1);
+    mkdirSync(join(dir, 'hooks'));
+    writeFileSync(join(dir, 'hooks', 'post-commit'), `#!/bin/sh\ntouch ${marks}/hooks-path\n`);
+    chmodSync(join(dir, 'hooks', 'post-commit'), 0o755);
+    git(dir, 'config', 'core.hooksPath', 'hooks');
+    git(dir, 'config', 'core.fsmonitor', `touch ${marks}/fsmonitor; false`);
+    git(dir, 'config', 'credential.helper', `!touch ${marks}/credential-helper; echo`);
+    git(dir, 'config', 'core.sshCommand', `touch ${marks}/ssh`);
+    writeFileSync(join(dir, '.gitattributes'), '*.txt filter=evil\n');
+    git(dir, 'config', 'filter.evil.clean', `touch ${marks}/filter; cat`);
+    git(dir, 'config', 'filter.evil.required', 'false');
+    writeFileSync(join(dir, 'work.txt'), 'work\n');
+
+    const repo = new GitRepo(dir, { env });
+    await repo.createBranch('agent/issue-1-1');
+    expect(await repo.hasChanges()).toBe(true);
+    const sha = await repo.commitAll('work');
+    expect(sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(await repo.push('agent/issue-1-1')).toEqual({ ok: true });
+    expect(git(origin, 'rev-parse', 'refs/heads/agent/issue-1-1')).toBe(sha);
+    // The filter is the repository's own content rule, not a hook: the config guard is what drops it.
+    expect(readdirSync(marks).filter((name) => name !== 'filter')).toEqual([]);
+  });
+
+  it('sends the token to the server from its own process only, over https', async () => {
+    // A TLS server standing in for GitHub's smart HTTP: it records the Authorization header of each request.
+    const key = join(root, 'key.pem');
+    const cert = join(root, 'cert.pem');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const seen: (string | undefined)[] = [];
+    const server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (request, response) => {
+      seen.push(request.headers.authorization);
+      response.statusCode = request.headers.authorization ? 404 : 401;
+      if (!request.headers.authorization) response.setHeader('WWW-Authenticate', 'Basic realm="test"');
+      response.end();
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const serverUrl = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      git(dir, 'remote', 'set-url', 'origin', `${serverUrl}/o/r.git`);
+      const tlsEnv = { ...env, GIT_SSL_CAINFO: cert };
+      const repo = new GitRepo(dir, { env: tlsEnv, auth: { serverUrl, token: TOKEN } });
+      await expect(repo.remoteBranchExists('main')).rejects.toThrow(/git ls-remote/);
+      const basic = `basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`;
+      expect(seen.map((header) => header?.toLowerCase())).toContain(basic.toLowerCase());
+      // A git the model runs, in the same repository, has nothing to send.
+      seen.length = 0;
+      // (execFile, not execFileSync: the server answers from this same process.)
+      await new Promise((done) =>
+        execFile(
+          'git',
+          ['ls-remote', 'origin'],
+          { cwd: dir, env: { ...tlsEnv, GIT_TERMINAL_PROMPT: '0' } },
+          done,
+        ),
+      );
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every((header) => header === undefined)).toBe(true);
+      expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).not.toContain(TOKEN);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  });
+
+  it('sends the token only as its own process configuration, never into .git/config', async () => {
+    const repo = new GitRepo(dir, { env, auth: { serverUrl: 'https://github.com', token: TOKEN } });
+    await repo.createBranch('agent/issue-2-1');
+    writeFileSync(join(dir, 'a.txt'), 'a\n');
+    await repo.commitAll('a');
+    expect(await repo.push('agent/issue-2-1')).toEqual({ ok: true });
+    expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).not.toContain('extraheader');
+    expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).not.toContain(TOKEN);
+  });
+});

@@ -1,0 +1,29 @@
+// The workflow the README hands out, and the one this repository runs, filter triggers the same way.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+
+/** The job's `if:` expression (a folded `>-` block), as one line. */
+function jobCondition(yaml: string): string {
+  const match = /^ {4}if: >-\n((?: {6}.*\n)+)/m.exec(yaml);
+  if (!match) throw new Error('no folded `if: >-` on the job');
+  return match[1]!
+    .trim()
+    .split(/\s*\n\s*/)
+    .join(' ');
+}
+
+describe('the workflow’s job filter', () => {
+  it('admits only the owner, organization members and collaborators, besides the prefix and no bots', async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const dogfood = await readFile(join(ROOT, '.github/workflows/agent.yml'), 'utf8');
+    const fromReadme = jobCondition(/```yaml\n([\s\S]*?)```/.exec(readme)![1]!);
+    expect(fromReadme).toBe(
+      "startsWith(github.event.comment.body, '/agent') && github.event.comment.user.type != 'Bot' && " +
+        'contains(fromJSON(\'["OWNER", "MEMBER", "COLLABORATOR"]\'), github.event.comment.author_association)',
+    );
+    expect(jobCondition(dogfood)).toBe(fromReadme);
+  });
+});
