@@ -1,34 +1,29 @@
 // One triggered run: plan where to work, keep the checklist comment live, run the agent, deliver the work.
-import { promptTokens, type AgentObserver, type AgentResult } from './agent/events.js';
+import type { AgentResult } from './agent/events.js';
 import { childEnv } from './agent/child-env.js';
 import { loadInstructions, type InstructionFile } from './agent/instructions.js';
 import { runAgent } from './agent/loop.js';
-import { Model, type ModelOptions } from './agent/model.js';
-import type { RunFacts } from './agent/prompt.js';
-import type { VerifySettings } from './agent/verify.js';
+import { Model } from './agent/model.js';
 import { credentialFiles } from './agent/credential-files.js';
 import { openWorkspace } from './agent/workspace.js';
-import { openSandbox, SandboxError } from './agent/sandbox-setup.js';
-import type { Sandbox } from './agent/sandbox-namespaces.js';
+import { briefingOf, modelChoices, runFacts, verifyGate } from './agent-options.js';
 import { dropPersistedCredentials, saveConfig } from './git/config-guard.js';
 import { GitRepo } from './git/repo.js';
-import { statusOf, type GitHubApi, type IssueComment, type Permission } from './github/api.js';
-import { escapeMarkdown, renderTaskList, verifyLine, type ChecklistPhase } from './github/checklist.js';
-import { unverifiedItems } from './agent/todos.js';
-import { CommentWriter } from './github/comment-writer.js';
+import type { GitHubApi, IssueComment, Permission } from './github/api.js';
+import type { ChecklistPhase } from './github/checklist.js';
 import { deliver, type Delivery } from './github/delivery.js';
-import { inertMarkdown } from './github/inert-markdown.js';
 import { humanComments, issueContext } from './github/issue-context.js';
-import { ChecklistProgress } from './github/progress.js';
+import { openChecklist } from './github/live-checklist.js';
+import { pullBody } from './github/pull-body.js';
 import { RunSummary } from './github/summary.js';
 import type { Trigger } from './github/trigger.js';
 import { headline, planWork, type WorkPlan } from './github/work-plan.js';
-import { runnerFiles } from './github/runner-files.js';
 import { errorSentence } from './error-sentence.js';
 import { redactAndCut } from './redact.js';
 import type { Settings } from './settings.js';
 import { log } from './runner-output.js';
-import { terminalReporter } from './terminal/reporter.js';
+import { logObserver } from './runner-log.js';
+import { startSandbox } from './tool-sandbox.js';
 
 export interface JobRequest {
   settings: Settings;
@@ -43,25 +38,13 @@ export type JobOutcome =
   | { status: AgentResult['status']; result: AgentResult; delivery: Delivery; branch?: string }
   | { status: 'skipped'; declined: string };
 
-/** How much of the task the comment's agent-state keeps for a later `continue` (GitHub caps a comment). */
-const MAX_STORED_TASK = 4_000;
-
 const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
   completed: 'completed',
   incomplete: 'incomplete',
   failed: 'failed',
   cancelled: 'cancelled',
+  planned: 'planned',
 };
-
-/** The model settings beyond the client's connection: effort, prices, and where its notices go. */
-function modelChoices(settings: Settings): Pick<ModelOptions, 'effort' | 'pricePerMtok' | 'onNotice'> {
-  const { effort, price_per_mtok } = settings.inputs;
-  return {
-    ...(effort ? { effort } : {}),
-    ...(price_per_mtok ? { pricePerMtok: price_per_mtok } : {}),
-    onNotice: (message) => log.warning(message),
-  };
-}
 
 export async function runJob(request: JobRequest): Promise<JobOutcome> {
   const { settings, trigger, api, redact } = request;
@@ -115,7 +98,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   }
   const { thread, permissions, startSha, sandbox, config, instructions } = setup;
   const { plan } = setup.outcome;
-  const progress = await openChecklist(request, plan);
+  const checklist = await openChecklist({ settings, issueNumber: trigger.issueNumber, api }, plan);
+  const { progress } = checklist;
 
   try {
     const summary = new RunSummary();
@@ -133,7 +117,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
         permissions,
         triggeredAt: trigger.commentCreatedAt,
       }),
-      ...(plan.earlier ? { resumedTodos: plan.earlier.todos, earlierTask: plan.earlier.task } : {}),
+      ...(plan.earlier ? briefingOf(plan.earlier) : {}),
+      planOnly: plan.kind === 'plan',
       instructions,
       facts: runFacts(settings, plan),
       model: new Model({
@@ -151,14 +136,17 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       ...(settings.inputs.max_context_tokens ? { maxContextTokens: settings.inputs.max_context_tokens } : {}),
       ...verifyGate(settings),
       observers: [progress.observer, summary.observer, logObserver()],
+      inbox: () => checklist.edits.take(),
       signal: request.signal,
       redact,
       secrets: request.secrets,
     }).finally(() => sandbox?.close());
 
     // Every tool process is gone (each call's namespace died with it); what the model configured goes too.
+    // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     const delivered = await deliverSafely(async () => {
       await config.restore();
+      if (plan.kind === 'plan') return {};
       return deliver({
         git,
         api,
@@ -174,7 +162,14 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
         ),
         pull: {
           title: firstLine(headline(plan), 100, redact),
-          body: pullBody(trigger.issueNumber, agentResult),
+          draft: settings.inputs.draft,
+          body: (files) =>
+            pullBody({
+              ...closesOf(plan, trigger.issueNumber),
+              result: agentResult,
+              ...(checklist.url ? { checklistUrl: checklist.url } : {}),
+              ...(files ? { files } : {}),
+            }),
         },
       });
     });
@@ -185,9 +180,10 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       : agentResult;
     const pushed = delivery.pushedBranch;
     const link = (name: string) => `${settings.serverUrl}/${settings.owner}/${settings.repo}/tree/${name}`;
+    checklist.watch.stop();
     progress.update({
       phase: PHASES[result.status],
-      items: result.todos,
+      items: checklist.edits.shown(result.todos),
       turn: result.turns,
       usage: result.usage,
       costUsd: result.costUsd,
@@ -198,59 +194,21 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
           .join(' ') || undefined,
       ...(pushed ? { branch: { name: pushed, url: link(pushed) } } : {}),
       ...(delivery.pr ? { pr: { number: delivery.pr.number, url: delivery.pr.url } } : {}),
-      resume: { ...progress.state.resume, branch: pushed ?? plan.branch },
+      resume: {
+        ...progress.state.resume,
+        ...(pushed || plan.branch ? { branch: pushed ?? plan.branch } : {}),
+        ...(result.status === 'planned' ? { planned: true } : {}),
+      },
     });
     await progress.flush();
     await summary.write(progress.body());
     return { status: result.status, result, delivery, ...(pushed ? { branch: pushed } : {}) };
   } catch (error) {
+    checklist.watch.stop();
     progress.update({ phase: 'failed', note: errorSentence(error) });
     await progress.flush();
     throw error;
   }
-}
-
-/** The tools' sandbox, unless the workflow turned it off; a sandbox that cannot be built stops the run. */
-async function startSandbox(settings: Settings): Promise<Sandbox | undefined> {
-  if (settings.inputs.sandbox === 'off') {
-    log.warning('sandbox: off: the tools run without a sandbox and can read the runner and its credentials.');
-    return undefined;
-  }
-  const started = performance.now();
-  try {
-    const sandbox = await openSandbox({
-      workspace: await openWorkspace(settings.workspace),
-      network: settings.inputs.tool_network === 'none' ? 'none' : 'host',
-      hidden: runnerFiles(process.env),
-    });
-    log.info(`Sandbox ready in ${Math.round(performance.now() - started)} ms.`);
-    return sandbox;
-  } catch (error) {
-    if (!(error instanceof SandboxError)) throw error;
-    throw new Error(
-      `the sandbox for the tools could not be built (${error.message}); ` +
-        'run on a runner with sudo or as root, or set `sandbox: off` to run without one',
-      { cause: error },
-    );
-  }
-}
-
-/** What the model is told about this run up front, so it spends no turns finding out. */
-function runFacts({ owner, repo, inputs }: Settings, plan: WorkPlan): RunFacts {
-  return {
-    repository: `${owner}/${repo}`,
-    baseBranch: plan.base,
-    branch: plan.branch,
-    date: new Date().toISOString().slice(0, 10),
-    freshCheckout: true,
-    ...(inputs.verify_command ? { verifyCommand: inputs.verify_command } : {}),
-  };
-}
-
-function verifyGate({ inputs }: Settings): { verify?: VerifySettings } {
-  return inputs.verify_command
-    ? { verify: { command: inputs.verify_command, attempts: inputs.verify_attempts } }
-    : {};
 }
 
 /**
@@ -295,95 +253,10 @@ async function deliverSafely(step: () => Promise<Delivery>): Promise<{ delivery:
   }
 }
 
-/** Creates the checklist comment (planning…) before the first model call; later writes edit it in place. */
-async function openChecklist(
-  { settings, trigger, api }: JobRequest,
-  plan: WorkPlan,
-): Promise<ChecklistProgress> {
-  let commentId: number | undefined;
-  const writer = new CommentWriter(
-    async (body) => {
-      if (commentId !== undefined) {
-        try {
-          return await api.updateComment(commentId, body);
-        } catch (error) {
-          // Someone deleted the checklist: start a new one rather than lose the state.
-          if (statusOf(error) !== 404) throw error;
-        }
-      }
-      commentId = (await api.createComment(trigger.issueNumber, body)).id;
-    },
-    {
-      onError: (error) => log.warning(`could not write the checklist comment: ${errorSentence(error)}`),
-    },
-  );
-  const progress = new ChecklistProgress(writer, {
-    task: headline(plan),
-    runUrl: settings.runUrl,
-    items: plan.earlier?.todos ?? [],
-    trigger: settings.inputs.trigger,
-    resume: {
-      task: headline(plan).slice(0, MAX_STORED_TASK),
-      issue: trigger.issueNumber,
-      branch: plan.branch,
-      base: plan.base,
-      runId: settings.runId,
-    },
-  });
-  progress.update({ phase: 'planning' });
-  await progress.flush();
-  return progress;
-}
-
-/** The log: one group per turn holding the terminal panel and tool lines. */
-function logObserver(): AgentObserver {
-  const report = terminalReporter({
-    write: (text) => log.info(text.replace(/\n$/, '')),
-    color: false,
-  });
-  let open = false;
-  const close = () => {
-    if (open) log.endGroup();
-    open = false;
-  };
-  return (event) => {
-    if (event.type === 'turn_start') {
-      close();
-      log.startGroup(`Turn ${event.turn}`);
-      open = true;
-    }
-    // A turn ended by a model error has no turn_end: the end event closes its group.
-    if (event.type === 'end') close();
-    report(event);
-    if (event.type === 'turn_end') {
-      log.info(
-        `tokens: ${promptTokens(event.usage)} in, ${event.usage.output_tokens} out (stop: ${event.stopReason ?? 'none'})`,
-      );
-      close();
-    }
-  };
-}
-
-function pullBody(issueNumber: number, result: AgentResult): string {
-  const usage = result.usage;
-  const unverified = unverifiedItems(result.todos);
-  return [
-    `Closes #${issueNumber}`,
-    '### Todo list',
-    renderTaskList(result.todos),
-    ...(result.verify ? [verifyLine(result.verify)] : []),
-    ...(unverified.length > 0
-      ? [
-          '### Checks that did not run',
-          unverified
-            .map(({ text, reason }) => `- ${escapeMarkdown(text)}: ${escapeMarkdown(reason)}`)
-            .join('\n'),
-        ]
-      : []),
-    '### Summary',
-    inertMarkdown(result.lastText) || '_The model left no summary._',
-    `<sub>${result.turns} turns · ${result.toolCalls} tool calls · ${promptTokens(usage)} input tokens (${usage.cache_read_input_tokens} cached), ${usage.output_tokens} output tokens · ~$${result.costUsd.toFixed(2)} · opened by todo-agent</sub>`,
-  ].join('\n\n');
+/** The issue the pull request closes: this one, or for a run on a PR, the one its description already closes. */
+function closesOf(plan: WorkPlan, issueNumber: number): { closes?: number } {
+  if (plan.kind !== 'pull-request') return { closes: issueNumber };
+  return plan.closes === undefined ? {} : { closes: plan.closes };
 }
 
 /** The first non-empty line, redacted before it is cut (the API's own redaction would miss half a secret). */

@@ -1,6 +1,7 @@
 // The action: read the event, decide whether and for whom to run, run the job, report the outcome.
 import { readFile } from 'node:fs/promises';
 import { GitHubApi, type Reaction } from './github/api.js';
+import { cancelRun } from './github/cancel.js';
 import { parseTrigger, taskProblem, type Trigger } from './github/trigger.js';
 import { errorSentence } from './error-sentence.js';
 import { runJob, type JobOutcome } from './job.js';
@@ -8,7 +9,8 @@ import { addSecret, log, setFailed, setOutput } from './runner-output.js';
 import { redactor } from './redact.js';
 import { readSettings, secretValues, type Settings } from './settings.js';
 
-export type RunStatus = 'completed' | 'incomplete' | 'failed' | 'refused' | 'skipped' | 'cancelled';
+export type RunStatus =
+  'completed' | 'incomplete' | 'failed' | 'refused' | 'skipped' | 'cancelled' | 'planned';
 
 const ALLOWED: readonly string[] = ['admin', 'write'];
 
@@ -40,6 +42,16 @@ export async function run(): Promise<void> {
       setOutputs(status);
       return;
     }
+    const run = trigger as Extract<Trigger, { kind: 'run' }>;
+    if (run.mode === 'cancel') {
+      const runUrl = (id: string) =>
+        `${settings.serverUrl}/${settings.owner}/${settings.repo}/actions/runs/${id}`;
+      const cancelled = await cancelRun(api, run, settings.runId, runUrl);
+      await react(api, trigger.commentId, cancelled.status === 'failed' ? 'confused' : '+1');
+      setOutputs(cancelled.status);
+      if (cancelled.status === 'failed') setFailed(cancelled.reply);
+      return;
+    }
     const controller = cancelOnSignals();
     const outcome = await runJob({
       settings,
@@ -50,7 +62,8 @@ export async function run(): Promise<void> {
       signal: controller.signal,
     });
     if ('result' in outcome && outcome.status !== 'cancelled') {
-      const done = outcome.delivery.pr ? 'rocket' : outcome.status === 'completed' ? '+1' : 'confused';
+      const fine = outcome.status === 'completed' || outcome.status === 'planned';
+      const done = outcome.delivery.pr ? 'rocket' : fine ? '+1' : 'confused';
       await react(api, trigger.commentId, done);
     }
     report(outcome);
@@ -92,7 +105,7 @@ async function gate(
     const prefix = settings.inputs.trigger;
     await api.createComment(
       trigger.issueNumber,
-      `todo-agent did not start: ${problem}.\n\nUsage: \`${prefix} <what to do>\`, for example \`${prefix} add type hints to hello.py\`, or \`${prefix} continue\` to resume an earlier run.`,
+      `todo-agent did not start: ${problem}.\n\nUsage: \`${prefix} <what to do>\`, for example \`${prefix} add type hints to hello.py\`, or \`${prefix} continue\` to resume an earlier run, or \`${prefix} plan <what to do>\` to see a plan first.`,
     );
     return 'skipped';
   }

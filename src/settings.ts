@@ -90,6 +90,18 @@ const text = (fallback = '') =>
     .trim()
     .transform((value) => value || fallback);
 
+/** A YAML 1.2 boolean as the runner passes it (what @actions/core's getBooleanInput accepts); empty is false. */
+const flag = (name: string) =>
+  z
+    .string()
+    .trim()
+    .transform((value, context) => {
+      if (value === '' || /^(false|False|FALSE)$/.test(value)) return false;
+      if (/^(true|True|TRUE)$/.test(value)) return true;
+      context.addIssue({ code: 'custom', message: `${name} must be true or false, got '${value}'` });
+      return z.NEVER;
+    });
+
 /** One of `values` (case-insensitive), `fallback` when empty. */
 const choice = <const T extends readonly [string, ...string[]]>(
   name: string,
@@ -122,6 +134,7 @@ const inputsSchema = z.object({
   bash_timeout: wholeNumber('bash_timeout'),
   reminder_rounds: wholeNumber('reminder_rounds'),
   base_branch: text(),
+  draft: flag('draft'),
   max_cost_usd: z
     .string()
     .trim()

@@ -151,6 +151,7 @@ describe('readSettings', () => {
       verify_command: '',
       verify_attempts: 3,
       base_branch: '',
+      draft: false,
       branch_prefix: 'agent/',
       sandbox: 'on',
       tool_network: 'allow',
@@ -204,6 +205,21 @@ describe('readSettings', () => {
       trigger: '/bot',
       branch_prefix: 'bots/todo-',
     });
+  });
+
+  it.each([
+    ['true', true],
+    [' TRUE ', true],
+    ['False', false],
+    ['', false],
+  ])('reads draft %j as %s', (value, expected) => {
+    expect(readSettings({ ...RUNNER, ...KEYS, INPUT_DRAFT: value }).inputs.draft).toBe(expected);
+  });
+
+  it.each(['yes', '1', 'tRue'])('refuses draft %j with one line naming the input', (value) => {
+    expect(settingsError({ ...RUNNER, ...KEYS, INPUT_DRAFT: value })).toBe(
+      `draft must be true or false, got '${value}'`,
+    );
   });
 
   it.each(['abc', '0', '-5', '1.5', '1e2', '0x10', '1001', '12 turns'])(

@@ -20,7 +20,8 @@ export function promptTokens(usage: Usage): number {
   return usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
 }
 
-export type AgentStatus = 'completed' | 'incomplete' | 'failed' | 'cancelled';
+/** `planned`: a plan-only run ended with the model's plan, and changed nothing. */
+export type AgentStatus = 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'planned';
 
 export interface AgentResult {
   status: AgentStatus;
@@ -54,7 +55,13 @@ export interface VerifyReport {
 }
 
 export type NudgeKind =
-  'todo_reminder' | 'open_items' | 'continue' | 'more_tokens' | 'context_cleared' | 'verify_failed';
+  | 'todo_reminder'
+  | 'open_items'
+  | 'continue'
+  | 'more_tokens'
+  | 'context_cleared'
+  | 'verify_failed'
+  | 'maintainer';
 
 export type AgentEvent =
   | { type: 'turn_start'; turn: number }

@@ -56,7 +56,17 @@ export interface AgentOptions extends Briefing {
   maxContextTokens?: number;
   /** The maintainers' check, run when every item is completed; the run completes only once it passes. */
   verify?: VerifySettings;
+  /** Plan only: no tools that write, and the run ends `planned` once the model has a list and stops. */
+  planOnly?: boolean;
+  /**
+   * Word from outside while the run goes (e.g. a maintainer's edit of the list), drained between turns: each
+   * entry may replace the list (validated as a todo update) and adds a text to the next user message.
+   */
+  inbox?: () => InboxEntry[];
 }
+
+/** Given the list as it stands: the list to replace it with, if any, and what to tell the model. */
+export type InboxEntry = (current: readonly TodoItem[]) => { items?: readonly TodoItem[]; text: string };
 
 const OPEN_ITEM_NUDGES = 2;
 /** The most one bash call (or the verify command) may last when no bash_timeout is given. */
@@ -88,7 +98,9 @@ class Run {
     this.todos.onChange((items) => this.emit({ type: 'todos', turn: this.turn, items }));
     this.reminder = new ReminderPolicy(options.reminderRounds ?? 3);
     const bashTimeoutSeconds = options.bashTimeoutSeconds ?? DEFAULT_BASH_TIMEOUT_SECONDS;
-    this.toolbox = createToolbox(this.todos, bashTimeoutSeconds);
+    this.toolbox = createToolbox(this.todos, bashTimeoutSeconds, {
+      readOnly: options.planOnly ?? false,
+    });
     this.context = {
       workspace: options.workspace,
       bashTimeoutSeconds,
@@ -240,7 +252,12 @@ class Run {
     response: Message,
   ): Promise<{ content: ContentBlockParam[] } | { end: AgentStatus; reason: string }> {
     this.reminder.recordTurn(false);
+    // Word from the maintainer that came in as the model stopped: it is the next thing to work on.
+    const steering = this.takeInbox();
+    if (steering.length > 0) return { content: steering };
     if (!hasText(response)) return { content: [this.nudge('continue', 'Please continue with the task.')] };
+    if (this.options.planOnly && this.todos.items.length > 0)
+      return { end: 'planned', reason: 'the plan is ready' };
     if (allCompleted(this.todos.items)) return await this.checkCompleted();
     if (this.openItemNudges >= OPEN_ITEM_NUDGES) {
       return { end: 'incomplete', reason: `the model stopped with ${describeOpen(this.todos.items)}` };
@@ -280,7 +297,7 @@ class Run {
 
   /** Adds the reminder and the context note when due: after every tool_result block, as the API requires. */
   withNotes(content: ContentBlockParam[]): ContentBlockParam[] {
-    const notes: ContentBlockParam[] = [];
+    const notes: ContentBlockParam[] = this.takeInbox();
     const reminder = this.reminder.take(this.todos.items);
     if (reminder) notes.push(this.nudge('todo_reminder', reminder));
     if (needsClearing(this.lastPrompt, this.lastOutput, this.budget)) {
@@ -315,6 +332,20 @@ class Run {
         ? `Older tool results were cleared and the ${dropped} oldest turns removed`
         : 'Older tool results were cleared';
     return `<context-note>${what} to keep this conversation within the context window.</context-note>\nYour todo list, as it stands:\n\n${renderPlain(this.todos.items)}`;
+  }
+
+  /** Drains the inbox: applies each entry's list (a refused one is reported instead) and returns its texts. */
+  takeInbox(): ContentBlockParam[] {
+    return (this.options.inbox?.() ?? []).map((entry) => {
+      const { items, text } = entry(this.todos.items);
+      let refusal = '';
+      try {
+        if (items) this.todos.update(items);
+      } catch (error) {
+        refusal = `\n\n(The list could not take this change, so it stays as it was: ${error instanceof Error ? error.message : String(error)}.)`;
+      }
+      return this.nudge('maintainer', `${text}${refusal}`);
+    });
   }
 
   /** Why the run must stop for its cost, if it must. */

@@ -64,6 +64,8 @@ export function createOctokit({
     token,
     {
       baseUrl,
+      // plugin-retry's list, plus 409: a conflict (a run that already finished) does not pass by waiting.
+      retry: { doNotRetry: [400, 401, 403, 404, 409, 410, 422, 451] },
       throttle: {
         onRateLimit: limitHandler('rate limit', warn),
         onSecondaryRateLimit: limitHandler('secondary rate limit', warn),
@@ -196,58 +198,106 @@ export class GitHubApi {
     }));
   }
 
-  async createComment(issueNumber: number, body: string): Promise<{ id: number; htmlUrl: string }> {
+  async createComment(
+    issueNumber: number,
+    body: string,
+  ): Promise<{ id: number; htmlUrl: string; body: string }> {
     const { data } = await this.#octokit.rest.issues.createComment({
       ...this.#repo,
       issue_number: issueNumber,
       body,
     });
-    return { id: data.id, htmlUrl: data.html_url };
+    return { id: data.id, htmlUrl: data.html_url, body: data.body ?? '' };
   }
 
-  async updateComment(commentId: number, body: string): Promise<void> {
-    await this.#octokit.rest.issues.updateComment({
+  /** Returns the body as GitHub now holds it. */
+  async updateComment(commentId: number, body: string): Promise<string> {
+    const { data } = await this.#octokit.rest.issues.updateComment({
       ...this.#repo,
       comment_id: commentId,
       body,
     });
+    return data.body ?? '';
+  }
+
+  /**
+   * A comment's body when it changed since `etag` (a conditional GET: a 304 costs no rate limit), with its new
+   * ETag; undefined when it did not change.
+   */
+  async commentIfChanged(
+    commentId: number,
+    etag?: string,
+  ): Promise<{ body: string; etag?: string } | undefined> {
+    try {
+      const { data, headers } = await this.#octokit.rest.issues.getComment({
+        ...this.#repo,
+        comment_id: commentId,
+        ...(etag ? { headers: { 'if-none-match': etag } } : {}),
+      });
+      return { body: data.body ?? '', ...(headers.etag ? { etag: headers.etag } : {}) };
+    } catch (error) {
+      if (statusOf(error) === 304) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Asks GitHub to cancel a workflow run: 'cancelling' when accepted, 'finished' when it already ended (409),
+   * 'forbidden' when the token may not (the workflow lacks `actions: write`), 'unknown' when there is no such run.
+   */
+  async cancelRun(runId: number): Promise<'cancelling' | 'finished' | 'forbidden' | 'unknown'> {
+    try {
+      await this.#octokit.rest.actions.cancelWorkflowRun({ ...this.#repo, run_id: runId });
+      return 'cancelling';
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === 409) return 'finished';
+      if (status === 403) return 'forbidden';
+      if (status === 404) return 'unknown';
+      throw error;
+    }
   }
 
   /** The head branch of a pull request (for a run triggered on a PR). */
-  async pullHead(pullNumber: number): Promise<{ ref: string; base: string; sameRepo: boolean }> {
+  async pullHead(
+    pullNumber: number,
+  ): Promise<{ ref: string; base: string; sameRepo: boolean; body: string }> {
     const { data } = await this.#octokit.rest.pulls.get({ ...this.#repo, pull_number: pullNumber });
     return {
       ref: data.head.ref,
       base: data.base.ref,
       sameRepo: data.head.repo?.full_name === `${this.owner}/${this.repo}`,
+      body: data.body ?? '',
     };
   }
 
   /**
    * Opens a pull request, or returns the open one that already exists for the branch (also when another
-   * run opened it between our look and our create). A reused PR gets the new body only when this action
-   * (an earlier run) opened it: a description a person wrote is left alone.
+   * run opened it between our look and our create). `ours` says whether this action (an earlier run) opened
+   * it, so that its description may be rewritten: a description a person wrote is left alone.
    */
   async openPull(request: {
     head: string;
     base: string;
     title: string;
     body: string;
-  }): Promise<{ number: number; htmlUrl: string; reused: boolean }> {
+    draft?: boolean;
+  }): Promise<OpenPull> {
     const pull = request;
-    const existing = await this.#openPullFor(pull.head);
-    if (existing) return await this.#reuse(existing, pull.body);
+    const existing = await this.findOpenPull(pull.head);
+    if (existing) return existing;
     try {
       const { data } = await this.#octokit.rest.pulls.create({ ...this.#repo, ...pull });
-      return { number: data.number, htmlUrl: data.html_url, reused: false };
+      return { number: data.number, htmlUrl: data.html_url, reused: false, ours: true };
     } catch (error) {
-      const raced = statusOf(error) === 422 ? await this.#openPullFor(pull.head) : undefined;
+      const raced = statusOf(error) === 422 ? await this.findOpenPull(pull.head) : undefined;
       if (!raced) throw error;
-      return await this.#reuse(raced, pull.body);
+      return raced;
     }
   }
 
-  async #openPullFor(head: string): Promise<OpenPull | undefined> {
+  /** The open pull request from a branch of this repository, if there is one. */
+  async findOpenPull(head: string): Promise<OpenPull | undefined> {
     const { data } = await this.#octokit.rest.pulls.list({
       ...this.#repo,
       head: `${this.owner}:${head}`,
@@ -256,19 +306,59 @@ export class GitHubApi {
     const found = data[0];
     if (!found) return undefined;
     const author = { user: found.user?.login ?? 'ghost', userType: found.user?.type ?? 'User' };
-    return { number: found.number, htmlUrl: found.html_url, ours: await this.wroteIt(author) };
+    return { number: found.number, htmlUrl: found.html_url, reused: true, ours: await this.wroteIt(author) };
   }
 
-  async #reuse(pull: OpenPull, body: string): Promise<{ number: number; htmlUrl: string; reused: true }> {
-    if (pull.ours) await this.#octokit.rest.pulls.update({ ...this.#repo, pull_number: pull.number, body });
-    return { number: pull.number, htmlUrl: pull.htmlUrl, reused: true };
+  async updatePullBody(pullNumber: number, body: string): Promise<void> {
+    await this.#octokit.rest.pulls.update({
+      ...this.#repo,
+      pull_number: pullNumber,
+      body,
+    });
+  }
+
+  /** The files a pull request changes, as GitHub counts them (at most `max`; GitHub itself stops at 3000). */
+  async pullFiles(
+    pullNumber: number,
+    max = MAX_LISTED_FILES,
+  ): Promise<{ files: ChangedFile[]; more: boolean }> {
+    const files: ChangedFile[] = [];
+    const pages = this.#octokit.paginate.iterator(this.#octokit.rest.pulls.listFiles, {
+      ...this.#repo,
+      pull_number: pullNumber,
+      per_page: 100,
+    });
+    for await (const { data } of pages) {
+      for (const file of data) {
+        if (files.length === max) return { files, more: true };
+        files.push({
+          path: file.filename,
+          status: file.status,
+          additions: file.additions,
+          deletions: file.deletions,
+        });
+      }
+    }
+    return { files, more: false };
   }
 }
 
-interface OpenPull {
+/** How many changed files a pull request body lists. */
+const MAX_LISTED_FILES = 100;
+
+export interface ChangedFile {
+  path: string;
+  status: string;
+  additions: number;
+  deletions: number;
+}
+
+export interface OpenPull {
   number: number;
   htmlUrl: string;
-  /** Opened by this action (an earlier run), so its description may be replaced. */
+  /** It was open already (an earlier run's, or a person's), rather than opened now. */
+  reused: boolean;
+  /** Opened by this action (now or by an earlier run), so its description may be replaced. */
   ours: boolean;
 }
 

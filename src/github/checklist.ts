@@ -12,7 +12,7 @@ export const STATE_MARKER = '<!-- agent-state';
 export const STATE_VERSION = 1;
 
 export type ChecklistPhase =
-  'planning' | 'working' | 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'refused';
+  'planning' | 'working' | 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'refused' | 'planned';
 
 /** What a later run needs to continue; spread into the agent-state JSON. */
 export interface ResumeState {
@@ -63,6 +63,7 @@ const HEADINGS: Record<ChecklistPhase, string> = {
   failed: '❌ todo-agent failed:',
   cancelled: '⏹ todo-agent was cancelled:',
   refused: '🚫 todo-agent declined:',
+  planned: '📝 plan',
 };
 
 /** GitHub refuses comment bodies longer than this. */
@@ -90,7 +91,12 @@ export function renderChecklist(state: ChecklistState): string {
 
 function renderWithin(state: ChecklistState, limits: TextLimits): string {
   const task = escapeMarkdown(shorten(state.task, TASK_MAX_CHARS));
-  const blocks = [`### ${HEADINGS[state.phase]} ${task}`];
+  const trigger = (state.trigger ?? '/agent').replace(/`/g, '');
+  // A plan's heading says how to run it; the task follows on its own line.
+  const blocks =
+    state.phase === 'planned'
+      ? [`### ${HEADINGS.planned} — comment \`${trigger} go\` to run it`, task]
+      : [`### ${HEADINGS[state.phase]} ${task}`];
   const note = escapeMarkdown(shorten(firstLine(redactor.redact(state.note ?? '')), NOTE_MAX_CHARS));
   if (note) blocks.push(note);
   if (state.phase === 'planning') blocks.push('_planning…_');
@@ -100,9 +106,14 @@ function renderWithin(state: ChecklistState, limits: TextLimits): string {
   }
   if (state.verify && !state.verify.passed && state.phase !== 'working')
     blocks.push(verifyOutput(state.verify));
-  if (state.phase === 'incomplete') blocks.push(continueLine(state.branch, state.trigger ?? '/agent'));
+  if (state.phase === 'incomplete') blocks.push(continueLine(state.branch, trigger));
   const footer = footerLine(state);
   return `${blocks.join('\n\n')}\n\n${footer ? `${footer}\n` : ''}${stateLine(state, limits.stored)}`;
+}
+
+/** Whether a checklist body is that of a run still going (planning or working), by its heading. */
+export function isRunning(body: string): boolean {
+  return body.startsWith(`### ${HEADINGS.working} `);
 }
 
 /** The task-list lines alone (for the pull request body), one per item in list order. */
@@ -165,7 +176,8 @@ function progressLine(items: readonly TodoItem[]): string {
   return `**${done} of ${items.length} done** · \`${bar}\` ${Math.round(ratio * 100)}%`;
 }
 
-function itemLine(item: TodoItem, maxChars: number): string {
+/** An item as the comment shows it. */
+export function itemLine(item: TodoItem, maxChars = ITEM_MAX_CHARS): string {
   const shown = (text: string) => escapeMarkdown(shorten(text, maxChars));
   const text = shown(item.text);
   if (item.status === 'completed') return `- [x] ${text}`;
@@ -176,7 +188,7 @@ function itemLine(item: TodoItem, maxChars: number): string {
 
 function continueLine(branch: ChecklistState['branch'], trigger: string): string {
   const where = branch ? `The work so far is on branch ${branchLink(branch)}. ` : '';
-  return `${where}Comment \`${trigger.replace(/`/g, '')} continue\` to pick up where it stopped.`;
+  return `${where}Comment \`${trigger} continue\` to pick up where it stopped.`;
 }
 
 /** `✅ npm test passed in 41 s (3 rounds)`, or how it failed: the verify_command result in one line. */
@@ -279,7 +291,7 @@ function foldWhitespace(text: string): string {
 }
 
 /** Only http(s) URLs, with the characters that could end a Markdown link destination encoded. */
-function safeUrl(url: string): string | undefined {
+export function safeUrl(url: string): string | undefined {
   if (!/^https?:\/\//i.test(url)) return undefined;
   return url.replace(/[\s()<>[\]`"'\\]/g, percentEncode);
 }
@@ -292,7 +304,7 @@ function percentEncode(char: string): string {
 }
 
 /** A code span that holds any text: the fence is longer than any backtick run inside. */
-function codeSpan(text: string): string {
+export function codeSpan(text: string): string {
   const inner = foldWhitespace(text);
   const longestRun = Math.max(0, ...(inner.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longestRun + 1);

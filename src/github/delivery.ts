@@ -1,7 +1,7 @@
 // After the loop: commit the work, push a branch, and open the pull request when every item is done.
 import type { AgentResult } from '../agent/events.js';
 import type { GitRepo } from '../git/repo.js';
-import type { GitHubApi } from './api.js';
+import type { ChangedFile, GitHubApi, OpenPull } from './api.js';
 import { statusOf } from './api.js';
 import { errorSentence } from '../error-sentence.js';
 
@@ -18,8 +18,15 @@ export interface DeliveryRequest {
   /** Open (or reuse) a pull request when every item is completed; false for a run on a PR's own head. */
   openPull: boolean;
   commitMessage: string;
-  pull: { title: string; body: string };
+  pull: {
+    title: string;
+    /** The description, given the files GitHub counts once the pull request exists (before: none). */
+    body: (files?: PullFiles) => string;
+    draft: boolean;
+  };
 }
+
+export type PullFiles = { files: ChangedFile[]; more: boolean };
 
 export interface Delivery {
   /** The branch that holds the work on the remote, if anything was pushed. */
@@ -54,20 +61,62 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
     request.continuesBranch && pushed.branch !== request.branch
       ? `\`${request.branch}\` changed while the agent worked, so its work went to \`${pushed.branch}\` instead.`
       : undefined;
-  if (result.status !== 'completed' || !request.openPull) {
-    return { pushedBranch: pushed.branch, ...(moved ? { note: moved } : {}) };
+  const opens = result.status === 'completed' && request.openPull;
+  const found = await pullFor(request, pushed.branch, opens);
+  if ('error' in found) {
+    return { pushedBranch: pushed.branch, note: [moved, found.error].filter(Boolean).join(' ') };
   }
+  const { pr } = found;
+  if (!pr) return { pushedBranch: pushed.branch, ...(moved ? { note: moved } : {}) };
+  // A description this action wrote (now, or an earlier run's) is brought up to date; a person's is left alone.
+  const described = pr.ours ? await describe(request, pr.number) : undefined;
+  const note = [moved, described].filter(Boolean).join(' ');
+  return {
+    pushedBranch: pushed.branch,
+    pr: { number: pr.number, url: pr.htmlUrl, reused: pr.reused },
+    ...(note ? { note } : {}),
+  };
+}
+
+/**
+ * The pull request the pushed work belongs to: opened (or reused) when the run completed on its own branch;
+ * otherwise the one already open for the branch, if any (a run on a PR, a continued run).
+ */
+async function pullFor(
+  request: DeliveryRequest,
+  branch: string,
+  opens: boolean,
+): Promise<{ pr?: OpenPull } | { error: string }> {
   try {
-    const pr = await request.api.openPull({ head: pushed.branch, base: request.base, ...request.pull });
-    return { pushedBranch: pushed.branch, pr: { number: pr.number, url: pr.htmlUrl, reused: pr.reused } };
+    if (!opens) return { pr: await request.api.findOpenPull(branch) };
+    const { title, draft } = request.pull;
+    const pr = await request.api.openPull({
+      head: branch,
+      base: request.base,
+      title,
+      draft,
+      body: request.pull.body(),
+    });
+    return { pr };
   } catch (error) {
     // The work is pushed: say where, rather than fail the run and hide the branch.
+    if (!opens) return {};
     const status = statusOf(error);
     const why = errorSentence(error);
     return {
-      pushedBranch: pushed.branch,
-      note: `The pull request could not be opened (${status ? `${status}: ` : ''}${why}); the work is on the branch.`,
+      error: `The pull request could not be opened (${status ? `${status}: ` : ''}${why}); the work is on the branch.`,
     };
+  }
+}
+
+/** Rewrites the description with the files GitHub counts; a sentence for the comment when that fails. */
+async function describe(request: DeliveryRequest, pullNumber: number): Promise<string | undefined> {
+  try {
+    const files = await request.api.pullFiles(pullNumber);
+    await request.api.updatePullBody(pullNumber, request.pull.body(files));
+    return undefined;
+  } catch (error) {
+    return `The pull request description could not be brought up to date: ${errorSentence(error)}.`;
   }
 }
 

@@ -1,5 +1,6 @@
 // Mirrors the agent's todo list into the checklist comment: every accepted update re-renders it.
 import type { AgentObserver } from '../agent/events.js';
+import type { TodoItem } from '../agent/todos.js';
 import { emptyUsage } from '../agent/events.js';
 import { renderChecklist, type ChecklistState } from './checklist.js';
 import type { CommentWriter } from './comment-writer.js';
@@ -8,6 +9,8 @@ export class ChecklistProgress {
   readonly state: ChecklistState;
   readonly #writer: CommentWriter;
   readonly #started = Date.now();
+  /** What the comment shows of the agent's list (e.g. with a maintainer's edits on top). */
+  shownItems: (items: readonly TodoItem[]) => readonly TodoItem[] = (items) => items;
 
   constructor(
     writer: CommentWriter,
@@ -37,7 +40,7 @@ export class ChecklistProgress {
     } else if (event.type === 'verify') {
       this.update({ verify: event.report });
     } else if (event.type === 'todos') {
-      this.update({ items: event.items, phase: 'working', turn: event.turn });
+      this.update({ items: this.shownItems(event.items), phase: 'working', turn: event.turn });
     }
   };
 

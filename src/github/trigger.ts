@@ -24,8 +24,14 @@ export interface TriggerSource {
   commentCreatedAt: string;
 }
 
+/**
+ * What a run comment asks: a task, only a plan of one (`plan <task>`), or to run the saved plan (`go`).
+ * `continue` is a task with `isContinue`.
+ */
+export type RunMode = 'task' | 'plan' | 'go' | 'cancel';
+
 export type Trigger =
-  | ({ kind: 'run'; task: string; isContinue: boolean } & TriggerSource)
+  | ({ kind: 'run'; task: string; isContinue: boolean; mode: RunMode } & TriggerSource)
   | ({ kind: 'usage' } & TriggerSource)
   | { kind: 'skip'; reason: string };
 
@@ -74,11 +80,33 @@ export function parseTrigger(eventName: string, payload: unknown, triggerPrefix:
 
   const source = sourceOf(event);
   if (task === '') return { kind: 'usage', ...source };
-  return { kind: 'run', task, isContinue: CONTINUE.test(task), ...source };
+  if (PLAN.test(task))
+    return { kind: 'run', task: afterKeyword(task, PLAN), isContinue: false, mode: 'plan', ...source };
+  return {
+    kind: 'run',
+    task,
+    isContinue: CONTINUE.test(task),
+    mode: GO.test(task) ? 'go' : CANCEL.test(task) ? 'cancel' : 'task',
+    ...source,
+  };
 }
 
 /** `continue` as the first word, alone or followed by more instructions ("continue, and add a test"). */
 export const CONTINUE = /^continue(?=$|[\s:,.;!-])/i;
+/** `plan <task>`: only plan the task. */
+const PLAN = /^plan(?=$|[\s:,.;!-])/i;
+/** `cancel` alone (or with punctuation): stop the run going on this thread. */
+const CANCEL = /^cancel[\s.!]*$/i;
+/** `go`, alone or with more instructions: run the plan the thread holds. */
+export const GO = /^go(?=$|[\s:,.;!-])/i;
+
+/** The words after a leading keyword (`continue, and add a test` → `and add a test`). */
+export function afterKeyword(task: string, keyword: RegExp): string {
+  return task
+    .replace(keyword, '')
+    .replace(/^[\s:,.;!-]+/, '')
+    .trim();
+}
 
 /** Why a task cannot be run (empty or too long), in words for the issue thread; undefined when fine. */
 export function taskProblem(task: string): string | undefined {

@@ -3,23 +3,37 @@ import type { TodoItem } from '../agent/todos.js';
 import { branchName, type GitRepo } from '../git/repo.js';
 import type { GitHubApi, IssueComment } from './api.js';
 import { parseAgentState, type AgentState } from './checklist.js';
-import { CONTINUE, type Trigger } from './trigger.js';
+import { applyEdits, describeEdits, readEdits } from './checklist-edits.js';
+import { afterKeyword, CONTINUE, GO, type Trigger } from './trigger.js';
 
-/** What an earlier run on this issue was asked and how far it got: data for the model, never its task. */
+/**
+ * What an earlier run on this issue was asked and how far it got: data for the model, never its task. For
+ * `go`, the plan the maintainer approved (its task is then this run's task, and `task` is left out).
+ */
 export interface EarlierRun {
-  task: string;
+  task?: string;
+  /** The list to start from: the saved one with the maintainer's edits of the comment applied. */
   todos: readonly TodoItem[];
+  /** The maintainer approved this list as a plan (`go`). */
+  approved?: boolean;
+  /** The maintainer's edits of the checklist since it was written, in words for the model. */
+  edits?: string;
 }
 
 export interface WorkPlan {
-  kind: 'fresh' | 'resume' | 'pull-request';
+  /** `plan`: a plan-only run, which works on no branch and delivers nothing. */
+  kind: 'fresh' | 'resume' | 'pull-request' | 'plan';
   /** The branch the work is committed to and pushed to. */
   branch: string;
   base: string;
   /** The maintainer's instruction for this run: the only text that goes in the model's task slot. */
   task: string;
-  /** Set when the run continues an earlier one (`continue` only). */
+  /** Set when the run continues an earlier one (`continue`) or runs a plan (`go`). */
   earlier?: EarlierRun;
+  /** The issue the pull request closes: this one, or for a run on a PR, the one its description closes. */
+  closes?: number;
+  /** A sentence for the maintainer in the new checklist (an edit that could not be taken). */
+  notice?: string;
   /** Push to the branch as it is (a PR head or an earlier run's branch) rather than to a fresh name. */
   continuesBranch: boolean;
 }
@@ -37,31 +51,36 @@ export interface PlanRequest {
   defaultBranch: string;
 }
 
-export type SavedState = AgentState & { task?: string; issue?: number };
+/**
+ * The state a run saves in its checklist comment; `planned` marks a plan that `go` may run; `shown` is the
+ * comment's body as it is now, which a maintainer may have edited.
+ */
+export type SavedState = AgentState & { task?: string; issue?: number; planned?: boolean };
+export type SavedRun = SavedState & { shown: string };
 
-/** What a saved state must satisfy besides being ours: whose issue, which branch. */
+/** What a saved state must satisfy besides being ours: whose issue, and what it may be picked up for. */
 export interface StateRules {
   runId: string;
   issueNumber: number;
-  /** Whether the state's branch may be continued. */
-  branchAllowed: (branch: string) => boolean;
+  /** Whether this state may be picked up: a branch that may be continued, or a plan. */
+  accepts: (state: SavedState) => boolean;
 }
 
 /**
- * The newest agent-state left on this issue by an earlier run. Only comments written by the identity this
- * action writes as count (another bot's lookalike does not), only states that name this issue, and only
- * for a branch the rules allow: anything else could be forged, or copied from another issue.
+ * The newest agent-state left on this issue by an earlier run that the rules accept. Only comments written by
+ * the identity this action writes as count (another bot's lookalike does not), and only states that name this
+ * issue: anything else could be forged, or copied from another issue.
  */
 export async function earlierRun(
   thread: readonly IssueComment[],
   rules: StateRules,
   wroteIt: (comment: IssueComment) => Promise<boolean>,
-): Promise<SavedState | undefined> {
+): Promise<SavedRun | undefined> {
   for (const comment of [...thread].reverse()) {
     const state = parseAgentState(comment.body) as SavedState | undefined;
     if (!state || state.runId === rules.runId || state.issue !== rules.issueNumber) continue;
-    if (!state.branch || !rules.branchAllowed(state.branch)) continue;
-    if (await wroteIt(comment)) return state;
+    if (!rules.accepts(state)) continue;
+    if (await wroteIt(comment)) return { ...state, shown: comment.body };
   }
   return undefined;
 }
@@ -73,12 +92,16 @@ export function headline(plan: WorkPlan): string {
 
 export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
   const { trigger, api, git } = request;
-  const wroteIt = (comment: IssueComment) => api.wroteIt(comment);
-  const rules = (branchAllowed: (branch: string) => boolean): StateRules => ({
-    runId: request.runId,
-    issueNumber: trigger.issueNumber,
-    branchAllowed,
-  });
+  const find = async (accepts: StateRules['accepts']) =>
+    await earlierRun(
+      request.thread,
+      { runId: request.runId, issueNumber: trigger.issueNumber, accepts },
+      async (comment) => await api.wroteIt(comment),
+    );
+  // `go` runs the newest state on the thread, and only if it is a plan (a later run supersedes it).
+  const approved = trigger.mode === 'go' ? approvedPlan(trigger.task, await find(() => true)) : undefined;
+  if (trigger.mode === 'go' && !approved) return { decline: NO_PLAN };
+
   if (trigger.isPullRequest) {
     const head = await api.pullHead(trigger.issueNumber);
     if (!head.sameRepo) {
@@ -88,34 +111,50 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
       };
     }
     await git.checkoutRemoteBranch(head.ref);
+    const closes = /^Closes #(\d+)$/m.exec(head.body)?.[1];
+    const where = {
+      branch: head.ref,
+      base: head.base,
+      continuesBranch: true,
+      ...(closes ? { closes: Number(closes) } : {}),
+    };
+    if (trigger.mode === 'plan') return { plan: { kind: 'plan', task: trigger.task, ...where } };
+    if (approved) return { plan: { kind: 'pull-request', ...approved, ...where } };
     // `continue` picks up the list an earlier run on this PR left for its head branch.
     const earlier = trigger.isContinue
-      ? await earlierRun(
-          request.thread,
-          rules((branch) => branch === head.ref),
-          wroteIt,
-        )
+      ? await find((state) => state.branch === head.ref && !state.planned)
       : undefined;
     return {
       plan: {
         kind: 'pull-request',
-        branch: head.ref,
-        base: head.base,
         task: earlier ? resumedTask(trigger.task) : trigger.task,
-        ...(earlier ? { earlier: earlierOf(earlier) } : {}),
-        continuesBranch: true,
+        ...(earlier ? resumed(earlier) : {}),
+        ...where,
       },
     };
   }
 
+  // A plan works on the checked-out base and pushes nothing: it lands in the checklist's saved state.
+  if (trigger.mode === 'plan') {
+    return {
+      plan: {
+        kind: 'plan',
+        branch: '',
+        base: request.baseBranch,
+        task: trigger.task,
+        continuesBranch: false,
+      },
+    };
+  }
   // Only an explicit `continue` resumes, and only onto one of our own branches, never the base or default.
-  const ownBranch = (branch: string) =>
+  const ownBranch = (branch: string | undefined) =>
+    !!branch &&
     branch.startsWith(request.branchPrefix) &&
     branch !== request.branchPrefix &&
     branch !== request.baseBranch &&
     branch !== request.defaultBranch;
   const earlier = trigger.isContinue
-    ? await earlierRun(request.thread, rules(ownBranch), wroteIt)
+    ? await find((state) => ownBranch(state.branch) && !state.planned)
     : undefined;
   if (earlier?.branch && (await git.remoteBranchExists(earlier.branch))) {
     await git.checkoutRemoteBranch(earlier.branch);
@@ -125,7 +164,7 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
         branch: earlier.branch,
         base: earlier.base || request.baseBranch,
         task: resumedTask(trigger.task),
-        earlier: earlierOf(earlier),
+        ...resumed(earlier),
         continuesBranch: true,
       },
     };
@@ -136,20 +175,71 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
   const branch = branchName(request.branchPrefix, trigger.issueNumber, request.runId);
   await git.createBranch(branch);
   return {
-    plan: { kind: 'fresh', branch, base: request.baseBranch, task: trigger.task, continuesBranch: false },
+    plan: {
+      kind: 'fresh',
+      branch,
+      base: request.baseBranch,
+      task: trigger.task,
+      continuesBranch: false,
+      ...approved,
+    },
   };
 }
 
-function earlierOf(state: SavedState): EarlierRun {
-  return { task: state.task?.trim() || '(not recorded)', todos: state.items };
+/** An earlier run to continue: its task as data, and its list as the comment now shows it. */
+function resumed(earlier: SavedRun): Pick<WorkPlan, 'earlier' | 'notice'> {
+  const { todos, edits, notice } = listAsShown(earlier);
+  return {
+    earlier: { task: earlier.task?.trim() || '(not recorded)', todos, ...(edits ? { edits } : {}) },
+    ...(notice ? { notice } : {}),
+  };
 }
 
 /** `continue` plus anything after it: the new instructions of a resumed run. */
 function extraInstructions(task: string): string {
-  return task
-    .replace(CONTINUE, '')
-    .replace(/^[\s:,.;!-]+/, '')
-    .trim();
+  return afterKeyword(task, CONTINUE);
+}
+
+/**
+ * `go`: the newest saved state on the thread, if it is a plan, as the starting list (items and ids as saved,
+ * the maintainer's edits applied); its task, the maintainer's own words, is this run's task, and words after
+ * `go` are more instructions.
+ */
+function approvedPlan(
+  task: string,
+  earlier: SavedRun | undefined,
+): Pick<WorkPlan, 'task' | 'earlier' | 'notice'> | undefined {
+  if (!earlier?.planned) return undefined;
+  const extra = afterKeyword(task, GO);
+  const original = earlier.task?.trim() || 'Carry out the plan below.';
+  const { todos, edits, notice } = listAsShown(earlier);
+  return {
+    task: extra ? `${original}\n\nNew instructions from the maintainer: ${extra}` : original,
+    earlier: { todos, approved: true, ...(edits ? { edits } : {}) },
+    ...(notice ? { notice } : {}),
+  };
+}
+
+const NO_PLAN = 'there is no plan on this thread to run: comment `plan <task>` first';
+
+/**
+ * The list a continued run starts from: the saved list with the maintainer's edits of the comment applied
+ * (ids kept), and those edits in words for the model. An edit that breaks a list rule is not taken, and the
+ * notice says why.
+ */
+function listAsShown(earlier: SavedRun): { todos: readonly TodoItem[]; edits?: string; notice?: string } {
+  const edits = readEdits(earlier.shown, earlier.items);
+  if (edits.length === 0) return { todos: earlier.items };
+  try {
+    const items = applyEdits(earlier.items, edits);
+    return { todos: items, edits: describeEdits(edits, items) };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      todos: earlier.items,
+      notice: `The edited checklist was not taken (${why}); the saved list was used.`,
+    };
+  }
 }
 
 /** The task slot of a resumed run: continue the earlier work, plus whatever else the maintainer asked now. */

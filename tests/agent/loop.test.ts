@@ -475,3 +475,28 @@ describe('the agent loop on a model with preserved thinking (sonnet-5-5 mode)', 
     expect(notices).toEqual(["claude-haiku-4-5 takes no effort setting; effort 'low' is not sent."]);
   });
 });
+
+describe('a plan-only run', () => {
+  it('offers no tools that write, and ends as planned once the model has a list and stops', async () => {
+    const { result, requests, violations } = await play(
+      [reply(bash('ls')), reply(plan('pending', 'pending')), reply(text('The plan: two steps.'))],
+      { planOnly: true },
+    );
+    expect(result.status).toBe('planned');
+    expect(result.todos.map((item) => item.status)).toEqual(['pending', 'pending']);
+    expect(requests).toHaveLength(3);
+    const tools = (requests[0]!.body.tools as Array<{ name: string }>).map((tool) => tool.name);
+    expect(tools).toEqual(['bash', 'read_file', 'todo']);
+    expect(JSON.stringify(requests[0]!.body.messages[0])).toContain('This run only plans');
+    expect(violations).toEqual([]);
+  });
+
+  it('asks for a plan when the model stops without one', async () => {
+    const { result, requests } = await play(
+      [reply(text('Looks easy.')), reply(plan('pending')), reply(text('One step.'))],
+      { planOnly: true },
+    );
+    expect(result.status).toBe('planned');
+    expect(JSON.stringify(requests[1]!.body.messages.at(-1))).toContain('You stopped without a plan');
+  });
+});

@@ -198,7 +198,9 @@ describe('GitHub faults', () => {
     const run = await world.trigger('/agent write notes');
     await expectDelivered(world, run);
     expect(world.model.requests).toHaveLength(6); // the loop went on while the edits failed
-    const patches = world.github.writes().filter((call) => call.method === 'PATCH');
+    const patches = world.github
+      .writes()
+      .filter((call) => call.method === 'PATCH' && call.path.includes('/issues/comments/'));
     expect(patches.slice(0, 2).map((call) => call.status)).toEqual([403, 403]);
     const landed = patches
       .filter((call) => call.status === 200)

@@ -147,6 +147,9 @@ describe('nothing lost across runs', () => {
     expect(run.outputs.status).toBe('completed');
     expect(run.outputs.branch).toBe('feature');
     expect(github.state.pulls).toHaveLength(seeded);
+    // The output names the pull request the push went to; its description (a person's) is left alone.
+    expect(run.outputs.pr_url).toBe(github.state.pulls[0]!.html_url);
+    expect(github.state.pulls[0]!.body).toBe('hello.py could use type hints and a main guard.');
     const log = await sandbox.git(
       ['--git-dir', sandbox.origin, 'log', '--format=%s', 'feature'],
       sandbox.root,

@@ -54,6 +54,8 @@ export async function createWorld(
     issue?: Partial<SeedIssue>;
     /** The token is a personal access token of this user (see the emulator's `tokenUser`). */
     tokenUser?: string;
+    /** The workflow grants `actions: write` (default true). */
+    actionsWrite?: boolean;
     /** The model the server plays; given, the `model` input names it. */
     mode?: ModelMode;
     /** The token is an app's installation token writing as this bot (see the emulator's `appBot`). */
@@ -68,6 +70,7 @@ export async function createWorld(
     repo: REPO,
     token: TOKEN,
     ...(options.tokenUser ? { tokenUser: options.tokenUser } : {}),
+    ...(options.actionsWrite === false ? { actionsWrite: false } : {}),
     ...(options.appBot ? { appBot: options.appBot } : {}),
     remoteDir: sandbox.origin,
     permissions: options.permissions ?? { maintainer: 'admin', writer: 'write', reader: 'read' },

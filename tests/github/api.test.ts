@@ -172,6 +172,23 @@ describe('GitHubApi writes', () => {
   });
 });
 
+describe('GitHubApi.commentIfChanged', () => {
+  it('answers undefined to an unchanged comment (a free 304), and the new body with a new ETag after an edit', async () => {
+    const { api, emu } = await apiFor();
+    const { id } = await api.createComment(1, 'v1');
+    const first = await api.commentIfChanged(id);
+    expect(first?.body).toBe('v1');
+    expect(first?.etag).toMatch(/^W\/"/);
+    expect(await api.commentIfChanged(id, first!.etag)).toBeUndefined();
+    expect(emu.notModified).toBe(1);
+    emu.editComment(id, 'v2\nmore');
+    const second = await api.commentIfChanged(id, first!.etag);
+    expect(second?.body).toBe('v2\r\nmore');
+    expect(second?.etag).not.toBe(first!.etag);
+    expect(emu.violations).toEqual([]);
+  });
+});
+
 describe('the redaction boundary', () => {
   it('redacts every request made through the Octokit, one no GitHubApi method makes included', async () => {
     const { emu } = await apiFor({
@@ -216,7 +233,7 @@ describe('GitHubApi.openPull', () => {
       title: `Fix ${shaped}`,
       body: `Closes #1 ${shaped}`,
     });
-    expect(pr.reused).toBe(false);
+    expect(pr).toMatchObject({ reused: false, ours: true });
     expect(emu.state.pulls).toEqual([
       expect.objectContaining({ number: pr.number, head: 'agent/x', title: 'Fix ***' }),
     ]);
@@ -239,14 +256,14 @@ describe('GitHubApi.openPull', () => {
       ],
     });
     const pr = await api.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'Closes #1' });
-    expect(pr).toEqual({ number: 5, htmlUrl: emu.state.pulls[0]!.html_url, reused: true });
+    expect(pr).toEqual({ number: 5, htmlUrl: emu.state.pulls[0]!.html_url, reused: true, ours: false });
     expect(emu.state.pulls).toHaveLength(1);
     expect(emu.state.pulls[0]!.body).toBe('My words');
     expect(emu.writes()).toEqual([]);
     expect(emu.violations).toEqual([]);
   });
 
-  it('updates the body of a reused pull request that a personal token’s user opened (an earlier run)', async () => {
+  it('counts a reused pull request that a personal token’s user opened (an earlier run) as its own', async () => {
     const { api, emu } = await apiFor({
       tokenUser: 'agent-machine-user',
       issues: [
@@ -262,9 +279,11 @@ describe('GitHubApi.openPull', () => {
       ],
     });
     expect(await api.selfLogin()).toBe('agent-machine-user');
-    await api.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'Closes #1' });
-    await api.openPull({ head: 'feature', base: 'main', title: 'Fix', body: 'Closes #1' });
-    expect(emu.state.pulls.map((pull) => pull.body)).toEqual(['Closes #1', 'Mine']);
+    const earlier = await api.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'Closes #1' });
+    const byHand = await api.openPull({ head: 'feature', base: 'main', title: 'Fix', body: 'Closes #1' });
+    expect([earlier.ours, byHand.ours]).toEqual([true, false]);
+    // Reusing writes nothing: the caller decides whether to rewrite a description that is its own.
+    expect(emu.writes()).toEqual([]);
     // Asked once, however often it is needed.
     expect(emu.calls.filter((call) => call.path === '/user')).toHaveLength(1);
     expect(emu.violations).toEqual([]);

@@ -37,6 +37,7 @@ describe('parseTrigger on a new comment', () => {
       kind: 'run',
       task: 'fix the typo in README',
       isContinue: false,
+      mode: 'task',
       issueNumber: 1,
       isPullRequest: false,
       commentId: 492700400,
@@ -97,6 +98,31 @@ describe('parseTrigger on a new comment', () => {
     });
     expect(parse(payload('created', '/agent continued work on x'))).toMatchObject({ isContinue: false });
     expect(parse(payload('created', '/agent please continue'))).toMatchObject({ isContinue: false });
+  });
+
+  it('reads `plan <task>` as a plan of the task, and `go` (with or without more words) as running the plan', () => {
+    expect(parse(payload('created', '/agent plan: move the CLI to yargs'))).toMatchObject({
+      kind: 'run',
+      mode: 'plan',
+      task: 'move the CLI to yargs',
+      isContinue: false,
+    });
+    expect(parse(payload('created', '/agent Plan'))).toMatchObject({ mode: 'plan', task: '' });
+    expect(parse(payload('created', '/agent go'))).toMatchObject({ mode: 'go', task: 'go' });
+    expect(parse(payload('created', '/agent GO, but skip item 3'))).toMatchObject({
+      mode: 'go',
+      task: 'GO, but skip item 3',
+    });
+    expect(parse(payload('created', '/agent planning notes for x'))).toMatchObject({ mode: 'task' });
+    expect(parse(payload('created', '/agent google the docs'))).toMatchObject({ mode: 'task' });
+  });
+
+  it('reads `cancel` alone as cancelling the run going on the thread, and only alone', () => {
+    expect(parse(payload('created', '/agent cancel'))).toMatchObject({ kind: 'run', mode: 'cancel' });
+    expect(parse(payload('created', '/agent Cancel!'))).toMatchObject({ mode: 'cancel' });
+    expect(parse(payload('created', '/agent cancel the subscription feature'))).toMatchObject({
+      mode: 'task',
+    });
   });
 
   it('works with a custom prefix', () => {

@@ -25,7 +25,7 @@ const wroteIt = async (comment: IssueComment) => comment.user === US;
 const rules: StateRules = {
   runId: '200',
   issueNumber: 1,
-  branchAllowed: (branch) => branch.startsWith('agent/') && branch !== 'main',
+  accepts: (state) => !!state.branch?.startsWith('agent/') && state.branch !== 'main',
 };
 const good = { issue: 1, branch: 'agent/issue-1-100', runId: '100', task: 'the task' };
 

@@ -342,6 +342,34 @@ describe('GitHub emulator with Octokit', () => {
     expectHonest(emu);
   });
 
+  it('lists the files a pull request changes with their line counts, and keeps the draft flag', async () => {
+    const emu = await start();
+    const octokit = getOctokit(TOKEN, { baseUrl: emu.url });
+    const created = await octokit.rest.pulls.create({
+      owner,
+      repo,
+      title: 'T',
+      head: 'agent/feature',
+      base: 'main',
+      draft: true,
+    });
+    expect(created.data.draft).toBe(true);
+    const { data: files } = await octokit.rest.pulls.listFiles({ owner, repo, pull_number: 3 });
+    expect(files).toEqual([
+      expect.objectContaining({
+        filename: 'feature.txt',
+        status: 'added',
+        additions: 1,
+        deletions: 0,
+        changes: 1,
+      }),
+    ]);
+    await expect(octokit.rest.pulls.listFiles({ owner, repo, pull_number: 99 })).rejects.toMatchObject({
+      status: 404,
+    });
+    expectHonest(emu);
+  });
+
   it('answers 401 to a wrong or missing token and records it', async () => {
     const emu = await start();
     const octokit = getOctokit('ghs_wrong', { baseUrl: emu.url });

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { checkRequest } from './openapi.js';
 import type { OperationMatch } from './openapi.js';
 import { readBody } from './http-body.js';
+import { diffFiles } from './github-diff.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -56,6 +57,16 @@ export interface EmulatorOptions {
   /** Collaborator permissions by login; logins not listed get 404 from the permission endpoint. */
   permissions?: Record<string, Permission>;
   issues?: SeedIssue[];
+  /** The token may cancel workflow runs (the workflow grants `actions: write`); default true. */
+  actionsWrite?: boolean;
+}
+
+/** A workflow run GitHub knows of; `onCancel` plays the runner stopping the job (e.g. SIGTERM to it). */
+export interface WorkflowRunState {
+  id: number;
+  status: 'queued' | 'in_progress' | 'completed';
+  conclusion?: 'cancelled' | 'success';
+  onCancel?: () => void;
 }
 
 export interface RecordedCall {
@@ -116,6 +127,7 @@ export interface PullState {
 
 export interface EmulatorState {
   comments: Map<number, CommentState>;
+  workflowRuns: Map<number, WorkflowRunState>;
   pulls: PullState[];
   /** Issues and pull requests (which are issues too), by number. */
   issues: Map<number, IssueState>;
@@ -136,6 +148,14 @@ export interface GitHubEmulator {
   state: EmulatorState;
   /** Seeds a comment by someone else (e.g. the maintainer's `/agent ...`). */
   addComment(issueNumber: number, user: string, body: string): CommentState;
+  /** Someone edits a comment in the web editor (a new version; the browser sends CRLF line ends). */
+  editComment(commentId: number, body: string): CommentState;
+  /** Conditional GETs answered 304 Not Modified, which GitHub does not count against the rate limit. */
+  notModified: number;
+  /** Registers a workflow run (in progress unless said otherwise) that the API may be asked to cancel. */
+  addWorkflowRun(
+    run: Omit<WorkflowRunState, 'status'> & { status?: WorkflowRunState['status'] },
+  ): WorkflowRunState;
   /** Makes the next `times` (default 1) requests matching method and path regex fail with `response`. */
   failNext(match: { method?: string; path: RegExp }, response: InjectedResponse, times?: number): void;
   /** Calls other than GET/HEAD, in order. */
@@ -488,6 +508,7 @@ interface Reply {
 
 interface Request {
   method: string;
+  headers: IncomingMessage['headers'];
   url: URL;
   body: unknown;
   match: OperationMatch;
@@ -563,7 +584,7 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
   const actor = options.tokenUser ?? options.appBot ?? BOT_LOGIN;
   const calls: RecordedCall[] = [];
   const violations: string[] = [];
-  const state: EmulatorState = { comments: new Map(), pulls: [], issues: new Map() };
+  const state: EmulatorState = { comments: new Map(), workflowRuns: new Map(), pulls: [], issues: new Map() };
   const injected: Array<{ method?: string; path: RegExp; response: InjectedResponse; left: number }> = [];
   /** Reaction JSON by `target:content`, so repeating a reaction returns the same one with 200. */
   const reactionsByKey = new Map<string, unknown>();
@@ -778,10 +799,13 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
       const json = commentJson(ctx, comment);
       return { status: 201, body: json, headers: { location: json.url } };
     },
-    'issues/get-comment': ({ match }) => ({
-      status: 200,
-      body: commentJson(ctx, requireComment(intParam(match, 'comment_id'))),
-    }),
+    'issues/get-comment': ({ match, headers }) => {
+      const comment = requireComment(intParam(match, 'comment_id'));
+      // A weak validator of what the answer holds; GitHub answers a matching If-None-Match with an empty 304.
+      const etag = `W/"${createHash('sha256').update(`${comment.body}\n${comment.updated_at}`).digest('hex')}"`;
+      if (headers['if-none-match'] === etag) return { status: 304, headers: { etag } };
+      return { status: 200, body: commentJson(ctx, comment), headers: { etag } };
+    },
     'issues/update-comment': ({ match, body }) => {
       const comment = requireComment(intParam(match, 'comment_id'));
       comment.body = commentBody(body, `${DOCS}/issues/comments#update-an-issue-comment`);
@@ -838,6 +862,48 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
       if (typeof patch.body === 'string') pull.body = patch.body;
       if (patch.state) pull.state = patch.state;
       return { status: 200, body: pullJson(ctx, pull, commentCount(pull.number), true) };
+    },
+    'actions/cancel-workflow-run': ({ match }) => {
+      const docs = `${DOCS}/actions/workflow-runs#cancel-a-workflow-run`;
+      if (options.actionsWrite === false) {
+        throw new HttpError(403, {
+          message: 'Resource not accessible by integration',
+          documentation_url: docs,
+          status: '403',
+        });
+      }
+      const run = state.workflowRuns.get(intParam(match, 'run_id'));
+      if (!run) throw notFound();
+      if (run.status === 'completed') {
+        throw new HttpError(409, {
+          message: 'Cannot cancel a workflow run that is completed.',
+          documentation_url: docs,
+          status: '409',
+        });
+      }
+      run.status = 'completed';
+      run.conclusion = 'cancelled';
+      run.onCancel?.();
+      return { status: 202, body: {} };
+    },
+    'pulls/list-files': async ({ match, url }) => {
+      const pull = state.pulls.find((p) => p.number === intParam(match, 'pull_number'));
+      if (!pull) throw notFound();
+      if (!options.remoteDir) {
+        violations.push('not emulated: pulls/list-files without a remoteDir to diff');
+        throw new HttpError(501, { message: 'Not emulated' });
+      }
+      const files = await diffFiles(options.remoteDir, pull.base, pull.head);
+      const { page, link } = pageOf(files, url, ctx.api);
+      const web = `${WEB}/${owner}/${repo}`;
+      const body = page.map((file) => ({
+        ...file,
+        changes: file.additions + file.deletions,
+        blob_url: `${web}/blob/${file.sha}/${encodeURI(file.filename)}`,
+        raw_url: `${web}/raw/${file.sha}/${encodeURI(file.filename)}`,
+        contents_url: `${ctx.api}/repos/${owner}/${repo}/contents/${encodeURI(file.filename)}?ref=${file.sha}`,
+      }));
+      return { status: 200, body, ...(link ? { headers: { link } } : {}) };
     },
     'pulls/get': ({ match }) => {
       const pull = state.pulls.find((p) => p.number === intParam(match, 'pull_number'));
@@ -929,11 +995,12 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
       violations.push(`not emulated: ${req.method} ${url.pathname} (${outcome.operationId})`);
       return { status: 501, body: { message: `Not emulated: ${outcome.operationId}` } };
     }
-    return handler({ method: req.method ?? 'GET', url, body, match: outcome });
+    return handler({ method: req.method ?? 'GET', headers: req.headers, url, body, match: outcome });
   };
 
   const send = (res: ServerResponse, reply: Reply): void => {
-    remaining = Math.max(remaining - 1, 0);
+    if (reply.status === 304) emulator.notModified++;
+    else remaining = Math.max(remaining - 1, 0);
     const headers: Record<string, string> = {
       'content-type': 'application/json; charset=utf-8',
       'x-ratelimit-limit': '5000',
@@ -979,11 +1046,24 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
   const { port } = server.address() as AddressInfo;
   ctx.api = `http://127.0.0.1:${port}`;
 
-  return {
+  const emulator: GitHubEmulator = {
     url: ctx.api,
     calls,
     violations,
     state,
+    notModified: 0,
+    addWorkflowRun: (run) => {
+      const added: WorkflowRunState = { status: 'in_progress', ...run };
+      state.workflowRuns.set(added.id, added);
+      return added;
+    },
+    editComment: (commentId, body) => {
+      const comment = requireComment(commentId);
+      comment.body = body.replace(/\r?\n/g, '\r\n');
+      comment.versions.push(comment.body);
+      comment.updated_at = timestamp(new Date(Math.max(Date.now(), Date.parse(comment.updated_at) + 1000)));
+      return comment;
+    },
     addComment: (issueNumber, user, body) => {
       if (!state.issues.has(issueNumber)) {
         throw new Error(`addComment: no issue #${issueNumber} in the emulator`);
@@ -1005,4 +1085,5 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
         server.closeAllConnections();
       }),
   };
+  return emulator;
 }

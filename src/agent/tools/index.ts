@@ -48,10 +48,18 @@ export class Toolbox {
   }
 }
 
-/** The five tools; `bashTimeoutSeconds` is the most any one bash call may last (bash_timeout). */
-export function createToolbox(todos: TodoManager, bashTimeoutSeconds: number): Toolbox {
+/**
+ * The five tools; `bashTimeoutSeconds` is the most any one bash call may last (bash_timeout).
+ * `readOnly` (a plan-only run) leaves out the tools that write files.
+ */
+export function createToolbox(
+  todos: TodoManager,
+  bashTimeoutSeconds: number,
+  { readOnly = false } = {},
+): Toolbox {
   const bash = createBashTool(bashTimeoutSeconds);
-  return new Toolbox([bash, readFileTool, writeFileTool, editFileTool, todoTool(todos)] as Tool[]);
+  const writers = readOnly ? [] : [writeFileTool, editFileTool];
+  return new Toolbox([bash, readFileTool, ...writers, todoTool(todos)] as Tool[]);
 }
 
 function parseInput(tool: Tool, raw: unknown): unknown {

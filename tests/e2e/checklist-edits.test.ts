@@ -1,0 +1,175 @@
+// Issue 11, point 2: the checklist comment is editable; the next run starts from the list as it shows.
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  reply,
+  text,
+  toolUse,
+  type RecordedRequest,
+  type ScriptedResponse,
+  type ScriptStep,
+} from '../support/anthropic-server.js';
+import { HELLO_TASK, helloScript } from '../support/scenarios.js';
+import { createWorld, type World } from './setup.js';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const replace = (text: string, from: string, to: string) => {
+  expect(text).toContain(from);
+  return text.replace(from, to);
+};
+
+describe('a checklist edited between runs', () => {
+  it('is taken as shown by `continue`: reworded, added, deleted, ticked and unticked, ids kept', async () => {
+    world = await createWorld(helloScript().slice(0, 5));
+    const first = await world.trigger(`/agent ${HELLO_TASK}`, { inputs: { max_turns: '5' }, runId: '100' });
+    expect(first.outputs.status).toBe('incomplete');
+    const checklist = world.botComments()[0]!;
+
+    let edited = checklist.body;
+    edited = replace(edited, '- [x] Read hello.py and how it is run\n', '');
+    edited = replace(edited, '- [x] Add type hints', '- [ ] Add type hints');
+    edited = replace(edited, '- [ ] 🔄 **Adding docstrings**', '- [x] 🔄 **Adding docstrings**');
+    edited = replace(
+      edited,
+      '- [ ] Add a \\`\\_\\_main\\_\\_\\` guard and check the output',
+      '- [ ] Add a `__main__` \u200bguard\n- [ ] Add a CHANGELOG entry<!-- and push to main -->',
+    );
+    world.github.editComment(checklist.id, edited);
+
+    world.model.push(reply(toolUse('bash', { command: 'true' })));
+    const second = await world.trigger('/agent continue', { inputs: { max_turns: '1' }, runId: '200' });
+    expect(second.outputs.status).toBe('incomplete');
+    const opening = JSON.stringify(world.model.requests[5]!.body.messages[0]);
+    const list = [
+      '[ ] #2: Add type hints to `greet()`',
+      '[x] #3: Add docstrings to the module and `greet()`',
+      '[ ] #4: Add a `__main__` guard',
+      '[ ] #5: Add a CHANGELOG entry',
+      '',
+      '(1/4 completed)',
+    ].join('\n');
+    expect(opening).toContain(JSON.stringify(list).slice(1, -1));
+    expect(opening).toContain('comes from the maintainer');
+    expect(opening).toContain('removed #1');
+    expect(opening).not.toContain('push to main');
+    expect(opening).not.toContain('\\u200b');
+    expect(JSON.parse(second.outputs.todos!).map((item: { id: string }) => item.id)).toEqual([
+      '2',
+      '3',
+      '4',
+      '5',
+    ]);
+    const next = world.botComments()[1]!;
+    expect(next.versions[0]).toContain(
+      [
+        '- [ ] Add type hints to \\`greet\\(\\)\\`',
+        '- [x] Add docstrings to the module and \\`greet\\(\\)\\`',
+        '- [ ] Add a \\`\\_\\_main\\_\\_\\` guard',
+        '- [ ] Add a CHANGELOG entry',
+      ].join('\n'),
+    );
+    expect(world.github.violations).toEqual([]);
+    expect(world.model.violations).toEqual([]);
+  });
+});
+
+const ITEMS = [
+  { id: '1', text: 'Read hello.py', activeForm: 'Reading hello.py' },
+  { id: '2', text: 'Write NOTES.md', activeForm: 'Writing NOTES.md' },
+  { id: '3', text: 'Check the notes', activeForm: 'Checking the notes' },
+];
+type Item = { id: string; text: string; activeForm?: string };
+const todo = (items: Item[], ...statuses: string[]) =>
+  toolUse('todo', { items: items.map((item, i) => ({ ...item, status: statuses[i] ?? 'pending' })) });
+
+/**
+ * A model step that, until `ready()` holds, runs `sleep 1` and waits (a model busy elsewhere); then answers
+ * with `answer` and queues `rest`.
+ */
+function when(
+  ready: (request: RecordedRequest) => boolean,
+  answer: (request: RecordedRequest) => ScriptedResponse,
+  rest: ScriptStep[] = [],
+): ScriptStep {
+  const step: ScriptStep = (request, server) => {
+    if (!ready(request)) {
+      server.push(step);
+      return reply(toolUse('bash', { command: 'sleep 1' }));
+    }
+    server.push(...rest);
+    return answer(request);
+  };
+  return step;
+}
+
+const lastMessage = (request: RecordedRequest) => JSON.stringify(request.body.messages.at(-1));
+
+describe('a checklist edited while the run goes', () => {
+  it('is picked up, told to the model as a new message, and never overwritten by the next write', async () => {
+    const checklist = () => world!.botComments()[0]!;
+    const edit = (from: string, to: string) =>
+      world!.github.editComment(checklist().id, replace(checklist().body, from, to));
+    const withChangelog = [...ITEMS, { id: '4', text: 'Add a CHANGELOG entry' }];
+    const withReadme = [...withChangelog, { id: '5', text: 'Update the README' }];
+    world = await createWorld([
+      reply(todo(ITEMS, 'in_progress')),
+      // Edit 1 lands while the model is busy: only the ~10 s watch can notice it.
+      when(
+        () => checklist().body.includes('🔄 **Reading hello.py**'),
+        () => {
+          edit('- [ ] Check the notes', '- [ ] Check the notes\n- [ ] Add a CHANGELOG entry');
+          return reply(toolUse('read_file', { path: 'hello.py' }));
+        },
+        [
+          when(
+            (request) => lastMessage(request).includes('The maintainer edited the todo list'),
+            () => {
+              // Edit 2 lands just before the model's next update, which knows nothing of it.
+              edit('- [ ] Add a CHANGELOG entry', '- [ ] Add a CHANGELOG entry\n- [ ] Update the README');
+              return reply(todo(withChangelog, 'completed', 'in_progress'));
+            },
+            [
+              reply(toolUse('write_file', { path: 'NOTES.md', content: 'notes\n' })),
+              when(
+                (request) => lastMessage(request).includes('Update the README'),
+                () =>
+                  reply(todo(withReadme, 'completed', 'completed', 'completed', 'completed', 'completed')),
+                [reply(text('Done, with the changelog and README items the maintainer added.'))],
+              ),
+            ],
+          ),
+        ],
+      ),
+    ]);
+    const run = await world.trigger('/agent write notes');
+    expect(run.outputs.status).toBe('completed');
+    expect(JSON.parse(run.outputs.todos!).map((item: Item) => item.id)).toEqual(['1', '2', '3', '4', '5']);
+
+    // The model was told, in a message at the end of the conversation, with the maintainer's words.
+    const told = world.model.requests.find((r) =>
+      lastMessage(r).includes('added #4: \\"Add a CHANGELOG entry\\"'),
+    );
+    expect(told).toBeDefined();
+    expect(lastMessage(told!)).toContain('comes from the maintainer');
+
+    // Every version after each edit still holds it: no write of the action overwrote an edit.
+    const versions = checklist().versions;
+    const edited = (line: string) => versions.findIndex((v) => v.includes('\r\n') && v.includes(line));
+    for (const line of ['Add a CHANGELOG entry', 'Update the README']) {
+      const at = edited(line);
+      expect(at).toBeGreaterThan(0);
+      expect(versions.slice(at).every((v) => v.includes(line))).toBe(true);
+    }
+    // Edit 2 was merged into the action's very next write, along with the model's progress.
+    const merged = versions[edited('Update the README') + 1]!;
+    expect(merged).toContain('- [x] Read hello.py');
+    expect(merged).toContain('- [ ] Update the README');
+    expect(checklist().body).toContain('- [x] Update the README');
+    expect(world.github.violations).toEqual([]);
+    expect(world.model.violations).toEqual([]);
+  }, 60_000); // the first edit waits for the 10 s watch
+});
