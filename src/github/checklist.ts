@@ -321,11 +321,12 @@ const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': 
 /**
  * Makes text safe inside one line of Markdown: it renders as the same characters but cannot start a
  * block, emphasis, code, link, image, HTML, math or table cell, ping anyone, or turn into an autolink.
- * Issue references (`#123`) stay live.
+ * Issue references (`#123`) stay live. Secrets are redacted first: escaped (`ghp\_…`, `a@\u200dhost`),
+ * the API's own redaction would no longer know them, yet they render as themselves.
  */
 export function escapeMarkdown(text: string): string {
   return (
-    foldWhitespace(text)
+    foldWhitespace(redactor.redact(text))
       // Mentions and email autolinks: a zero-width joiner after '@' breaks both.
       .replace(/@/g, `@${ZERO_WIDTH_JOINER}`)
       // URL autolinks: GitHub links "scheme://" and "www."; a zero-width space breaks the pattern.

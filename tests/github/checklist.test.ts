@@ -149,6 +149,10 @@ describe('renderChecklist: redaction before every cut', () => {
     expect(leaked(body)).toEqual([]);
   });
 
+  it('escapes only what is left after redaction: an escaped token (`ghp\\_…`) would pass the API unseen', () => {
+    expect(escapeMarkdown(`rotate ghp_${TOKEN_BODY} now`)).toBe('rotate \\*\\*\\* now');
+  });
+
   it('leaves no part of one in the saved state when a long list makes the stored text shorter', () => {
     redactor.add(SECRET);
     const items: TodoItem[] = Array.from({ length: 20 }, (_, i) => ({
