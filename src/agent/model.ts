@@ -106,7 +106,7 @@ export class Model {
       max_tokens: request.maxTokens,
       system: this.#system(request.system),
       tools: request.tools,
-      messages: withCacheBreakpoints(request.messages),
+      messages: withCacheBreakpoints(this.#fields.messages(request.messages)),
       stream: true,
       ...fields,
     };

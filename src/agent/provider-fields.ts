@@ -3,9 +3,13 @@
 // user guide names the binding field `mismatch_behavior` where the Anthropic API (and Vertex AI) say
 // `prefix_mismatch_behavior`. A provider that does not know a field answers 400 "<path>: Extra inputs are
 // not permitted"; then the request goes again without it (effort) or under the other name (the binding),
-// once each, with a notice, so an optional field never ends a run. The platform SDKs move the beta header
-// where their platform reads it (Bedrock: `anthropic_beta` in the body; Vertex: the header).
+// once each, with a notice, so an optional field never ends a run. A provider that takes no binding at all
+// gets earlier turns without their thinking blocks (the docs' other way out: remove the blocks), so a bound
+// block cannot be refused again. The platform SDKs move the beta header where their platform reads it
+// (Bedrock: `anthropic_beta` in the body; Vertex: the header).
 import type Anthropic from '@anthropic-ai/sdk';
+import { withoutThinking } from './context.js';
+import type { MessageParam } from './model.js';
 import type { Effort } from './models.js';
 import { SERVICE_NAMES, type Provider } from './provider.js';
 
@@ -33,6 +37,7 @@ export class ProviderFields {
   #bindingField: BindingField;
   #renamed = false;
   #dropBoundBlocks = false;
+  #stripThinking = false;
   /** The same objects while nothing changes, so the request encoder reuses their bytes. */
   #fields: { fields: Fields; betas: string[] } | undefined;
 
@@ -48,7 +53,7 @@ export class ProviderFields {
       fields: {
         ...(this.#effort ? { output_config: { effort: this.#effort } } : {}),
         // Adaptive thinking is these models' default; the binding only adds what to do with a bound block.
-        ...(this.#dropBoundBlocks
+        ...(this.#dropBoundBlocks && !this.#stripThinking
           ? {
               thinking: {
                 type: 'adaptive',
@@ -57,16 +62,22 @@ export class ProviderFields {
             }
           : {}),
       },
-      betas: this.#dropBoundBlocks ? [BINDING_BETA] : [],
+      betas: this.#dropBoundBlocks && !this.#stripThinking ? [BINDING_BETA] : [],
     };
     return this.#fields;
+  }
+
+  /** The history to send: as it is, or without thinking blocks once the provider took no binding. */
+  messages(history: readonly MessageParam[]): readonly MessageParam[] {
+    return this.#stripThinking ? withoutThinking(history) : history;
   }
 
   /**
    * What a 400 from the provider changes, as the notice to give; undefined when sending again cannot help.
    * A thinking block bound to a different conversation (the history changed under it): from now on every
    * request asks to drop such blocks, the documented way out. A field the provider does not know: effort is
-   * left out, the binding goes under its other name. Each only once: a second refusal is a real failure.
+   * left out, the binding goes under its other name, and if that is refused too (or the binding as a whole),
+   * earlier turns go without thinking blocks. Each only once: a second refusal is a real failure.
    */
   afterRefusal(message: string): string | undefined {
     const notice = this.#adjust(message);
@@ -87,12 +98,15 @@ export class ProviderFields {
       this.#effort = undefined;
       return `${this.#service} does not take output_config.effort for this model (${message}); the rest of this run sends no effort, so the model uses its default instead of '${effort}'.`;
     }
-    if (this.#dropBoundBlocks && !this.#renamed && path.endsWith(`block_binding.${this.#bindingField}`)) {
+    if (!this.#dropBoundBlocks || this.#stripThinking || !/block_binding(\.\w+)?$/.test(path))
+      return undefined;
+    if (!this.#renamed && path.endsWith(`block_binding.${this.#bindingField}`)) {
       const refused = this.#bindingField;
       this.#bindingField = BINDING_FIELDS.find((field) => field !== refused)!;
       this.#renamed = true;
       return `${this.#service} does not know thinking.block_binding.${refused} (${message}); the rest of this run sends it as ${this.#bindingField}.`;
     }
-    return undefined;
+    this.#stripThinking = true;
+    return `${this.#service} takes no thinking.block_binding (${message}); the rest of this run sends earlier turns without their thinking blocks (the model no longer sees its earlier reasoning), so none can be refused.`;
   }
 }

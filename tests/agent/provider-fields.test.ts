@@ -147,28 +147,64 @@ describe('a field Vertex AI refuses as unknown', () => {
     ]);
   });
 
-  it('still fails, readably, when the binding is refused under both names', async () => {
-    const { model } = await vertexModel(
-      [apiError(400, 'invalid_request_error', BOUND), reply(text('never'))],
+  /** A conversation whose thinking block the server did not sign: the real prefix check refuses it. */
+  const forged: TurnRequest = {
+    ...turn,
+    messages: [
+      { role: 'user', content: 'Hi' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: '', signature: 'EpForgedSignature' },
+          { type: 'text', text: 'Hello.' },
+        ],
+      },
+      { role: 'user', content: 'Go on.' },
+    ],
+  };
+  const thinkingSent = () =>
+    sent().map((body) => JSON.stringify(body.messages).includes('"type":"thinking"'));
+
+  it('sends earlier turns without thinking when the binding is refused under both names', async () => {
+    const { model, notices } = await vertexModel(
+      [reply(text('on'))],
       ['thinking.block_binding.prefix_mismatch_behavior', 'thinking.block_binding.mismatch_behavior'],
     );
-    const error = await model.send(turn).then(
-      () => expect.fail('expected a failure'),
-      (e: unknown) => e,
-    );
-    expect(server!.requests).toHaveLength(3);
-    expect(classifyModelError(error, model.service).message).toBe(
-      'Vertex AI answered 400: thinking.adaptive.block_binding.mismatch_behavior: Extra inputs are not permitted',
+    expect((await model.send(forged)).content).toContainEqual(expect.objectContaining({ text: 'on' }));
+    expect(server!.requests).toHaveLength(4);
+    expect(server!.model.requests).toHaveLength(2); // the prefix check's 400, then the answer
+    expect(thinkingSent()).toEqual([true, true, true, false]);
+    expect(sent()[3]).not.toHaveProperty('thinking');
+    expect(server!.requests[3]!.headers['anthropic-beta']).toBeUndefined();
+    expect(notices.at(-1)).toBe(
+      'Vertex AI takes no thinking.block_binding (thinking.adaptive.block_binding.mismatch_behavior: Extra inputs are not permitted); the rest of this run sends earlier turns without their thinking blocks (the model no longer sees its earlier reasoning), so none can be refused.',
     );
   });
 
-  it('still fails when block_binding itself is refused: no other name can help', async () => {
+  it('sends earlier turns without thinking when block_binding itself is refused', async () => {
     const { model, notices } = await vertexModel(
-      [apiError(400, 'invalid_request_error', BOUND), reply(text('never'))],
+      [reply(text('on')), reply(text('again'))],
       ['thinking.block_binding'],
     );
-    await expect(model.send(turn)).rejects.toThrow(/thinking\.adaptive\.block_binding: Extra inputs/);
-    expect(server!.requests).toHaveLength(2);
-    expect(notices).toHaveLength(1);
+    await model.send(forged);
+    await model.send(forged);
+    expect(thinkingSent()).toEqual([true, true, false, false]);
+    expect(server!.model.violations).toHaveLength(1); // only the prefix check's own 400
+    expect(notices).toHaveLength(2);
+  });
+
+  it('still fails when the provider refuses the binding and a later request for another reason', async () => {
+    const { model } = await vertexModel(
+      [apiError(400, 'invalid_request_error', 'messages: too many'), reply(text('never'))],
+      ['thinking.block_binding'],
+    );
+    const error = await model.send(forged).then(
+      () => expect.fail('expected a failure'),
+      (e: unknown) => e,
+    );
+    expect(classifyModelError(error, model.service).message).toBe(
+      'Vertex AI answered 400: messages: too many',
+    );
+    expect(server!.requests).toHaveLength(3);
   });
 });
