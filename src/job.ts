@@ -58,7 +58,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     const removed = await dropPersistedCredentials(git);
     if (removed > 0)
       log.info(`Removed ${removed} persisted credential(s) from the workspace's git configuration.`);
-    const sandbox = await startSandbox(settings);
+    const sandbox = await startSandbox(settings, trigger.mode === 'plan' ? 'read-only' : 'read-write');
     // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
     const checkoutSha = await git.head();
     const [defaultBranch, allComments] = await Promise.all([

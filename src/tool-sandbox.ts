@@ -1,13 +1,19 @@
 // The tools' sandbox as the settings ask for it, or a sentence saying why none could be built.
-import { openSandbox, SandboxError } from './agent/sandbox-setup.js';
+import { openSandbox, SandboxError, type WorkspaceAccess } from './agent/sandbox-setup.js';
 import type { Sandbox } from './agent/sandbox-namespaces.js';
 import { openWorkspace } from './agent/workspace.js';
 import { runnerFiles } from './github/runner-files.js';
 import { log } from './runner-output.js';
 import type { Settings } from './settings.js';
 
-/** The tools' sandbox, unless the workflow turned it off; a sandbox that cannot be built stops the run. */
-export async function startSandbox(settings: Settings): Promise<Sandbox | undefined> {
+/**
+ * The tools' sandbox, unless the workflow turned it off; a sandbox that cannot be built stops the run.
+ * `read-only` (a plan run) lets no command change the workspace.
+ */
+export async function startSandbox(
+  settings: Settings,
+  workspaceAccess: WorkspaceAccess = 'read-write',
+): Promise<Sandbox | undefined> {
   if (settings.inputs.sandbox === 'off') {
     log.warning('sandbox: off: the tools run without a sandbox and can read the runner and its credentials.');
     return undefined;
@@ -18,6 +24,7 @@ export async function startSandbox(settings: Settings): Promise<Sandbox | undefi
       workspace: await openWorkspace(settings.workspace),
       network: settings.inputs.tool_network === 'none' ? 'none' : 'host',
       hidden: runnerFiles(process.env),
+      workspaceAccess,
     });
     log.info(`Sandbox ready in ${Math.round(performance.now() - started)} ms.`);
     return sandbox;

@@ -1,5 +1,7 @@
 // Issue 11, point 1: `/agent plan <task>` plans without changing anything; `/agent go` runs that plan.
 import { afterEach, describe, expect, it } from 'vitest';
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
 import { reply, text, toolUse } from '../support/anthropic-server.js';
 import { createWorld, type World } from './setup.js';
 
@@ -28,6 +30,8 @@ describe('plan first', () => {
       // Run 1: explores read-only, then leaves a plan.
       reply(toolUse('read_file', { path: 'hello.py' })),
       reply(toolUse('bash', { command: 'git log --oneline' })),
+      // A command that would change the workspace: the plan's sandbox mounts it read-only.
+      reply(toolUse('bash', { command: 'echo draft > NOTES.md' })),
       reply(list('pending', 'pending')),
       reply(text('Plan: read hello.py, then write the notes.')),
       // Run 2 (`go`): works through the same items.
@@ -43,6 +47,7 @@ describe('plan first', () => {
     expect(planned.outputs.pr_url).toBe('');
     expect(planned.outputs.branch).toBe('');
     expect(await heads(world)).toBe('main');
+    await expect(access(join(world.sandbox.workspace, 'NOTES.md'))).rejects.toThrow();
     expect(world.github.state.pulls).toHaveLength(0);
     const planRequest = world.model.requests[0]!.body;
     expect((planRequest.tools as Array<{ name: string }>).map((tool) => tool.name)).toEqual([
@@ -51,6 +56,7 @@ describe('plan first', () => {
       'todo',
     ]);
     expect(JSON.stringify(world.model.requests[2]!.body.messages.at(-1))).toContain('Initial commit');
+    expect(JSON.stringify(world.model.requests[3]!.body.messages.at(-1))).toContain('Read-only file system');
 
     const [planComment] = world.botComments();
     expect(planComment!.body.split('\n')[0]).toBe('### 📝 plan — comment `/agent go` to run it');
@@ -68,7 +74,7 @@ describe('plan first', () => {
     expect(go.outputs.status).toBe('completed');
     expect(go.outputs.branch).toBe('agent/issue-1-200');
     expect(JSON.parse(go.outputs.todos!).map((item: { id: string }) => item.id)).toEqual(['read', 'notes']);
-    const opening = JSON.stringify(world.model.requests[4]!.body.messages[0]);
+    const opening = JSON.stringify(world.model.requests[5]!.body.messages[0]);
     expect(opening).toContain('write some notes');
     expect(opening).toContain('New instructions from the maintainer: and keep the notes short');
     expect(opening).toContain('The maintainer approved this plan');
