@@ -17,9 +17,13 @@ import type { ChecklistPhase } from './github/checklist.js';
 import { ChecklistWatch } from './github/checklist-watch.js';
 import { CommentWriter } from './github/comment-writer.js';
 import { PendingEdits } from './github/pending-edits.js';
+import { answer } from './github/answer.js';
 import { deliver, type Delivery } from './github/delivery.js';
-import { humanComments, issueContext } from './github/issue-context.js';
+import { humanComments } from './github/issue-context.js';
 import { pullBody } from './github/pull-body.js';
+import { pullThreads, threadAuthors, threadHint } from './github/review-threads.js';
+import { runContext } from './github/run-context.js';
+import { replyInThreads } from './github/thread-replies.js';
 import { ChecklistProgress } from './github/progress.js';
 import { RunSummary } from './github/summary.js';
 import type { Trigger } from './github/trigger.js';
@@ -79,9 +83,10 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     const sandbox = await startSandbox(settings);
     // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
     const checkoutSha = await git.head();
-    const [defaultBranch, allComments] = await Promise.all([
+    const [defaultBranch, allComments, threads] = await Promise.all([
       api.defaultBranch(),
       api.comments(trigger.issueNumber),
+      pullThreads(api, trigger),
     ]);
     const outcome = await planWork({
       trigger,
@@ -97,11 +102,12 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     const thread = allComments.filter(
       (c) => c.id !== trigger.commentId && c.createdAt <= trigger.commentCreatedAt,
     );
-    const permissions = await authorPermissions(api, trigger.issueAuthor, thread);
+    const permissions = await authorPermissions(api, trigger.issueAuthor, thread, threadAuthors(threads));
     const instructions = 'plan' in outcome ? await baseInstructions(git, outcome.plan.base, checkoutSha) : [];
     return {
       outcome,
       thread,
+      threads,
       permissions,
       instructions,
       sandbox,
@@ -111,10 +117,10 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   });
   if ('decline' in setup.outcome) {
     setup.sandbox?.close();
-    await api.createComment(trigger.issueNumber, `todo-agent did not start: ${setup.outcome.decline}.`);
+    await answer(api, trigger, `todo-agent did not start: ${setup.outcome.decline}.`);
     return { status: 'skipped', declined: setup.outcome.decline };
   }
-  const { thread, permissions, startSha, sandbox, config, instructions } = setup;
+  const { thread, threads, permissions, startSha, sandbox, config, instructions } = setup;
   const { plan } = setup.outcome;
   const { progress, checklist } = await openChecklist(request, plan);
 
@@ -122,18 +128,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     const summary = new RunSummary();
     const agentResult = await runAgent({
       ...(sandbox ? { sandbox } : {}),
-      task: plan.task,
-      context: issueContext({
-        number: trigger.issueNumber,
-        title: trigger.issueTitle,
-        body: trigger.issueBody,
-        author: trigger.issueAuthor,
-        authorAssociation: trigger.issueAuthorAssociation,
-        isPullRequest: trigger.isPullRequest,
-        comments: thread,
-        permissions,
-        triggeredAt: trigger.commentCreatedAt,
-      }),
+      task: plan.task + threadHint(threads),
+      context: runContext(trigger, thread, threads, permissions),
       ...(plan.earlier ? briefingOf(plan.earlier) : {}),
       planOnly: plan.kind === 'plan',
       instructions,
@@ -196,6 +192,9 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       ? { ...agentResult, status: 'failed', reason: delivered.error }
       : agentResult;
     const pushed = delivery.pushedBranch;
+    const commitUrl = (sha: string) =>
+      `${settings.serverUrl}/${settings.owner}/${settings.repo}/commit/${sha}`;
+    if (pushed) await replyInThreads({ api, git, startSha, commitUrl, trigger, threads, plan, result });
     const link = (name: string) => `${settings.serverUrl}/${settings.owner}/${settings.repo}/tree/${name}`;
     checklist.watch.stop();
     progress.update({
@@ -276,7 +275,7 @@ function verifyGate({ inputs }: Settings): { verify?: VerifySettings } {
  * else the commit the workflow checked out. Never the working tree, which the model edits.
  */
 async function baseInstructions(git: GitRepo, base: string, checkoutSha: string): Promise<InstructionFile[]> {
-  const sha = (await git.resolve(`refs/remotes/origin/${base}`)) ?? checkoutSha;
+  const sha = (await git.remoteTip(base)) ?? checkoutSha;
   return await loadInstructions((path) => git.fileAt(sha, path));
 }
 
@@ -285,9 +284,9 @@ async function beforeStart<T>({ api, trigger }: JobRequest, setup: () => Promise
   try {
     return await setup();
   } catch (error) {
-    await api
-      .createComment(trigger.issueNumber, `❌ todo-agent could not start: ${errorSentence(error)}`)
-      .catch(() => log.warning('could not post the failure reply either'));
+    await answer(api, trigger, `❌ todo-agent could not start: ${errorSentence(error)}`).catch(() =>
+      log.warning('could not post the failure reply either'),
+    );
     throw error;
   }
 }
@@ -297,8 +296,11 @@ async function authorPermissions(
   api: GitHubApi,
   issueAuthor: string,
   comments: readonly IssueComment[],
+  others: readonly string[],
 ): Promise<Map<string, Permission>> {
-  const logins = [...new Set([issueAuthor, ...humanComments(comments).map((comment) => comment.user)])];
+  const logins = [
+    ...new Set([issueAuthor, ...humanComments(comments).map((comment) => comment.user), ...others]),
+  ];
   return new Map(
     await Promise.all(logins.map(async (login) => [login, await api.permission(login)] as const)),
   );
