@@ -99,9 +99,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       defaultBranch,
     });
     // The model reads the thread as it stood when the maintainer asked: nothing posted after the trigger.
-    const thread = allComments.filter(
-      (c) => c.id !== trigger.commentId && c.createdAt <= trigger.commentCreatedAt,
-    );
+    const asked = trigger.source === 'issue_comment' ? trigger.commentId : undefined;
+    const thread = allComments.filter((c) => c.id !== asked && c.createdAt <= trigger.commentCreatedAt);
     const permissions = await authorPermissions(api, trigger.issueAuthor, thread, threadAuthors(threads));
     const instructions = 'plan' in outcome ? await baseInstructions(git, outcome.plan.base, checkoutSha) : [];
     return {
