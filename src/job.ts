@@ -1,38 +1,32 @@
 // One triggered run: plan where to work, keep the checklist comment live, run the agent, deliver the work.
-import { promptTokens, type AgentObserver, type AgentResult } from './agent/events.js';
+import type { AgentResult } from './agent/events.js';
 import { childEnv } from './agent/child-env.js';
 import { loadInstructions, type InstructionFile } from './agent/instructions.js';
 import { runAgent } from './agent/loop.js';
-import { Model, type ModelOptions } from './agent/model.js';
-import type { RunFacts } from './agent/prompt.js';
-import type { VerifySettings } from './agent/verify.js';
+import { Model } from './agent/model.js';
 import { credentialFiles } from './agent/credential-files.js';
 import { openWorkspace } from './agent/workspace.js';
-import { openSandbox, SandboxError } from './agent/sandbox-setup.js';
-import type { Sandbox } from './agent/sandbox-namespaces.js';
+import { briefingOf, modelChoices, runFacts, verifyGate } from './agent-options.js';
 import { dropPersistedCredentials, saveConfig } from './git/config-guard.js';
 import { GitRepo } from './git/repo.js';
-import { statusOf, type GitHubApi, type IssueComment, type Permission } from './github/api.js';
+import type { GitHubApi, IssueComment, Permission } from './github/api.js';
 import type { ChecklistPhase } from './github/checklist.js';
-import { ChecklistWatch } from './github/checklist-watch.js';
-import { CommentWriter } from './github/comment-writer.js';
-import { PendingEdits } from './github/pending-edits.js';
 import { answer } from './github/answer.js';
 import { deliver, type Delivery } from './github/delivery.js';
 import { humanComments } from './github/issue-context.js';
+import { openChecklist } from './github/live-checklist.js';
 import { pullBody } from './github/pull-body.js';
 import { pullThreads, threadAuthors, threadHint } from './github/review-threads.js';
 import { runContext } from './github/run-context.js';
 import { replyInThreads } from './github/thread-replies.js';
-import { ChecklistProgress } from './github/progress.js';
 import { RunSummary } from './github/summary.js';
 import type { Trigger } from './github/trigger.js';
 import { headline, planWork, type WorkPlan } from './github/work-plan.js';
-import { runnerFiles } from './github/runner-files.js';
 import { errorSentence } from './error-sentence.js';
 import type { Settings } from './settings.js';
 import { log } from './runner-output.js';
-import { terminalReporter } from './terminal/reporter.js';
+import { logObserver } from './runner-log.js';
+import { startSandbox } from './tool-sandbox.js';
 
 export interface JobRequest {
   settings: Settings;
@@ -47,9 +41,6 @@ export type JobOutcome =
   | { status: AgentResult['status']; result: AgentResult; delivery: Delivery; branch?: string }
   | { status: 'skipped'; declined: string };
 
-/** How much of the task the comment's agent-state keeps for a later `continue` (GitHub caps a comment). */
-const MAX_STORED_TASK = 4_000;
-
 const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
   completed: 'completed',
   incomplete: 'incomplete',
@@ -57,16 +48,6 @@ const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
   cancelled: 'cancelled',
   planned: 'planned',
 };
-
-/** The model settings beyond the client's connection: effort, prices, and where its notices go. */
-function modelChoices(settings: Settings): Pick<ModelOptions, 'effort' | 'pricePerMtok' | 'onNotice'> {
-  const { effort, price_per_mtok } = settings.inputs;
-  return {
-    ...(effort ? { effort } : {}),
-    ...(price_per_mtok ? { pricePerMtok: price_per_mtok } : {}),
-    onNotice: (message) => log.warning(message),
-  };
-}
 
 export async function runJob(request: JobRequest): Promise<JobOutcome> {
   const { settings, trigger, api, redact } = request;
@@ -121,7 +102,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   }
   const { thread, threads, permissions, startSha, sandbox, config, instructions } = setup;
   const { plan } = setup.outcome;
-  const { progress, checklist } = await openChecklist(request, plan);
+  const checklist = await openChecklist({ settings, issueNumber: trigger.issueNumber, api }, plan);
+  const { progress } = checklist;
 
   try {
     const summary = new RunSummary();
@@ -226,49 +208,6 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   }
 }
 
-/** The tools' sandbox, unless the workflow turned it off; a sandbox that cannot be built stops the run. */
-async function startSandbox(settings: Settings): Promise<Sandbox | undefined> {
-  if (settings.inputs.sandbox === 'off') {
-    log.warning('sandbox: off: the tools run without a sandbox and can read the runner and its credentials.');
-    return undefined;
-  }
-  const started = performance.now();
-  try {
-    const sandbox = await openSandbox({
-      workspace: await openWorkspace(settings.workspace),
-      network: settings.inputs.tool_network === 'none' ? 'none' : 'host',
-      hidden: runnerFiles(process.env),
-    });
-    log.info(`Sandbox ready in ${Math.round(performance.now() - started)} ms.`);
-    return sandbox;
-  } catch (error) {
-    if (!(error instanceof SandboxError)) throw error;
-    throw new Error(
-      `the sandbox for the tools could not be built (${error.message}); ` +
-        'run on a runner with sudo or as root, or set `sandbox: off` to run without one',
-      { cause: error },
-    );
-  }
-}
-
-/** What the model is told about this run up front, so it spends no turns finding out. */
-function runFacts({ owner, repo, inputs }: Settings, plan: WorkPlan): RunFacts {
-  return {
-    repository: `${owner}/${repo}`,
-    baseBranch: plan.base,
-    branch: plan.branch,
-    date: new Date().toISOString().slice(0, 10),
-    freshCheckout: true,
-    ...(inputs.verify_command ? { verifyCommand: inputs.verify_command } : {}),
-  };
-}
-
-function verifyGate({ inputs }: Settings): { verify?: VerifySettings } {
-  return inputs.verify_command
-    ? { verify: { command: inputs.verify_command, attempts: inputs.verify_attempts } }
-    : {};
-}
-
 /**
  * CLAUDE.md and its kind as the base branch has them: origin's tip of `base` when the checkout has it,
  * else the commit the workflow checked out. Never the working tree, which the model edits.
@@ -312,111 +251,6 @@ async function deliverSafely(step: () => Promise<Delivery>): Promise<{ delivery:
   } catch (error) {
     return { delivery: {}, error: `the work could not be delivered: ${errorSentence(error)}` };
   }
-}
-
-/**
- * Creates the checklist comment (planning…) before the first model call; later writes edit it in place.
- * `checklist.url` is where it is now (a new comment replaces a deleted one).
- */
-async function openChecklist(
-  { settings, trigger, api }: JobRequest,
-  plan: WorkPlan,
-): Promise<{
-  progress: ChecklistProgress;
-  checklist: { url?: string; watch: ChecklistWatch; edits: PendingEdits };
-}> {
-  let commentId: number | undefined;
-  const warn = (what: string) => (error: unknown) =>
-    log.warning(`could not ${what} the checklist comment: ${errorSentence(error)}`);
-  const edits = new PendingEdits(plan.earlier?.todos ?? []);
-  // A maintainer's edit is shown at once, and handed to the agent at its next turn.
-  const watch = new ChecklistWatch(api, (found) => {
-    edits.add(found);
-    progress.update({ items: edits.shown() });
-  });
-  const checklist: { url?: string; watch: ChecklistWatch; edits: PendingEdits } = { watch, edits };
-  const writer = new CommentWriter(
-    async (body) => {
-      // Merge an edit made since our last write before writing, rather than overwrite it.
-      if (await watch.check().catch(warn('read'))) body = progress.body();
-      if (commentId !== undefined) {
-        try {
-          watch.wrote(commentId, await api.updateComment(commentId, body));
-          return;
-        } catch (error) {
-          // Someone deleted the checklist: start a new one rather than lose the state.
-          if (statusOf(error) !== 404) throw error;
-        }
-      }
-      const created = await api.createComment(trigger.issueNumber, body);
-      commentId = created.id;
-      checklist.url = created.htmlUrl;
-      watch.wrote(created.id, created.body);
-    },
-    { onError: warn('write') },
-  );
-  const progress = new ChecklistProgress(writer, {
-    task: headline(plan),
-    runUrl: settings.runUrl,
-    items: plan.earlier?.todos ?? [],
-    trigger: settings.inputs.trigger,
-    resume: {
-      task: headline(plan).slice(0, MAX_STORED_TASK),
-      issue: trigger.issueNumber,
-      ...(plan.branch ? { branch: plan.branch } : {}),
-      base: plan.base,
-      runId: settings.runId,
-    },
-  });
-  progress.shownItems = (items) => edits.shown(items);
-  progress.update({ phase: 'planning', ...(plan.notice ? { note: plan.notice } : {}) });
-  await progress.flush();
-  watch.start(warn('read'));
-  return { progress, checklist };
-}
-
-/** The log: one group per turn holding the terminal panel and tool lines. */
-function logObserver(): AgentObserver {
-  const report = terminalReporter({
-    write: (text) => log.info(text.replace(/\n$/, '')),
-    color: false,
-  });
-  let open = false;
-  const close = () => {
-    if (open) log.endGroup();
-    open = false;
-  };
-  return (event) => {
-    if (event.type === 'turn_start') {
-      close();
-      log.startGroup(`Turn ${event.turn}`);
-      open = true;
-    }
-    // A turn ended by a model error has no turn_end: the end event closes its group.
-    if (event.type === 'end') close();
-    report(event);
-    if (event.type === 'turn_end') {
-      log.info(
-        `tokens: ${promptTokens(event.usage)} in, ${event.usage.output_tokens} out (stop: ${event.stopReason ?? 'none'})`,
-      );
-      close();
-    }
-  };
-}
-
-/** The first message's view of an earlier run: its list, its task as data, a plan's approval, the edits. */
-function briefingOf(earlier: NonNullable<WorkPlan['earlier']>) {
-  return {
-    resumedTodos: earlier.todos,
-    ...(earlier.task === undefined ? {} : { earlierTask: earlier.task }),
-    ...(earlier.approved
-      ? {
-          resumeNote:
-            'The maintainer approved this plan. Work through it: keep the item ids, and start on the first open item.',
-        }
-      : {}),
-    ...(earlier.edits ? { maintainerEdits: earlier.edits } : {}),
-  };
 }
 
 /** The issue the pull request closes: this one, or for a run on a PR, the one its description already closes. */

@@ -1,0 +1,32 @@
+// The tools' sandbox as the settings ask for it, or a sentence saying why none could be built.
+import { openSandbox, SandboxError } from './agent/sandbox-setup.js';
+import type { Sandbox } from './agent/sandbox-namespaces.js';
+import { openWorkspace } from './agent/workspace.js';
+import { runnerFiles } from './github/runner-files.js';
+import { log } from './runner-output.js';
+import type { Settings } from './settings.js';
+
+/** The tools' sandbox, unless the workflow turned it off; a sandbox that cannot be built stops the run. */
+export async function startSandbox(settings: Settings): Promise<Sandbox | undefined> {
+  if (settings.inputs.sandbox === 'off') {
+    log.warning('sandbox: off: the tools run without a sandbox and can read the runner and its credentials.');
+    return undefined;
+  }
+  const started = performance.now();
+  try {
+    const sandbox = await openSandbox({
+      workspace: await openWorkspace(settings.workspace),
+      network: settings.inputs.tool_network === 'none' ? 'none' : 'host',
+      hidden: runnerFiles(process.env),
+    });
+    log.info(`Sandbox ready in ${Math.round(performance.now() - started)} ms.`);
+    return sandbox;
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    throw new Error(
+      `the sandbox for the tools could not be built (${error.message}); ` +
+        'run on a runner with sudo or as root, or set `sandbox: off` to run without one',
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,69 @@
+// Issues, issue comments and their reactions: the handlers, and the seeds tests write with.
+import { commentJson, issueJson, timestamp } from './json.js';
+import { conditionalGet } from './http.js';
+import { DOCS, commentBody, intParam, paged } from './replies.js';
+import type { HandlerTable } from './replies.js';
+import { commentCount, createComment, react, requireComment, requireIssue } from './state.js';
+import type { Emu } from './state.js';
+import type { CommentState } from './types.js';
+
+export function issueHandlers(emu: Emu): HandlerTable {
+  return {
+    'issues/get': ({ match }) => {
+      const issue = requireIssue(emu, intParam(match, 'issue_number'));
+      return { status: 200, body: issueJson(emu, issue, commentCount(emu, issue.number)) };
+    },
+    'issues/list-comments': ({ match, url }) => {
+      const issue = requireIssue(emu, intParam(match, 'issue_number'));
+      const since = url.searchParams.get('since');
+      const all = [...emu.state.comments.values()]
+        .filter((c) => c.issue_number === issue.number && (!since || c.updated_at >= since))
+        .sort((a, b) => a.id - b.id);
+      return paged(all, url, emu.api, (c) => commentJson(emu, c));
+    },
+    'issues/create-comment': ({ match, body }) => {
+      const issue = requireIssue(emu, intParam(match, 'issue_number'));
+      const text = commentBody(body, `${DOCS}/issues/comments#create-an-issue-comment`);
+      const json = commentJson(emu, createComment(emu, issue.number, emu.actor, text));
+      return { status: 201, body: json, headers: { location: json.url } };
+    },
+    'issues/get-comment': (request) => {
+      const comment = requireComment(emu, intParam(request.match, 'comment_id'));
+      return conditionalGet(request, `${comment.body}\n${comment.updated_at}`, () =>
+        commentJson(emu, comment),
+      );
+    },
+    'issues/update-comment': ({ match, body }) => {
+      const comment = requireComment(emu, intParam(match, 'comment_id'));
+      comment.body = commentBody(body, `${DOCS}/issues/comments#update-an-issue-comment`);
+      comment.versions.push(comment.body);
+      comment.updated_at = timestamp();
+      return { status: 200, body: commentJson(emu, comment) };
+    },
+    'reactions/create-for-issue-comment': ({ match, body }) => {
+      const comment = requireComment(emu, intParam(match, 'comment_id'));
+      return react(emu, `comment:${comment.id}`, comment.reactions, (body as { content: string }).content);
+    },
+    'reactions/create-for-issue': ({ match, body }) => {
+      const issue = requireIssue(emu, intParam(match, 'issue_number'));
+      return react(emu, `issue:${issue.number}`, issue.reactions, (body as { content: string }).content);
+    },
+  };
+}
+
+/** Seeds a comment by someone else (e.g. the maintainer's `/agent ...`). */
+export function addComment(emu: Emu, issueNumber: number, user: string, body: string): CommentState {
+  if (!emu.state.issues.has(issueNumber)) {
+    throw new Error(`addComment: no issue #${issueNumber} in the emulator`);
+  }
+  return createComment(emu, issueNumber, user, body);
+}
+
+/** Someone edits a comment in the web editor (a new version; the browser sends CRLF line ends). */
+export function editComment(emu: Emu, commentId: number, body: string): CommentState {
+  const comment = requireComment(emu, commentId);
+  comment.body = body.replace(/\r?\n/g, '\r\n');
+  comment.versions.push(comment.body);
+  comment.updated_at = timestamp(new Date(Math.max(Date.now(), Date.parse(comment.updated_at) + 1000)));
+  return comment;
+}

@@ -1,0 +1,146 @@
+// The GitHub emulator's public types: how it is started, what it keeps, what it records.
+
+export type Permission = 'admin' | 'write' | 'read' | 'none';
+
+export interface SeedIssue {
+  number: number;
+  title: string;
+  body?: string;
+  state?: 'open' | 'closed';
+  locked?: boolean;
+  /** Author login; default 'octocat'. */
+  user?: string;
+  /** Marks the issue as a pull request from this head branch (base: the default branch). */
+  pull_request?: { head: string };
+}
+
+export interface EmulatorOptions {
+  /** Default 'octo-org'. */
+  owner?: string;
+  /** Default 'hello-world'. */
+  repo?: string;
+  /** When set, every request needs `authorization: token X` or `Bearer X`; unset, auth is not checked. */
+  token?: string;
+  /**
+   * The user a personal access token belongs to: comments, reactions and pull requests are then written as
+   * that user, and `GET /user` names them. Unset, the token is the workflow's installation token: writes
+   * come from github-actions[bot] and `GET /user` is refused, as GitHub refuses it.
+   */
+  tokenUser?: string;
+  /**
+   * The bot an app's installation token writes as (e.g. 'todo-app[bot]'): writes come from it, and
+   * `GET /user` is refused as for the workflow token. Unset (and no `tokenUser`): github-actions[bot].
+   */
+  appBot?: string;
+  /** Default 'main'. */
+  defaultBranch?: string;
+  /** Bare git repository acting as origin; when set, PR heads and bases must exist in it. */
+  remoteDir?: string;
+  /** Collaborator permissions by login; logins not listed get 404 from the permission endpoint. */
+  permissions?: Record<string, Permission>;
+  issues?: SeedIssue[];
+  /** The token may cancel workflow runs (the workflow grants `actions: write`); default true. */
+  actionsWrite?: boolean;
+}
+
+/** A workflow run GitHub knows of; `onCancel` plays the runner stopping the job (e.g. SIGTERM to it). */
+export interface WorkflowRunState {
+  id: number;
+  status: 'queued' | 'in_progress' | 'completed';
+  conclusion?: 'cancelled' | 'success';
+  onCancel?: () => void;
+}
+
+export interface RecordedCall {
+  method: string;
+  /** Pathname without the query string. */
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  status: number;
+  /** Epoch milliseconds when the request arrived. */
+  at: number;
+  operationId?: string;
+  /** The JSON the emulator answered with (undefined for empty bodies). */
+  response?: unknown;
+}
+
+export interface CommentState {
+  id: number;
+  issue_number: number;
+  user: string;
+  body: string;
+  /** Every body the comment has had, oldest first: the creation body, then one entry per PATCH. */
+  versions: string[];
+  /** Reaction contents, in the order they were added. */
+  reactions: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IssueState {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  locked: boolean;
+  user: string;
+  pull_request?: { head: string };
+  /** Reaction contents added to the issue itself. */
+  reactions: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PullState {
+  number: number;
+  title: string;
+  body: string;
+  head: string;
+  base: string;
+  state: 'open' | 'closed';
+  html_url: string;
+  draft: boolean;
+  user: string;
+  head_sha: string;
+  base_sha: string;
+  created_at: string;
+}
+
+export interface EmulatorState {
+  comments: Map<number, CommentState>;
+  workflowRuns: Map<number, WorkflowRunState>;
+  pulls: PullState[];
+  /** Issues and pull requests (which are issues too), by number. */
+  issues: Map<number, IssueState>;
+}
+
+export interface InjectedResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface GitHubEmulator {
+  /** Base URL, e.g. http://127.0.0.1:PORT: use as GITHUB_API_URL / Octokit baseUrl. */
+  url: string;
+  calls: RecordedCall[];
+  /** OpenAPI, auth and emulation problems; tests should assert this stays empty. */
+  violations: string[];
+  state: EmulatorState;
+  /** Seeds a comment by someone else (e.g. the maintainer's `/agent ...`). */
+  addComment(issueNumber: number, user: string, body: string): CommentState;
+  /** Someone edits a comment in the web editor (a new version; the browser sends CRLF line ends). */
+  editComment(commentId: number, body: string): CommentState;
+  /** Conditional GETs answered 304 Not Modified, which GitHub does not count against the rate limit. */
+  notModified: number;
+  /** Registers a workflow run (in progress unless said otherwise) that the API may be asked to cancel. */
+  addWorkflowRun(
+    run: Omit<WorkflowRunState, 'status'> & { status?: WorkflowRunState['status'] },
+  ): WorkflowRunState;
+  /** Makes the next `times` (default 1) requests matching method and path regex fail with `response`. */
+  failNext(match: { method?: string; path: RegExp }, response: InjectedResponse, times?: number): void;
+  /** Calls other than GET/HEAD, in order. */
+  writes(): RecordedCall[];
+  close(): Promise<void>;
+}
