@@ -173,9 +173,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       ? { ...agentResult, status: 'failed', reason: delivered.error }
       : agentResult;
     const pushed = delivery.pushedBranch;
-    const commitUrl = (sha: string) =>
-      `${settings.serverUrl}/${settings.owner}/${settings.repo}/commit/${sha}`;
-    if (pushed) await replyInThreads({ api, git, startSha, commitUrl, trigger, threads, plan, result });
+    if (pushed) await replyInThreads({ api, git, startSha, settings, trigger, threads, plan, result });
     const link = (name: string) => `${settings.serverUrl}/${settings.owner}/${settings.repo}/tree/${name}`;
     checklist.watch.stop();
     progress.update({

@@ -4,6 +4,7 @@
 import type { AgentResult } from '../agent/events.js';
 import type { TodoItem } from '../agent/todos.js';
 import type { GitRepo } from '../git/repo.js';
+import type { Settings } from '../settings.js';
 import { errorSentence } from '../error-sentence.js';
 import { log } from '../runner-output.js';
 import type { GitHubApi } from './api.js';
@@ -20,7 +21,8 @@ export interface ThreadReplies {
   git: GitRepo;
   /** HEAD before the agent started: the reply links a commit only when HEAD has moved on since. */
   startSha: string;
-  commitUrl: (sha: string) => string;
+  /** Where the repository is on the web, for the commit link. */
+  settings: Pick<Settings, 'serverUrl' | 'owner' | 'repo'>;
   trigger: Pick<TriggerSource, 'issueNumber'>;
   threads: readonly ReviewThread[];
   /** The list the run started from (an item completed there was answered by the run that completed it). */
@@ -59,7 +61,9 @@ export async function replyInThreads(request: ThreadReplies): Promise<number> {
   const addressed = addressedThreads(threads, plan.earlier?.todos ?? [], result.todos);
   if (addressed.length === 0) return 0;
   const head = await git.head();
-  const commit = head === request.startSha ? undefined : { sha: head, url: request.commitUrl(head) };
+  const { serverUrl, owner, repo } = request.settings;
+  const url = `${serverUrl}/${owner}/${repo}/commit/${head}`;
+  const commit = head === request.startSha ? undefined : { sha: head, url };
   let posted = 0;
   for (const { thread, items } of addressed) {
     try {
