@@ -2,16 +2,28 @@
 // an event file, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, in a clone of a real bare "origin".
 import { execFile, spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { OWNER, REPO } from './webhook-events.js';
 
 const run = promisify(execFile);
-const require = createRequire(import.meta.url);
 export const ROOT = resolve(import.meta.dirname, '../..');
-export const OWNER = 'octo-org';
-export const REPO = 'hello-world';
+export {
+  OWNER,
+  REPO,
+  issueCommentEvent,
+  pullRequestReviewCommentEvent,
+  pullRequestReviewEvent,
+} from './webhook-events.js';
+export type {
+  CommentEventOptions,
+  EventPull,
+  EventReview,
+  EventReviewComment,
+  ReviewCommentEventOptions,
+  ReviewEventOptions,
+} from './webhook-events.js';
 
 /** Only the test's own git commands use this identity; the action gets none (a runner has none). */
 const TEST_GIT_ENV = {
@@ -64,60 +76,6 @@ export async function shallowCheckout(sandbox: Sandbox): Promise<void> {
   );
 }
 
-export interface CommentEventOptions {
-  body: string;
-  user?: string;
-  userType?: 'User' | 'Bot';
-  issueNumber?: number;
-  title?: string;
-  issueBody?: string;
-  pullRequest?: boolean;
-  action?: 'created' | 'edited' | 'deleted';
-  commentId?: number;
-  createdAt?: string;
-  issueState?: 'open' | 'closed';
-}
-
-/** A real `issue_comment` payload from @octokit/webhooks-examples, changed to fit the case. */
-export function issueCommentEvent(options: CommentEventOptions): Record<string, unknown> {
-  const examples = require('@octokit/webhooks-examples') as Array<{ name: string; examples: Payload[] }>;
-  const base = examples
-    .find((group) => group.name === 'issue_comment')!
-    .examples.find((e) => e.action === 'created')!;
-  const event = structuredClone(base);
-  const user = options.user ?? 'maintainer';
-  const userType = options.userType ?? 'User';
-  event.action = options.action ?? 'created';
-  event.issue.number = options.issueNumber ?? 1;
-  event.issue.title = options.title ?? 'Tidy up hello.py';
-  event.issue.body = options.issueBody ?? 'hello.py could use type hints and a main guard.';
-  event.issue.state = options.issueState ?? 'open';
-  event.issue.locked = false;
-  if (options.pullRequest) {
-    event.issue.pull_request = {
-      url: `https://api.github.com/repos/${OWNER}/${REPO}/pulls/${event.issue.number}`,
-    };
-  } else {
-    delete event.issue.pull_request;
-  }
-  event.comment.id = options.commentId ?? 9001;
-  event.comment.body = options.body;
-  event.comment.user = { ...event.comment.user, login: user, type: userType };
-  event.comment.created_at = options.createdAt ?? new Date().toISOString();
-  event.comment.html_url = `https://github.com/${OWNER}/${REPO}/issues/${event.issue.number}#issuecomment-${event.comment.id}`;
-  event.sender = { ...event.sender, login: user, type: userType };
-  event.repository = {
-    ...event.repository,
-    name: REPO,
-    full_name: `${OWNER}/${REPO}`,
-    owner: { ...event.repository.owner, login: OWNER },
-  };
-  return event;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a webhook payload, edited field by field
-type Payload = Record<string, any>;
-
 export interface ActionRun {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -130,6 +88,8 @@ export interface ActionRun {
 export interface RunActionOptions {
   sandbox: Sandbox;
   event: Record<string, unknown>;
+  /** GITHUB_EVENT_NAME; default 'issue_comment'. */
+  eventName?: string;
   apiUrl: string;
   inputs?: Record<string, string>;
   env?: Record<string, string>;
@@ -166,7 +126,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     GITHUB_ACTIONS: 'true',
     GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
     GITHUB_REPOSITORY_OWNER: OWNER,
-    GITHUB_EVENT_NAME: 'issue_comment',
+    GITHUB_EVENT_NAME: options.eventName ?? 'issue_comment',
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_OUTPUT: outputPath,
     GITHUB_STEP_SUMMARY: summaryPath,

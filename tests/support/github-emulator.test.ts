@@ -8,7 +8,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { secondaryRateLimit, startGitHubEmulator } from './github-emulator.js';
 import type { EmulatorOptions, GitHubEmulator } from './github-emulator.js';
-import { validateResponse } from './openapi.js';
+import { expectHonest } from './github/honest.js';
 
 const TOKEN = 'ghs_test_token';
 const owner = 'octo-org';
@@ -74,21 +74,6 @@ afterEach(async () => {
   await emulator?.close();
   emulator = undefined;
 });
-
-/**
- * No violations, and every answer matches GitHub's documented response schema. (GitHub answers 404
- * on more operations than its description lists, so undocumented error statuses are let through.)
- */
-function expectHonest(emu: GitHubEmulator): void {
-  expect(emu.violations).toEqual([]);
-  for (const call of emu.calls) {
-    if (!call.operationId) continue;
-    const problems = validateResponse(call.operationId, call.status, call.response).filter(
-      (p) => !(call.status >= 400 && p.includes('does not document')),
-    );
-    expect(problems, `${call.method} ${call.path} ${call.status}`).toEqual([]);
-  }
-}
 
 describe('GitHub emulator with Octokit', () => {
   it('serves the repository and issues', async () => {

@@ -11,6 +11,7 @@
 import { actionsHandlers, addWorkflowRun } from './github/actions.js';
 import { startServer } from './github/http.js';
 import { addComment, editComment, issueHandlers } from './github/issues.js';
+import { addReview, addReviewComment, pullReviewHandlers } from './github/pull-reviews.js';
 import { pullHandlers } from './github/pulls.js';
 import type { Handler, HandlerTable } from './github/replies.js';
 import { repoHandlers } from './github/repos.js';
@@ -25,6 +26,7 @@ const RESOURCES: Array<(emu: Emu) => HandlerTable> = [
   repoHandlers,
   issueHandlers,
   pullHandlers,
+  pullReviewHandlers,
   actionsHandlers,
 ];
 
@@ -70,6 +72,8 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
     },
     addComment: (issueNumber, user, body) => addComment(emu, issueNumber, user, body),
     editComment: (commentId, body) => editComment(emu, commentId, body),
+    addReviewComment: (pullNumber, user, seed) => addReviewComment(emu, pullNumber, user, seed),
+    addReview: (pullNumber, user, seed) => addReview(emu, pullNumber, user, seed),
     addWorkflowRun: (run) => addWorkflowRun(emu, run),
     failNext: (match, response, times) => server.failNext(match, response, times),
     writes: () => calls.filter((c) => c.method !== 'GET' && c.method !== 'HEAD'),

@@ -372,3 +372,14 @@ export function validateResponse(operationId: string, status: number, body: unkn
   const validate = validatorAt(schemaPointer);
   return validate(body) ? [] : formatErrors(`response ${status}`, validate.errors);
 }
+
+/**
+ * Problems with a webhook payload, by the description's name for the event and action (e.g.
+ * 'pull-request-review-submitted'); its schemas sit beside the others as `webhook-<name>`.
+ */
+export function validateWebhook(name: string, payload: unknown): string[] {
+  const schemas = loadSpec().doc.components as { schemas: Record<string, Json> };
+  if (!schemas.schemas[`webhook-${name}`]) return [`unknown webhook ${name}`];
+  const validate = validatorAt(`/components/schemas/webhook-${escapePointerSegment(name)}`);
+  return validate(payload) ? [] : formatErrors(name, validate.errors);
+}

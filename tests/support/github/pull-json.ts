@@ -1,7 +1,16 @@
-// Pull request JSON shaped like GitHub's: the pull (simple and full) and its head and base branches.
-import { authorAssociation, nodeId, repositoryJson, stableNumber, userJson } from './json.js';
+// Pull request JSON shaped like GitHub's: the pull (simple and full), its head and base branches, its
+// reviews and the review comments on lines of its diff.
+import {
+  WEB,
+  authorAssociation,
+  nodeId,
+  reactionRollup,
+  repositoryJson,
+  stableNumber,
+  userJson,
+} from './json.js';
 import type { Ctx } from './json.js';
-import type { PullState } from './types.js';
+import type { PullState, ReviewCommentState, ReviewState } from './types.js';
 
 function branchJson(ctx: Ctx, ref: string, sha: string) {
   return {
@@ -13,8 +22,14 @@ function branchJson(ctx: Ctx, ref: string, sha: string) {
   };
 }
 
+/** A pull request's conversation comments and line comments. */
+export interface PullCounts {
+  comments: number;
+  reviewComments: number;
+}
+
 /** `full` adds the fields only the single-PR endpoints return (pull-request vs pull-request-simple). */
-export function pullJson(ctx: Ctx, pull: PullState, commentCount: number, full: boolean) {
+export function pullJson(ctx: Ctx, pull: PullState, counts: PullCounts, full: boolean) {
   const repoUrl = `${ctx.api}/repos/${ctx.owner}/${ctx.repo}`;
   const url = `${repoUrl}/pulls/${pull.number}`;
   const issueUrl = `${repoUrl}/issues/${pull.number}`;
@@ -73,12 +88,73 @@ export function pullJson(ctx: Ctx, pull: PullState, commentCount: number, full: 
     rebaseable: null,
     mergeable_state: 'unknown',
     merged_by: null,
-    comments: commentCount,
-    review_comments: 0,
+    comments: counts.comments,
+    review_comments: counts.reviewComments,
     maintainer_can_modify: false,
     commits: 1,
     additions: 0,
     deletions: 0,
     changed_files: 0,
+  };
+}
+
+/** The line of the diff a comment sits on, counted from its hunk's `@@` header (the hunk ends on it). */
+function diffPosition(diffHunk: string): number {
+  return Math.max(diffHunk.split('\n').length - 1, 1);
+}
+
+/** Fits both `pull-request-review-comment` (pull and comment endpoints) and `review-comment` (a review's). */
+export function reviewCommentJson(ctx: Ctx, comment: ReviewCommentState) {
+  const repoUrl = `${ctx.api}/repos/${ctx.owner}/${ctx.repo}`;
+  const url = `${repoUrl}/pulls/comments/${comment.id}`;
+  const pullUrl = `${repoUrl}/pulls/${comment.pull_number}`;
+  const htmlUrl = `${WEB}/${ctx.owner}/${ctx.repo}/pull/${comment.pull_number}#discussion_r${comment.id}`;
+  const position = diffPosition(comment.diff_hunk);
+  return {
+    url,
+    pull_request_review_id: comment.pull_request_review_id,
+    id: comment.id,
+    node_id: nodeId('PRRC', String(comment.id)),
+    diff_hunk: comment.diff_hunk,
+    path: comment.path,
+    position,
+    original_position: position,
+    commit_id: comment.commit_id,
+    original_commit_id: comment.commit_id,
+    ...(comment.in_reply_to_id === undefined ? {} : { in_reply_to_id: comment.in_reply_to_id }),
+    user: userJson(ctx, comment.user),
+    body: comment.body,
+    created_at: comment.created_at,
+    updated_at: comment.updated_at,
+    html_url: htmlUrl,
+    pull_request_url: pullUrl,
+    author_association: authorAssociation(ctx, comment.user),
+    _links: { self: { href: url }, html: { href: htmlUrl }, pull_request: { href: pullUrl } },
+    start_line: null,
+    original_start_line: null,
+    start_side: null,
+    line: comment.line,
+    original_line: comment.line,
+    side: comment.side,
+    subject_type: 'line',
+    reactions: reactionRollup(url, comment.reactions),
+  };
+}
+
+export function reviewJson(ctx: Ctx, review: ReviewState) {
+  const pullUrl = `${ctx.api}/repos/${ctx.owner}/${ctx.repo}/pulls/${review.pull_number}`;
+  const htmlUrl = `${WEB}/${ctx.owner}/${ctx.repo}/pull/${review.pull_number}#pullrequestreview-${review.id}`;
+  return {
+    id: review.id,
+    node_id: nodeId('PRR', String(review.id)),
+    user: userJson(ctx, review.user),
+    body: review.body,
+    state: review.state,
+    html_url: htmlUrl,
+    pull_request_url: pullUrl,
+    _links: { html: { href: htmlUrl }, pull_request: { href: pullUrl } },
+    submitted_at: review.submitted_at,
+    commit_id: review.commit_id,
+    author_association: authorAssociation(ctx, review.user),
   };
 }

@@ -6,7 +6,7 @@ import { WEB } from './json.js';
 import { pullJson } from './pull-json.js';
 import { DOCS, HttpError, intParam, paged, rejectLongBody, validationFailed } from './replies.js';
 import type { HandlerTable, Reply } from './replies.js';
-import { addIssue, commentCount, placeholderSha, requirePull } from './state.js';
+import { addIssue, discussionCounts, placeholderSha, requirePull } from './state.js';
 import type { Emu } from './state.js';
 import type { PullState } from './types.js';
 
@@ -94,7 +94,7 @@ async function createPull(emu: Emu, body: Record<string, unknown>): Promise<Repl
   emu.state.pulls.push(pull);
   return {
     status: 201,
-    body: pullJson(emu, pull, 0, true),
+    body: pullJson(emu, pull, { comments: 0, reviewComments: 0 }, true),
     headers: { location: `${emu.api}/repos/${owner}/${repo}/pulls/${number}` },
   };
 }
@@ -110,7 +110,7 @@ function listPulls(emu: Emu, url: URL): Reply {
     .filter((p) => !headFilter || headFilter.toLowerCase() === `${emu.owner}:${p.head}`.toLowerCase())
     .filter((p) => !base || p.base === base)
     .sort((a, b) => b.number - a.number);
-  return paged(pulls, url, emu.api, (p) => pullJson(emu, p, commentCount(emu, p.number), false));
+  return paged(pulls, url, emu.api, (p) => pullJson(emu, p, discussionCounts(emu, p.number), false));
 }
 
 async function listFiles(emu: Emu, pull: PullState, url: URL): Promise<Reply> {
@@ -132,7 +132,7 @@ async function listFiles(emu: Emu, pull: PullState, url: URL): Promise<Reply> {
 export function pullHandlers(emu: Emu): HandlerTable {
   const fullPull = (pull: PullState): Reply => ({
     status: 200,
-    body: pullJson(emu, pull, commentCount(emu, pull.number), true),
+    body: pullJson(emu, pull, discussionCounts(emu, pull.number), true),
   });
   return {
     'pulls/create': ({ body }) => createPull(emu, body as Record<string, unknown>),

@@ -51,20 +51,23 @@ export function validationFailed(errors: Array<Record<string, string>>, docs: st
   return new HttpError(422, { message: 'Validation Failed', errors, documentation_url: docs, status: '422' });
 }
 
+/** What GitHub's validation errors name as the resource a body belongs to. */
+type BodyResource = 'IssueComment' | 'PullRequest' | 'PullRequestReviewComment';
+
 /** Bodies over GitHub's size cap get a 422, as they would from GitHub. */
-export function rejectLongBody(resource: 'IssueComment' | 'PullRequest', body: string, docs: string): void {
+export function rejectLongBody(resource: BodyResource, body: string, docs: string): void {
   if ([...body].length <= MAX_BODY_CHARS) return;
   const message = `Body is too long (maximum is ${MAX_BODY_CHARS} characters)`;
   throw validationFailed([{ resource, code: 'custom', field: 'body', message }], docs);
 }
 
 /** The `body` of a comment request, refused with a 422 when blank or too long. */
-export function commentBody(body: unknown, docs: string): string {
+export function commentBody(body: unknown, docs: string, resource: BodyResource = 'IssueComment'): string {
   const text = String((body as { body: string }).body);
   if (text.trim() === '') {
-    throw validationFailed([{ resource: 'IssueComment', code: 'missing_field', field: 'body' }], docs);
+    throw validationFailed([{ resource, code: 'missing_field', field: 'body' }], docs);
   }
-  rejectLongBody('IssueComment', text, docs);
+  rejectLongBody(resource, text, docs);
   return text;
 }
 

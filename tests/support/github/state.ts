@@ -24,7 +24,7 @@ export interface Emu extends Ctx {
   actor: string;
   /** Reaction JSON by `target:content`, so repeating a reaction returns the same one with 200. */
   reactionsByKey: Map<string, unknown>;
-  nextId: { comment: number; reaction: number };
+  nextId: { comment: number; reaction: number; reviewComment: number; review: number };
 }
 
 /** A stand-in commit for a branch the emulator has no origin to look up. */
@@ -38,11 +38,23 @@ export function createEmu(options: EmulatorOptions): Emu {
     defaultBranch: options.defaultBranch ?? 'main',
     permissions: options.permissions ?? {},
     options,
-    state: { comments: new Map(), workflowRuns: new Map(), pulls: [], issues: new Map() },
+    state: {
+      comments: new Map(),
+      reviewComments: new Map(),
+      reviews: new Map(),
+      workflowRuns: new Map(),
+      pulls: [],
+      issues: new Map(),
+    },
     violations: [],
     actor: options.tokenUser ?? options.appBot ?? BOT_LOGIN,
     reactionsByKey: new Map(),
-    nextId: { comment: 1_000_000_001, reaction: 100_000_001 },
+    nextId: {
+      comment: 1_000_000_001,
+      reaction: 100_000_001,
+      reviewComment: 2_000_000_001,
+      review: 3_000_001,
+    },
   };
   for (const seed of options.issues ?? []) {
     const issue = addIssue(emu, seed);
@@ -99,6 +111,12 @@ export const requireComment = (emu: Emu, id: number): CommentState => found(emu.
 
 export function commentCount(emu: Emu, issueNumber: number): number {
   return [...emu.state.comments.values()].filter((c) => c.issue_number === issueNumber).length;
+}
+
+/** A pull request's conversation comments and review comments, as its JSON counts them. */
+export function discussionCounts(emu: Emu, pullNumber: number) {
+  const reviewComments = [...emu.state.reviewComments.values()].filter((c) => c.pull_number === pullNumber);
+  return { comments: commentCount(emu, pullNumber), reviewComments: reviewComments.length };
 }
 
 export function createComment(emu: Emu, issueNumber: number, user: string, body: string): CommentState {

@@ -107,8 +107,63 @@ export interface PullState {
   created_at: string;
 }
 
+/** A comment on a line of a pull request's diff: a thread's first comment, or a reply in it. */
+export interface ReviewCommentState {
+  id: number;
+  pull_number: number;
+  /** The review the comment belongs to (GitHub makes a one-comment review for a lone comment or reply). */
+  pull_request_review_id: number;
+  path: string;
+  line: number;
+  side: 'LEFT' | 'RIGHT';
+  diff_hunk: string;
+  body: string;
+  user: string;
+  /** The thread's first comment, for a reply; absent on the first comment. */
+  in_reply_to_id?: number;
+  commit_id: string;
+  /** Reaction contents, in the order they were added. */
+  reactions: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** A submitted review of a pull request, as the REST API spells its state. */
+export interface ReviewState {
+  id: number;
+  pull_number: number;
+  body: string;
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED';
+  user: string;
+  commit_id: string;
+  submitted_at: string;
+}
+
+export interface ReviewCommentSeed {
+  body: string;
+  /** The file, line and diff hunk a thread's first comment sits on (a reply takes its thread's). */
+  path?: string;
+  line?: number;
+  diffHunk?: string;
+  /** Default 'RIGHT'. */
+  side?: 'LEFT' | 'RIGHT';
+  /** The id of the thread's first comment, to seed a reply in that thread. */
+  inReplyTo?: number;
+  /** The review the comment is part of (from `addReview`); unset, a one-comment COMMENTED review is made. */
+  reviewId?: number;
+}
+
+export interface ReviewSeed {
+  body: string;
+  state: ReviewState['state'];
+}
+
 export interface EmulatorState {
   comments: Map<number, CommentState>;
+  /** Pull request review comments (on lines of the diff), by id. */
+  reviewComments: Map<number, ReviewCommentState>;
+  /** Pull request reviews, by id. */
+  reviews: Map<number, ReviewState>;
   workflowRuns: Map<number, WorkflowRunState>;
   pulls: PullState[];
   /** Issues and pull requests (which are issues too), by number. */
@@ -132,6 +187,10 @@ export interface GitHubEmulator {
   addComment(issueNumber: number, user: string, body: string): CommentState;
   /** Someone edits a comment in the web editor (a new version; the browser sends CRLF line ends). */
   editComment(commentId: number, body: string): CommentState;
+  /** Seeds a review comment on a line of a pull request (or a reply in a thread) by someone else. */
+  addReviewComment(pullNumber: number, user: string, seed: ReviewCommentSeed): ReviewCommentState;
+  /** Seeds a submitted review of a pull request by someone else. */
+  addReview(pullNumber: number, user: string, seed: ReviewSeed): ReviewState;
   /** Conditional GETs answered 304 Not Modified, which GitHub does not count against the rate limit. */
   notModified: number;
   /** Registers a workflow run (in progress unless said otherwise) that the API may be asked to cancel. */

@@ -1,0 +1,165 @@
+// Pull request reviews and review comments (comments on lines of the diff, in threads): listing them,
+// replying in a thread, reacting to a comment, and the seeds tests write with.
+import type { OperationMatch } from '../openapi.js';
+import { timestamp } from './json.js';
+import { reviewCommentJson, reviewJson } from './pull-json.js';
+import { DOCS, commentBody, intParam, notFound, paged, validationFailed } from './replies.js';
+import type { HandlerTable } from './replies.js';
+import { react, requirePull } from './state.js';
+import type { Emu } from './state.js';
+import type { PullState, ReviewCommentSeed, ReviewCommentState, ReviewSeed, ReviewState } from './types.js';
+
+type Location = Pick<ReviewCommentState, 'path' | 'line' | 'side' | 'diff_hunk' | 'commit_id'>;
+
+function createReview(emu: Emu, pull: PullState, user: string, seed: ReviewSeed): ReviewState {
+  const review: ReviewState = {
+    id: emu.nextId.review++,
+    pull_number: pull.number,
+    body: seed.body,
+    state: seed.state,
+    user,
+    commit_id: pull.head_sha,
+    submitted_at: timestamp(),
+  };
+  emu.state.reviews.set(review.id, review);
+  return review;
+}
+
+/** A comment in `reviewId`, or (as GitHub does for a lone comment or a reply) in a new COMMENTED review. */
+function createReviewComment(
+  emu: Emu,
+  pull: PullState,
+  user: string,
+  fields: Location & { body: string; in_reply_to_id?: number; reviewId?: number },
+): ReviewCommentState {
+  const { reviewId, ...rest } = fields;
+  const review = reviewId ?? createReview(emu, pull, user, { body: '', state: 'COMMENTED' }).id;
+  const now = timestamp();
+  const comment: ReviewCommentState = {
+    id: emu.nextId.reviewComment++,
+    pull_number: pull.number,
+    pull_request_review_id: review,
+    ...rest,
+    user,
+    reactions: [],
+    created_at: now,
+    updated_at: now,
+  };
+  emu.state.reviewComments.set(comment.id, comment);
+  return comment;
+}
+
+/** The comment, when it is one on `pull` (any pull when unset); GitHub's 404 otherwise. */
+function requireReviewComment(emu: Emu, id: number, pull?: PullState): ReviewCommentState {
+  const comment = emu.state.reviewComments.get(id);
+  if (!comment || (pull && comment.pull_number !== pull.number)) throw notFound();
+  return comment;
+}
+
+const locationOf = ({ path, line, side, diff_hunk, commit_id }: ReviewCommentState): Location => ({
+  path,
+  line,
+  side,
+  diff_hunk,
+  commit_id,
+});
+
+export function pullReviewHandlers(emu: Emu): HandlerTable {
+  const pullOf = (match: OperationMatch) => requirePull(emu, intParam(match, 'pull_number'));
+  const toJson = (comment: ReviewCommentState) => reviewCommentJson(emu, comment);
+  return {
+    'pulls/list-review-comments': ({ match, url }) => {
+      const pull = pullOf(match);
+      const since = url.searchParams.get('since');
+      const sort = url.searchParams.get('sort');
+      const key = (c: ReviewCommentState) => (sort === 'updated' ? c.updated_at : c.created_at);
+      const comments = [...emu.state.reviewComments.values()]
+        .filter((c) => c.pull_number === pull.number && (!since || c.updated_at >= since))
+        .sort((a, b) => key(a).localeCompare(key(b)) || a.id - b.id);
+      if (sort && url.searchParams.get('direction') === 'desc') comments.reverse();
+      return paged(comments, url, emu.api, toJson);
+    },
+    'pulls/get-review-comment': ({ match }) => ({
+      status: 200,
+      body: toJson(requireReviewComment(emu, intParam(match, 'comment_id'))),
+    }),
+    'pulls/create-reply-for-review-comment': ({ match, body }) => {
+      const docs = `${DOCS}/pulls/comments#create-a-reply-for-a-review-comment`;
+      const pull = pullOf(match);
+      const parent = requireReviewComment(emu, intParam(match, 'comment_id'), pull);
+      if (parent.in_reply_to_id !== undefined) {
+        // GitHub documents replies to replies as unsupported: the id must be the thread's first comment.
+        emu.violations.push(`reply to a reply: review comment ${parent.id} is not a thread's first comment`);
+        const message = 'in_reply_to_id must be the id of a top-level review comment';
+        throw validationFailed([{ resource: 'PullRequestReviewComment', code: 'custom', message }], docs);
+      }
+      const text = commentBody(body, docs, 'PullRequestReviewComment');
+      const reply = createReviewComment(emu, pull, emu.actor, {
+        ...locationOf(parent),
+        body: text,
+        in_reply_to_id: parent.id,
+      });
+      const json = toJson(reply);
+      return { status: 201, body: json, headers: { location: json.url } };
+    },
+    'pulls/list-reviews': ({ match, url }) => {
+      const pull = pullOf(match);
+      const reviews = [...emu.state.reviews.values()].filter((r) => r.pull_number === pull.number);
+      return paged(reviews, url, emu.api, (r) => reviewJson(emu, r));
+    },
+    'pulls/list-comments-for-review': ({ match, url }) => {
+      const pull = pullOf(match);
+      const review = emu.state.reviews.get(intParam(match, 'review_id'));
+      if (!review || review.pull_number !== pull.number) throw notFound();
+      const comments = [...emu.state.reviewComments.values()].filter(
+        (c) => c.pull_request_review_id === review.id,
+      );
+      return paged(comments, url, emu.api, toJson);
+    },
+    'reactions/create-for-pull-request-review-comment': ({ match, body }) => {
+      const comment = requireReviewComment(emu, intParam(match, 'comment_id'));
+      const { content } = body as { content: string };
+      return react(emu, `review-comment:${comment.id}`, comment.reactions, content);
+    },
+  };
+}
+
+/** A seed's pull request, or an error that names the test's mistake. */
+function seededPull(emu: Emu, pullNumber: number, what: string): PullState {
+  const pull = emu.state.pulls.find((p) => p.number === pullNumber);
+  if (!pull) throw new Error(`${what}: no pull request #${pullNumber} in the emulator`);
+  return pull;
+}
+
+/** Seeds a submitted review of a pull request by someone else. */
+export function addReview(emu: Emu, pullNumber: number, user: string, seed: ReviewSeed): ReviewState {
+  return createReview(emu, seededPull(emu, pullNumber, 'addReview'), user, seed);
+}
+
+/** Seeds a review comment on a line of a pull request, or with `inReplyTo` a reply in that thread. */
+export function addReviewComment(
+  emu: Emu,
+  pullNumber: number,
+  user: string,
+  seed: ReviewCommentSeed,
+): ReviewCommentState {
+  const pull = seededPull(emu, pullNumber, 'addReviewComment');
+  if (seed.reviewId !== undefined && emu.state.reviews.get(seed.reviewId)?.pull_number !== pull.number) {
+    throw new Error(`addReviewComment: no review ${seed.reviewId} on pull request #${pullNumber}`);
+  }
+  const review = seed.reviewId === undefined ? {} : { reviewId: seed.reviewId };
+  if (seed.inReplyTo !== undefined) {
+    const parent = emu.state.reviewComments.get(seed.inReplyTo);
+    if (!parent || parent.pull_number !== pull.number || parent.in_reply_to_id !== undefined) {
+      throw new Error(`addReviewComment: ${seed.inReplyTo} is no thread's first comment on #${pullNumber}`);
+    }
+    const fields = { ...locationOf(parent), body: seed.body, in_reply_to_id: parent.id, ...review };
+    return createReviewComment(emu, pull, user, fields);
+  }
+  const { path, line, diffHunk } = seed;
+  if (path === undefined || line === undefined || diffHunk === undefined) {
+    throw new Error("addReviewComment: a thread's first comment needs path, line and diffHunk");
+  }
+  const location = { path, line, side: seed.side ?? 'RIGHT', diff_hunk: diffHunk, commit_id: pull.head_sha };
+  return createReviewComment(emu, pull, user, { ...location, body: seed.body, ...review });
+}
