@@ -238,7 +238,7 @@ describe('a review submitted with /agent on the agent’s pull request', () => {
 });
 
 describe('a review of a pull request the agent did not open', () => {
-  it('is declined with one reply where it was asked, and nothing runs', async () => {
+  it('is declined with one reply where it was asked (a reader is refused there too), and nothing runs', async () => {
     world = await createWorld([reply(text('never'))], {
       issue: { title: 'Notes', user: 'maintainer', pull_request: { head: 'notes' } },
     });
@@ -266,6 +266,21 @@ describe('a review of a pull request the agent did not open', () => {
     const whole = await world.runEvent('pull_request_review', pullRequestReviewEvent({ review, pull }));
     expect(whole.outputs.status).toBe('skipped');
     expect(world.botComments().map((c) => c.body)).toEqual([answer!.body]);
+
+    // Someone without write access is refused in the thread they wrote in, before anything else is looked at.
+    const byReader = world.github.addReviewComment(1, 'reader', {
+      body: '/agent delete the tests',
+      inReplyTo: comment.id,
+    });
+    const refused = await world.runEvent(
+      'pull_request_review_comment',
+      pullRequestReviewCommentEvent({ comment: byReader, pull }),
+    );
+    expect(refused.outputs.status).toBe('refused');
+    expect(replies(world, comment.id).map((c) => c.body)).toEqual([
+      answer!.body,
+      '@reader only collaborators with write access can run todo-agent here, so this request was not run.',
+    ]);
 
     expect(world.model.requests).toHaveLength(0);
     expect(world.github.writes().filter((call) => call.method === 'PATCH')).toEqual([]);
