@@ -30,7 +30,7 @@ export interface IssueThread {
 }
 
 /** The comments the model is shown: people's, not bots' and not checklists (anything carrying agent-state). */
-export function humanComments(comments: readonly IssueComment[]): IssueComment[] {
+export function humanComments<T extends IssueComment>(comments: readonly T[]): T[] {
   return comments.filter(
     (comment) =>
       comment.userType !== 'Bot' && !comment.user.endsWith('[bot]') && !comment.body.includes(STATE_MARKER),

@@ -93,6 +93,8 @@ export interface ThreadsView {
   triggeredAt: string;
   /** The comment that asked, left out of its thread (its text is the task). */
   triggerCommentId?: number;
+  /** The review that asked: its comments are shown whenever they were written (a draft may predate it or not). */
+  askingReviewId?: number;
 }
 
 /**
@@ -127,7 +129,9 @@ export function threadHint(threads: readonly ReviewThread[]): string {
 
 function entryOf(thread: ReviewThread, view: ThreadsView) {
   const shown = humanComments(thread.comments).filter(
-    (comment) => comment.id !== view.triggerCommentId && comment.createdAt <= view.triggeredAt,
+    (comment) =>
+      comment.id !== view.triggerCommentId &&
+      (comment.createdAt <= view.triggeredAt || ofAskingReview(comment, view)),
   );
   return {
     label: thread.label,
@@ -139,6 +143,10 @@ function entryOf(thread: ReviewThread, view: ThreadsView) {
     diff_hunk: clipStart(stripInvisible(thread.diffHunk), MAX_HUNK_CHARS),
     comments: shown.map((comment) => commentEntry(comment, view)).filter((entry) => entry.body !== ''),
   };
+}
+
+function ofAskingReview(comment: ReviewComment, view: ThreadsView): boolean {
+  return view.askingReviewId !== undefined && comment.reviewId === view.askingReviewId;
 }
 
 function clipStart(text: string, max: number): string {

@@ -23,6 +23,11 @@ export function runContext(
     permissions,
     triggeredAt,
   });
-  const triggerCommentId = trigger.source === 'review_comment' ? trigger.commentId : undefined;
-  return issue + reviewContext(threads, { permissions, triggeredAt, triggerCommentId });
+  const asking =
+    trigger.source === 'review_comment'
+      ? { triggerCommentId: trigger.commentId }
+      : trigger.source === 'review'
+        ? { askingReviewId: trigger.commentId }
+        : {};
+  return issue + reviewContext(threads, { permissions, triggeredAt, ...asking });
 }

@@ -215,6 +215,11 @@ describe('a review submitted with /agent on the agent’s pull request', () => {
       ['T3', true],
       ['T1', undefined],
     ]);
+    expect(threads.map((t) => (t.comments as Array<{ body: string }>).map((c) => c.body))).toEqual([
+      ['Give name a default.'],
+      ['Mention python3 -m.'],
+      ['Fine as it is.'],
+    ]);
 
     const tip = await tipOf(world, branch);
     for (const [top, item] of [

@@ -142,6 +142,25 @@ describe('reviewContext', () => {
     ]);
   });
 
+  it('shows the asking review’s own comments even when written after its submission time', () => {
+    const late = '2026-01-02T06:00:00Z';
+    const threads = reviewThreads(
+      [
+        comment(10, 'alice', 'Give name a default.', { reviewId: 900, createdAt: late }),
+        comment(20, 'alice', 'Another review, later.', { reviewId: 901, createdAt: late }),
+      ],
+      { source: 'review', commentId: 900 },
+    );
+    const shown = parsed(reviewContext(threads, { ...view, askingReviewId: 900 })).review_threads;
+    expect(shown).toEqual([
+      expect.objectContaining({
+        label: 'T1',
+        asked_about: true,
+        comments: [expect.objectContaining({ body: 'Give name a default.' })],
+      }),
+    ]);
+  });
+
   it('keeps the asked-about thread even when nothing in it is left to show, and drops empty others', () => {
     const threads = reviewThreads(
       [comment(10, 'alice', '/agent rename it'), comment(20, 'ci[bot]', 'beep', { userType: 'Bot' })],
