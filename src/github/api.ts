@@ -274,7 +274,7 @@ export class GitHubApi {
       base: data.base.ref,
       sameRepo: data.head.repo?.full_name === `${this.owner}/${this.repo}`,
       body: data.body ?? '',
-      author: data.user.login,
+      author: data.user?.login ?? 'ghost',
     };
   }
 
