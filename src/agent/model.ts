@@ -2,6 +2,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { resolveModel, type Effort, type ModelInfo } from './models.js';
 import { connect, platformModelId, SERVICE_NAMES, type MessagesClient, type Provider } from './provider.js';
+import { ProviderFields } from './provider-fields.js';
 import { encodeRequestBody } from './request-body.js';
 import type { ToolDefinition } from './tools/index.js';
 
@@ -19,17 +20,13 @@ export interface ModelOptions {
   baseURL?: string;
   model?: string;
   maxRetries?: number;
-  /** Sent as `output_config.effort` to a model that takes it; otherwise the model's default. */
+  /** Sent as `output_config.effort` to a model that takes it (unless the provider refuses it). */
   effort?: Effort;
   /** Overrides the model table's list prices (USD per million tokens). */
   pricePerMtok?: { input: number; output: number };
   /** A sentence worth a warning in the log: an unknown model, an effort not sent, a recovery. */
   onNotice?: (message: string) => void;
 }
-
-/** The beta that lets a request drop thinking blocks bound to another prefix instead of failing. */
-export const BINDING_BETA = 'thinking-binding-controls-2026-08-01';
-const BOUND_ELSEWHERE = /bound to a different conversation/i;
 
 export interface TurnRequest {
   system: string;
@@ -46,10 +43,9 @@ export class Model {
   readonly id: string;
   /** Window, output limit, prices and thinking of this model, from the model table. */
   readonly info: ModelInfo;
-  readonly #effort: Effort | undefined;
   readonly #notice: (message: string) => void;
-  /** Set after the API refused a thinking block bound to another prefix: from then on such blocks are dropped. */
-  #dropBoundBlocks = false;
+  /** Effort and the thinking block binding, as this provider takes them. */
+  readonly #fields: ProviderFields;
   /** Who serves the model, for error sentences: 'the Anthropic API', 'Amazon Bedrock' or 'Vertex AI'. */
   readonly service: string;
   #systemBlocks: Anthropic.TextBlockParam[] | undefined;
@@ -63,7 +59,9 @@ export class Model {
     this.id = platformModelId(provider, options.model || DEFAULT_MODEL);
     this.service = SERVICE_NAMES[provider];
     this.#notice = options.onNotice ?? (() => {});
-    ({ info: this.info, effort: this.#effort } = resolveModel(this.id, options, this.#notice));
+    const { info, effort } = resolveModel(this.id, options, this.#notice);
+    this.info = info;
+    this.#fields = new ProviderFields(provider, effort);
   }
 
   /**
@@ -76,7 +74,7 @@ export class Model {
       try {
         return await this.#stream(request);
       } catch (error) {
-        if (this.#recoverFromBinding(error)) continue;
+        if (this.#recover(error)) continue;
         if (attempt >= this.#maxRetries || !isMidStreamFailure(error)) throw error;
         await backoff(attempt, request.signal);
       }
@@ -84,18 +82,14 @@ export class Model {
   }
 
   /**
-   * A 400 saying a replayed thinking block is bound to a different conversation: the history changed under
-   * it. Sending it again cannot work; from now on every request asks the API to drop such blocks instead
-   * (the documented way out). Only once: a second refusal is a real failure.
+   * A 400 that a changed request gets past: a thinking block bound to a different conversation, or an
+   * optional field the provider does not know (see ProviderFields). Says what changed, in a notice.
    */
-  #recoverFromBinding(error: unknown): boolean {
-    if (this.#dropBoundBlocks || !(error instanceof Anthropic.APIError) || error.status !== 400) return false;
-    if (!BOUND_ELSEWHERE.test(apiErrorMessage(error))) return false;
-    this.#dropBoundBlocks = true;
-    this.#notice(
-      'The API refused a thinking block bound to an earlier form of the conversation; the rest of this run asks it to drop such blocks (prefix_mismatch_behavior: drop_block).',
-    );
-    return true;
+  #recover(error: unknown): boolean {
+    if (!(error instanceof Anthropic.APIError) || error.status !== 400) return false;
+    const notice = this.#fields.afterRefusal(apiErrorMessage(error));
+    if (notice) this.#notice(notice);
+    return notice !== undefined;
   }
 
   /** The same system blocks for the same prompt, so their encoding is reused. */
@@ -106,19 +100,19 @@ export class Model {
   }
 
   async #stream(request: TurnRequest): Promise<Message> {
+    const { fields, betas } = this.#fields.next;
     const params: Anthropic.MessageCreateParamsStreaming = {
       model: this.id,
       max_tokens: request.maxTokens,
       system: this.#system(request.system),
       tools: request.tools,
-      messages: withCacheBreakpoints(request.messages),
+      messages: withCacheBreakpoints(this.#fields.messages(request.messages)),
       stream: true,
-      ...(this.#effort ? { output_config: { effort: this.#effort } } : {}),
-      ...(this.#dropBoundBlocks ? { thinking: DROP_BOUND_BLOCKS } : {}),
+      ...fields,
     };
     // The SDK's stream helper reads `params`; the bytes sent are the same JSON, encoded a message at a time.
     // The platform SDKs rewrite the JSON they encoded themselves, so they get `params` alone.
-    const beta = this.#dropBoundBlocks ? { 'anthropic-beta': BINDING_BETA } : {};
+    const beta = betas.length ? { 'anthropic-beta': betas.join(',') } : {};
     const options = this.#ownBody
       ? { body: encodeRequestBody(params), headers: { 'content-type': 'application/json', ...beta } }
       : { headers: beta };
@@ -127,12 +121,6 @@ export class Model {
     return await stream.finalMessage();
   }
 }
-
-/** Adaptive thinking (these models' default) that drops blocks failing the prefix check instead of failing. */
-const DROP_BOUND_BLOCKS = {
-  type: 'adaptive',
-  block_binding: { prefix_mismatch_behavior: 'drop_block' },
-} as unknown as Anthropic.ThinkingConfigParam;
 
 /**
  * Error events the API sends inside a stream that a later attempt can get past, and the exceptions Amazon

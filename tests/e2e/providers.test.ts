@@ -3,13 +3,16 @@
 // each platform's request shape (provider-gateway.ts): the same loop completes and opens the pull request,
 // and no credential reaches a tool, the model, a comment, the log or the pushed branch.
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply, toolUse, type ScriptStep } from '../support/anthropic-server.js';
+import { apiError, BINDING_BETA, reply, toolUse, type ScriptStep } from '../support/anthropic-server.js';
 import { awsEnv, BEDROCK_CREDENTIALS, startBedrockServer } from '../support/bedrock-server.js';
 import { startGoogleTokenServer, type GoogleTokenServer } from '../support/google-token-server.js';
-import type { PlatformServer } from '../support/provider-gateway.js';
+import type { PlatformRequest, PlatformServer } from '../support/provider-gateway.js';
 import { HELLO_RESULT, HELLO_TASK, helloScript } from '../support/scenarios.js';
-import { startVertexServer } from '../support/vertex-server.js';
+import { startVertexServer, type VertexServerOptions } from '../support/vertex-server.js';
 import { createWorld, type World } from './setup.js';
+
+const BOUND =
+  'messages.1.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".';
 
 let world: World | undefined;
 let platform: PlatformServer | undefined;
@@ -72,6 +75,25 @@ async function expectCompletedAndClean(run: Awaited<ReturnType<World['trigger']>
   return envDump;
 }
 
+/** The action on Vertex AI in project todo-agent-e2e and `region`, as after google-github-actions/auth. */
+async function runOnVertex(script: ScriptStep[], region: string, options?: VertexServerOptions) {
+  tokens = await startGoogleTokenServer();
+  const place = { project: 'todo-agent-e2e', region };
+  platform = await startVertexServer(script, place, tokens, options);
+  world = await createWorld([]);
+  // The auth step writes its credentials file into the workspace and exports where it is.
+  const credentials = await tokens.credentialsFile(world.sandbox.workspace);
+  return world.trigger(`/agent ${HELLO_TASK}`, {
+    inputs: { provider: 'vertex', anthropic_api_key: '', anthropic_base_url: platform.url },
+    env: {
+      GOOGLE_APPLICATION_CREDENTIALS: credentials,
+      CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE: credentials,
+      GOOGLE_CLOUD_PROJECT: place.project,
+      CLOUD_ML_REGION: place.region,
+    },
+  });
+}
+
 describe('the bundled action on another platform', () => {
   it('runs on Amazon Bedrock with the short-lived keys of configure-aws-credentials', async () => {
     platform = await startBedrockServer(snoopingScript());
@@ -97,29 +119,70 @@ describe('the bundled action on another platform', () => {
   });
 
   it('runs on Vertex AI with the keyless credentials file of google-github-actions/auth', async () => {
-    tokens = await startGoogleTokenServer();
-    const place = { project: 'todo-agent-e2e', region: 'us-east5' };
-    platform = await startVertexServer(snoopingScript(), place, tokens);
-    world = await createWorld([]);
-    // The auth step writes its credentials file into the workspace and exports where it is.
-    const credentials = await tokens.credentialsFile(world.sandbox.workspace);
-    const run = await world.trigger(`/agent ${HELLO_TASK}`, {
-      inputs: { provider: 'vertex', anthropic_api_key: '', anthropic_base_url: platform.url },
-      env: {
-        GOOGLE_APPLICATION_CREDENTIALS: credentials,
-        CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE: credentials,
-        GOOGLE_CLOUD_PROJECT: place.project,
-        CLOUD_ML_REGION: place.region,
-      },
-    });
-    const envDump = await expectCompletedAndClean(run, [tokens.requestToken, ...tokens.accessTokens]);
+    const run = await runOnVertex(snoopingScript(), 'us-east5');
+    const envDump = await expectCompletedAndClean(run, [tokens!.requestToken, ...tokens!.accessTokens]);
     expect(envDump).toContain('CLOUD_ML_REGION=us-east5');
     expect(envDump).not.toContain('GOOGLE_APPLICATION_CREDENTIALS');
-    expect(tokens.accessTokens.length).toBeGreaterThan(0);
-    for (const request of platform.requests)
+    expect(tokens!.accessTokens.length).toBeGreaterThan(0);
+    for (const request of platform!.requests)
       expect(request.url).toBe(
         '/v1/projects/todo-agent-e2e/locations/us-east5/publishers/anthropic/models/claude-sonnet-5-5:streamRawPredict',
       );
+  });
+
+  /** The sample task on Sonnet 5.5, with the 400 a changed prefix gets on the third turn. */
+  function boundOnce(): ScriptStep[] {
+    const script = helloScript();
+    script.splice(2, 0, apiError(400, 'invalid_request_error', BOUND));
+    return script;
+  }
+
+  /**
+   * The run completed, and from the refused request on (the fourth) every request asked to drop such blocks
+   * with `binding`, its beta (read by `betaOf`) being `beta`; none before.
+   */
+  function expectDroppingAfterRefusal(
+    run: Awaited<ReturnType<World['trigger']>>,
+    binding: object,
+    betaOf: (request: PlatformRequest, body: { anthropic_beta?: unknown }) => unknown,
+    beta: unknown,
+  ): void {
+    expect(run.outputs.status).toBe('completed');
+    expect(platform!.refusals).toEqual([]);
+    expect(platform!.model.violations).toEqual([]);
+    const sent = platform!.requests.map((request) => ({
+      request,
+      body: JSON.parse(request.body.toString('utf8')) as {
+        thinking?: { block_binding?: unknown };
+        anthropic_beta?: unknown;
+      },
+    }));
+    const fromRefusal = (value: unknown) => sent.map((_, i) => (i >= 3 ? value : undefined));
+    expect(sent.map(({ body }) => body.thinking?.block_binding)).toEqual(fromRefusal(binding));
+    expect(sent.map(({ request, body }) => betaOf(request, body))).toEqual(fromRefusal(beta));
+  }
+
+  it('recovers on Bedrock from a thinking block bound elsewhere, in the fields Bedrock takes', async () => {
+    platform = await startBedrockServer(boundOnce(), BEDROCK_CREDENTIALS, { mode: 'sonnet-5-5' });
+    world = await createWorld([]);
+    const run = await world.trigger(`/agent ${HELLO_TASK}`, {
+      inputs: { provider: 'bedrock', anthropic_api_key: '', anthropic_base_url: platform.url },
+      env: awsEnv(),
+    });
+    expectDroppingAfterRefusal(run, { mismatch_behavior: 'drop_block' }, (_, body) => body.anthropic_beta, [
+      BINDING_BETA,
+    ]);
+    expect(run.stdout).toMatch(/::warning::.*drop_block/);
+  });
+
+  it('recovers on Vertex AI from a thinking block bound elsewhere, the beta in its header', async () => {
+    const run = await runOnVertex(boundOnce(), 'global', { mode: 'sonnet-5-5' });
+    expectDroppingAfterRefusal(
+      run,
+      { prefix_mismatch_behavior: 'drop_block' },
+      (request) => request.headers['anthropic-beta'],
+      BINDING_BETA,
+    );
   });
 
   it('fails readably, with no secret in the log, when Bedrock refuses the signature', async () => {

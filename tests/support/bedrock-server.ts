@@ -5,16 +5,24 @@
 // its JSON payload `{"bytes": <base64 of the event>}`; an API `error` event becomes the AWS exception that
 // ends a Bedrock stream (serviceUnavailableException for overloaded_error…). Errors come back as AWS JSON errors (`{"message"}`
 // with an `x-amzn-ErrorType` header). The Messages logic is the scripted server's (provider-gateway.ts).
+// Betas come only from `anthropic_beta` in the body. Bedrock spells one field its own way: the AWS user guide
+// ("Preserved thinking") says `thinking.block_binding` accepts one field, `mismatch_behavior`, and the
+// Anthropic name `prefix_mismatch_behavior` gets a 400 `…block_binding.prefix_mismatch_behavior: Extra
+// inputs are not permitted` (vercel/ai#20729). In November 2026 a client library went back to the Anthropic
+// name, calling Bedrock's a deprecated alias; `bindingField` plays a Bedrock that takes only that name.
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import type { ServerResponse } from 'node:http';
 import type { ModelServerOptions, ScriptStep } from './anthropic-server.js';
+import type { Json } from './anthropic/types.js';
 import {
+  extraInput,
   sseData,
   startPlatformServer,
   unwrapBody,
   type Platform,
   type PlatformServer,
   type Refusal,
+  type Unwrapped,
 } from './provider-gateway.js';
 import { sigV4Problem, type AwsTestCredentials } from './sigv4.js';
 
@@ -93,7 +101,27 @@ function chunkFrame(data: string): Uint8Array {
   });
 }
 
-function bedrock(credentials: AwsTestCredentials): Platform {
+/** The one field Bedrock's `thinking.block_binding` accepts. */
+export type BedrockBindingField = 'mismatch_behavior' | 'prefix_mismatch_behavior';
+
+/**
+ * Bedrock's schema for `thinking.block_binding`: any field but `field` is refused as the service refuses it;
+ * `field` is handed on under the Messages API's name.
+ */
+function withBedrockBinding(request: Unwrapped, field: BedrockBindingField): Refusal | Unwrapped {
+  const thinking = request.body.thinking as Json | undefined;
+  const binding = thinking?.block_binding as Json | undefined;
+  if (typeof binding !== 'object' || binding === null) return request;
+  for (const key of Object.keys(binding)) {
+    const refused = key !== field && extraInput(request.body, `thinking.block_binding.${key}`);
+    if (refused) return refuse(400, 'ValidationException', refused);
+  }
+  const { [field]: behaviour } = binding;
+  const handedOn = behaviour === undefined ? {} : { prefix_mismatch_behavior: behaviour };
+  return { ...request, body: { ...request.body, thinking: { ...thinking, block_binding: handedOn } } };
+}
+
+function bedrock(credentials: AwsTestCredentials, bindingField: BedrockBindingField): Platform {
   return {
     basePath: '',
     unwrap(request) {
@@ -104,7 +132,8 @@ function bedrock(credentials: AwsTestCredentials): Platform {
         return refuse(404, 'UnknownOperationException', `Unknown operation: ${request.url}`);
       const problem = sigV4Problem(request, credentials);
       if (problem) return refuse(403, 'InvalidSignatureException', problem);
-      return unwrapBody(request.body, decodeURIComponent(match[1]!), match[2] !== 'invoke');
+      const unwrapped = unwrapBody(request.body, decodeURIComponent(match[1]!), match[2] !== 'invoke');
+      return 'status' in unwrapped ? unwrapped : withBedrockBinding(unwrapped, bindingField);
     },
     async answer(upstream: Response, res: ServerResponse) {
       if (!upstream.ok) {
@@ -134,11 +163,16 @@ function bedrock(credentials: AwsTestCredentials): Platform {
   };
 }
 
+export interface BedrockServerOptions extends Omit<ModelServerOptions, 'apiKey'> {
+  /** The name `thinking.block_binding` takes (default `mismatch_behavior`, as the AWS user guide says). */
+  bindingField?: BedrockBindingField;
+}
+
 /** A Bedrock runtime on 127.0.0.1 that accepts requests signed with `credentials`. */
 export function startBedrockServer(
   script: ScriptStep[],
   credentials: AwsTestCredentials = BEDROCK_CREDENTIALS,
-  options: Omit<ModelServerOptions, 'apiKey'> = {},
+  { bindingField = 'mismatch_behavior', ...options }: BedrockServerOptions = {},
 ): Promise<PlatformServer> {
-  return startPlatformServer(script, bedrock(credentials), options);
+  return startPlatformServer(script, bedrock(credentials, bindingField), options);
 }

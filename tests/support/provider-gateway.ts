@@ -33,9 +33,11 @@ export interface Refusal {
 export interface Unwrapped {
   model: string;
   stream: boolean;
-  /** The body as sent, without `anthropic_version` (which becomes the header again). */
+  /** The body as sent, without `anthropic_version` and `anthropic_beta` (which become headers again). */
   body: Record<string, unknown>;
   version: string;
+  /** The betas the request asked for (from `anthropic_beta` in the body, or where the platform reads them). */
+  betas: string[];
 }
 
 export interface Platform {
@@ -71,12 +73,33 @@ export function unwrapBody(raw: Buffer, model: string, stream: boolean): Refusal
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return { status: 400, body: { message: 'The request body must be a JSON object' } };
-  const { anthropic_version: version, ...rest } = body as Json;
+  const { anthropic_version: version, anthropic_beta: betas, ...rest } = body as Json;
   if (typeof version !== 'string' || version === '')
     return { status: 400, body: { message: 'anthropic_version is required in the request body' } };
   if ('model' in rest)
     return { status: 400, body: { message: 'model is not allowed in the body: it is part of the URL' } };
-  return { model, stream, body: rest, version };
+  if (betas !== undefined && !(Array.isArray(betas) && betas.every((beta) => typeof beta === 'string')))
+    return { status: 400, body: { message: 'anthropic_beta: Input should be a valid list of strings' } };
+  return { model, stream, body: rest, version, betas: betas ?? [] };
+}
+
+/**
+ * The message a platform's strict schema gives for a field it does not know, at the dotted `path` (e.g.
+ * `output_config.effort`), or undefined when the body has no such field. Like the real message, it names
+ * the thinking type after `thinking` (`thinking.adaptive.block_binding…`).
+ */
+export function extraInput(body: Json, path: string): string | undefined {
+  const named: string[] = [];
+  let value: unknown = body;
+  for (const key of path.split('.')) {
+    if (typeof value !== 'object' || value === null || !(key in value)) return undefined;
+    const parent = value as Json;
+    value = parent[key];
+    named.push(key);
+    if (key === 'thinking' && typeof (value as Json | null)?.type === 'string')
+      named.push(String((value as Json).type));
+  }
+  return `${named.join('.')}: Extra inputs are not permitted`;
 }
 
 async function readRaw(req: IncomingMessage): Promise<Buffer> {
@@ -111,16 +134,19 @@ export async function startPlatformServer(
       res.end(JSON.stringify(verdict.body));
       return;
     }
-    const { anthropic_beta: betas, ...body } = verdict.body;
     const upstream = await fetch(`${model.url}/v1/messages`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         'x-api-key': KEY,
         'anthropic-version': verdict.version,
-        ...(Array.isArray(betas) ? { 'anthropic-beta': betas.join(',') } : {}),
+        ...(verdict.betas.length ? { 'anthropic-beta': verdict.betas.join(',') } : {}),
       },
-      body: JSON.stringify({ ...body, model: verdict.model, ...(verdict.stream ? { stream: true } : {}) }),
+      body: JSON.stringify({
+        ...verdict.body,
+        model: verdict.model,
+        ...(verdict.stream ? { stream: true } : {}),
+      }),
     });
     await platform.answer(upstream, res);
   }

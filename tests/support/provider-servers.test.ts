@@ -1,10 +1,12 @@
 // The Bedrock and Vertex stand-ins refuse what the platforms refuse: a request replayed with its body, path
 // or session token changed fails the SigV4 check, and so does one signed with other keys; a Vertex call
 // needs a token the local token service issued; neither takes `model` in the body or a body without
-// `anthropic_version`.
+// `anthropic_version`. Bedrock's `thinking.block_binding` takes its own field name, and refuses the Messages
+// API's; Vertex reads betas from the header and refuses those it does not offer.
+import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Model } from '../../src/agent/model.js';
-import { reply, text } from './anthropic-server.js';
+import { BINDING_BETA, reply, text } from './anthropic-server.js';
 import { awsEnv, startBedrockServer } from './bedrock-server.js';
 import { startGoogleTokenServer, WIF_AUDIENCE, type GoogleTokenServer } from './google-token-server.js';
 import type { PlatformRequest, PlatformServer } from './provider-gateway.js';
@@ -72,11 +74,39 @@ describe('the Bedrock stand-in', () => {
   });
 });
 
+describe('the Bedrock stand-in on the thinking block binding', () => {
+  const bound = (field: string) => ({
+    model: 'global.anthropic.claude-sonnet-5-5',
+    max_tokens: 16,
+    messages: [{ role: 'user' as const, content: 'Hi' }],
+    thinking: { type: 'adaptive', block_binding: { [field]: 'drop_block' } },
+  });
+
+  it("refuses the Messages API's field name as Bedrock does, and hands Bedrock's on with the body's beta", async () => {
+    server = await startBedrockServer([reply(text('ok'))]);
+    for (const [name, value] of Object.entries(awsEnv())) vi.stubEnv(name, value);
+    const client = new AnthropicBedrock({ baseURL: server.url, maxRetries: 0, awsRegion: 'us-west-2' });
+    const beta = { headers: { 'anthropic-beta': BINDING_BETA } };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the SDK's types know only one name
+    const create = (body: any) => client.messages.create(body, beta);
+
+    await expect(create(bound('prefix_mismatch_behavior'))).rejects.toThrow(
+      'thinking.adaptive.block_binding.prefix_mismatch_behavior: Extra inputs are not permitted',
+    );
+    expect(server.refusals[0]!.status).toBe(400);
+    await create(bound('mismatch_behavior'));
+    const [handed] = server.model.requests;
+    expect(handed!.body.thinking.block_binding).toEqual({ prefix_mismatch_behavior: 'drop_block' });
+    expect(handed!.headers['anthropic-beta']).toBe(BINDING_BETA);
+    expect(server.model.violations).toEqual([]);
+  });
+});
+
 describe('the Vertex stand-in', () => {
   it('needs an issued token, and the version but not the model in the body', async () => {
     tokens = await startGoogleTokenServer();
     server = await startVertexServer(
-      [reply(text('ok')), reply(text('ok'))],
+      [reply(text('ok')), reply(text('ok')), reply(text('ok'))],
       { project: 'p', region: 'global' },
       tokens,
     );
@@ -131,5 +161,21 @@ describe('the Vertex stand-in', () => {
     expect(good.status).toBe(200);
     expect(await good.text()).toContain('event: message_stop');
     expect(server.model.requests).toHaveLength(1);
+
+    // A beta Vertex does not offer, in the header or the body, is refused; one it offers is handed on.
+    const version = { anthropic_version: 'vertex-2023-10-16' };
+    const unknown = await post(
+      { ...auth, 'anthropic-beta': `${BINDING_BETA},effort-2025-11-24` },
+      body(version),
+    );
+    expect(unknown.status).toBe(400);
+    expect(await unknown.text()).toContain(
+      'Unexpected value(s) `effort-2025-11-24` for the `anthropic-beta` header.',
+    );
+    expect((await post(auth, body({ ...version, anthropic_beta: ['files-api-2025-04-14'] }))).status).toBe(
+      400,
+    );
+    expect((await post({ ...auth, 'anthropic-beta': BINDING_BETA }, body(version))).status).toBe(200);
+    expect(server.model.requests.at(-1)!.headers['anthropic-beta']).toBe(BINDING_BETA);
   });
 });
