@@ -23,6 +23,7 @@ import { RunSummary } from './github/summary.js';
 import type { Trigger } from './github/trigger.js';
 import { headline, planWork, type WorkPlan } from './github/work-plan.js';
 import { errorSentence } from './error-sentence.js';
+import { redactAndCut } from './redact.js';
 import type { Settings } from './settings.js';
 import { log } from './runner-output.js';
 import { logObserver } from './runner-log.js';
@@ -152,10 +153,10 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
         openPull: plan.kind !== 'pull-request',
         // Git is not GitHub's API: the commit message is redacted on its way to git here.
         commitMessage: redact(
-          `${firstLine(headline(plan), 72)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
+          `${firstLine(headline(plan), 72, redact)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
         ),
         pull: {
-          title: firstLine(headline(plan), 100),
+          title: firstLine(headline(plan), 100, redact),
           draft: settings.inputs.draft,
           body: (files) =>
             pullBody({
@@ -257,11 +258,12 @@ function closesOf(plan: WorkPlan, issueNumber: number): { closes?: number } {
   return plan.closes === undefined ? {} : { closes: plan.closes };
 }
 
-function firstLine(text: string, max: number): string {
+/** The first non-empty line, redacted before it is cut (the API's own redaction would miss half a secret). */
+function firstLine(text: string, max: number, redact: (text: string) => string): string {
   const line =
     text
       .split('\n')
       .find((l) => l.trim())
       ?.trim() ?? 'todo-agent changes';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return redactAndCut(line, max, redact);
 }

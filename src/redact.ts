@@ -69,3 +69,17 @@ function mergeSpans(spans: Span[]): Span[] {
 
 /** The process-wide redactor: every secret the action learns is added here. */
 export const redactor = new Redactor();
+
+/**
+ * `text` redacted, then cut to at most `max` code points (the last one `…` when cut). Always in this order:
+ * a cut made first can split a secret so that neither half is recognised, and its first half goes out.
+ */
+export function redactAndCut(text: string, max: number, redact = (t: string) => redactor.redact(t)): string {
+  const chars = Array.from(redact(text));
+  return chars.length > max
+    ? `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`
+    : chars.join('');
+}

@@ -4,7 +4,7 @@ import { SECRET_NAME_PATTERN } from './agent/child-env.js';
 import { DEFAULT_MODEL } from './agent/model.js';
 import { EFFORTS, type Effort } from './agent/models.js';
 import { credentialFileSecrets } from './agent/credential-files.js';
-import { PROVIDERS, providerProblem } from './agent/provider.js';
+import { PROVIDERS, providerProblem, type Provider } from './agent/provider.js';
 
 /** The numeric knobs the action and the CLI share: their defaults and upper bounds. */
 export const NUMBER_SETTINGS = {
@@ -212,7 +212,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, env[`INPUT_${name.toUpperCase()}`] ?? '']));
   // An empty input falls back to the variable a job-level `env:` sets, as the SDK itself would.
   raw.anthropic_api_key ||= env.ANTHROPIC_API_KEY ?? '';
-  raw.anthropic_base_url ||= env.ANTHROPIC_BASE_URL ?? '';
+  // Only the Anthropic API takes ANTHROPIC_BASE_URL. Given to the Bedrock or Vertex SDK it would replace the
+  // platform's endpoint, and each signed request (AWS session token, Google access token) would go there.
+  if (chosenProvider(raw) === 'anthropic') raw.anthropic_base_url ||= env.ANTHROPIC_BASE_URL ?? '';
   const inputs = inputsSchema.safeParse(raw);
   const runner = runnerSchema.safeParse(env);
   const problems = [
@@ -238,9 +240,15 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   };
 }
 
+/** The provider input as the schema reads it; undefined when it names none (the schema reports that). */
+function chosenProvider(raw: Record<string, string>): Provider | undefined {
+  const chosen = raw.provider?.trim() || 'anthropic';
+  return PROVIDERS.find((name) => name === chosen);
+}
+
 /** What the chosen provider lacks before any call: the Anthropic API key, or the platform's region and project. */
 function credentialProblems(raw: Record<string, string>, env: NodeJS.ProcessEnv): string[] {
-  const provider = PROVIDERS.find((name) => name === (raw.provider?.trim() || 'anthropic'));
+  const provider = chosenProvider(raw);
   if (provider === undefined) return []; // the provider input's own problem is reported
   if (provider !== 'anthropic')
     return [providerProblem(provider, env)].filter((problem) => problem !== undefined);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Redactor, redactor } from '../src/redact.js';
+import { redactAndCut, Redactor, redactor } from '../src/redact.js';
 
 describe('Redactor', () => {
   it('replaces every occurrence of a registered value', () => {
@@ -88,5 +88,34 @@ describe('Redactor', () => {
     expect(redactor).toBeInstanceOf(Redactor);
     redactor.add('process-wide-secret');
     expect(redactor.redact('see process-wide-secret')).toBe('see ***');
+  });
+});
+
+describe('redactAndCut', () => {
+  const secret = 'CutAcrossSecret0123456789';
+  const r = new Redactor();
+  r.add(secret);
+  const redact = (text: string) => r.redact(text);
+  const cutFirst = (text: string, max: number) => r.redact(Array.from(text).slice(0, max).join(''));
+
+  it('redacts before it cuts: a secret across the limit leaves no half behind', () => {
+    const text = `${'a'.repeat(15)} ${secret} ${'b'.repeat(40)}`;
+    // Cut first, the redactor would no longer know the first half.
+    expect(cutFirst(text, 25)).toContain('CutAcross');
+    const cut = redactAndCut(text, 25, redact);
+    expect(cut).toBe(`${'a'.repeat(15)} *** bbbb…`);
+    expect(Array.from(cut)).toHaveLength(25);
+  });
+
+  it('does the same for a token known only by its shape', () => {
+    const token = `ghs_${'Z'.repeat(36)}`;
+    const cut = redactAndCut(`push to https://x:${token}@github.com failed`, 30, redact);
+    expect(cut).not.toContain('ZZZ');
+    expect(cut).toBe('push to https://x:***@github.…');
+  });
+
+  it('leaves short text whole and never splits a surrogate pair', () => {
+    expect(redactAndCut('short', 10, redact)).toBe('short');
+    expect(redactAndCut('😀😀😀😀', 3, redact)).toBe('😀😀…');
   });
 });

@@ -115,6 +115,28 @@ describe('readSettings', () => {
     );
   });
 
+  it.each(['bedrock', 'vertex', ' bedrock '])(
+    'leaves ANTHROPIC_BASE_URL to the Anthropic API: provider %j keeps its own endpoint',
+    (provider) => {
+      const env = {
+        ...RUNNER,
+        INPUT_GITHUB_TOKEN: 'ghs_x',
+        INPUT_PROVIDER: provider,
+        ANTHROPIC_BASE_URL: 'https://gateway.example/anthropic',
+        AWS_REGION: 'us-east-1',
+        CLOUD_ML_REGION: 'us-east5',
+        ANTHROPIC_VERTEX_PROJECT_ID: 'project-1',
+      };
+      const { inputs } = readSettings(env);
+      expect(inputs.provider).toBe(provider.trim());
+      expect(inputs.anthropic_base_url).toBe('');
+      // The input itself still applies (a proxy in front of the platform, or a local server in tests).
+      expect(
+        readSettings({ ...env, INPUT_ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/' }).inputs.anthropic_base_url,
+      ).toBe('http://127.0.0.1:9/');
+    },
+  );
+
   it('applies the defaults of action.yml when inputs are empty or missing', () => {
     const settings = readSettings({ ...RUNNER, ...KEYS, INPUT_MAX_TURNS: '', INPUT_MODEL: '  ' });
     expect(settings.inputs).toMatchObject({

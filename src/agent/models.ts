@@ -41,6 +41,11 @@ const prices = (input: number, output: number, cacheRead: number): Prices => ({
 const M = 1_000_000;
 const K = 1_000;
 
+/**
+ * Cache reads are not one fraction of input for every model: per MTok, Fable 5.1 and Mythos 5.1 $0.25
+ * (0.025× input), Opus 5.5 $0.20 and Sonnet 5.5 $0.10 (0.05×), every other model here 0.1× (Pricing page,
+ * "Prompt caching", checked 2026-12-03; some translated model pages still show Sonnet 5.5 at $0.20).
+ */
 const TABLE: Record<string, Omit<ModelInfo, 'family'>> = {
   'claude-fable-5-1': {
     window: M,
@@ -157,7 +162,10 @@ export function modelInfo(id: string): ModelInfo {
   return best ? { family: best, ...TABLE[best]! } : UNKNOWN;
 }
 
-/** `price_per_mtok` ("input,output" in USD): cache writes and reads follow at 1.25× and 0.1× input. */
+/**
+ * `price_per_mtok` ("input,output" in USD): cache writes and reads follow at 1.25× and 0.1× input, the
+ * common rate; for a model whose reads cost less (the 5.x models above) that errs on the dear side.
+ */
 export function withPrices(
   info: ModelInfo,
   perMtok: { input: number; output: number } | undefined,

@@ -3,11 +3,22 @@
 // TEMPLATE runs once per run, as root, in a mount namespace of its own (and a network namespace of its
 // own with `tool_network: none`); it stays alive, reading its stdin, so that each call can copy its mounts:
 //
-//   sh -c TEMPLATE todo-agent-sandbox N WRITABLE… M HIDDEN…
+//   sh -c TEMPLATE todo-agent-sandbox PRIVATE WORKSPACE ACCESS HOME M HIDDEN…
 //
-// It keeps the WRITABLE directories writable and makes every other mount read-only, gives a /dev of
-// harmless devices only, and covers each HIDDEN path (a directory with an empty read-only tmpfs, a file
-// with /dev/null). It prints `ready <its pid>` when done and exits when its stdin closes.
+// PRIVATE is the sandbox's own directory on the host (sandbox-private-dirs.ts). The script makes every
+// mount read-only, then puts the sandbox's own views in place: PRIVATE/tmp and PRIVATE/var-tmp as /tmp and
+// /var/tmp; an overlay on HOME (when HOME is not empty) whose lower layer is the real HOME, read-only, and
+// whose upper layer is PRIVATE/home-upper, so tools find what a setup step installed there and every write
+// lands in PRIVATE; and the workspace, writable unless ACCESS is `read-only`. It gives a /dev of harmless
+// devices only, and covers each HIDDEN path (a directory with an empty read-only tmpfs, a file with
+// /dev/null). It prints `ready <its pid>` when done and exits when its stdin closes.
+//
+// When the host's temp directory cannot hold the overlay's upper layer, a tmpfs holds it instead.
+//
+// The new views are first mounted on staging points inside PRIVATE, while every path is still the host's,
+// and moved into place from there, PRIVATE being the script's working directory: HOME and the workspace
+// may lie under /tmp (or the workspace under HOME), and covering one must not lose the other. Those moves
+// name their sources relative to the working directory, so mount must not canonicalize them.
 //
 // CALL is PID 1 of each call's fresh PID namespace (with a /proc that shows only that namespace), in a
 // copy of the template's mounts:
@@ -25,33 +36,39 @@ const D = '$';
 export const TEMPLATE = String.raw`
 set -euf
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
-nl='
-'
-writable=''
-n=$1; shift
-while [ "$n" -gt 0 ]; do
-  if [ -d "$1" ]; then
-    mount --rbind "$1" "$1"
-    writable="$writable$1$nl"
-  fi
-  n=$((n - 1)); shift
-done
+private=$1 workspace=$2 access=$3 home=$4
+shift 4
 
-is_writable() {
-  rest=$writable
-  while [ -n "$rest" ]; do
-    w=${D}{rest%%"$nl"*}
-    rest=${D}{rest#*"$nl"}
-    case "$1" in "$w" | "$w"/*) return 0 ;; esac
-  done
-  return 1
+cd "$private"
+mount --rbind "$workspace" workspace
+if [ -n "$home" ] &&
+  ! mount -t overlay overlay -o "lowerdir=$home,upperdir=$private/home-upper,workdir=$private/home-work" home 2>/dev/null
+then
+  # The host's temp directory cannot hold an upper layer (an overlayfs itself, as in many containers):
+  # the layer goes to a tmpfs instead, in memory, with the owner and mode prepared for it.
+  mount -t tmpfs -o mode=700 tmpfs home-layer
+  mkdir home-layer/upper home-layer/work
+  chown "$(stat -c %u:%g home-upper)" home-layer/upper
+  chmod "$(stat -c %a home-upper)" home-layer/upper
+  mount -t overlay overlay -o "lowerdir=$home,upperdir=$private/home-layer/upper,workdir=$private/home-layer/work" home
+fi
+mount --bind tmp tmp
+mount --bind var-tmp var-tmp
+
+stays_writable() {
+  case "$1" in
+    "$private"/workspace | "$private"/workspace/*) [ "$access" = read-write ] ;;
+    "$private" | "$private"/*) return 0 ;;
+    *) return 1 ;;
+  esac
 }
 
 while read -r _id _parent _dev _root mp opts _rest; do
   case "$mp" in /proc | /proc/* | /dev | /dev/*) continue ;; esac
   case ",$opts," in *,ro,*) continue ;; esac
-  is_writable "$mp" || mount -o remount,bind,ro "$mp" 2>/dev/null || true
+  stays_writable "$mp" || mount -o remount,bind,ro "$mp" 2>/dev/null || true
 done < /proc/self/mountinfo
+if [ "$access" != read-write ]; then mount -o remount,bind,ro workspace; fi
 
 mount -t tmpfs -o nosuid,noexec,mode=755,size=64k tmpfs /dev
 for node in null:1:3 zero:1:5 full:1:7 random:1:8 urandom:1:9 tty:5:0; do
@@ -65,6 +82,16 @@ ln -s /proc/self/fd/2 /dev/stderr
 mkdir /dev/shm /dev/pts
 mount -t tmpfs -o nosuid,nodev,mode=1777 tmpfs /dev/shm
 mount -o remount,ro,nosuid,noexec /dev
+
+place() {
+  mkdir -p "$2"
+  mount -n --no-canonicalize --move "$1" "$2"
+}
+place tmp /tmp
+if [ -d /var/tmp ]; then place var-tmp /var/tmp; fi
+if [ -n "$home" ]; then place home "$home"; fi
+place workspace "$workspace"
+cd /
 
 n=$1; shift
 while [ "$n" -gt 0 ]; do

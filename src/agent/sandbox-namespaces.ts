@@ -3,19 +3,29 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { CALL, TEMPLATE } from './sandbox-init.js';
+import { makePrivateDirs, removePrivateDirs } from './sandbox-private-dirs.js';
+
+/** `read-only` mounts the workspace read-only for every call (plan-only runs). */
+export type WorkspaceAccess = 'read-write' | 'read-only';
 
 export interface SandboxConfig {
   /** Runs a program as root: empty when the action is root, `sudo -n --` otherwise. */
   escalate: readonly string[];
   /** Absolute paths of the programs the sandbox is built with. */
-  programs: { sh: string; env: string; unshare: string; nsenter: string; setpriv: string };
+  programs: { sh: string; env: string; unshare: string; nsenter: string; setpriv: string; rm: string };
   /** The identity commands run as: the workspace's owner. 0 means uid 0 without any capability. */
   uid: number;
   gid: number;
   /** `none`: a network namespace of its own, loopback only. */
   network: 'host' | 'none';
-  /** Directories that stay writable (the workspace, /tmp, HOME); every other mount is read-only. */
-  writable: readonly string[];
+  /** The one host directory the tools can change (unless `workspaceAccess` is `read-only`). */
+  workspace: string;
+  workspaceAccess: WorkspaceAccess;
+  /**
+   * The tools' HOME: shown as it is, read-only, with a private layer on top that takes every write and goes
+   * when the sandbox closes. Absent: no HOME to show. /tmp and /var/tmp are always the sandbox's own.
+   */
+  home?: string;
   /** Paths replaced by an empty read-only directory (or /dev/null for a file). */
   hidden: readonly string[];
 }
@@ -36,47 +46,37 @@ export class SandboxError extends Error {
 
 export class Sandbox {
   readonly config: SandboxConfig;
+  /** The host directory behind the tools' /tmp, /var/tmp and writes to HOME; removed by close(). */
+  readonly privateDir: string;
   readonly #template: ChildProcessWithoutNullStreams;
   readonly #templatePid: number;
+  #closed = false;
+  /** Removes the private directory if the process exits without close() (an uncaught error, process.exit). */
+  readonly #onExit = (): void => this.close();
 
-  private constructor(config: SandboxConfig, template: ChildProcessWithoutNullStreams, pid: number) {
+  private constructor(
+    config: SandboxConfig,
+    privateDir: string,
+    template: ChildProcessWithoutNullStreams,
+    pid: number,
+  ) {
     this.config = config;
+    this.privateDir = privateDir;
     this.#template = template;
     this.#templatePid = pid;
+    process.once('exit', this.#onExit);
   }
 
   /** Builds the template namespace; rejects with the reason when it cannot. */
   static async open(config: SandboxConfig): Promise<Sandbox> {
-    const { programs } = config;
-    const argv = [
-      ...config.escalate,
-      ...(config.escalate.length > 0 ? [programs.setpriv, '--pdeathsig', 'KILL', '--'] : []),
-      programs.unshare,
-      '--mount',
-      '--propagation',
-      'private',
-      ...(config.network === 'none' ? ['--net'] : []),
-      '--',
-      programs.sh,
-      '-c',
-      TEMPLATE,
-      'todo-agent-sandbox',
-      String(config.writable.length),
-      ...config.writable,
-      String(config.hidden.length),
-      ...config.hidden,
-    ];
-    const [program, ...args] = argv;
-    const template = spawn(program as string, args, {
-      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const pid = await waitForReady(template);
-    template.unref();
-    for (const stream of [template.stdin, template.stdout, template.stderr]) {
-      (stream as unknown as { unref?: () => void }).unref?.();
+    const privateDir = await makePrivateDirs(config.home);
+    try {
+      const [template, pid] = await startTemplate(config, privateDir);
+      return new Sandbox(config, privateDir, template, pid);
+    } catch (error) {
+      removePrivateDirs(privateDir, config.escalate, config.programs.rm);
+      throw error;
     }
-    return new Sandbox(config, template, pid);
   }
 
   /** The command line that runs `shell -c command` in a fresh copy of the template. */
@@ -132,11 +132,54 @@ export class Sandbox {
     };
   }
 
-  /** Ends the template (its namespace goes once no call uses it). */
+  /** Ends the template (its namespace goes once no call uses it) and removes what the tools wrote. */
   close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    process.off('exit', this.#onExit);
     this.#template.stdin.end();
     if (this.config.escalate.length === 0) this.#template.kill('SIGKILL');
+    removePrivateDirs(this.privateDir, this.config.escalate, this.config.programs.rm);
   }
+}
+
+/** Starts the process that holds the template namespace; resolves once it is ready. */
+async function startTemplate(
+  config: SandboxConfig,
+  privateDir: string,
+): Promise<[ChildProcessWithoutNullStreams, number]> {
+  const { programs } = config;
+  const argv = [
+    ...config.escalate,
+    ...(config.escalate.length > 0 ? [programs.setpriv, '--pdeathsig', 'KILL', '--'] : []),
+    programs.unshare,
+    '--mount',
+    '--propagation',
+    'private',
+    ...(config.network === 'none' ? ['--net'] : []),
+    '--',
+    programs.sh,
+    '-c',
+    TEMPLATE,
+    'todo-agent-sandbox',
+    privateDir,
+    config.workspace,
+    config.workspaceAccess,
+    config.home ?? '',
+    String(config.hidden.length),
+    ...config.hidden,
+  ];
+  const [program, ...args] = argv;
+  const template = spawn(program as string, args, {
+    env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const pid = await waitForReady(template);
+  template.unref();
+  for (const stream of [template.stdin, template.stdout, template.stderr]) {
+    (stream as unknown as { unref?: () => void }).unref?.();
+  }
+  return [template, pid];
 }
 
 /** Resolves with the template's pid once it printed `ready <pid>`; rejects with what went wrong. */

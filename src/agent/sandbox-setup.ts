@@ -1,11 +1,11 @@
 // Finding out whether and how the sandbox can be built here, building it, and checking that it works.
 import { execFile } from 'node:child_process';
 import { lstat, stat } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { runCommand } from './sandbox.js';
-import { Sandbox, SandboxError, type SandboxConfig } from './sandbox-namespaces.js';
+import { Sandbox, SandboxError, type SandboxConfig, type WorkspaceAccess } from './sandbox-namespaces.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -61,11 +61,13 @@ export interface SandboxRequest {
   network: 'host' | 'none';
   /** Further paths to hide (the runner's files, for the action). */
   hidden?: readonly string[];
-  /** HOME of the tools (default: this process's). */
+  /** HOME of the tools (default: this process's): shown read-only, with a private layer for their writes. */
   home?: string;
+  /** `read-only` for runs that must not change the workspace (plans); default `read-write`. */
+  workspaceAccess?: WorkspaceAccess;
 }
 
-export { SandboxError };
+export { SandboxError, type WorkspaceAccess };
 
 async function findSystemProgram(name: string): Promise<string> {
   for (const dir of SYSTEM_DIRS) {
@@ -95,19 +97,18 @@ async function escalation(): Promise<string[]> {
   return [sudo, '-n', '--'];
 }
 
-async function existingDirs(candidates: readonly (string | undefined)[]): Promise<string[]> {
-  const dirs: string[] = [];
-  for (const dir of candidates) {
-    if (!dir || !path.isAbsolute(dir) || dir === '/' || dirs.includes(dir)) continue;
-    if (
-      await stat(dir).then(
-        (s) => s.isDirectory(),
-        () => false,
-      )
-    )
-      dirs.push(dir);
-  }
-  return dirs;
+/**
+ * HOME when there is one to lay the private layer over: an existing absolute directory other than `/`, and
+ * not inside the workspace (which is writable anyway). An overlay's options cannot carry `,`, `:` or `\`.
+ */
+async function homeToShow(home: string, workspace: string): Promise<string | undefined> {
+  if (!path.isAbsolute(home) || home === '/' || isWithin(home, workspace)) return undefined;
+  if (/[,:\\]/.test(home)) throw new SandboxError(`HOME (${home}) holds a character an overlay cannot take`);
+  const isDirectory = await stat(home).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  return isDirectory ? home : undefined;
 }
 
 /** `inner` is `outer` or inside it: hiding `outer` would hide `inner` too. */
@@ -119,18 +120,21 @@ function isWithin(inner: string, outer: string): boolean {
 /** The settings for this machine; throws SandboxError saying what is missing. */
 export async function sandboxConfig(request: SandboxRequest): Promise<SandboxConfig> {
   if (process.platform !== 'linux') throw new SandboxError(`${process.platform} has no Linux namespaces`);
-  const [sh, env, unshare, nsenter, setpriv] = await Promise.all(
-    ['sh', 'env', 'unshare', 'nsenter', 'setpriv'].map(findSystemProgram),
+  const [sh, env, unshare, nsenter, setpriv, rm] = await Promise.all(
+    ['sh', 'env', 'unshare', 'nsenter', 'setpriv', 'rm'].map(findSystemProgram),
   );
   const owner = await lstat(request.workspace);
   const home = request.home ?? homedir();
+  const shownHome = await homeToShow(home, request.workspace);
   return {
     escalate: await escalation(),
-    programs: { sh: sh!, env: env!, unshare: unshare!, nsenter: nsenter!, setpriv: setpriv! },
+    programs: { sh: sh!, env: env!, unshare: unshare!, nsenter: nsenter!, setpriv: setpriv!, rm: rm! },
     uid: owner.uid,
     gid: owner.gid,
     network: request.network,
-    writable: await existingDirs([request.workspace, tmpdir(), '/tmp', '/var/tmp', home]),
+    workspace: request.workspace,
+    workspaceAccess: request.workspaceAccess ?? 'read-write',
+    ...(shownHome ? { home: shownHome } : {}),
     hidden: [
       ...(request.hidden ?? []),
       ...HOME_CREDENTIALS.map((name) => path.join(home, name)),

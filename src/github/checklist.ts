@@ -5,7 +5,7 @@ import { promptTokens, type Usage, type VerifyReport } from '../agent/events.js'
 import { describeFailure } from '../agent/verify.js';
 import { countDone, validateTodos } from '../agent/todos.js';
 import type { TodoItem } from '../agent/todos.js';
-import { redactor } from '../redact.js';
+import { redactAndCut, redactor } from '../redact.js';
 import { inertJson } from '../text/inert-json.js';
 
 export const STATE_MARKER = '<!-- agent-state';
@@ -90,7 +90,7 @@ export function renderChecklist(state: ChecklistState): string {
 }
 
 function renderWithin(state: ChecklistState, limits: TextLimits): string {
-  const task = escapeMarkdown(shorten(redactor.redact(state.task), TASK_MAX_CHARS));
+  const task = escapeMarkdown(shorten(state.task, TASK_MAX_CHARS));
   const trigger = (state.trigger ?? '/agent').replace(/`/g, '');
   // A plan's heading says how to run it; the task follows on its own line.
   const blocks =
@@ -148,7 +148,7 @@ const agentStateSchema = z.looseObject({
 
 function stateLine(state: ChecklistState, maxText: number): string {
   const { v: _v, items: _items, ...resume } = state.resume;
-  const stored = (text: string) => truncate(redactor.redact(text), maxText);
+  const stored = (text: string) => redactAndCut(text, maxText + 1);
   const items = state.items.map(({ id, text, status, activeForm }) => ({
     id,
     text: stored(text),
@@ -178,7 +178,7 @@ function progressLine(items: readonly TodoItem[]): string {
 
 /** An item as the comment shows it. */
 export function itemLine(item: TodoItem, maxChars = ITEM_MAX_CHARS): string {
-  const shown = (text: string) => escapeMarkdown(shorten(redactor.redact(text), maxChars));
+  const shown = (text: string) => escapeMarkdown(shorten(text, maxChars));
   const text = shown(item.text);
   if (item.status === 'completed') return `- [x] ${text}`;
   if (item.status === 'pending') return `- [ ] ${text}`;
@@ -271,15 +271,12 @@ function formatCost(usd: number): string {
   return usd > 0 && usd < 0.005 ? '<$0.01' : `$${usd.toFixed(2)}`;
 }
 
-/** Single line, at most `max` code points (plus "…"). */
+/**
+ * Redacted, then made a single line of at most `max` code points (plus "…"): redaction always comes before
+ * the cut, which could otherwise split a secret so that neither the redactor here nor the API's sees it.
+ */
 function shorten(text: string, max: number): string {
-  return truncate(foldWhitespace(text), max);
-}
-
-/** At most `max` code points (plus "…"); surrogate pairs are never split. */
-function truncate(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length > max ? `${chars.slice(0, max).join('').trimEnd()}…` : text;
+  return redactAndCut(text, max + 1, (whole) => foldWhitespace(redactor.redact(whole)));
 }
 
 /** The first non-empty line: an error message without its stack trace. */
@@ -324,11 +321,12 @@ const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': 
 /**
  * Makes text safe inside one line of Markdown: it renders as the same characters but cannot start a
  * block, emphasis, code, link, image, HTML, math or table cell, ping anyone, or turn into an autolink.
- * Issue references (`#123`) stay live.
+ * Issue references (`#123`) stay live. Secrets are redacted first: escaped (`ghp\_…`, `a@\u200dhost`),
+ * the API's own redaction would no longer know them, yet they render as themselves.
  */
 export function escapeMarkdown(text: string): string {
   return (
-    foldWhitespace(text)
+    foldWhitespace(redactor.redact(text))
       // Mentions and email autolinks: a zero-width joiner after '@' breaks both.
       .replace(/@/g, `@${ZERO_WIDTH_JOINER}`)
       // URL autolinks: GitHub links "scheme://" and "www."; a zero-width space breaks the pattern.

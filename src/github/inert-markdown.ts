@@ -1,5 +1,6 @@
 // The model's closing summary in the pull request body: kept as Markdown, but it can no longer ping anyone,
 // close or link-close an issue, embed an image, or carry raw HTML.
+import { redactor } from '../redact.js';
 import { stripInvisible } from '../text/invisible.js';
 
 /** Code fences and code spans: left as they are (GitHub acts on nothing inside them). */
@@ -18,9 +19,13 @@ const IMAGE = /!(?=\[)/g;
 /** Raw HTML (tags, comments, `<img>`): its `<` is shown as text. */
 const HTML = /<(?=[A-Za-z/!?])/g;
 
-/** The summary, made inert outside code: no mentions, no closing keywords, no images, no HTML. */
+/**
+ * The summary, made inert outside code: no mentions, no closing keywords, no images, no HTML. Redacted
+ * first, since the rewriting (a mention put in a code span, `<` as `&lt;`) can split a secret so that the
+ * API's own redaction no longer knows it.
+ */
 export function inertMarkdown(text: string): string {
-  return stripInvisible(text)
+  return stripInvisible(redactor.redact(text))
     .split(CODE)
     .map((part, index) => (index % 2 === 1 ? part : inertProse(part)))
     .join('');

@@ -3,6 +3,7 @@
 import type { Settings } from '../settings.js';
 import { log } from '../runner-output.js';
 import { errorSentence } from '../error-sentence.js';
+import { redactAndCut } from '../redact.js';
 import { statusOf, type GitHubApi } from './api.js';
 import { ChecklistWatch } from './checklist-watch.js';
 import { CommentWriter } from './comment-writer.js';
@@ -10,7 +11,7 @@ import { PendingEdits } from './pending-edits.js';
 import { ChecklistProgress } from './progress.js';
 import { headline, type WorkPlan } from './work-plan.js';
 
-/** How much of the task the comment's agent-state keeps for a later `continue` (GitHub caps a comment). */
+/** How much of the task (redacted first) the agent-state keeps for a later `continue` (GitHub caps a comment). */
 const MAX_STORED_TASK = 4_000;
 
 export interface LiveChecklist {
@@ -64,7 +65,7 @@ export async function openChecklist(
     items: plan.earlier?.todos ?? [],
     trigger: settings.inputs.trigger,
     resume: {
-      task: headline(plan).slice(0, MAX_STORED_TASK),
+      task: redactAndCut(headline(plan), MAX_STORED_TASK),
       issue: issueNumber,
       ...(plan.branch ? { branch: plan.branch } : {}),
       base: plan.base,

@@ -1,6 +1,7 @@
 // The terminal observer: the live todo panel and one line per tool call, for the CLI and the action log.
 import type { AgentEvent, AgentObserver } from '../agent/events.js';
 import { describeFailure } from '../agent/verify.js';
+import { redactAndCut } from '../redact.js';
 import { renderPanel } from './panel.js';
 
 export interface ReporterOptions {
@@ -47,6 +48,6 @@ export function summarizeInput(input: unknown): string {
   const record = input as Record<string, unknown>;
   const value =
     record.command ?? record.path ?? (Array.isArray(record.items) ? `${record.items.length} items` : '');
-  const line = String(value).replace(/\s+/g, ' ').trim();
-  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+  // Redacted before the cut: the log's own redaction would not recognise half a secret.
+  return redactAndCut(String(value).replace(/\s+/g, ' ').trim(), 100);
 }

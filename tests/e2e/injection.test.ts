@@ -3,7 +3,7 @@
 // text and a summary that tries to ping, close or embed.
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic-server.js';
-import { blockData, createWorld, openingText, type World } from './setup.js';
+import { blockData, createWorld, openingText, TOKEN, type World } from './setup.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -254,5 +254,29 @@ describe('what the model writes back stays visible and inert', () => {
     expect(body).toContain('`@octocat`');
     expect(body).toContain('`Closes #2`');
     expect(body).toContain('[tracker](https://evil.test/t.png)');
+  });
+});
+
+describe('secrets and length limits', () => {
+  it('redacts the PR title and the commit subject before cutting them: a token across the cut leaves no half', async () => {
+    // The workflow token, 67 characters in: across both the commit subject's 72 and the title's 100.
+    const task = `${'w'.repeat(66)} ${TOKEN} and then some more words`;
+    world = await createWorld(writeNotes());
+    const run = await world.trigger(`/agent ${task}`);
+    expect(run.outputs.status).toBe('completed');
+    const title = world.github.state.pulls[0]!.title;
+    const subject = await world.sandbox.git(
+      ['--git-dir', world.sandbox.origin, 'log', '-1', '--format=%s', 'agent/issue-1-4242'],
+      world.sandbox.root,
+    );
+    for (const [cut, max] of [
+      [title, 100],
+      [subject, 72],
+    ] as const) {
+      expect(Array.from(cut).length).toBeLessThanOrEqual(max);
+      expect(cut.startsWith(`${'w'.repeat(66)} ***`)).toBe(true);
+      const pieces = Array.from({ length: TOKEN.length - 5 }, (_, at) => TOKEN.slice(at, at + 6));
+      expect(pieces.filter((piece) => cut.includes(piece))).toEqual([]);
+    }
   });
 });

@@ -3,7 +3,8 @@
 // commands, leaves a process behind and plants git configuration for the action's own commit.
 import { processesNamed } from '../support/processes.js';
 import { createServer, type Server } from 'node:http';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic-server.js';
@@ -203,6 +204,70 @@ describe('a prompt-injected model in the sandbox', () => {
     expect(config).not.toContain('fsmonitor');
     expect(config).not.toContain('hookspath');
     expect(config).not.toContain(url);
+  }, 120_000);
+
+  it('gives the tools a HOME and /tmp of their own: what they plant there is gone after the run, their work is not', async () => {
+    const planted = `todo-agent-planted-${process.pid}-${Date.now()}`;
+    // Left in the runner's /tmp by an earlier step.
+    const runnerFile = join('/tmp', `${planted}-runner`);
+    await writeFile(runnerFile, 'RUNNER-TMP-SECRET\n');
+    // What a prompt-injected model would plant for the workflow's later steps (and for our own git), and
+    // what an honest one does: install a helper in HOME and cache files in /tmp, then use them.
+    const install = [
+      `cat ${runnerFile} 2>&1`,
+      "printf '[user]\\n\\tname = Planted\\n[core]\\n\\thooksPath = /tmp/hooks\\n' > ~/.gitconfig",
+      "echo 'export EVIL=1' >> ~/.bashrc",
+      "echo 'registry=http://127.0.0.1:1/' > ~/.npmrc",
+      "mkdir -p ~/.local/bin && printf '#!/bin/sh\\necho tool-from-home\\n' > ~/.local/bin/helper",
+      'chmod +x ~/.local/bin/helper',
+      `echo cached-in-tmp > /tmp/${planted}; echo cached-in-var-tmp > /var/tmp/${planted}`,
+      "echo 'print(1)' > added.py",
+      'echo INSTALL-DONE',
+    ].join('\n');
+    const use = `~/.local/bin/helper; cat /tmp/${planted} /var/tmp/${planted}; git config --global user.name`;
+    world = await createWorld([
+      reply(PLAN('in_progress')),
+      reply(toolUse('bash', { command: install })),
+      reply(toolUse('bash', { command: use })),
+      reply(PLAN('completed')),
+      reply(text('Done.')),
+    ]);
+    const { sandbox, model } = world;
+    const homeBefore = (await readdir(sandbox.home)).sort();
+    try {
+      const run = await world.trigger('/agent install a helper and use it');
+      expect(run.outputs.status).toBe('completed');
+      expect(model.remaining()).toBe(0);
+
+      // The second call found what the first installed and cached.
+      const toModel = JSON.stringify(model.requests.map((request) => request.body));
+      expect(toModel).toContain('INSTALL-DONE');
+      expect(toModel).toContain('tool-from-home\\ncached-in-tmp\\ncached-in-var-tmp\\nPlanted');
+      // The runner's /tmp was not there to read.
+      expect(toModel).not.toContain('RUNNER-TMP-SECRET');
+      expect(toModel).toContain(`${runnerFile}: No such file or directory`);
+
+      // After the run, the runner's HOME, /tmp and /var/tmp hold nothing of it.
+      expect((await readdir(sandbox.home)).sort()).toEqual(homeBefore);
+      for (const name of ['.gitconfig', '.bashrc', '.npmrc', '.local']) {
+        expect(existsSync(join(sandbox.home, name))).toBe(false);
+      }
+      expect(existsSync(join('/tmp', planted))).toBe(false);
+      expect(existsSync(join('/var/tmp', planted))).toBe(false);
+      expect(await readFile(runnerFile, 'utf8')).toBe('RUNNER-TMP-SECRET\n');
+
+      // The workspace was writable: the change is in the pushed branch, committed by us, not "Planted".
+      const pushed = await sandbox.git(
+        ['--git-dir', sandbox.origin, 'log', '-1', '--format=%an', 'agent/issue-1-4242'],
+        sandbox.root,
+      );
+      expect(pushed).not.toContain('Planted');
+      expect(
+        await sandbox.git(['--git-dir', sandbox.origin, 'show', 'agent/issue-1-4242:added.py'], sandbox.root),
+      ).toBe('print(1)');
+    } finally {
+      await rm(runnerFile, { force: true });
+    }
   }, 120_000);
 
   it('does not start where no sandbox can be built, and the comment says why', async () => {

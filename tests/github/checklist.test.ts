@@ -124,6 +124,50 @@ describe('renderChecklist: headings', () => {
   });
 });
 
+describe('renderChecklist: redaction before every cut', () => {
+  const SECRET = 'StraddleSecret0123456789abcdefXYZ';
+  const TOKEN_BODY = 'Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8';
+  /** Every 6-character piece of what must not show: a half of a cut secret would contain some. */
+  const pieces = (text: string) => Array.from({ length: text.length - 5 }, (_, at) => text.slice(at, at + 6));
+  const leaked = (body: string) => [...pieces(SECRET), ...pieces(TOKEN_BODY)].filter((p) => body.includes(p));
+
+  it('leaves no part of a secret that straddles the task, note or item length limit', () => {
+    redactor.add(SECRET);
+    const straddle = (limit: number, secret: string) => `${'w'.repeat(limit - 10)} ${secret} and more words`;
+    const body = renderChecklist(
+      state({
+        phase: 'failed',
+        task: straddle(120, SECRET),
+        note: straddle(300, `ghp_${TOKEN_BODY}`),
+        items: [
+          { id: '1', text: straddle(500, SECRET), status: 'pending' },
+          { id: '2', text: 'x', status: 'in_progress', activeForm: straddle(500, `ghp_${TOKEN_BODY}`) },
+        ],
+      }),
+    );
+    expect(body).toContain('…'); // every one of them was cut
+    expect(leaked(body)).toEqual([]);
+  });
+
+  it('escapes only what is left after redaction: an escaped token (`ghp\\_…`) would pass the API unseen', () => {
+    expect(escapeMarkdown(`rotate ghp_${TOKEN_BODY} now`)).toBe('rotate \\*\\*\\* now');
+  });
+
+  it('leaves no part of one in the saved state when a long list makes the stored text shorter', () => {
+    redactor.add(SECRET);
+    const items: TodoItem[] = Array.from({ length: 20 }, (_, i) => ({
+      id: String(i + 1),
+      text: `${'s'.repeat(990)}${SECRET}${'t'.repeat(4000)}`,
+      status: 'pending',
+    }));
+    const body = renderChecklist(state({ items }));
+    expect(body.length).toBeLessThanOrEqual(MAX_BODY_CHARS);
+    const stored = parseAgentState(body)!.items[0]!.text;
+    expect(stored.length).toBeLessThan(1010); // cut at the 1,000-character step, inside the secret's place
+    expect(leaked(body)).toEqual([]);
+  });
+});
+
 describe('renderChecklist: progress and items', () => {
   it('shows the count and a 20-cell bar', () => {
     expect(renderChecklist(state())).toContain('**2 of 4 done** · `██████████··········` 50%');

@@ -1,6 +1,7 @@
 // The model's summary in the PR body: still Markdown, but it cannot ping, close issues, embed images or HTML.
 import { describe, expect, it } from 'vitest';
 import { inertMarkdown } from '../../src/github/inert-markdown.js';
+import { redactor } from '../../src/redact.js';
 
 describe('inertMarkdown', () => {
   it.each([
@@ -30,5 +31,12 @@ describe('inertMarkdown', () => {
 
   it('removes invisible characters', () => {
     expect(inertMarkdown('Done\u200b.\u{e0041}\u202e')).toBe('Done.');
+  });
+
+  it('redacts before it rewrites: a secret with an @ is not split by a code span the API would not see through', () => {
+    redactor.add('ci-bot@Hunter2-Passw0rd');
+    expect(inertMarkdown('Logged in as ci-bot@Hunter2-Passw0rd, thanks @octocat')).toBe(
+      'Logged in as ***, thanks `@octocat`',
+    );
   });
 });
