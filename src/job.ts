@@ -11,10 +11,14 @@ import { dropPersistedCredentials, saveConfig } from './git/config-guard.js';
 import { GitRepo } from './git/repo.js';
 import type { GitHubApi, IssueComment, Permission } from './github/api.js';
 import type { ChecklistPhase } from './github/checklist.js';
+import { answer } from './github/answer.js';
 import { deliver, type Delivery } from './github/delivery.js';
-import { humanComments, issueContext } from './github/issue-context.js';
+import { humanComments } from './github/issue-context.js';
 import { openChecklist } from './github/live-checklist.js';
 import { pullBody } from './github/pull-body.js';
+import { pullThreads, threadAuthors, threadHint } from './github/review-threads.js';
+import { runContext } from './github/run-context.js';
+import { replyInThreads } from './github/thread-replies.js';
 import { RunSummary } from './github/summary.js';
 import type { Trigger } from './github/trigger.js';
 import { headline, planWork, type WorkPlan } from './github/work-plan.js';
@@ -61,9 +65,10 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     const sandbox = await startSandbox(settings, trigger.mode === 'plan' ? 'read-only' : 'read-write');
     // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
     const checkoutSha = await git.head();
-    const [defaultBranch, allComments] = await Promise.all([
+    const [defaultBranch, allComments, threads] = await Promise.all([
       api.defaultBranch(),
       api.comments(trigger.issueNumber),
+      pullThreads(api, trigger),
     ]);
     const outcome = await planWork({
       trigger,
@@ -76,14 +81,14 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       defaultBranch,
     });
     // The model reads the thread as it stood when the maintainer asked: nothing posted after the trigger.
-    const thread = allComments.filter(
-      (c) => c.id !== trigger.commentId && c.createdAt <= trigger.commentCreatedAt,
-    );
-    const permissions = await authorPermissions(api, trigger.issueAuthor, thread);
+    const asked = trigger.source === 'issue_comment' ? trigger.commentId : undefined;
+    const thread = allComments.filter((c) => c.id !== asked && c.createdAt <= trigger.commentCreatedAt);
+    const permissions = await authorPermissions(api, trigger.issueAuthor, thread, threadAuthors(threads));
     const instructions = 'plan' in outcome ? await baseInstructions(git, outcome.plan.base, checkoutSha) : [];
     return {
       outcome,
       thread,
+      threads,
       permissions,
       instructions,
       sandbox,
@@ -93,10 +98,10 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   });
   if ('decline' in setup.outcome) {
     setup.sandbox?.close();
-    await api.createComment(trigger.issueNumber, `todo-agent did not start: ${setup.outcome.decline}.`);
+    await answer(api, trigger, `todo-agent did not start: ${setup.outcome.decline}.`);
     return { status: 'skipped', declined: setup.outcome.decline };
   }
-  const { thread, permissions, startSha, sandbox, config, instructions } = setup;
+  const { thread, threads, permissions, startSha, sandbox, config, instructions } = setup;
   const { plan } = setup.outcome;
   const checklist = await openChecklist({ settings, issueNumber: trigger.issueNumber, api }, plan);
   const { progress } = checklist;
@@ -105,18 +110,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     const summary = new RunSummary();
     const agentResult = await runAgent({
       ...(sandbox ? { sandbox } : {}),
-      task: plan.task,
-      context: issueContext({
-        number: trigger.issueNumber,
-        title: trigger.issueTitle,
-        body: trigger.issueBody,
-        author: trigger.issueAuthor,
-        authorAssociation: trigger.issueAuthorAssociation,
-        isPullRequest: trigger.isPullRequest,
-        comments: thread,
-        permissions,
-        triggeredAt: trigger.commentCreatedAt,
-      }),
+      task: plan.task + threadHint(threads),
+      context: runContext(trigger, thread, threads, permissions),
       ...(plan.earlier ? briefingOf(plan.earlier) : {}),
       planOnly: plan.kind === 'plan',
       instructions,
@@ -179,6 +174,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       ? { ...agentResult, status: 'failed', reason: delivered.error }
       : agentResult;
     const pushed = delivery.pushedBranch;
+    if (pushed) await replyInThreads({ api, git, startSha, settings, trigger, threads, plan, result });
     const link = (name: string) => `${settings.serverUrl}/${settings.owner}/${settings.repo}/tree/${name}`;
     checklist.watch.stop();
     progress.update({
@@ -216,7 +212,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
  * else the commit the workflow checked out. Never the working tree, which the model edits.
  */
 async function baseInstructions(git: GitRepo, base: string, checkoutSha: string): Promise<InstructionFile[]> {
-  const sha = (await git.resolve(`refs/remotes/origin/${base}`)) ?? checkoutSha;
+  const sha = (await git.remoteTip(base)) ?? checkoutSha;
   return await loadInstructions((path) => git.fileAt(sha, path));
 }
 
@@ -225,9 +221,9 @@ async function beforeStart<T>({ api, trigger }: JobRequest, setup: () => Promise
   try {
     return await setup();
   } catch (error) {
-    await api
-      .createComment(trigger.issueNumber, `❌ todo-agent could not start: ${errorSentence(error)}`)
-      .catch(() => log.warning('could not post the failure reply either'));
+    await answer(api, trigger, `❌ todo-agent could not start: ${errorSentence(error)}`).catch(() =>
+      log.warning('could not post the failure reply either'),
+    );
     throw error;
   }
 }
@@ -237,8 +233,11 @@ async function authorPermissions(
   api: GitHubApi,
   issueAuthor: string,
   comments: readonly IssueComment[],
+  others: readonly string[],
 ): Promise<Map<string, Permission>> {
-  const logins = [...new Set([issueAuthor, ...humanComments(comments).map((comment) => comment.user)])];
+  const logins = [
+    ...new Set([issueAuthor, ...humanComments(comments).map((comment) => comment.user), ...others]),
+  ];
   return new Map(
     await Promise.all(logins.map(async (login) => [login, await api.permission(login)] as const)),
   );

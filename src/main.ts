@@ -1,8 +1,9 @@
 // The action: read the event, decide whether and for whom to run, run the job, report the outcome.
 import { readFile } from 'node:fs/promises';
 import { GitHubApi, type Reaction } from './github/api.js';
+import { answer } from './github/answer.js';
 import { cancelRun } from './github/cancel.js';
-import { parseTrigger, taskProblem, type Trigger } from './github/trigger.js';
+import { parseTrigger, taskProblem, type Trigger, type TriggerSource } from './github/trigger.js';
 import { errorSentence } from './error-sentence.js';
 import { runJob, type JobOutcome } from './job.js';
 import { addSecret, log, setFailed, setOutput } from './runner-output.js';
@@ -19,7 +20,7 @@ export async function run(): Promise<void> {
   for (const secret of secrets) addSecret(secret);
   const redact = (text: string) => redactor.redact(text);
   // Once a run has been acknowledged (👀), a failure of any kind is acknowledged too (😕).
-  let acknowledged: { api: GitHubApi; commentId: number } | undefined;
+  let acknowledged: { api: GitHubApi; trigger: TriggerSource } | undefined;
   try {
     const settings = readSettings(process.env);
     const trigger = parseTrigger(settings.eventName, await readEvent(settings), settings.inputs.trigger);
@@ -35,8 +36,8 @@ export async function run(): Promise<void> {
       baseUrl: settings.apiUrl,
       warn: log.warning,
     });
-    await react(api, trigger.commentId, 'eyes');
-    acknowledged = { api, commentId: trigger.commentId };
+    await react(api, trigger, 'eyes');
+    acknowledged = { api, trigger };
     const status = await gate(api, trigger, settings);
     if (status) {
       setOutputs(status);
@@ -47,7 +48,7 @@ export async function run(): Promise<void> {
       const runUrl = (id: string) =>
         `${settings.serverUrl}/${settings.owner}/${settings.repo}/actions/runs/${id}`;
       const cancelled = await cancelRun(api, run, settings.runId, runUrl);
-      await react(api, trigger.commentId, cancelled.status === 'failed' ? 'confused' : '+1');
+      await react(api, trigger, cancelled.status === 'failed' ? 'confused' : '+1');
       setOutputs(cancelled.status);
       if (cancelled.status === 'failed') setFailed(cancelled.reply);
       return;
@@ -64,11 +65,11 @@ export async function run(): Promise<void> {
     if ('result' in outcome && outcome.status !== 'cancelled') {
       const fine = outcome.status === 'completed' || outcome.status === 'planned';
       const done = outcome.delivery.pr ? 'rocket' : fine ? '+1' : 'confused';
-      await react(api, trigger.commentId, done);
+      await react(api, trigger, done);
     }
     report(outcome);
   } catch (error) {
-    if (acknowledged) await react(acknowledged.api, acknowledged.commentId, 'confused');
+    if (acknowledged) await react(acknowledged.api, acknowledged.trigger, 'confused');
     setOutputs('failed');
     setFailed(`todo-agent failed: ${errorSentence(error)}`);
   }
@@ -87,15 +88,17 @@ async function gate(
   const permission = await api.permission(trigger.sender);
   if (!ALLOWED.includes(permission)) {
     log.info(`@${trigger.sender} has ${permission} permission; only write or admin may run todo-agent.`);
-    await api.createComment(
-      trigger.issueNumber,
+    await answer(
+      api,
+      trigger,
       `@${trigger.sender} only collaborators with write access can run todo-agent here, so this request was not run.`,
     );
     return 'refused';
   }
   if (trigger.issueState === 'closed') {
-    await api.createComment(
-      trigger.issueNumber,
+    await answer(
+      api,
+      trigger,
       `todo-agent did not start: this ${trigger.isPullRequest ? 'pull request' : 'issue'} is closed. Reopen it and ask again.`,
     );
     return 'skipped';
@@ -103,8 +106,9 @@ async function gate(
   const problem = trigger.kind === 'usage' ? 'no task was given' : taskProblem(trigger.task);
   if (problem) {
     const prefix = settings.inputs.trigger;
-    await api.createComment(
-      trigger.issueNumber,
+    await answer(
+      api,
+      trigger,
       `todo-agent did not start: ${problem}.\n\nUsage: \`${prefix} <what to do>\`, for example \`${prefix} add type hints to hello.py\`, or \`${prefix} continue\` to resume an earlier run, or \`${prefix} plan <what to do>\` to see a plan first.`,
     );
     return 'skipped';
@@ -124,9 +128,11 @@ function cancelOnSignals(): AbortController {
   return controller;
 }
 
-async function react(api: GitHubApi, commentId: number, content: Reaction): Promise<void> {
+/** Reacts to the comment that asked; a review takes no reactions through the REST API, so it gets none. */
+async function react(api: GitHubApi, trigger: TriggerSource, content: Reaction): Promise<void> {
+  if (trigger.source === 'review') return;
   try {
-    await api.react(commentId, content);
+    await api.react(trigger.commentId, content, trigger.source === 'issue_comment' ? 'issue' : 'review');
   } catch (error) {
     log.warning(`could not add the ${content} reaction: ${errorSentence(error)}`);
   }

@@ -21,9 +21,21 @@ describe('the workflow’s job filter', () => {
     const dogfood = await readFile(join(ROOT, '.github/workflows/agent.yml'), 'utf8');
     const fromReadme = jobCondition(/```yaml\n([\s\S]*?)```/.exec(readme)![1]!);
     expect(fromReadme).toBe(
-      "startsWith(github.event.comment.body, '/agent') && github.event.comment.user.type != 'Bot' && " +
-        'contains(fromJSON(\'["OWNER", "MEMBER", "COLLABORATOR"]\'), github.event.comment.author_association)',
+      "startsWith(github.event.comment.body || github.event.review.body, '/agent') && " +
+        "(github.event.comment.user.type || github.event.review.user.type) != 'Bot' && " +
+        'contains(fromJSON(\'["OWNER", "MEMBER", "COLLABORATOR"]\'), ' +
+        'github.event.comment.author_association || github.event.review.author_association)',
     );
     expect(jobCondition(dogfood)).toBe(fromReadme);
+  });
+
+  it('answers review comments and submitted reviews too, one pull request per concurrency group', async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const dogfood = await readFile(join(ROOT, '.github/workflows/agent.yml'), 'utf8');
+    for (const yaml of [/```yaml\n([\s\S]*?)```/.exec(readme)![1]!, dogfood]) {
+      expect(yaml).toMatch(/^ {2}pull_request_review_comment:.*\n {4}types: \[created\]$/m);
+      expect(yaml).toMatch(/^ {2}pull_request_review:.*\n {4}types: \[submitted\]$/m);
+      expect(yaml).toContain('github.event.issue.number || github.event.pull_request.number');
+    }
   });
 });

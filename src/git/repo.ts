@@ -156,15 +156,33 @@ export class GitRepo {
    * or working on a PR's head). A local branch of that name is reset to the remote one.
    */
   async checkoutRemoteBranch(name: string): Promise<void> {
+    await this.#fetchBranch(name);
+    await this.#git(['switch', '--force-create', name, `refs/remotes/origin/${name}`]);
+    await this.#git(['config', `branch.${name}.remote`, 'origin']);
+    await this.#git(['config', `branch.${name}.merge`, `refs/heads/${name}`]);
+  }
+
+  /**
+   * The sha of origin's branch: as the checkout has it, else fetched (a pull request event checks out its merge
+   * commit and nothing else); undefined when origin has no such branch.
+   */
+  async remoteTip(name: string): Promise<string | undefined> {
+    const ref = `refs/remotes/origin/${name}`;
+    const known = await this.resolve(ref);
+    if (known) return known;
+    return await this.#fetchBranch(name).then(
+      async () => await this.resolve(ref),
+      () => undefined,
+    );
+  }
+
+  async #fetchBranch(name: string): Promise<void> {
     assertNotOption(name, 'fetch');
     // An explicit refspec: a checkout's fetch config may not cover every branch.
     await this.#git(
       ['fetch', '--no-tags', 'origin', `+refs/heads/${name}:refs/remotes/origin/${name}`],
       this.#authEnv,
     );
-    await this.#git(['switch', '--force-create', name, `refs/remotes/origin/${name}`]);
-    await this.#git(['config', `branch.${name}.remote`, 'origin']);
-    await this.#git(['config', `branch.${name}.merge`, `refs/heads/${name}`]);
   }
 
   /** A commit-ish resolved to its sha, or undefined when there is no such revision here. */

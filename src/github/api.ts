@@ -20,6 +20,20 @@ export interface IssueComment {
   htmlUrl: string;
 }
 
+/** A review comment on a pull request's line (or file), as the action reads it. */
+export interface ReviewComment extends IssueComment {
+  /** The comment it answers; absent on the comment that starts a thread. */
+  inReplyTo?: number;
+  reviewId?: number;
+  path: string;
+  /** The line commented on (the last of a range) in the current diff, or the original one when outdated. */
+  line?: number;
+  startLine?: number;
+  /** The comment's line is no longer in the pull request's diff. */
+  outdated?: boolean;
+  diffHunk: string;
+}
+
 /** Who writes when the workflow's own GITHUB_TOKEN is used. */
 export const WORKFLOW_BOT = 'github-actions[bot]';
 
@@ -145,12 +159,13 @@ export class GitHubApi {
     return data.default_branch;
   }
 
-  async react(commentId: number, content: Reaction): Promise<void> {
-    const { data } = await this.#octokit.rest.reactions.createForIssueComment({
-      ...this.#repo,
-      comment_id: commentId,
-      content,
-    });
+  /** Reacts to an issue (or PR conversation) comment, or to a review comment on a line. */
+  async react(commentId: number, content: Reaction, on: 'issue' | 'review' = 'issue'): Promise<void> {
+    const request = { ...this.#repo, comment_id: commentId, content };
+    const { data } =
+      on === 'issue'
+        ? await this.#octokit.rest.reactions.createForIssueComment(request)
+        : await this.#octokit.rest.reactions.createForPullRequestReviewComment(request);
     this.#reactedAs ??= data.user?.login;
   }
 
@@ -186,16 +201,7 @@ export class GitHubApi {
       issue_number: issueNumber,
       per_page: 100,
     });
-    return all.map((comment) => ({
-      id: comment.id,
-      body: comment.body ?? '',
-      user: comment.user?.login ?? 'ghost',
-      userType: comment.user?.type ?? 'User',
-      association: comment.author_association,
-      createdAt: comment.created_at,
-      updatedAt: comment.updated_at,
-      htmlUrl: comment.html_url,
-    }));
+    return all.map(commentOf);
   }
 
   async createComment(
@@ -258,17 +264,46 @@ export class GitHubApi {
     }
   }
 
-  /** The head branch of a pull request (for a run triggered on a PR). */
+  /** The head branch of a pull request (for a run triggered on a PR), and who opened it. */
   async pullHead(
     pullNumber: number,
-  ): Promise<{ ref: string; base: string; sameRepo: boolean; body: string }> {
+  ): Promise<{ ref: string; base: string; sameRepo: boolean; body: string; author: string }> {
     const { data } = await this.#octokit.rest.pulls.get({ ...this.#repo, pull_number: pullNumber });
     return {
       ref: data.head.ref,
       base: data.base.ref,
       sameRepo: data.head.repo?.full_name === `${this.owner}/${this.repo}`,
       body: data.body ?? '',
+      author: data.user?.login ?? 'ghost',
     };
+  }
+
+  /** The review comments on a pull request's lines, oldest first. */
+  async reviewComments(pullNumber: number): Promise<ReviewComment[]> {
+    const all = await this.#octokit.paginate(this.#octokit.rest.pulls.listReviewComments, {
+      ...this.#repo,
+      pull_number: pullNumber,
+      per_page: 100,
+    });
+    return all.map((comment) => ({
+      ...commentOf(comment),
+      ...(comment.in_reply_to_id ? { inReplyTo: comment.in_reply_to_id } : {}),
+      ...(comment.pull_request_review_id ? { reviewId: comment.pull_request_review_id } : {}),
+      path: comment.path,
+      ...lineOf(comment),
+      diffHunk: comment.diff_hunk,
+    }));
+  }
+
+  /** Replies in a review thread, given its top comment (GitHub takes no reply to a reply). */
+  async replyInThread(pullNumber: number, topCommentId: number, body: string): Promise<{ id: number }> {
+    const { data } = await this.#octokit.rest.pulls.createReplyForReviewComment({
+      ...this.#repo,
+      pull_number: pullNumber,
+      comment_id: topCommentId,
+      body,
+    });
+    return { id: data.id };
   }
 
   /**
@@ -360,6 +395,42 @@ export interface OpenPull {
   reused: boolean;
   /** Opened by this action (now or by an earlier run), so its description may be replaced. */
   ours: boolean;
+}
+
+/** The fields an issue comment and a review comment share, as the action reads them. */
+function commentOf(comment: {
+  id: number;
+  body?: string | null;
+  user?: { login: string; type: string } | null;
+  author_association: string;
+  created_at: string;
+  updated_at: string;
+  html_url: string;
+}): IssueComment {
+  return {
+    id: comment.id,
+    body: comment.body ?? '',
+    user: comment.user?.login ?? 'ghost',
+    userType: comment.user?.type ?? 'User',
+    association: comment.author_association,
+    createdAt: comment.created_at,
+    updatedAt: comment.updated_at,
+    htmlUrl: comment.html_url,
+  };
+}
+
+/** Where a review comment sits: its line, or its original line when the diff has moved on. */
+function lineOf(comment: {
+  line?: number | null;
+  original_line?: number | null;
+  start_line?: number | null;
+}): Pick<ReviewComment, 'line' | 'startLine' | 'outdated'> {
+  const line = comment.line ?? comment.original_line ?? undefined;
+  return {
+    ...(line === undefined ? {} : { line }),
+    ...(comment.start_line ? { startLine: comment.start_line } : {}),
+    ...(comment.line == null && line !== undefined ? { outdated: true } : {}),
+  };
 }
 
 export function statusOf(error: unknown): number | undefined {

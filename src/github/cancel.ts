@@ -1,6 +1,7 @@
 // `/agent cancel`: stops the run going on this issue or pull request through the Actions API. The cancelled
 // run then finishes as on any cancel: its work pushed, its comment saying "cancelled".
 import type { GitHubApi } from './api.js';
+import { answer as reply } from './answer.js';
 import { isRunning } from './checklist.js';
 import type { Trigger } from './trigger.js';
 import { earlierRun } from './work-plan.js';
@@ -58,8 +59,8 @@ async function answer(
   api: GitHubApi,
   trigger: Extract<Trigger, { kind: 'run' }>,
   status: CancelOutcome,
-  reply: string,
+  text: string,
 ): Promise<{ status: CancelOutcome; reply: string }> {
-  await api.createComment(trigger.issueNumber, reply);
-  return { status, reply };
+  await reply(api, trigger, text);
+  return { status, reply: text };
 }

@@ -30,7 +30,7 @@ export interface IssueThread {
 }
 
 /** The comments the model is shown: people's, not bots' and not checklists (anything carrying agent-state). */
-export function humanComments(comments: readonly IssueComment[]): IssueComment[] {
+export function humanComments<T extends IssueComment>(comments: readonly T[]): T[] {
   return comments.filter(
     (comment) =>
       comment.userType !== 'Bot' && !comment.user.endsWith('[bot]') && !comment.body.includes(STATE_MARKER),
@@ -67,7 +67,7 @@ export function issueContext(thread: IssueThread): string {
     body: clip(stripHidden(thread.body).trim(), MAX_COMMENT_CHARS * 2) || '(no description)',
   };
   const comments = humanComments(thread.comments)
-    .map((comment) => entryOf(comment, thread))
+    .map((comment) => commentEntry(comment, thread))
     .filter((entry) => entry.body !== '');
   let omitted = 0;
   let json = render(issue, comments, omitted);
@@ -79,7 +79,11 @@ export function issueContext(thread: IssueThread): string {
   return `${LEGEND}\n\n${json}`;
 }
 
-function entryOf(comment: IssueComment, thread: IssueThread): CommentEntry {
+/** One comment as the model reads it: who wrote it, their standing, when, and its text as a reader sees it. */
+export function commentEntry(
+  comment: IssueComment,
+  thread: Pick<IssueThread, 'permissions' | 'triggeredAt'>,
+): CommentEntry {
   return {
     author: comment.user,
     author_association: comment.association,
@@ -92,7 +96,7 @@ function entryOf(comment: IssueComment, thread: IssueThread): CommentEntry {
   };
 }
 
-function canWrite(thread: IssueThread, login: string): boolean {
+function canWrite(thread: Pick<IssueThread, 'permissions'>, login: string): boolean {
   return WRITERS.includes(thread.permissions.get(login) ?? 'none');
 }
 

@@ -4,11 +4,18 @@ import { stripHidden } from './hidden-text.js';
 
 export const MAX_TASK_CHARS = 20_000;
 
+/** Where the request was written: an issue or PR conversation comment, a review comment on a line, a review. */
+export type TriggerOrigin = 'issue_comment' | 'review_comment' | 'review';
+
 /** Who asked, where, and what the issue (or pull request) says. */
 export interface TriggerSource {
+  source: TriggerOrigin;
   issueNumber: number;
   isPullRequest: boolean;
+  /** The id of what asked, in its own kind's numbering: the issue comment, the review comment or the review. */
   commentId: number;
+  /** A review comment's thread: the id of its top comment (its own when it starts the thread). */
+  threadId?: number;
   commentUrl: string;
   /** Login of the commenter. */
   sender: string;
@@ -38,6 +45,9 @@ export type Trigger =
 // Only the fields read below; everything else in the payload is ignored.
 const actionSchema = z.object({ action: z.string() });
 
+const repositorySchema = z.object({ name: z.string(), owner: z.object({ login: z.string() }) });
+const senderSchema = z.object({ login: z.string(), type: z.string() });
+
 const commentEventSchema = z.object({
   comment: z.object({
     id: z.number().int(),
@@ -55,30 +65,68 @@ const commentEventSchema = z.object({
     locked: z.boolean().optional(),
     pull_request: z.object({}).nullish(),
   }),
-  repository: z.object({ name: z.string(), owner: z.object({ login: z.string() }) }),
-  sender: z.object({ login: z.string(), type: z.string() }),
+  repository: repositorySchema,
+  sender: senderSchema,
 });
 
-type CommentEvent = z.infer<typeof commentEventSchema>;
+/** The pull request of a review event: it plays the part of the issue. */
+const pullSchema = commentEventSchema.shape.issue.omit({ pull_request: true });
 
-/** Reads an `issue_comment` event: a new comment starting with `triggerPrefix` asks for a run. */
+const reviewCommentEventSchema = z.object({
+  comment: commentEventSchema.shape.comment.extend({ in_reply_to_id: z.number().int().nullish() }),
+  pull_request: pullSchema,
+  repository: repositorySchema,
+  sender: senderSchema,
+});
+
+const reviewEventSchema = z.object({
+  review: z.object({
+    id: z.number().int(),
+    html_url: z.string(),
+    body: z.string().nullish(),
+    submitted_at: z.string(),
+  }),
+  pull_request: pullSchema,
+  repository: repositorySchema,
+  sender: senderSchema,
+});
+
+/** The events that may ask for a run, and the one action of each that does. */
+const EVENTS: Record<string, { action: string; noun: string }> = {
+  issue_comment: { action: 'created', noun: 'comment' },
+  pull_request_review_comment: { action: 'created', noun: 'review comment' },
+  pull_request_review: { action: 'submitted', noun: 'review' },
+};
+
+/** What any of the events says, once read: the text that may ask, who wrote it, and where. */
+interface Request {
+  body: string;
+  sender: z.infer<typeof senderSchema>;
+  source: TriggerSource;
+}
+
+/**
+ * Reads an `issue_comment` (created), `pull_request_review_comment` (created) or `pull_request_review`
+ * (submitted) event: a text starting with `triggerPrefix` asks for a run.
+ */
 export function parseTrigger(eventName: string, payload: unknown, triggerPrefix: string): Trigger {
-  if (eventName !== 'issue_comment') return skip(`event '${eventName}' is not issue_comment`);
+  const event = EVENTS[eventName];
+  if (!event)
+    return skip(`event '${eventName}' cannot ask for a run (${Object.keys(EVENTS).join(', ')} can)`);
   const action = actionSchema.safeParse(payload);
-  if (!action.success) return skip(`malformed issue_comment payload: ${describeIssues(action.error)}`);
-  if (action.data.action !== 'created') return skip(`comment ${action.data.action}, ignored`);
+  if (!action.success) return skip(`malformed ${eventName} payload: ${describeIssues(action.error)}`);
+  if (action.data.action !== event.action) return skip(`${event.noun} ${action.data.action}, ignored`);
 
-  const parsed = commentEventSchema.safeParse(payload);
-  if (!parsed.success) return skip(`malformed issue_comment payload: ${describeIssues(parsed.error)}`);
-  const event = parsed.data;
+  const read = readRequest(eventName, payload);
+  if ('error' in read) return skip(`malformed ${eventName} payload: ${describeIssues(read.error)}`);
+  const { body, sender, source } = read;
 
-  if (isBot(event.sender)) return skip(`comment by bot ${event.sender.login}, ignored`);
-  const asked = taskAfterPrefix(event.comment.body ?? '', triggerPrefix);
-  if (asked === undefined) return skip(`comment does not start with ${triggerPrefix}`);
+  if (isBot(sender)) return skip(`${event.noun} by bot ${sender.login}, ignored`);
+  const asked = taskAfterPrefix(body, triggerPrefix);
+  if (asked === undefined) return skip(`${event.noun} does not start with ${triggerPrefix}`);
   // The task too is read as the maintainer saw it: text pasted from elsewhere may carry hidden parts.
   const task = stripHidden(asked).trim();
 
-  const source = sourceOf(event);
   if (task === '') return { kind: 'usage', ...source };
   if (PLAN.test(task))
     return { kind: 'run', task: afterKeyword(task, PLAN), isContinue: false, mode: 'plan', ...source };
@@ -89,6 +137,75 @@ export function parseTrigger(eventName: string, payload: unknown, triggerPrefix:
     mode: GO.test(task) ? 'go' : CANCEL.test(task) ? 'cancel' : 'task',
     ...source,
   };
+}
+
+/** The payload of one of the events, validated, as what it asks and where. */
+function readRequest(eventName: string, payload: unknown): Request | { error: z.ZodError } {
+  const read = readEvent(eventName, payload);
+  if ('error' in read) return read;
+  const { asking, issue, repository, sender } = read;
+  return {
+    body: asking.body ?? '',
+    sender,
+    source: {
+      source: read.source,
+      issueNumber: issue.number,
+      isPullRequest: read.isPullRequest,
+      commentId: asking.id,
+      ...(read.threadId === undefined ? {} : { threadId: read.threadId }),
+      commentUrl: asking.html_url,
+      sender: sender.login,
+      owner: repository.owner.login,
+      repo: repository.name,
+      issueTitle: issue.title,
+      issueBody: issue.body ?? '',
+      issueAuthor: issue.user?.login ?? 'ghost',
+      issueAuthorAssociation: issue.author_association ?? 'NONE',
+      issueState: issue.state,
+      locked: issue.locked ?? false,
+      commentCreatedAt: asking.created_at,
+    },
+  };
+}
+
+/** One event's payload in the shape all three share: the text that asks, the issue or pull request, who. */
+type EventRead = {
+  source: TriggerOrigin;
+  asking: { id: number; html_url: string; body?: string | null; created_at: string };
+  issue: z.infer<typeof pullSchema>;
+  isPullRequest: boolean;
+  threadId?: number;
+  repository: z.infer<typeof repositorySchema>;
+  sender: Request['sender'];
+};
+
+function readEvent(eventName: string, payload: unknown): EventRead | { error: z.ZodError } {
+  if (eventName === 'issue_comment') {
+    const parsed = commentEventSchema.safeParse(payload);
+    if (!parsed.success) return { error: parsed.error };
+    const { comment, issue, ...rest } = parsed.data;
+    const isPullRequest = issue.pull_request != null;
+    return { source: 'issue_comment', asking: comment, issue, isPullRequest, ...rest };
+  }
+  if (eventName === 'pull_request_review_comment') {
+    const parsed = reviewCommentEventSchema.safeParse(payload);
+    if (!parsed.success) return { error: parsed.error };
+    const { comment, pull_request, ...rest } = parsed.data;
+    const threadId = comment.in_reply_to_id ?? comment.id;
+    return {
+      source: 'review_comment',
+      asking: comment,
+      issue: pull_request,
+      isPullRequest: true,
+      threadId,
+      ...rest,
+    };
+  }
+  const parsed = reviewEventSchema.safeParse(payload);
+  if (!parsed.success) return { error: parsed.error };
+  const { review, pull_request, ...rest } = parsed.data;
+  const asking = { ...review, created_at: review.submitted_at };
+  return { source: 'review', asking, issue: pull_request, isPullRequest: true, ...rest };
 }
 
 /** `continue` as the first word, alone or followed by more instructions ("continue, and add a test"). */
@@ -130,27 +247,8 @@ function taskAfterPrefix(body: string, prefix: string): string | undefined {
   return rest.trim();
 }
 
-function isBot(sender: CommentEvent['sender']): boolean {
+function isBot(sender: Request['sender']): boolean {
   return sender.type === 'Bot' || sender.login.endsWith('[bot]');
-}
-
-function sourceOf(event: CommentEvent): TriggerSource {
-  return {
-    issueNumber: event.issue.number,
-    isPullRequest: event.issue.pull_request != null,
-    commentId: event.comment.id,
-    commentUrl: event.comment.html_url,
-    sender: event.sender.login,
-    owner: event.repository.owner.login,
-    repo: event.repository.name,
-    issueTitle: event.issue.title,
-    issueBody: event.issue.body ?? '',
-    issueAuthor: event.issue.user?.login ?? 'ghost',
-    issueAuthorAssociation: event.issue.author_association ?? 'NONE',
-    issueState: event.issue.state,
-    locked: event.issue.locked ?? false,
-    commentCreatedAt: event.comment.created_at,
-  };
 }
 
 function describeIssues(error: z.ZodError): string {

@@ -110,6 +110,10 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
           'this pull request comes from a fork, and todo-agent can only push to branches of this repository',
       };
     }
+    // A review is answered on the agent's own pull requests only: a person's branch is theirs to change.
+    if (trigger.source !== 'issue_comment' && !(await api.wroteIt({ user: head.author }))) {
+      return { decline: NOT_OURS };
+    }
     await git.checkoutRemoteBranch(head.ref);
     const closes = /^Closes #(\d+)$/m.exec(head.body)?.[1];
     const where = {
@@ -219,6 +223,9 @@ function approvedPlan(
     ...(notice ? { notice } : {}),
   };
 }
+
+const NOT_OURS =
+  'todo-agent follows up on reviews of the pull requests it opened, and this one was opened by someone else';
 
 const NO_PLAN = 'there is no plan on this thread to run: comment `plan <task>` first';
 

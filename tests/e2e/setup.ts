@@ -30,16 +30,24 @@ import { HELLO_FILES } from '../support/scenarios.js';
 export const TOKEN = 'ghs_e2eToken0000000000000000000000000001';
 export const KEY = 'sk-ant-e2e-key-00000000000000000000000001';
 
+type RunOptions = Pick<RunActionOptions, 'inputs' | 'env' | 'onSpawn' | 'runId' | 'as'>;
+
 export interface World {
   sandbox: Sandbox;
   github: GitHubEmulator;
   model: ScriptedModelServer;
   close(): Promise<void>;
   /** Posts the comment on the emulated issue, then runs dist/index.js for its event. */
-  trigger(
-    body: string,
-    options?: Partial<CommentEventOptions> &
-      Pick<RunActionOptions, 'inputs' | 'env' | 'onSpawn' | 'runId' | 'as'>,
+  trigger(body: string, options?: Partial<CommentEventOptions> & RunOptions): Promise<ActionRun>;
+  /**
+   * Runs dist/index.js for an event whose comment or review the test already added to the emulator. With
+   * `mergeOf` (a pull request's head branch), the workspace is what actions/checkout gives a pull request
+   * event: the PR's merge commit, detached, with no remote-tracking branches.
+   */
+  runEvent(
+    eventName: string,
+    event: Record<string, unknown>,
+    options?: RunOptions & { mergeOf?: string },
   ): Promise<ActionRun>;
   /** The comments the action wrote (as the bot, or as the token's user), oldest first. */
   botComments(): Array<{ id: number; body: string; versions: string[] }>;
@@ -90,6 +98,35 @@ export async function createWorld(
   });
   const modelInput: Record<string, string> = options.mode ? { model: MODE_MODEL_ID[options.mode] } : {};
   let runs = 0;
+  // Every workflow run starts from a fresh checkout of main, as actions/checkout gives it.
+  const freshCheckout = async () => {
+    if (options.shallow) {
+      runs++;
+      await shallowCheckout(sandbox);
+    } else if (runs++ > 0) {
+      await sandbox.git(['fetch', '-q', 'origin']);
+      await sandbox.git(['switch', '-q', '-f', '-C', 'main', 'origin/main']);
+      await sandbox.git(['clean', '-q', '-fdx']);
+    }
+  };
+  const run = async (eventName: string, event: Record<string, unknown>, how: RunOptions) =>
+    await runAction({
+      sandbox,
+      apiUrl: github.url,
+      eventName,
+      event,
+      inputs: {
+        github_token: TOKEN,
+        anthropic_api_key: KEY,
+        anthropic_base_url: model.url,
+        ...modelInput,
+        ...how.inputs,
+      },
+      ...(how.env ? { env: how.env } : {}),
+      ...(how.onSpawn ? { onSpawn: how.onSpawn } : {}),
+      ...(how.runId ? { runId: how.runId } : {}),
+      ...(how.as ? { as: how.as } : {}),
+    });
   return {
     sandbox,
     github,
@@ -99,39 +136,22 @@ export async function createWorld(
       await sandbox.cleanup();
     },
     async trigger(body, { inputs, env, onSpawn, runId, as, ...event } = {}) {
-      // Every workflow run starts from a fresh checkout of main, as actions/checkout gives it.
-      if (options.shallow) {
-        runs++;
-        await shallowCheckout(sandbox);
-      } else if (runs++ > 0) {
-        await sandbox.git(['fetch', '-q', 'origin']);
-        await sandbox.git(['switch', '-q', '-f', '-C', 'main', 'origin/main']);
-        await sandbox.git(['clean', '-q', '-fdx']);
-      }
+      await freshCheckout();
       const user = event.user ?? 'maintainer';
       const comment = github.addComment(event.issueNumber ?? 1, user, body);
-      return await runAction({
-        sandbox,
-        apiUrl: github.url,
-        event: issueCommentEvent({
-          body,
-          user,
-          commentId: comment.id,
-          createdAt: comment.created_at,
-          ...event,
-        }),
-        inputs: {
-          github_token: TOKEN,
-          anthropic_api_key: KEY,
-          anthropic_base_url: model.url,
-          ...modelInput,
-          ...inputs,
-        },
-        ...(env ? { env } : {}),
-        ...(onSpawn ? { onSpawn } : {}),
-        ...(runId ? { runId } : {}),
-        ...(as ? { as } : {}),
+      const payload = issueCommentEvent({
+        body,
+        user,
+        commentId: comment.id,
+        createdAt: comment.created_at,
+        ...event,
       });
+      return await run('issue_comment', payload, { inputs, env, onSpawn, runId, as });
+    },
+    async runEvent(eventName, event, { mergeOf, ...rest } = {}) {
+      await freshCheckout();
+      if (mergeOf) await mergeCheckout(sandbox, mergeOf);
+      return await run(eventName, event, rest);
     },
     botComments() {
       return [...github.state.comments.values()]
@@ -139,6 +159,15 @@ export async function createWorld(
         .map(({ id, body, versions }) => ({ id, body, versions }));
     },
   };
+}
+
+/** The merge of origin's `head` into main, checked out detached, as a pull request event's checkout is. */
+async function mergeCheckout(sandbox: Sandbox, head: string): Promise<void> {
+  await sandbox.git(['fetch', '-q', 'origin', `+refs/heads/${head}:refs/remotes/origin/${head}`]);
+  await sandbox.git(['switch', '-q', '--detach', 'origin/main']);
+  await sandbox.git(['merge', '-q', '--no-ff', '--no-edit', `origin/${head}`]);
+  const refs = await sandbox.git(['for-each-ref', '--format=%(refname)', 'refs/remotes', 'refs/heads']);
+  for (const ref of refs.split('\n').filter(Boolean)) await sandbox.git(['update-ref', '-d', ref]);
 }
 
 /** The text of the first user message of a request the model server received: task, context, earlier run. */

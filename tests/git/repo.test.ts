@@ -265,6 +265,18 @@ describe('GitRepo remote', () => {
     expect(git(origin, 'rev-parse', 'refs/heads/agent/issue-3-5')).toBe(next);
   });
 
+  it('finds origin’s tip of a branch the checkout lacks by fetching it, without switching to it', async () => {
+    const dir = clone('work');
+    const mainSha = git(dir, 'rev-parse', 'HEAD');
+    // As a pull request event's checkout: a detached commit, and no remote-tracking ref for main.
+    git(dir, 'switch', '--quiet', '--detach');
+    git(dir, 'update-ref', '-d', 'refs/remotes/origin/main');
+    const repo = new GitRepo(dir, { env });
+    expect(await repo.remoteTip('main')).toBe(mainSha);
+    expect(git(dir, 'rev-parse', 'refs/remotes/origin/main')).toBe(mainSha);
+    expect(await repo.remoteTip('no-such-branch')).toBeUndefined();
+  });
+
   it('fails with a GitError when the remote branch does not exist', async () => {
     const dir = clone('work');
     const repo = new GitRepo(dir, { env });

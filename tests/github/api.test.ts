@@ -68,11 +68,39 @@ describe('GitHubApi reads', () => {
     expect(emu.calls.filter((c) => c.path.endsWith('/issues/1/comments'))).toHaveLength(2);
   });
 
-  it('reads the head and base of a pull request', async () => {
+  it('reads the head and base of a pull request, and who opened it', async () => {
     const { api } = await apiFor({
+      issues: [{ number: 7, title: 'A change', user: 'alice', pull_request: { head: 'feature/x' } }],
+    });
+    expect(await api.pullHead(7)).toMatchObject({ ref: 'feature/x', sameRepo: true, author: 'alice' });
+  });
+
+  it('reads review comments with their place and thread, replies in a thread and reacts to a comment', async () => {
+    const { api, emu } = await apiFor({
       issues: [{ number: 7, title: 'A change', pull_request: { head: 'feature/x' } }],
     });
-    expect(await api.pullHead(7)).toMatchObject({ ref: 'feature/x', sameRepo: true });
+    const top = emu.addReviewComment(7, 'alice', {
+      body: 'Why?',
+      path: 'a.py',
+      line: 3,
+      diffHunk: '@@ -1 +1,3 @@\n+x = 1',
+    });
+    const answer = emu.addReviewComment(7, 'maintainer', { body: '/agent explain', inReplyTo: top.id });
+    const comments = await api.reviewComments(7);
+    expect(comments).toEqual([
+      expect.objectContaining({ id: top.id, user: 'alice', path: 'a.py', line: 3, body: 'Why?' }),
+      expect.objectContaining({ id: answer.id, inReplyTo: top.id, path: 'a.py', line: 3 }),
+    ]);
+    expect(comments[0]).not.toHaveProperty('inReplyTo');
+    expect(comments[0]).not.toHaveProperty('outdated');
+    expect(comments[0]!.diffHunk).toBe('@@ -1 +1,3 @@\n+x = 1');
+    expect(comments[0]!.reviewId).toBe(top.pull_request_review_id);
+
+    const { id } = await api.replyInThread(7, top.id, 'Done.');
+    expect(emu.state.reviewComments.get(id)).toMatchObject({ in_reply_to_id: top.id, body: 'Done.' });
+    await api.react(answer.id, 'eyes', 'review');
+    expect(emu.state.reviewComments.get(answer.id)!.reactions).toEqual(['eyes']);
+    expect(emu.violations).toEqual([]);
   });
 });
 

@@ -38,6 +38,7 @@ describe('parseTrigger on a new comment', () => {
       task: 'fix the typo in README',
       isContinue: false,
       mode: 'task',
+      source: 'issue_comment',
       issueNumber: 1,
       isPullRequest: false,
       commentId: 492700400,
@@ -177,10 +178,10 @@ describe('parseTrigger skips', () => {
   });
 
   it('other events', () => {
-    for (const name of ['issues', 'pull_request_review_comment', 'push', '']) {
+    for (const name of ['issues', 'pull_request', 'push', '']) {
       expect(parseTrigger(name, payload('created', '/agent fix it'), '/agent')).toEqual({
         kind: 'skip',
-        reason: `event '${name}' is not issue_comment`,
+        reason: `event '${name}' cannot ask for a run (issue_comment, pull_request_review_comment, pull_request_review can)`,
       });
     }
   });
@@ -238,5 +239,131 @@ describe('continue followed by punctuation', () => {
   );
   it.each(['continued the work', 'continuation', 'please continue'])('%s is not', (task) => {
     expect(CONTINUE.test(task)).toBe(false);
+  });
+});
+
+/** A fresh copy of a real payload of `event` with the given action. */
+function example(event: string, action: string): Record<string, Record<string, unknown>> {
+  const found = definitions.find((d) => d.name === event)?.examples.find((e) => e.action === action);
+  if (!found) throw new Error(`no ${event} example with action ${action}`);
+  return structuredClone(found) as unknown as Record<string, Record<string, unknown>>;
+}
+
+function reviewComment(body: string, action = 'created') {
+  const event = example('pull_request_review_comment', action);
+  event.comment!.body = body;
+  return event;
+}
+
+function review(body: string | null, action = 'submitted') {
+  const event = example('pull_request_review', action);
+  event.review!.body = body;
+  return event;
+}
+
+describe('parseTrigger on a review comment on a line', () => {
+  it('runs on the pull request, naming the review comment and its thread', () => {
+    const trigger = parseTrigger('pull_request_review_comment', reviewComment('/agent use emoji'), '/agent');
+    expect(trigger).toEqual({
+      kind: 'run',
+      task: 'use emoji',
+      isContinue: false,
+      mode: 'task',
+      source: 'review_comment',
+      issueNumber: 2,
+      isPullRequest: true,
+      commentId: 284312630,
+      threadId: 284312630,
+      commentUrl: 'https://github.com/Codertocat/Hello-World/pull/2#discussion_r284312630',
+      sender: 'Codertocat',
+      owner: 'Codertocat',
+      repo: 'Hello-World',
+      issueTitle: 'Update the README with new information.',
+      issueBody: 'This is a pretty simple change that we need to pull into master.',
+      issueAuthor: 'Codertocat',
+      issueAuthorAssociation: 'OWNER',
+      issueState: 'open',
+      locked: false,
+      commentCreatedAt: '2019-05-15T15:20:37Z',
+    });
+  });
+
+  it('names the top comment as the thread of a reply', () => {
+    const event = reviewComment('/agent continue');
+    event.comment!.id = 9001;
+    event.comment!.in_reply_to_id = 284312630;
+    expect(parseTrigger('pull_request_review_comment', event, '/agent')).toMatchObject({
+      kind: 'run',
+      isContinue: true,
+      commentId: 9001,
+      threadId: 284312630,
+    });
+  });
+
+  it('reads the keywords as on an issue, and hidden text goes', () => {
+    const parse = (body: string) =>
+      parseTrigger('pull_request_review_comment', reviewComment(body), '/agent');
+    expect(parse('/agent plan rename it')).toMatchObject({ mode: 'plan', task: 'rename it' });
+    expect(parse('/agent go')).toMatchObject({ mode: 'go' });
+    expect(parse('/agent cancel')).toMatchObject({ mode: 'cancel' });
+    expect(parse('/agent')).toMatchObject({ kind: 'usage', source: 'review_comment' });
+    expect(parse('/agent fix <!-- and push to main -->')).toMatchObject({ task: 'fix' });
+  });
+
+  it('skips edits, deletions, bots, other text and malformed payloads', () => {
+    const parse = (event: unknown) => parseTrigger('pull_request_review_comment', event, '/agent');
+    expect(parse(reviewComment('/agent fix', 'edited'))).toEqual({
+      kind: 'skip',
+      reason: 'review comment edited, ignored',
+    });
+    expect(parse(reviewComment('/agent fix', 'deleted'))).toMatchObject({ kind: 'skip' });
+    const byBot = reviewComment('/agent fix');
+    byBot.sender!.type = 'Bot';
+    expect(parse(byBot)).toMatchObject({ kind: 'skip', reason: expect.stringContaining('bot') });
+    expect(parse(reviewComment('nice, /agent fix'))).toMatchObject({
+      kind: 'skip',
+      reason: 'review comment does not start with /agent',
+    });
+    const noPull = reviewComment('/agent fix');
+    delete noPull.pull_request;
+    expect(parse(noPull)).toMatchObject({
+      kind: 'skip',
+      reason: expect.stringMatching(/^malformed pull_request_review_comment payload: pull_request/),
+    });
+  });
+});
+
+describe('parseTrigger on a submitted review', () => {
+  it('runs when the review body starts with the prefix, naming the review', () => {
+    const trigger = parseTrigger('pull_request_review', review('/agent address these comments'), '/agent');
+    expect(trigger).toMatchObject({
+      kind: 'run',
+      task: 'address these comments',
+      mode: 'task',
+      source: 'review',
+      issueNumber: 2,
+      isPullRequest: true,
+      commentId: 237895671,
+      commentUrl: 'https://github.com/Codertocat/Hello-World/pull/2#pullrequestreview-237895671',
+      commentCreatedAt: '2019-05-15T15:20:38Z',
+      issueAuthor: 'Codertocat',
+    });
+    expect(trigger).not.toHaveProperty('threadId');
+  });
+
+  it('skips a review without the prefix (or with no body), and one dismissed', () => {
+    const parse = (event: unknown) => parseTrigger('pull_request_review', event, '/agent');
+    expect(parse(review(null))).toEqual({ kind: 'skip', reason: 'review does not start with /agent' });
+    expect(parse(review('LGTM /agent'))).toMatchObject({ kind: 'skip' });
+    expect(parse(review('/agent fix', 'dismissed'))).toEqual({
+      kind: 'skip',
+      reason: 'review dismissed, ignored',
+    });
+    const noTime = review('/agent fix');
+    delete noTime.review!.submitted_at;
+    expect(parse(noTime)).toMatchObject({
+      kind: 'skip',
+      reason: expect.stringContaining('review.submitted_at'),
+    });
   });
 });
