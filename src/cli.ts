@@ -192,7 +192,7 @@ export async function main(argv: string[]): Promise<number> {
       ...settings,
       ...(maxContextTokens ? { maxContextTokens } : {}),
       signal: controller.signal,
-      redact,
+      redaction: redactor,
       secrets,
       observers: [
         terminalReporter({ write: (text) => process.stdout.write(redact(text)), color }),

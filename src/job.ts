@@ -6,6 +6,7 @@ import { runAgent } from './agent/loop.js';
 import { Model } from './agent/model.js';
 import { credentialFiles } from './agent/credential-files.js';
 import { openWorkspace } from './agent/workspace.js';
+import type { Redaction } from './agent/capped-output.js';
 import { briefingOf, modelChoices, runFacts, verifyGate } from './agent-options.js';
 import { dropPersistedCredentials, saveConfig } from './git/config-guard.js';
 import { GitRepo } from './git/repo.js';
@@ -33,7 +34,8 @@ export interface JobRequest {
   settings: Settings;
   trigger: Extract<Trigger, { kind: 'run' }>;
   api: GitHubApi;
-  redact: (text: string) => string;
+  /** The action's redactor (src/redact.ts): the agent redacts tool output with it across every cut. */
+  redactor: Redaction;
   secrets: string[];
   signal: AbortSignal;
 }
@@ -51,7 +53,8 @@ const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
 };
 
 export async function runJob(request: JobRequest): Promise<JobOutcome> {
-  const { settings, trigger, api, redact } = request;
+  const { settings, trigger, api, redactor } = request;
+  const redact = (text: string) => redactor.redact(text);
   // Our git gets a secret-free environment; the token reaches only its fetch, ls-remote and push.
   const git = new GitRepo(settings.workspace, {
     env: childEnv(process.env, request.secrets),
@@ -133,7 +136,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       observers: [progress.observer, summary.observer, logObserver()],
       inbox: () => checklist.edits.take(),
       signal: request.signal,
-      redact,
+      redaction: redactor,
       secrets: request.secrets,
     }).finally(() => sandbox?.close());
 

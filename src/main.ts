@@ -18,7 +18,6 @@ const ALLOWED: readonly string[] = ['admin', 'write'];
 export async function run(): Promise<void> {
   const secrets = secretValues(process.env);
   for (const secret of secrets) addSecret(secret);
-  const redact = (text: string) => redactor.redact(text);
   // Once a run has been acknowledged (👀), a failure of any kind is acknowledged too (😕).
   let acknowledged: { api: GitHubApi; trigger: TriggerSource } | undefined;
   try {
@@ -58,7 +57,7 @@ export async function run(): Promise<void> {
       settings,
       trigger: trigger as Extract<Trigger, { kind: 'run' }>,
       api,
-      redact,
+      redactor,
       secrets,
       signal: controller.signal,
     });

@@ -1,7 +1,15 @@
-// Secret redaction: known secret values plus the shapes of GitHub and Anthropic tokens become '***'.
+// Secret redaction: known secret values plus the shapes of GitHub and Anthropic tokens become '***', in
+// whole texts and in pieces kept around a cut (see redactSlice).
 
 const MASK = '***';
 const MIN_SECRET_LENGTH = 6;
+/**
+ * Characters of context a token shape needs to be recognised next to a cut: more than the longest shape's
+ * lookbehind (`authorization: bearer `, whitespace bounded for this reason).
+ */
+const SHAPE_CONTEXT = 100;
+/** Every character any token shape is made of. A cut between two of them may be a cut through a token. */
+const TOKEN_CHAR = /[A-Za-z0-9+/=._-]/;
 
 /** Token shapes worth hiding even when their value was never registered. */
 const TOKEN_SHAPES: readonly RegExp[] = [
@@ -9,7 +17,7 @@ const TOKEN_SHAPES: readonly RegExp[] = [
   /github_pat_[A-Za-z0-9_]{22,}/g,
   /sk-ant-[A-Za-z0-9_-]{20,}/g,
   // The credential actions/checkout persists for git (`AUTHORIZATION: basic <base64>`), and bearer tokens.
-  /(?<=\bauthorization:\s*(?:basic|bearer|token)\s+)[A-Za-z0-9+/=._-]{8,}/gi,
+  /(?<=\bauthorization:\s{0,20}(?:basic|bearer|token)\s{1,20})[A-Za-z0-9+/=._-]{8,}/gi,
 ];
 
 type Span = [start: number, end: number];
@@ -27,15 +35,43 @@ export class Redactor {
 
   /** Replaces every known secret and every token-shaped string with '***'. */
   redact(text: string): string {
-    const spans = mergeSpans([...this.#secretSpans(text), ...shapeSpans(text)]);
-    if (spans.length === 0) return text;
-    let out = '';
-    let cursor = 0;
-    for (const [start, end] of spans) {
-      out += text.slice(cursor, start) + MASK;
-      cursor = end;
+    return this.redactSlice(text, 0, text.length).text;
+  }
+
+  /** Characters a piece needs on the far side of each cut for redactSlice to see every secret whole. */
+  get margin(): number {
+    return Math.max(SHAPE_CONTEXT, this.#secrets[0]?.length ?? 0);
+  }
+
+  /**
+   * `text[from, to)` redacted, where `from > 0` and `to < text.length` are cuts and `text` holds at least
+   * `margin` characters beyond each cut (or everything there is). Nothing of a secret crossing a cut is
+   * kept: the kept side of a known secret is dropped (it lies whole in `text`, being no longer than the
+   * margin), and so is a run of token characters that a cut splits (a token of any length crossing the
+   * cut is such a run). Returns the text and the part of `text` it stands for, `[start, end)`.
+   */
+  redactSlice(text: string, from: number, to: number): { text: string; start: number; end: number } {
+    const spans = this.#spans(text);
+    let [start, end] = [from, to];
+    for (let moved = true; moved && start < end;) {
+      const before = [start, end];
+      if (start > 0) start = pastCrossings(text, start, spans, 'forward');
+      if (end < text.length) end = pastCrossings(text, end, spans, 'back');
+      moved = start !== before[0] || end !== before[1];
     }
-    return out + text.slice(cursor);
+    if (start >= end) return { text: '', start: from, end: from };
+    let out = '';
+    let cursor = start;
+    for (const [s, e] of spans) {
+      if (e <= start || s >= end) continue;
+      out += text.slice(cursor, s) + MASK;
+      cursor = e;
+    }
+    return { text: out + text.slice(cursor, end), start, end };
+  }
+
+  #spans(text: string): Span[] {
+    return mergeSpans([...this.#secretSpans(text), ...shapeSpans(text)]);
   }
 
   // Every occurrence of every secret, overlapping ones included: the union is masked, so two secrets
@@ -53,6 +89,26 @@ function* shapeSpans(text: string): Generator<Span> {
   for (const shape of TOKEN_SHAPES) {
     for (const match of text.matchAll(shape)) yield [match.index, match.index + match[0].length];
   }
+}
+
+/**
+ * Where a cut at `at` may stand once nothing it splits is kept: moved past a secret span that crosses it,
+ * then past a run of token characters that it splits, in `direction` (away from the kept side's far end).
+ */
+function pastCrossings(
+  text: string,
+  at: number,
+  spans: readonly Span[],
+  direction: 'forward' | 'back',
+): number {
+  const crossing = spans.find(([s, e]) => s < at && at < e);
+  if (crossing) return direction === 'forward' ? crossing[1] : crossing[0];
+  const isToken = (i: number) => i >= 0 && i < text.length && TOKEN_CHAR.test(text.charAt(i));
+  if (!isToken(at - 1) || !isToken(at)) return at;
+  let cut = at;
+  if (direction === 'forward') while (isToken(cut)) cut++;
+  else while (isToken(cut - 1)) cut--;
+  return cut;
 }
 
 /** Sorts spans and joins the overlapping or touching ones. */

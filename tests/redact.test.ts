@@ -119,3 +119,61 @@ describe('redactAndCut', () => {
     expect(redactAndCut('😀😀😀😀', 3, redact)).toBe('😀😀…');
   });
 });
+
+describe('Redactor.redactSlice: a piece cut from a longer text', () => {
+  const SECRET = 'Qz7pW2xLm9Kd4VbN8rTj';
+  const own = () => {
+    const r = new Redactor();
+    r.add(SECRET);
+    return r;
+  };
+
+  it('needs a margin of at least the longest known secret, and never less than the shapes need', () => {
+    const r = new Redactor();
+    expect(r.margin).toBe(100);
+    r.add('x'.repeat(250));
+    expect(r.margin).toBe(250);
+  });
+
+  it('drops the kept side of a known secret across the end cut, and says where the piece stops', () => {
+    const text = `head text ${SECRET} more`;
+    const cut = text.indexOf(SECRET) + 10;
+    expect(own().redactSlice(text, 0, cut)).toEqual({ text: 'head text ', start: 0, end: 10 });
+  });
+
+  it('drops the kept side of a known secret across the start cut, and masks whole ones inside', () => {
+    const text = `more ${SECRET} tail ${SECRET} end`;
+    const cut = text.indexOf(SECRET) + 10;
+    expect(own().redactSlice(text, cut, text.length)).toEqual({
+      text: ' tail *** end',
+      start: cut + 10,
+      end: text.length,
+    });
+  });
+
+  it('drops a run of token characters that a cut splits, whatever its length, but not a word a cut only touches', () => {
+    const token = `github_pat_${'Zz9'.repeat(200)}`;
+    const text = `start ${token} end`;
+    const cut = 400; // well inside the token, far past the margin from its start
+    const tail = new Redactor().redactSlice(text, cut, text.length);
+    expect(tail).toEqual({ text: ' end', start: text.length - 4, end: text.length });
+    const head = new Redactor().redactSlice(text, 0, cut);
+    expect(head).toEqual({ text: 'start ', start: 0, end: 6 });
+    expect(new Redactor().redactSlice('hello world', 0, 5).text).toBe('hello');
+    expect(new Redactor().redactSlice('hello world', 6, 11).text).toBe('world');
+  });
+
+  it('sees an authorization header whose name lies before the cut, within the margin', () => {
+    const text = `AUTHORIZATION: basic ${'QUJD'.repeat(10)} and on`;
+    const cut = text.indexOf('QUJD');
+    expect(new Redactor().redactSlice(text, cut, text.length).text).toBe('*** and on');
+  });
+
+  it('is the whole redaction when nothing is cut', () => {
+    expect(own().redactSlice(`a ${SECRET} b`, 0, SECRET.length + 4)).toEqual({
+      text: 'a *** b',
+      start: 0,
+      end: SECRET.length + 4,
+    });
+  });
+});

@@ -30,6 +30,7 @@ import { ReminderPolicy } from './reminder.js';
 import { allCompleted, openItems, renderPlain, TodoManager, type TodoItem } from './todos.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
 import type { ToolContext } from './tools/types.js';
+import type { Redaction } from './capped-output.js';
 import type { Sandbox } from './sandbox-namespaces.js';
 import { failureMessage, VerifyGate, withFixItem, type VerifySettings } from './verify.js';
 
@@ -41,8 +42,8 @@ export interface AgentOptions extends Briefing {
   bashTimeoutSeconds?: number;
   observers?: AgentObserver[];
   signal?: AbortSignal;
-  /** Applied to every tool output before the model or an observer sees it. */
-  redact?: (text: string) => string;
+  /** Applied to every tool output before the model or an observer sees it, and across every cut of it. */
+  redaction?: Redaction;
   /** Values to keep out of the tools' environment on top of the usual secret names. */
   secrets?: string[];
   /** Where bash commands run (sandbox-setup.ts); absent, they run directly. */
@@ -107,9 +108,10 @@ class Run {
       env: childEnv(process.env, options.secrets ?? []),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+      ...(options.redaction ? { redaction: options.redaction } : {}),
     };
     this.maxTokens = outputRoom(options.model.info).first;
-    this.verify = options.verify && new VerifyGate(options.verify, this.context, options.redact);
+    this.verify = options.verify && new VerifyGate(options.verify, this.context);
     this.messages.push({ role: 'user', content: [{ type: 'text', text: firstMessage(options) }] });
   }
 
@@ -212,7 +214,7 @@ class Run {
       }
       const started = performance.now();
       const outcome = await this.toolbox.run(call.name, call.input, this.context);
-      const output = this.options.redact ? this.options.redact(outcome.output) : outcome.output;
+      const output = this.options.redaction?.redact(outcome.output) ?? outcome.output;
       this.toolCalls++;
       if (call.name === 'todo') calledTodo = true;
       this.emit({

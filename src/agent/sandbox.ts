@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import { CappedOutput, DEFAULT_OUTPUT_LIMIT } from './capped-output.js';
+import { CappedOutput, DEFAULT_OUTPUT_LIMIT, type Redaction } from './capped-output.js';
 import type { Sandbox } from './sandbox-namespaces.js';
 import { ToolError } from './tools/types.js';
 
@@ -19,6 +19,8 @@ export interface RunCommandOptions {
   signal?: AbortSignal;
   /** Characters of output kept (head + tail). */
   limit?: number;
+  /** Redacts the output across its cuts, so no secret is kept in halves. */
+  redaction?: Redaction;
   /** Absent: the command runs directly (`sandbox: off`, or a CLI where none can be built). */
   sandbox?: Sandbox;
 }
@@ -29,7 +31,7 @@ export interface CommandResult {
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   aborted: boolean;
-  /** stdout and stderr merged, capped. */
+  /** stdout and stderr merged, capped (and redacted, given a redaction). */
   output: string;
 }
 
@@ -71,7 +73,7 @@ export function runCommand(command: string, opts: RunCommandOptions): Promise<Co
       resolve({ exitCode: null, signal: null, timedOut: false, aborted: true, output: '' });
       return;
     }
-    const output = new CappedOutput(opts.limit ?? DEFAULT_OUTPUT_LIMIT);
+    const output = new CappedOutput(opts.limit ?? DEFAULT_OUTPUT_LIMIT, opts.redaction);
     const shell = findShell(opts.env);
     const call = opts.sandbox?.call(shell, command, opts) ?? { argv: [shell, '-c', command] };
     const [program, ...args] = call.argv;

@@ -29,7 +29,6 @@ export class VerifyGate {
   constructor(
     readonly settings: VerifySettings,
     private readonly context: ToolContext,
-    private readonly redact: (text: string) => string = (text) => text,
   ) {}
 
   get last(): VerifyReport | undefined {
@@ -53,8 +52,10 @@ export class VerifyGate {
       ...(this.context.signal ? { signal: this.context.signal } : {}),
       // The same sandbox as the tools: the check runs code from the model's working tree.
       ...(this.context.sandbox ? { sandbox: this.context.sandbox } : {}),
+      // Redacted across the capture's cuts; the tail below is cut from redacted text, so it cannot split one.
+      ...(this.context.redaction ? { redaction: this.context.redaction } : {}),
     });
-    const output = this.redact(result.output);
+    const output = result.output;
     this.#last = {
       command: this.settings.command,
       passed: result.exitCode === 0,

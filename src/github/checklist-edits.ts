@@ -4,6 +4,7 @@
 import { renderPlain, validateTodos, type TodoItem } from '../agent/todos.js';
 import { itemLine, STATE_MARKER } from './checklist.js';
 import { stripHidden } from './hidden-text.js';
+import { redactAndCut } from '../redact.js';
 
 export type ListEdit =
   | { kind: 'reworded'; id: string; text: string }
@@ -218,5 +219,6 @@ export function cleanText(rest: string): string {
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
   const clean = stripHidden(unescaped).replace(/\s+/g, ' ').trim();
-  return Array.from(clean).slice(0, MAX_EDITED_CHARS).join('');
+  // Redacted before the cut: a secret pasted across the 1,000th character would otherwise go on in half.
+  return redactAndCut(clean, MAX_EDITED_CHARS);
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CappedOutput, capText, splitLimit } from '../../src/agent/capped-output.js';
+import { Redactor } from '../../src/redact.js';
 
 describe('CappedOutput', () => {
   it('keeps everything up to the limit, without a marker', () => {
@@ -92,5 +93,80 @@ describe('capText', () => {
     expect(capText('0123456789abc', 10)).toBe(
       '0123\n... [3 characters cut: showing the first 4 and the last 6] ...\n789abc',
     );
+  });
+});
+
+describe('CappedOutput with a redaction: no secret in halves at its cuts', () => {
+  const SECRET = 'Qz7pW2xLm9Kd4VbN8rTj';
+  const redaction = new Redactor();
+  redaction.add(SECRET);
+  /** Every piece of `secret` at least `size` long that `text` holds. */
+  const piecesIn = (text: string, secret: string, size: number) =>
+    Array.from({ length: secret.length - size + 1 }, (_, at) => secret.slice(at, at + size)).filter((piece) =>
+      text.includes(piece),
+    );
+  const marker =
+    /\n\.\.\. \[([\d,]+) characters cut: showing the first ([\d,]+) and the last ([\d,]+)\] \.\.\.\n/;
+  const count = (text: string) => Number(text.replaceAll(',', ''));
+
+  it('keeps no 3 characters of a known secret wherever it lies, however the stream comes in chunks', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 400 }),
+        fc.integer({ min: 0, max: 900 }),
+        fc.integer({ min: 0, max: 900 }),
+        fc.array(fc.integer({ min: 1, max: 97 }), { minLength: 1, maxLength: 8 }),
+        (limit, before, after, sizes) => {
+          const text = `${'ab cd\n'.repeat(before).slice(0, before)}${SECRET}${'ef gh\n'.repeat(after).slice(0, after)}`;
+          const out = new CappedOutput(limit, redaction);
+          for (let at = 0, i = 0; at < text.length; at += sizes[i++ % sizes.length]!) {
+            out.write(text.slice(at, at + sizes[i % sizes.length]!));
+          }
+          const shown = out.toString();
+          expect(piecesIn(shown, SECRET, 3)).toEqual([]);
+          const cut = marker.exec(shown);
+          if (!cut) expect(shown).toBe(redaction.redact(text));
+          else expect(count(cut[1]!) + count(cut[2]!) + count(cut[3]!)).toBe(text.length);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('masks a secret across the head cut and one across the start of the tail, keeping the text around them', () => {
+    const out = new CappedOutput(50_000, redaction); // the first 20,000 and the last 30,000
+    out.write(`${'x y\n'.repeat(5_000).slice(0, 19_990)}${SECRET}`);
+    out.write('m n\n'.repeat(10_000));
+    out.write(`${SECRET}\n${'t u\n'.repeat(10_000)}`.slice(0, 30_010)); // the tail starts 10 into it
+    const shown = out.toString();
+    expect(piecesIn(shown, SECRET, 2)).toEqual([]);
+    const [head, tail] = shown.split(/\n\.\.\. \[.*\] \.\.\.\n/);
+    expect(head).toBe('x y\n'.repeat(5_000).slice(0, 19_990));
+    expect(tail).toBe(`\n${'t u\n'.repeat(10_000).slice(0, 29_989)}`);
+    expect(shown).toContain('[40,040 characters cut: showing the first 19,990 and the last 29,990]');
+  });
+
+  it('keeps no end of a token longer than the margin that a cut splits, nor a header value after its cut', () => {
+    const token = `ghp_${'A1b2C3'.repeat(100)}`; // 604 characters, past the 100-character margin
+    const header = 'AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46c2VjcmV0dmFsdWUx';
+    for (const text of [
+      `${'word '.repeat(10)}${token} after`, // across the head cut (20 of 50)
+      `before ${token}${' word'.repeat(10)}`, // across the start of the tail
+      `${'word '.repeat(40)}${header}${' word'.repeat(4)}`, // the tail starts inside the value
+    ]) {
+      const shown = capText(text, 50, redaction);
+      expect(shown).toMatch(marker);
+      expect(piecesIn(shown, token, 8)).toEqual([]);
+      expect(piecesIn(shown, 'eC1hY2Nlc3MtdG9rZW46c2VjcmV0dmFsdWUx', 4)).toEqual([]);
+    }
+  });
+
+  it('widens its margin to the longest known secret: a 300-character key across a cut goes whole', () => {
+    const key = Array.from({ length: 30 }, (_, i) => `line-${i}-of-key`.padEnd(9, '.')).join('\n');
+    const own = new Redactor();
+    own.add(key);
+    expect(own.margin).toBeGreaterThanOrEqual(key.length);
+    const shown = capText(`${'a\n'.repeat(200)}${key}${'\nz'.repeat(400)}`, 500, own);
+    expect(piecesIn(shown, key, 8)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { runAgent, type AgentOptions } from '../../src/agent/loop.js';
 import { Model } from '../../src/agent/model.js';
 import { REMINDER_PREFIX } from '../../src/agent/reminder.js';
 import { openWorkspace } from '../../src/agent/workspace.js';
+import { Redactor } from '../../src/redact.js';
 import {
   apiError,
   BINDING_BETA,
@@ -326,7 +327,7 @@ describe('the agent loop', () => {
         reply(plan('completed')),
         reply(text('done')),
       ],
-      { redact: (s) => s.replace(/ghp_[A-Za-z0-9]+/g, '***') },
+      { redaction: new Redactor() },
     );
     const sent = JSON.stringify(requests[1]!.body.messages.at(-1));
     expect(sent).toContain('token=***');

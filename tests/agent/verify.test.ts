@@ -6,6 +6,7 @@ import { childEnv } from '../../src/agent/child-env.js';
 import type { VerifyReport } from '../../src/agent/events.js';
 import { MAX_TODOS, type TodoItem } from '../../src/agent/todos.js';
 import { failureMessage, FIX_ITEM, VerifyGate, withFixItem } from '../../src/agent/verify.js';
+import { Redactor } from '../../src/redact.js';
 
 let ws: string;
 beforeEach(async () => {
@@ -15,11 +16,13 @@ afterEach(async () => {
   await rm(ws, { recursive: true, force: true });
 });
 
+const redaction = new Redactor();
+redaction.add('hunter2');
+
 const gate = (command: string, attempts = 2, bashTimeoutSeconds = 20) =>
   new VerifyGate(
     { command, attempts },
-    { workspace: ws, bashTimeoutSeconds, env: childEnv(process.env) },
-    (text) => text.replaceAll('hunter2', '***'),
+    { workspace: ws, bashTimeoutSeconds, env: childEnv(process.env), redaction },
   );
 
 describe('VerifyGate', () => {

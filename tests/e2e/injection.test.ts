@@ -3,6 +3,8 @@
 // text and a summary that tries to ping, close or embed.
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { newestResults } from '../support/requests.js';
+import { HELLO_FILES } from '../support/scenarios.js';
 import { blockData, createWorld, openingText, TOKEN, type World } from './setup.js';
 
 let world: World | undefined;
@@ -277,6 +279,74 @@ describe('secrets and length limits', () => {
       expect(cut.startsWith(`${'w'.repeat(66)} ***`)).toBe(true);
       const pieces = Array.from({ length: TOKEN.length - 5 }, (_, at) => TOKEN.slice(at, at + 6));
       expect(pieces.filter((piece) => cut.includes(piece))).toEqual([]);
+    }
+  });
+});
+
+describe('secrets across the cuts of command output', () => {
+  // A secret the action learns from its environment (it matches no token shape), printed by the workspace.
+  const SECRET = 'Qz7pW2xLm9Kd4VbN8rTj';
+  const fragments = Array.from({ length: SECRET.length - 7 }, (_, at) => SECRET.slice(at, at + 8));
+  const PAD = 'pad line\n'.repeat(12_000);
+  const LONG_LINE = `${'ab '.repeat(663)} ${SECRET} and the rest of a long line ${'cd '.repeat(40)}\n`;
+  const WORK = { id: '1', text: 'Look at the output', activeForm: 'Looking at the output' };
+  const FIX = { id: '2', text: 'Fix: verify_command fails' };
+  const list = (...items: Array<Record<string, string>>) => toolUse('todo', { items });
+  const done = (item: Record<string, string>) => ({ ...item, status: 'completed' });
+
+  it('keeps no 8-character piece of a secret that a cut splits: bash head and tail, a long line, verify', async () => {
+    world = await createWorld(
+      [
+        reply(list({ ...WORK, status: 'in_progress' })),
+        // 50,000 characters kept: the first 20,000 and the last 30,000. The secret crosses both cuts.
+        reply(
+          toolUse('bash', {
+            command:
+              'head -c 19990 pad.txt; cat secret.txt; head -c 40000 pad.txt; cat secret.txt; head -c 29990 pad.txt',
+          }),
+        ),
+        // The line is cut at 2,000 characters, 10 into the secret.
+        reply(toolUse('read_file', { path: 'long.txt' })),
+        reply(list(done(WORK))),
+        reply(text('Looked.')), // verify round 1 fails, its output holding the secret whole
+        reply(toolUse('write_file', { path: 'ok.txt', content: 'ok\n' })),
+        reply(list(done(WORK), done(FIX))),
+        reply(text('Looked, and the check passes.')),
+      ],
+      { files: { ...HELLO_FILES, 'pad.txt': PAD, 'secret.txt': SECRET, 'long.txt': LONG_LINE } },
+    );
+    const run = await world.trigger('/agent look at the output', {
+      env: { DEPLOY_TOKEN: SECRET },
+      inputs: { verify_command: 'cat secret.txt; echo; test -f ok.txt || { echo FAIL; exit 1; }' },
+    });
+    expect(run.outputs.status).toBe('completed');
+    const results = world.model.requests.map((request) =>
+      newestResults(request)
+        .map((r) => r.text)
+        .join('\n'),
+    );
+    // The cuts happened, around the secret: the pieces next to them are there.
+    expect(results[2]).toMatch(
+      /\n\.\.\. \[[\d,]+ characters cut: showing the first [\d,]+ and the last [\d,]+\] \.\.\.\n/,
+    );
+    expect(results[2]).toContain('pad line\npad line');
+    expect(results[3]).toContain('ab ab ab');
+    expect(results[3]).toMatch(/… \[line cut: [\d,]+ more characters\]/);
+    expect(JSON.stringify(world.model.requests[5]!.body.messages.at(-1))).toContain('***');
+
+    const log = run.stdout
+      .split('\n')
+      .filter((line) => !line.startsWith('::add-mask::'))
+      .join('\n');
+    const sinks = {
+      model: JSON.stringify(world.model.requests.map((request) => request.body)),
+      log: `${log}\n${run.stderr}\n${run.summary}`,
+      comments: JSON.stringify(world.botComments()),
+      pulls: JSON.stringify(world.github.state.pulls),
+    };
+    expect(sinks.log).toContain('***'); // the failed round's output, redacted
+    for (const [sink, body] of Object.entries(sinks)) {
+      expect({ sink, found: fragments.filter((piece) => body.includes(piece)) }).toEqual({ sink, found: [] });
     }
   });
 });

@@ -71,6 +71,7 @@ export function createBashTool(maxSeconds: number) {
         timeoutMs: seconds * 1000,
         ...(context.signal ? { signal: context.signal } : {}),
         ...(context.sandbox ? { sandbox: context.sandbox } : {}),
+        ...(context.redaction ? { redaction: context.redaction } : {}),
       });
       const hint =
         seconds < ceiling

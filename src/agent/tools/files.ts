@@ -4,7 +4,7 @@ import { mkdir, open, readFile, stat, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_OUTPUT_LIMIT, dropHalfPair, formatCount } from '../capped-output.js';
+import { DEFAULT_OUTPUT_LIMIT, dropHalfPair, formatCount, type Redaction } from '../capped-output.js';
 import { errorCode, resolveInWorkspace } from '../workspace.js';
 import type { Tool } from './types.js';
 import { ToolError } from './types.js';
@@ -66,13 +66,15 @@ const MAX_LINE_CHARS = 2000;
 
 /**
  * `cat -n` style: the 1-based line number, right-aligned, a tab, then the line. `length` is the line's
- * whole length when `line` holds only its start (a line streamed from a huge file).
+ * whole length when `line` holds only its start (a line streamed from a huge file: the cap plus the
+ * redaction's margin). A line over the cap is redacted across its cut, so no secret is kept in half.
  */
-function numbered(lineNumber: number, line: string, length = line.length): string {
+function numbered(lineNumber: number, line: string, length = line.length, redaction?: Redaction): string {
   let shown = line.endsWith('\r') ? line.slice(0, -1) : line;
   if (length > MAX_LINE_CHARS) {
-    const kept = dropHalfPair(shown.slice(0, MAX_LINE_CHARS), 'end');
-    shown = `${kept}… [line cut: ${formatCount(length - kept.length)} more characters]`;
+    const cut = dropHalfPair(shown.slice(0, MAX_LINE_CHARS), 'end').length;
+    const kept = redaction?.redactSlice(shown, 0, cut) ?? { text: shown.slice(0, cut), end: cut };
+    shown = `${kept.text}… [line cut: ${formatCount(length - kept.end)} more characters]`;
   }
   return `${String(lineNumber).padStart(6)}\t${shown}`;
 }
@@ -80,6 +82,7 @@ function numbered(lineNumber: number, line: string, length = line.length): strin
 interface Window {
   offset: number;
   limit: number;
+  redaction?: Redaction | undefined;
 }
 
 interface View {
@@ -91,12 +94,13 @@ interface View {
 }
 
 /** Numbered lines, the first being line `first`: at most `limit` of them, never past the character cap. */
-function view(lines: readonly string[], first: number, limit: number, lengths?: readonly number[]): View {
+function view(lines: readonly string[], first: number, window: Window, lengths?: readonly number[]): View {
   const shown: string[] = [];
   let chars = 0;
   for (const [index, line] of lines.entries()) {
-    const row = numbered(first + index, line, lengths?.[index]);
-    if (shown.length === limit || (shown.length > 0 && chars + row.length + 1 > DEFAULT_OUTPUT_LIMIT)) break;
+    const row = numbered(first + index, line, lengths?.[index], window.redaction);
+    if (shown.length === window.limit || (shown.length > 0 && chars + row.length + 1 > DEFAULT_OUTPUT_LIMIT))
+      break;
     shown.push(row);
     chars += row.length + 1;
   }
@@ -120,7 +124,7 @@ function pastTheEnd(shownPath: string, offset: number, total: number): ToolError
 function showText(text: string, shownPath: string, window: Window): string {
   const lines = splitLines(text);
   if (window.offset > lines.length) throw pastTheEnd(shownPath, window.offset, lines.length);
-  const { text: body, last, more } = view(lines.slice(window.offset - 1), window.offset, window.limit);
+  const { text: body, last, more } = view(lines.slice(window.offset - 1), window.offset, window);
   const notes: string[] = [];
   if (window.offset > 1 || more) {
     notes.push(`lines ${window.offset}-${last} of ${formatCount(lines.length)} in ${shownPath}`);
@@ -131,12 +135,13 @@ function showText(text: string, shownPath: string, window: Window): string {
 }
 
 /** A file's lines, streamed: each line's start (up to just over the line cap) and its whole length. */
-async function* streamLines(file: string): AsyncGenerator<{ start: string; length: number }> {
+async function* streamLines(file: string, margin: number): AsyncGenerator<{ start: string; length: number }> {
   const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+  const keep = MAX_LINE_CHARS + margin + 1;
   let start = '';
   let length = 0;
   const add = (piece: string) => {
-    if (start.length <= MAX_LINE_CHARS) start += piece.slice(0, MAX_LINE_CHARS + 1 - start.length);
+    if (start.length < keep) start += piece.slice(0, keep - start.length);
     length += piece.length;
   };
   try {
@@ -171,7 +176,7 @@ async function showLargeFile(file: string, size: number, shownPath: string, wind
   const lengths: number[] = [];
   let lineNumber = 0;
   // Only the lines of the view are kept, each at most a little over the line cap; earlier ones are counted.
-  for await (const line of streamLines(file)) {
+  for await (const line of streamLines(file, window.redaction?.margin ?? 0)) {
     lineNumber++;
     if (lineNumber >= window.offset) {
       collected.push(line.start);
@@ -180,7 +185,7 @@ async function showLargeFile(file: string, size: number, shownPath: string, wind
     if (collected.length > window.limit) break;
   }
   if (collected.length === 0) throw pastTheEnd(shownPath, window.offset, lineNumber);
-  const { text, last, more } = view(collected, window.offset, window.limit, lengths);
+  const { text, last, more } = view(collected, window.offset, window, lengths);
   const note = more
     ? `lines ${window.offset}-${last} of ${shownPath} (${formatCount(size)} bytes, too large to count its ` +
       `lines); read on with offset=${last + 1}`
@@ -218,6 +223,7 @@ export const readFileTool: Tool<typeof readFileInput> = {
     const window = {
       offset: input.offset ?? 1,
       limit: Math.min(input.limit ?? LINES_PER_VIEW, LINES_PER_VIEW),
+      redaction: context.redaction,
     };
     try {
       if (info.size > WHOLE_READ_BYTES) return await showLargeFile(file, info.size, input.path, window);

@@ -1,5 +1,6 @@
 // The shape every tool has. A tool throws ToolError (or any Error) to report a failure to the model.
 import type { z } from 'zod';
+import type { Redaction } from '../capped-output.js';
 import type { Sandbox } from '../sandbox-namespaces.js';
 
 export interface ToolContext {
@@ -11,6 +12,8 @@ export interface ToolContext {
   env: NodeJS.ProcessEnv;
   /** Where commands run; absent only when the sandbox is turned off or cannot be built (the CLI says so). */
   sandbox?: Sandbox;
+  /** Masks secrets in command output, across its cuts; absent, output is not redacted here. */
+  redaction?: Redaction;
   /** Aborted when the run is cancelled. */
   signal?: AbortSignal;
 }
