@@ -38,4 +38,18 @@ describe('the workflow’s job filter', () => {
       expect(yaml).toContain('github.event.issue.number || github.event.pull_request.number');
     }
   });
+
+  it('gives `/agent cancel` a concurrency group of its own and the actions permission, in both', async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const dogfood = await readFile(join(ROOT, '.github/workflows/agent.yml'), 'utf8');
+    const group = (yaml: string) =>
+      /^ {6}group: >-\n((?: {8}.*\n)+)/m.exec(yaml)?.[1]?.replace(/\s+/g, ' ').trim();
+    const fromReadme = group(/```yaml\n([\s\S]*?)```/.exec(readme)![1]!);
+    expect(fromReadme).toContain(
+      "startsWith(github.event.comment.body || github.event.review.body, '/agent cancel')",
+    );
+    expect(fromReadme).toContain("format('todo-agent-cancel-{0}', github.run_id)");
+    expect(group(dogfood)).toBe(fromReadme);
+    for (const yaml of [readme, dogfood]) expect(yaml).toMatch(/^ {2}actions: write\b/m);
+  });
 });

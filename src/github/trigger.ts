@@ -212,8 +212,12 @@ function readEvent(eventName: string, payload: unknown): EventRead | { error: z.
 export const CONTINUE = /^continue(?=$|[\s:,.;!-])/i;
 /** `plan <task>`: only plan the task. */
 const PLAN = /^plan(?=$|[\s:,.;!-])/i;
-/** `cancel` alone (or with punctuation): stop the run going on this thread. */
-const CANCEL = /^cancel[\s.!]*$/i;
+/**
+ * `cancel` as the first word: stop the run going on this thread. Words after it change nothing; a task
+ * that starts with the word is read as a cancel too, as the workflow's concurrency rule (which cannot tell
+ * them apart) already treats it.
+ */
+const CANCEL = /^cancel(?=$|[\s:,.;!-])/i;
 /** `go`, alone or with more instructions: run the plan the thread holds. */
 export const GO = /^go(?=$|[\s:,.;!-])/i;
 

@@ -118,12 +118,15 @@ describe('parseTrigger on a new comment', () => {
     expect(parse(payload('created', '/agent google the docs'))).toMatchObject({ mode: 'task' });
   });
 
-  it('reads `cancel` alone as cancelling the run going on the thread, and only alone', () => {
+  it('reads `cancel` as the first word as cancelling the run going on the thread, as the workflow does', () => {
     expect(parse(payload('created', '/agent cancel'))).toMatchObject({ kind: 'run', mode: 'cancel' });
     expect(parse(payload('created', '/agent Cancel!'))).toMatchObject({ mode: 'cancel' });
-    expect(parse(payload('created', '/agent cancel the subscription feature'))).toMatchObject({
-      mode: 'task',
+    // The workflow's `startsWith(body, '/agent cancel')` gives this its own concurrency group: run as a
+    // task it would run beside the issue's other runs.
+    expect(parse(payload('created', '/agent cancel, it is going the wrong way'))).toMatchObject({
+      mode: 'cancel',
     });
+    expect(parse(payload('created', '/agent cancellation flow: add a test'))).toMatchObject({ mode: 'task' });
   });
 
   it('works with a custom prefix', () => {
