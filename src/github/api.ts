@@ -204,26 +204,28 @@ export class GitHubApi {
     return all.map(commentOf);
   }
 
-  async createComment(
-    issueNumber: number,
-    body: string,
-  ): Promise<{ id: number; htmlUrl: string; body: string }> {
-    const { data } = await this.#octokit.rest.issues.createComment({
+  /** The new comment, with its body as GitHub holds it and the answer's ETag (see `updateComment`). */
+  async createComment(issueNumber: number, body: string): Promise<WrittenComment & { htmlUrl: string }> {
+    const { data, headers } = await this.#octokit.rest.issues.createComment({
       ...this.#repo,
       issue_number: issueNumber,
       body,
     });
-    return { id: data.id, htmlUrl: data.html_url, body: data.body ?? '' };
+    return { id: data.id, htmlUrl: data.html_url, ...written(data.body, headers.etag) };
   }
 
-  /** Returns the body as GitHub now holds it. */
-  async updateComment(commentId: number, body: string): Promise<string> {
-    const { data } = await this.#octokit.rest.issues.updateComment({
+  /**
+   * The body as GitHub now holds it, and the ETag of that answer: a representation of the comment as a GET
+   * shows it, so a later conditional GET with it costs nothing until someone else edits the comment. (If
+   * GitHub's ETag for a write differs from its GET's, that GET is a 200 once, as without it.)
+   */
+  async updateComment(commentId: number, body: string): Promise<WrittenComment> {
+    const { data, headers } = await this.#octokit.rest.issues.updateComment({
       ...this.#repo,
       comment_id: commentId,
       body,
     });
-    return data.body ?? '';
+    return { id: data.id, ...written(data.body, headers.etag) };
   }
 
   /**
@@ -431,6 +433,17 @@ function lineOf(comment: {
     ...(comment.start_line ? { startLine: comment.start_line } : {}),
     ...(comment.line == null && line !== undefined ? { outdated: true } : {}),
   };
+}
+
+/** A comment as one of our writes left it. */
+export interface WrittenComment {
+  id: number;
+  body: string;
+  etag?: string;
+}
+
+function written(body: string | null | undefined, etag: string | undefined): { body: string; etag?: string } {
+  return { body: body ?? '', ...(etag ? { etag } : {}) };
 }
 
 export function statusOf(error: unknown): number | undefined {

@@ -1,7 +1,7 @@
 // Watches the checklist comment for a maintainer's edits while the run goes: a conditional GET (free when
 // nothing changed) every ~10 s and before each write, so that the action's next write never overwrites an
 // edit it has not merged. Only people with write access can edit a comment that is not theirs.
-import { statusOf, type GitHubApi } from './api.js';
+import { statusOf, type GitHubApi, type WrittenComment } from './api.js';
 import { parseAgentState } from './checklist.js';
 import { readEdits, type ListEdit } from './checklist-edits.js';
 
@@ -22,10 +22,13 @@ export class ChecklistWatch {
     this.#onEdit = onEdit;
   }
 
-  /** Records what we wrote, and where (a new comment replaces a deleted one). */
-  wrote(commentId: number, body: string): void {
-    if (commentId !== this.#commentId) this.#etag = undefined;
-    this.#commentId = commentId;
+  /**
+   * Records what we wrote, and where (a new comment replaces a deleted one); the write's ETag, when GitHub
+   * gave one, makes the next look a free 304 unless someone edits the comment after us.
+   */
+  wrote({ id, body, etag }: WrittenComment): void {
+    if (id !== this.#commentId || etag) this.#etag = etag;
+    this.#commentId = id;
     this.#ours = normalise(body);
   }
 

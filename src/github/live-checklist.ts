@@ -45,7 +45,7 @@ export async function openChecklist(
       if (await watch.check().catch(warn('read'))) body = progress.body();
       if (commentId !== undefined) {
         try {
-          watch.wrote(commentId, await api.updateComment(commentId, body));
+          watch.wrote(await api.updateComment(commentId, body));
           return;
         } catch (error) {
           // Someone deleted the checklist: start a new one rather than lose the state.
@@ -55,7 +55,7 @@ export async function openChecklist(
       const created = await api.createComment(issueNumber, body);
       commentId = created.id;
       checklist.url = created.htmlUrl;
-      watch.wrote(created.id, created.body);
+      watch.wrote(created);
     },
     { onError: warn('write') },
   );

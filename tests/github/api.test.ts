@@ -215,6 +215,18 @@ describe('GitHubApi.commentIfChanged', () => {
     expect(second?.etag).not.toBe(first!.etag);
     expect(emu.violations).toEqual([]);
   });
+
+  it('looks for free right after our own edit, with the ETag of the edit, until someone else edits', async () => {
+    const { api, emu } = await apiFor();
+    const { id } = await api.createComment(1, 'v1');
+    const ours = await api.updateComment(id, 'v2');
+    expect(ours).toMatchObject({ id, body: 'v2', etag: expect.stringMatching(/^W\//) });
+    expect(await api.commentIfChanged(id, ours.etag)).toBeUndefined();
+    expect(emu.notModified).toBe(1);
+    emu.editComment(id, 'v3');
+    expect((await api.commentIfChanged(id, ours.etag))?.body).toBe('v3');
+    expect(emu.violations).toEqual([]);
+  });
 });
 
 describe('the redaction boundary', () => {

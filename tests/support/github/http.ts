@@ -28,12 +28,17 @@ interface Injection {
   left: number;
 }
 
+/** The weak ETag of a representation made from `validator`, the same for a GET and a write's answer. */
+export function etagOf(validator: string): string {
+  return `W/"${createHash('sha256').update(validator).digest('hex')}"`;
+}
+
 /**
  * A GET answer with a weak ETag over `validator` (the text the answer is made from): an empty 304 when
  * the request's If-None-Match matches it, as GitHub answers (without counting it against the rate limit).
  */
 export function conditionalGet(request: Request, validator: string, json: () => unknown): Reply {
-  const etag = `W/"${createHash('sha256').update(validator).digest('hex')}"`;
+  const etag = etagOf(validator);
   if (request.headers['if-none-match'] === etag) return { status: 304, headers: { etag } };
   return { status: 200, body: json(), headers: { etag } };
 }

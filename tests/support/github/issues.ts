@@ -1,6 +1,6 @@
 // Issues, issue comments and their reactions: the handlers, and the seeds tests write with.
 import { commentJson, issueJson, timestamp } from './json.js';
-import { conditionalGet } from './http.js';
+import { conditionalGet, etagOf } from './http.js';
 import { DOCS, commentBody, intParam, paged } from './replies.js';
 import type { HandlerTable } from './replies.js';
 import { commentCount, createComment, react, requireComment, requireIssue } from './state.js';
@@ -38,7 +38,8 @@ export function issueHandlers(emu: Emu): HandlerTable {
       comment.body = commentBody(body, `${DOCS}/issues/comments#update-an-issue-comment`);
       comment.versions.push(comment.body);
       comment.updated_at = timestamp();
-      return { status: 200, body: commentJson(emu, comment) };
+      const etag = etagOf(`${comment.body}\n${comment.updated_at}`);
+      return { status: 200, body: commentJson(emu, comment), headers: { etag } };
     },
     'reactions/create-for-issue-comment': ({ match, body }) => {
       const comment = requireComment(emu, intParam(match, 'comment_id'));
