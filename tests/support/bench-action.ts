@@ -86,6 +86,8 @@ export async function measureFirstWrite(reps: number): Promise<FirstWrite> {
 
 export interface TrafficRun {
   requests: number;
+  /** Conditional GETs answered 304 Not Modified: they cost no rate limit. */
+  notModified: number;
   writes: number;
   /** Every write that created or edited the checklist comment. */
   commentWrites: number;
@@ -168,6 +170,7 @@ export async function measureTraffic(
       }
       runs.push({
         requests: calls.length,
+        notModified: calls.filter((call) => call.status === 304).length,
         writes: writes.length,
         commentWrites,
         acceptedTodoUpdates: accepted,

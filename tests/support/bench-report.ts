@@ -43,7 +43,9 @@ function trafficRows(traffic: Traffic, label: string): Row[] {
   return [
     {
       measure: `3 GitHub requests per run (${label})`,
-      value: `${traffic.medianRequests} (${median(traffic.runs.map((r) => r.writes))} writes)`,
+      value:
+        `${traffic.medianRequests} (${median(traffic.runs.map((r) => r.writes))} writes, ` +
+        `${median(traffic.runs.map((r) => r.notModified))} free 304s)`,
       target: '—',
       verdict: 'info',
     },
