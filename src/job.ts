@@ -119,6 +119,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       planOnly: plan.kind === 'plan',
       instructions,
       facts: runFacts(settings, plan),
+      hiddenFiles: credentialFiles(process.env),
       model: new Model({
         provider: settings.inputs.provider,
         apiKey: settings.inputs.anthropic_api_key,

@@ -1,4 +1,5 @@
 // The tools' sandbox as the settings ask for it, or a sentence saying why none could be built.
+import { credentialFiles } from './agent/credential-files.js';
 import { openSandbox, SandboxError, type WorkspaceAccess } from './agent/sandbox-setup.js';
 import type { Sandbox } from './agent/sandbox-namespaces.js';
 import { openWorkspace } from './agent/workspace.js';
@@ -23,7 +24,8 @@ export async function startSandbox(
     const sandbox = await openSandbox({
       workspace: await openWorkspace(settings.workspace),
       network: settings.inputs.tool_network === 'none' ? 'none' : 'host',
-      hidden: runnerFiles(process.env),
+      // A cloud login step's credentials file sits in the workspace: bash sees an empty file there.
+      hidden: [...runnerFiles(process.env), ...credentialFiles(process.env)],
       workspaceAccess,
     });
     log.info(`Sandbox ready in ${Math.round(performance.now() - started)} ms.`);

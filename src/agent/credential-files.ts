@@ -21,13 +21,15 @@ export function credentialFiles(env: NodeJS.ProcessEnv = process.env): string[] 
 const SECRET_FIELD = /(key|secret|token|authorization|password)$/i;
 
 /**
- * The secret values inside the Google credentials file GOOGLE_APPLICATION_CREDENTIALS names, for masking and
+ * The secret values inside the Google credentials files the environment names, for masking and
  * redaction: google-github-actions/auth writes that file into the workspace, where the agent's tools can read
  * it. A missing or unreadable file gives none (the provider's own error says so when it is needed).
  */
 export function credentialFileSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
-  const path = envValue(env, 'GOOGLE_APPLICATION_CREDENTIALS');
-  if (!path) return [];
+  return credentialFiles(env).flatMap(secretsIn);
+}
+
+function secretsIn(path: string): string[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));

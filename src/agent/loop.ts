@@ -57,6 +57,8 @@ export interface AgentOptions extends Briefing {
   maxContextTokens?: number;
   /** The maintainers' check, run when every item is completed; the run completes only once it passes. */
   verify?: VerifySettings;
+  /** Files the file tools refuse to read or write (a credentials file in the workspace). */
+  hiddenFiles?: readonly string[];
   /** Plan only: no tools that write, and the run ends `planned` once the model has a list and stops. */
   planOnly?: boolean;
   /**
@@ -109,6 +111,7 @@ class Run {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       ...(options.redaction ? { redaction: options.redaction } : {}),
+      ...(options.hiddenFiles ? { hidden: options.hiddenFiles } : {}),
     };
     this.maxTokens = outputRoom(options.model.info).first;
     this.verify = options.verify && new VerifyGate(options.verify, this.context);

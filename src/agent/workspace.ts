@@ -1,4 +1,5 @@
 // Path confinement: every path the model names must resolve, symlinks and all, inside the workspace.
+import { realpathSync } from 'node:fs';
 import { readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from './tools/types.js';
@@ -11,6 +12,8 @@ export interface ResolveOptions {
   mustExist?: boolean;
   /** The caller will write there: refuse anything inside a `.git` directory. */
   forWrite?: boolean;
+  /** Files to refuse, read or write (credentials); compared after symlinks are resolved. */
+  hidden?: readonly string[];
 }
 
 /** Realpaths `dir` and checks it is a directory; the result is what ToolContext.workspace expects. */
@@ -52,8 +55,19 @@ export async function resolveInWorkspace(
   if (opts.forWrite && relative.split(path.sep).some((part) => part.toLowerCase() === '.git')) {
     throw new ToolError(`refusing to write inside .git: ${requested} (git internals are read-only)`);
   }
+  if (opts.hidden?.some((file) => realOrResolved(file) === resolved.real)) {
+    throw new ToolError(`refusing ${requested}: it holds credentials the tools may not read`);
+  }
   if (opts.mustExist && !resolved.exists) throw new ToolError(`no such file: ${requested}`);
   return resolved.real;
+}
+
+function realOrResolved(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
 }
 
 /**

@@ -210,6 +210,11 @@ describe('what each provider needs and hides', () => {
     };
 
     expect(credentialFileSecrets(env)).toEqual([tokens.requestToken]);
+    // The file may be named only by the auth action's other variables: its secrets are found all the same.
+    expect(credentialFileSecrets({ CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE: file })).toEqual([
+      tokens.requestToken,
+    ]);
+    expect(credentialFileSecrets({ GOOGLE_GHA_CREDS_PATH: file })).toEqual([tokens.requestToken]);
     const secrets = secretValues(env);
     for (const value of [
       BEDROCK_CREDENTIALS.accessKeyId,

@@ -25,7 +25,10 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function refusal(requested: string, opts?: { mustExist?: boolean; forWrite?: boolean }) {
+async function refusal(
+  requested: string,
+  opts?: { mustExist?: boolean; forWrite?: boolean; hidden?: string[] },
+) {
   const error: unknown = await resolveInWorkspace(ws, requested, opts).then(
     () => new Error(`expected ${requested} to be refused`),
     (e: unknown) => e,
@@ -71,6 +74,18 @@ describe('resolveInWorkspace', () => {
   it('refuses a sibling folder whose name starts like the workspace', async () => {
     await mkdir(`${ws}-other`);
     expect(await refusal(`${ws}-other/x.txt`)).toMatch(/^path escapes the workspace/);
+  });
+
+  it('refuses a credentials file in the workspace, by name or through a link, and nothing else', async () => {
+    const creds = path.join(ws, 'gha-creds-1234.json');
+    await writeFile(creds, '{"private_key":"x"}');
+    await symlink(creds, path.join(ws, 'innocent.json'));
+    const hidden = [creds];
+    const held = 'refusing gha-creds-1234.json: it holds credentials the tools may not read';
+    expect(await refusal('gha-creds-1234.json', { hidden })).toBe(held);
+    expect(await refusal('gha-creds-1234.json', { hidden, forWrite: true })).toBe(held);
+    expect(await refusal('innocent.json', { hidden })).toContain('it holds credentials');
+    expect(await resolveInWorkspace(ws, 'src/a.txt', { hidden })).toBe(path.join(ws, 'src', 'a.txt'));
   });
 
   it('refuses a symlinked file pointing outside, for reading and writing', async () => {

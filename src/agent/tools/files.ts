@@ -217,7 +217,10 @@ export const readFileTool: Tool<typeof readFileInput> = {
     'are refused: use bash for those. Read several files at once by making several calls in one reply.',
   inputSchema: readFileInput,
   async run(input, context) {
-    const file = await resolveInWorkspace(context.workspace, input.path, { mustExist: true });
+    const file = await resolveInWorkspace(context.workspace, input.path, {
+      hidden: context.hidden ?? [],
+      mustExist: true,
+    });
     const info = await statTextFile(file, input.path);
     if (info.size === 0) return `(${input.path} is empty)`;
     const window = {
@@ -250,7 +253,10 @@ export const writeFileTool: Tool<typeof writeFileInput> = {
     'For a small change to an existing file prefer edit_file. Files inside .git cannot be written.',
   inputSchema: writeFileInput,
   async run(input, context) {
-    const file = await resolveInWorkspace(context.workspace, input.path, { forWrite: true });
+    const file = await resolveInWorkspace(context.workspace, input.path, {
+      hidden: context.hidden ?? [],
+      forWrite: true,
+    });
     try {
       await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, input.content, 'utf8');
@@ -421,7 +427,11 @@ export const editFileTool: Tool<typeof editFileInput> = {
   inputSchema: editFileInput,
   async run(input, context) {
     const edits = editsOf(input);
-    const file = await resolveInWorkspace(context.workspace, input.path, { mustExist: true, forWrite: true });
+    const file = await resolveInWorkspace(context.workspace, input.path, {
+      hidden: context.hidden ?? [],
+      mustExist: true,
+      forWrite: true,
+    });
     const info = await statTextFile(file, input.path);
     if (info.size > MAX_EDIT_BYTES) {
       throw new ToolError(`${input.path} is ${formatCount(info.size)} bytes, too large to edit; use bash`);

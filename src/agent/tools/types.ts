@@ -16,6 +16,8 @@ export interface ToolContext {
   redaction?: Redaction;
   /** Aborted when the run is cancelled. */
   signal?: AbortSignal;
+  /** Files the file tools refuse (a credentials file a login step left in the workspace). */
+  hidden?: readonly string[];
 }
 
 export interface Tool<Schema extends z.ZodType = z.ZodType> {
