@@ -29,6 +29,19 @@ describe('inertMarkdown', () => {
     expect(inertMarkdown(text)).toBe(text);
   });
 
+  it('treats as prose what GitHub shows as text: a fence mid-line, an escaped or unclosed backtick', () => {
+    expect(inertMarkdown('see ``` here. @admin Fixes #5')).toBe('see ``` here. `@admin` `Fixes #5`');
+    expect(inertMarkdown('a \\`@user\\` b')).toBe('a \\``@user`\\` b');
+    expect(inertMarkdown('one ` tick, cc @octocat')).toBe('one ` tick, cc `@octocat`');
+    expect(inertMarkdown('x ~~~ inline ~~~ closes #2')).toBe('x ~~~ inline ~~~ `closes #2`');
+  });
+
+  it('leaves an unclosed fence at the start of a line alone: it runs to the end, as on GitHub', () => {
+    const text = 'Intro @octocat\n   ```\n@cache # fixes #1';
+    expect(inertMarkdown(text)).toBe('Intro `@octocat`\n   ```\n@cache # fixes #1');
+    expect(inertMarkdown('``double `tick` span`` @x')).toBe('``double `tick` span`` `@x`');
+  });
+
   it('removes invisible characters', () => {
     expect(inertMarkdown('Done\u200b.\u{e0041}\u202e')).toBe('Done.');
   });
