@@ -1,6 +1,6 @@
 // Finding out whether and how the sandbox can be built here, building it, and checking that it works.
 import { execFile } from 'node:child_process';
-import { lstat, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -135,12 +135,32 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
     workspace: request.workspace,
     workspaceAccess: request.workspaceAccess ?? 'read-write',
     ...(shownHome ? { home: shownHome } : {}),
-    hidden: [
-      ...(request.hidden ?? []),
-      ...HOME_CREDENTIALS.map((name) => path.join(home, name)),
-      ...SOCKETS,
-    ].filter((hidden) => path.isAbsolute(hidden) && !isWithin(request.workspace, hidden)),
+    hidden: await coverable(
+      [...(request.hidden ?? []), ...HOME_CREDENTIALS.map((name) => path.join(home, name)), ...SOCKETS],
+      request.workspace,
+    ),
   };
+}
+
+/**
+ * The paths to cover, given the ones to hide. A folder that holds the workspace cannot be covered whole (a
+ * self-hosted runner's install folder holds `_work`, and with it `.credentials` and its RSA key): what
+ * stands beside the way down to the workspace is covered instead, one level deep. The workspace itself is
+ * never covered.
+ */
+async function coverable(paths: readonly string[], workspace: string): Promise<string[]> {
+  const covered: string[] = [];
+  for (const hidden of paths.filter((candidate) => path.isAbsolute(candidate))) {
+    if (!isWithin(workspace, hidden)) {
+      covered.push(hidden);
+      continue;
+    }
+    const way = path.relative(hidden, workspace).split(path.sep)[0];
+    if (!way) continue;
+    const beside = await readdir(hidden).catch(() => [] as string[]);
+    covered.push(...beside.filter((name) => name !== way).map((name) => path.join(hidden, name)));
+  }
+  return [...new Set(covered)];
 }
 
 /** Builds the sandbox and runs `true` in it; throws SandboxError with the reason when it cannot. */

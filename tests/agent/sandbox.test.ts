@@ -235,11 +235,18 @@ describe('the sandbox', () => {
     expect(existsSync(viaSudo.privateDir)).toBe(false); // removed through the stand-in sudo
   });
 
-  it('never hides the workspace or a folder holding it', async () => {
+  it('never hides the workspace or a folder holding it, but covers what stands beside the way down', async () => {
     const config = await sandboxConfig({ workspace: ws, network: 'host', hidden: [root, ws, hiddenDir] });
     expect(config.hidden).toContain(hiddenDir);
     expect(config.hidden).not.toContain(root);
     expect(config.hidden).not.toContain(ws);
+    // As a self-hosted runner's install folder holds _work and, beside it, .credentials and its RSA key.
+    const asRunner = await sandboxConfig({ workspace: ws, network: 'host', hidden: [home] });
+    expect(asRunner.hidden).toEqual(
+      expect.arrayContaining([path.join(home, 'preinstalled'), path.join(home, '.ssh')]),
+    );
+    expect(asRunner.hidden).not.toContain(home);
+    expect(asRunner.hidden).not.toContain(path.join(home, 'work'));
   });
 
   it('says why it cannot be built for a user who is not root and has no sudo', async () => {
