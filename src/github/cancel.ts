@@ -25,28 +25,28 @@ export async function cancelRun(
   const where = trigger.isPullRequest ? 'pull request' : 'issue';
   const runId = Number(earlier?.runId);
   if (!earlier?.shown || !isRunning(earlier.shown) || !Number.isInteger(runId) || runId <= 0) {
-    return answer(api, trigger, 'skipped', `There is no todo-agent run going on this ${where} to cancel.`);
+    return respond(api, trigger, 'skipped', `There is no todo-agent run going on this ${where} to cancel.`);
   }
   const link = `[the run](${runUrl(String(runId))})`;
   switch (await api.cancelRun(runId)) {
     case 'cancelling':
-      return answer(
+      return respond(
         api,
         trigger,
         'completed',
         `⏹ Cancelling ${link}: it pushes its work and says so in its checklist.`,
       );
     case 'finished':
-      return answer(api, trigger, 'skipped', `${link} has already finished, so there is nothing to cancel.`);
+      return respond(api, trigger, 'skipped', `${link} has already finished, so there is nothing to cancel.`);
     case 'unknown':
-      return answer(
+      return respond(
         api,
         trigger,
         'skipped',
         `GitHub does not know ${link} any more, so there is nothing to cancel.`,
       );
     case 'forbidden':
-      return answer(
+      return respond(
         api,
         trigger,
         'failed',
@@ -55,7 +55,7 @@ export async function cancelRun(
   }
 }
 
-async function answer(
+async function respond(
   api: GitHubApi,
   trigger: Extract<Trigger, { kind: 'run' }>,
   status: CancelOutcome,

@@ -15,12 +15,23 @@ export interface PullBodyParts {
   files?: { files: readonly ChangedFile[]; more: boolean };
 }
 
+/** The line by which a pull request closes its issue; `closedBy` reads it back from a description. */
+export function closesLine(issue: number): string {
+  return `Closes #${issue}`;
+}
+
+/** The issue a description this action wrote closes, if it has that line. */
+export function closedBy(body: string): number | undefined {
+  const issue = /^Closes #(\d+)$/m.exec(body)?.[1];
+  return issue === undefined ? undefined : Number(issue);
+}
+
 export function pullBody({ closes, result, checklistUrl, files }: PullBodyParts): string {
   const usage = result.usage;
   const link = checklistUrl && safeUrl(checklistUrl);
   const unverified = unverifiedItems(result.todos);
   return [
-    ...(closes === undefined ? [] : [`Closes #${closes}`]),
+    ...(closes === undefined ? [] : [closesLine(closes)]),
     ...(link ? [`The [checklist comment](${link}) shows the list as the agent kept it.`] : []),
     '### Todo list',
     renderTaskList(result.todos),

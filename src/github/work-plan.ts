@@ -4,6 +4,7 @@ import { branchName, type GitRepo } from '../git/repo.js';
 import type { GitHubApi, IssueComment } from './api.js';
 import { parseAgentState, type AgentState } from './checklist.js';
 import { applyEdits, describeEdits, readEdits } from './checklist-edits.js';
+import { closedBy } from './pull-body.js';
 import { afterKeyword, CONTINUE, GO, type Trigger } from './trigger.js';
 
 /**
@@ -115,12 +116,12 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
       return { decline: NOT_OURS };
     }
     await git.checkoutRemoteBranch(head.ref);
-    const closes = /^Closes #(\d+)$/m.exec(head.body)?.[1];
+    const closes = closedBy(head.body);
     const where = {
       branch: head.ref,
       base: head.base,
       continuesBranch: true,
-      ...(closes ? { closes: Number(closes) } : {}),
+      ...(closes === undefined ? {} : { closes }),
     };
     if (trigger.mode === 'plan') return { plan: { kind: 'plan', task: trigger.task, ...where } };
     if (approved) return { plan: { kind: 'pull-request', ...approved, ...where } };
