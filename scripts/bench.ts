@@ -7,18 +7,18 @@ import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../tests/support/action-harness.js';
-import { measureFirstWrite, measureTraffic } from '../tests/support/bench-action.js';
+import { measureFirstWrite, measureTraffic } from '../tests/support/bench/action.js';
 import {
   measureCacheableShare,
   measureClearingShare,
   measurePeakMemory,
-} from '../tests/support/bench-cli.js';
-import { measureColdLoop } from '../tests/support/bench-cold-loop.js';
-import { measureDistSize } from '../tests/support/bench-dist.js';
-import { measureLoopOverhead } from '../tests/support/bench-loop.js';
-import { measureSandboxCost } from '../tests/support/bench-sandbox.js';
-import { renderTable, verdicts, type BenchResults } from '../tests/support/bench-report.js';
-import { checkRequest } from '../tests/support/openapi.js';
+} from '../tests/support/bench/cli.js';
+import { measureColdLoop } from '../tests/support/bench/cold-loop.js';
+import { measureDistSize } from '../tests/support/bench/dist.js';
+import { measureLoopOverhead } from '../tests/support/bench/loop.js';
+import { measureSandboxCost } from '../tests/support/bench/sandbox.js';
+import { renderTable, verdicts, type BenchResults } from '../tests/support/bench/report.js';
+import { checkRequest } from '../tests/support/github/openapi.js';
 
 /** Runs per measure; `--quick` keeps the bench well under a minute, the full set under three. */
 const REPS = {

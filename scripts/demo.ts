@@ -2,7 +2,7 @@
 // runner does, against the local GitHub emulator and a scripted model, then shows what a maintainer would
 // see: the trigger, the job log, every version of the checklist comment, the pull request and its diff.
 // It exits non-zero when the run did not complete, so it doubles as a smoke test of the bundle.
-import { openSandbox, SandboxError } from '../src/agent/sandbox-setup.js';
+import { openSandbox, SandboxError } from '../src/sandbox/setup.js';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,13 +20,13 @@ import {
   MODE_MODEL_ID,
   startModelServer,
   type ScriptedModelServer,
-} from '../tests/support/anthropic-server.js';
+} from '../tests/support/anthropic/server.js';
 import {
   startGitHubEmulator,
   type CommentState,
   type GitHubEmulator,
-} from '../tests/support/github-emulator.js';
-import { HELLO_FILES, HELLO_TASK, helloScript } from '../tests/support/scenarios.js';
+} from '../tests/support/github/emulator.js';
+import { HELLO_FILES, HELLO_TASK, helloScript } from '../tests/support/anthropic/scenarios.js';
 import { shouldColor } from '../src/terminal/panel.js';
 
 const ENTRY = join(ROOT, 'dist/index.js');

@@ -1,3 +1,3 @@
-import { run } from './main.js';
+import { run } from './action/main.js';
 
 await run();

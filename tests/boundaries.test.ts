@@ -1,42 +1,146 @@
-// Each outside system sits behind one module: a new sink cannot write to GitHub or to the runner without going
-// through the module that redacts what it sends.
+// The layout's rules, checked on the sources: each outside system sits behind one folder, the agent core knows
+// nothing of GitHub, git or the runner, nothing reaches into the wiring, and no module imports itself through
+// others. docs/architecture.md draws the same map.
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { dirname, join, normalize, relative } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '../src');
 
-async function sources(dir = SRC): Promise<string[]> {
+interface Source {
+  /** Relative to src/, with forward slashes: `agent/loop.ts`. */
+  file: string;
+  /** The folder under src/ that owns it (`agent`, `github`; `.` for the entries at the top). */
+  folder: string;
+  /** Every module it imports, static or dynamic: package names as written, our own files resolved. */
+  imports: string[];
+}
+
+async function files(dir = SRC): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const nested = await Promise.all(
     entries.map((entry) =>
       entry.isDirectory()
-        ? sources(join(dir, entry.name))
+        ? files(join(dir, entry.name))
         : Promise.resolve(entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []),
     ),
   );
   return nested.flat();
 }
 
-/** The source files (relative to src/) that import a module matching `pattern`. */
-async function importersOf(pattern: RegExp): Promise<string[]> {
-  const found: string[] = [];
-  for (const file of await sources()) {
-    const text = await readFile(file, 'utf8');
-    const imports = [...text.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/g)].map(
-      (m) => m[1] ?? m[2],
-    );
-    if (imports.some((name) => name !== undefined && pattern.test(name))) found.push(relative(SRC, file));
+const folderOf = (file: string): string => (file.includes('/') ? file.split('/')[0]! : '.');
+
+async function readSources(): Promise<Source[]> {
+  const found: Source[] = [];
+  for (const path of await files()) {
+    const file = relative(SRC, path).split('\\').join('/');
+    const text = await readFile(path, 'utf8');
+    const imports = [...text.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/g)].map((m) => {
+      const name = (m[1] ?? m[2])!;
+      if (!name.startsWith('.')) return name;
+      return normalize(join(dirname(file), name))
+        .split('\\')
+        .join('/')
+        .replace(/\.js$/, '.ts');
+    });
+    found.push({ file, folder: folderOf(file), imports });
   }
-  return found.sort();
+  return found;
 }
 
-describe('redaction boundaries', () => {
-  it('only src/github/api.ts talks to GitHub (and it redacts every request there)', async () => {
-    expect(await importersOf(/^@actions\/github$|^@octokit\//)).toEqual(['github/api.ts']);
+let sources: Source[] = [];
+beforeAll(async () => {
+  sources = await readSources();
+});
+
+const ours = (name: string): boolean => name.endsWith('.ts');
+
+/** The folders (or top-level files) of src/ whose modules import a package matching `pattern`. */
+function foldersImporting(pattern: RegExp): string[] {
+  const folders = sources.filter((s) => s.imports.some((name) => !ours(name) && pattern.test(name)));
+  return [...new Set(folders.map((s) => s.folder))].sort();
+}
+
+describe('the layout', () => {
+  it('reads the sources it checks (a rule over no files proves nothing)', () => {
+    expect(sources.length).toBeGreaterThan(50);
+    expect(sources.map((s) => s.file)).toContain('agent/loop.ts');
+    expect(sources.find((s) => s.file === 'agent/loop.ts')!.imports).toContain('agent/todos.ts');
   });
 
-  it('only src/runner-output.ts writes to the runner: log, outputs, failure, summary', async () => {
-    expect(await importersOf(/^@actions\/core$/)).toEqual(['runner-output.ts']);
+  it('the agent core imports only the model, the sandbox and pure text helpers (never GitHub, git or the runner)', () => {
+    const allowed = /^(agent|model|sandbox|text)\//;
+    const breaches = sources
+      .filter((s) => s.folder === 'agent')
+      .flatMap((s) =>
+        s.imports.filter((name) => ours(name) && !allowed.test(name)).map((name) => `${s.file} → ${name}`),
+      );
+    expect(breaches).toEqual([]);
+  });
+
+  it('each outside system is reached from one folder only', () => {
+    expect(foldersImporting(/^@anthropic-ai\//)).toEqual(['model']);
+    expect(foldersImporting(/^@actions\/github$|^@octokit\//)).toEqual(['github']);
+    expect(foldersImporting(/^@actions\/core$/)).toEqual(['runner']);
+    // Processes start in two places: the sandbox (everything the model runs) and our own git.
+    expect(foldersImporting(/^node:child_process$/)).toEqual(['git', 'sandbox']);
+  });
+
+  it('only src/github/api.ts holds an Octokit, and only src/runner/output.ts the runner (both redact what they send)', () => {
+    const importers = (pattern: RegExp) =>
+      sources.filter((s) => s.imports.some((name) => !ours(name) && pattern.test(name))).map((s) => s.file);
+    expect(importers(/^@actions\/github$|^@octokit\//)).toEqual(['github/api.ts']);
+    expect(importers(/^@actions\/core$/)).toEqual(['runner/output.ts']);
+  });
+
+  it('uses no outside package but the ones named here', () => {
+    // zod is the one library of the language itself: every boundary that takes data validates it with it.
+    const known = /^(node:|zod$|@anthropic-ai\/|@actions\/(core|github)$|@octokit\/)/;
+    const unknown = sources.flatMap((s) => s.imports.filter((name) => !ours(name) && !known.test(name)));
+    expect(unknown).toEqual([]);
+  });
+
+  it('nothing imports the wiring: action/ only from src/index.ts, cli/ only from src/cli.ts', () => {
+    const into = (folder: string) =>
+      sources
+        .filter((s) => s.folder !== folder && s.imports.some((name) => name.startsWith(`${folder}/`)))
+        .map((s) => s.file);
+    expect(into('action')).toEqual(['index.ts']);
+    expect(into('cli')).toEqual(['cli.ts']);
+  });
+
+  it('has no import cycles between modules', () => {
+    const graph = new Map(sources.map((s) => [s.file, s.imports.filter(ours)]));
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, path: string[]): void => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        cycles.push([...path.slice(path.indexOf(file)), file].join(' → '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it('has no cycles between folders either: the map in docs/architecture.md reads top to bottom', () => {
+    const edges = new Map<string, Set<string>>();
+    for (const s of sources)
+      for (const name of s.imports.filter(ours)) {
+        const [from, to] = [s.folder, folderOf(name)];
+        if (from !== to) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+      }
+    const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
+      [...(edges.get(from) ?? [])].some(
+        (next) => next === to || (!seen.has(next) && (seen.add(next), reaches(next, to, seen))),
+      );
+    const loops = [...edges].flatMap(([from, tos]) =>
+      [...tos].filter((to) => reaches(to, from)).map((to) => `${from} ⇄ ${to}`),
+    );
+    expect(loops).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // Keeping a long run inside the context window: old tool results give way, the todo list never does.
-import type { ContentBlockParam, MessageParam } from './model.js';
+import type { ContentBlockParam, MessageParam } from '../model/messages.js';
 
 /** Clear when a request reached this share of the budget: the next turn's tool output still has room. */
 export const CLEAR_AT_SHARE = 0.75;
@@ -12,8 +12,6 @@ export const CLEAR_DOWN_TO_SHARE = 0.35;
 /** The newest user turns whose tool results stay untouched. */
 export const KEEP_RECENT_TURNS = 3;
 const STUB = '[old tool result cleared]';
-/** What an assistant turn that held only thinking says once its thinking is gone: content can't be empty. */
-const THINKING_STUB = '[earlier reasoning cleared]';
 const NOTE_STUB = '[old note cleared]';
 /** Nudges the loop added: stale copies of the list once newer ones exist. */
 const NOTE_PREFIXES = ['<reminder>', '<context-note>'];
@@ -101,17 +99,4 @@ function shortenInput(input: Record<string, unknown>): Record<string, unknown> {
         : value,
     ]),
   );
-}
-
-/**
- * The messages with every thinking block taken out, for after a clearing: a kept thinking block would be
- * bound to a prefix that no longer exists, and the API refuses those. A turn left with nothing says so.
- */
-export function withoutThinking(messages: readonly MessageParam[]): MessageParam[] {
-  return messages.map((message) => {
-    if (message.role !== 'assistant' || typeof message.content === 'string') return message;
-    const kept = message.content.filter((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking');
-    if (kept.length === message.content.length) return message;
-    return { ...message, content: kept.length > 0 ? kept : [{ type: 'text', text: THINKING_STUB }] };
-  });
 }

@@ -1,24 +1,6 @@
 // What the agent core tells its observers. The core knows nothing of GitHub or terminals.
+import type { Usage } from '../model/usage.js';
 import type { TodoItem } from './todos.js';
-
-export interface Usage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-}
-
-export const emptyUsage = (): Usage => ({
-  input_tokens: 0,
-  output_tokens: 0,
-  cache_creation_input_tokens: 0,
-  cache_read_input_tokens: 0,
-});
-
-/** The whole prompt of a request (or a run's requests), cached parts included. */
-export function promptTokens(usage: Usage): number {
-  return usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
-}
 
 /** `planned`: a plan-only run ended with the model's plan, and changed nothing. */
 export type AgentStatus = 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'planned';

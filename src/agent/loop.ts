@@ -1,37 +1,20 @@
 // The agent loop: ask the model, run its tools, keep the todo list, nudge when needed, stop on a clear reason.
 import { performance } from 'node:perf_hooks';
-import { childEnv } from './child-env.js';
-import {
-  CLEAR_DOWN_TO_SHARE,
-  clearOldToolResults,
-  dropOldTurns,
-  needsClearing,
-  withoutThinking,
-} from './context.js';
-import {
-  emptyUsage,
-  promptTokens,
-  type AgentObserver,
-  type AgentResult,
-  type AgentStatus,
-  type NudgeKind,
-  type Usage,
-} from './events.js';
-import {
-  classifyModelError,
-  type ContentBlockParam,
-  type Message,
-  type MessageParam,
-  type Model,
-} from './model.js';
+import { childEnv } from '../sandbox/child-env.js';
+import { CLEAR_DOWN_TO_SHARE, clearOldToolResults, dropOldTurns, needsClearing } from './context.js';
+import { withoutThinking } from '../model/messages.js';
+import { type AgentObserver, type AgentResult, type AgentStatus, type NudgeKind } from './events.js';
+import { emptyUsage, promptTokens, type Usage } from '../model/usage.js';
+import { classifyModelError, type Model } from '../model/client.js';
+import { type ContentBlockParam, type Message, type MessageParam } from '../model/messages.js';
 import { firstMessage, SYSTEM_PROMPT, type Briefing } from './prompt.js';
-import { estimateCost, outputRoom } from './models.js';
+import { estimateCost, outputRoom } from '../model/catalogue.js';
 import { ReminderPolicy } from './reminder.js';
 import { allCompleted, openItems, renderPlain, TodoManager, type TodoItem } from './todos.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
 import type { ToolContext } from './tools/types.js';
-import type { Redaction } from './capped-output.js';
-import type { Sandbox } from './sandbox-namespaces.js';
+import type { Redaction } from '../sandbox/capped-output.js';
+import type { Sandbox } from '../sandbox/namespaces.js';
 import { failureMessage, VerifyGate, withFixItem, type VerifySettings } from './verify.js';
 
 export interface AgentOptions extends Briefing {

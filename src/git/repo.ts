@@ -5,7 +5,7 @@
 // as an http.extraheader in their environment; it is never written to the repository's configuration.
 import { execFile } from 'node:child_process';
 import { isAbsolute, relative } from 'node:path';
-import { redactor } from '../redact.js';
+import { redactor } from '../text/redact.js';
 
 export const BOT_IDENTITY = {
   name: 'github-actions[bot]',

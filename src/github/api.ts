@@ -2,7 +2,7 @@
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
-import { redactor } from '../redact.js';
+import { redactor } from '../text/redact.js';
 import { WritePacer } from './write-pacer.js';
 
 export type Permission = 'admin' | 'write' | 'read' | 'none';

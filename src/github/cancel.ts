@@ -2,7 +2,7 @@
 // run then finishes as on any cancel: its work pushed, its comment saying "cancelled".
 import type { GitHubApi } from './api.js';
 import { answer as reply } from './answer.js';
-import { isRunning } from './checklist.js';
+import { isRunning } from './checklist/render.js';
 import type { Trigger } from './trigger.js';
 import { earlierRun } from './work-plan.js';
 

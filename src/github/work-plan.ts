@@ -2,9 +2,9 @@
 import type { TodoItem } from '../agent/todos.js';
 import { branchName, type GitRepo } from '../git/repo.js';
 import type { GitHubApi, IssueComment } from './api.js';
-import { parseAgentState, type AgentState } from './checklist.js';
-import { applyEdits, describeEdits, readEdits } from './checklist-edits.js';
-import { closedBy } from './pull-body.js';
+import { parseAgentState, type AgentState } from './checklist/render.js';
+import { applyEdits, describeEdits, readEdits } from './checklist/edits.js';
+import { closedBy } from './closes-line.js';
 import { afterKeyword, CONTINUE, GO, type Trigger } from './trigger.js';
 
 /**

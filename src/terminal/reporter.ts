@@ -1,7 +1,7 @@
 // The terminal observer: the live todo panel and one line per tool call, for the CLI and the action log.
 import type { AgentEvent, AgentObserver } from '../agent/events.js';
 import { describeFailure } from '../agent/verify.js';
-import { redactAndCut } from '../redact.js';
+import { redactAndCut } from '../text/redact.js';
 import { renderPanel } from './panel.js';
 
 export interface ReporterOptions {

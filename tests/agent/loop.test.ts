@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { runAgent, type AgentOptions } from '../../src/agent/loop.js';
-import { Model } from '../../src/agent/model.js';
+import { Model } from '../../src/model/client.js';
 import { REMINDER_PREFIX } from '../../src/agent/reminder.js';
 import { openWorkspace } from '../../src/agent/workspace.js';
-import { Redactor } from '../../src/redact.js';
+import { Redactor } from '../../src/text/redact.js';
 import {
   apiError,
   BINDING_BETA,
@@ -20,7 +20,7 @@ import {
   type RecordedRequest,
   type ScriptStep,
   type ScriptedModelServer,
-} from '../support/anthropic-server.js';
+} from '../support/anthropic/server.js';
 
 const KEY = 'sk-ant-test-key-0000000000000000';
 let dir: string;

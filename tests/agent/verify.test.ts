@@ -2,11 +2,11 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { childEnv } from '../../src/agent/child-env.js';
+import { childEnv } from '../../src/sandbox/child-env.js';
 import type { VerifyReport } from '../../src/agent/events.js';
 import { MAX_TODOS, type TodoItem } from '../../src/agent/todos.js';
 import { failureMessage, FIX_ITEM, VerifyGate, withFixItem } from '../../src/agent/verify.js';
-import { Redactor } from '../../src/redact.js';
+import { Redactor } from '../../src/text/redact.js';
 
 let ws: string;
 beforeEach(async () => {

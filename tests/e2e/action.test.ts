@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { estimateInputTokens, MODEL_MODES, reply, text, toolUse } from '../support/anthropic-server.js';
-import { LONG_RUN_FILE, longReadScript, longRunFileText } from '../support/bench-scripts.js';
-import { HELLO_FILES, HELLO_RESULT, HELLO_TASK, helloScript, planAt } from '../support/scenarios.js';
+import { estimateInputTokens, MODEL_MODES, reply, text, toolUse } from '../support/anthropic/server.js';
+import { LONG_RUN_FILE, longReadScript, longRunFileText } from '../support/bench/scripts.js';
+import {
+  HELLO_FILES,
+  HELLO_RESULT,
+  HELLO_TASK,
+  helloScript,
+  planAt,
+} from '../support/anthropic/scenarios.js';
 import { createWorld, KEY, TOKEN, type World } from './setup.js';
 
 let world: World | undefined;

@@ -1,10 +1,10 @@
 // Bad and hostile input through a whole run of dist/index.js: over-long tasks, Markdown and HTML meant to
 // break or hijack the checklist, edited comments, hidden text in the thread, bad settings, and secrets.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseAgentState } from '../../src/github/checklist.js';
-import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { parseAgentState } from '../../src/github/checklist/render.js';
+import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { toolResults } from '../support/requests.js';
-import { planAt } from '../support/scenarios.js';
+import { planAt } from '../support/anthropic/scenarios.js';
 import { createWorld, KEY, TOKEN, type World } from './setup.js';
 
 let world: World | undefined;

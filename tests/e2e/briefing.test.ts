@@ -1,9 +1,9 @@
 // What the model is told before its first turn: the run's facts and the maintainers' repository
 // instructions, read from the base branch, never from the model's own edits.
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { firstMessageText } from '../support/requests.js';
-import { HELLO_FILES } from '../support/scenarios.js';
+import { HELLO_FILES } from '../support/anthropic/scenarios.js';
 import { createWorld, type World } from './setup.js';
 
 let world: World | undefined;

@@ -4,8 +4,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { issueCommentEvent, runAction } from '../support/action-harness.js';
-import { MODEL_MODES, reply, text, toolUse, type ScriptStep } from '../support/anthropic-server.js';
-import { planAt } from '../support/scenarios.js';
+import { MODEL_MODES, reply, text, toolUse, type ScriptStep } from '../support/anthropic/server.js';
+import { planAt } from '../support/anthropic/scenarios.js';
 import { createWorld, KEY, TOKEN, type World } from './setup.js';
 
 let world: World | undefined;

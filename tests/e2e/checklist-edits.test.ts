@@ -7,8 +7,8 @@ import {
   type RecordedRequest,
   type ScriptedResponse,
   type ScriptStep,
-} from '../support/anthropic-server.js';
-import { HELLO_TASK, helloScript } from '../support/scenarios.js';
+} from '../support/anthropic/server.js';
+import { HELLO_TASK, helloScript } from '../support/anthropic/scenarios.js';
 import { createWorld, type World } from './setup.js';
 
 let world: World | undefined;

@@ -7,7 +7,7 @@ import {
   HELLO_TASK,
   helloScript,
   pushFeatureBranch,
-} from '../support/scenarios.js';
+} from '../support/anthropic/scenarios.js';
 import { createWorld, type World } from './setup.js';
 
 let world: World | undefined;

@@ -3,8 +3,8 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { GitHubEmulator } from '../support/github-emulator.js';
-import { secondaryRateLimit } from '../support/github-emulator.js';
+import type { GitHubEmulator } from '../support/github/emulator.js';
+import { secondaryRateLimit } from '../support/github/emulator.js';
 import {
   apiError,
   dropConnection,
@@ -12,8 +12,8 @@ import {
   text,
   toolUse,
   type ScriptStep,
-} from '../support/anthropic-server.js';
-import { planAt } from '../support/scenarios.js';
+} from '../support/anthropic/server.js';
+import { planAt } from '../support/anthropic/scenarios.js';
 import { createWorld, KEY, type World } from './setup.js';
 
 let world: World | undefined;

@@ -2,9 +2,9 @@
 // dist/index.js on the emulators: forged saved state, hidden text, forged comment framing, invisible todo
 // text and a summary that tries to ping, close or embed.
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { newestResults } from '../support/requests.js';
-import { HELLO_FILES } from '../support/scenarios.js';
+import { HELLO_FILES } from '../support/anthropic/scenarios.js';
 import { blockData, createWorld, openingText, TOKEN, type World } from './setup.js';
 
 let world: World | undefined;

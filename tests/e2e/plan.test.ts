@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { createWorld, type World } from './setup.js';
 
 let world: World | undefined;

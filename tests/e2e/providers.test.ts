@@ -3,12 +3,12 @@
 // each platform's request shape (provider-gateway.ts): the same loop completes and opens the pull request,
 // and no credential reaches a tool, the model, a comment, the log or the pushed branch.
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiError, BINDING_BETA, reply, toolUse, type ScriptStep } from '../support/anthropic-server.js';
-import { awsEnv, BEDROCK_CREDENTIALS, startBedrockServer } from '../support/bedrock-server.js';
-import { startGoogleTokenServer, type GoogleTokenServer } from '../support/google-token-server.js';
-import type { PlatformRequest, PlatformServer } from '../support/provider-gateway.js';
-import { HELLO_RESULT, HELLO_TASK, helloScript } from '../support/scenarios.js';
-import { startVertexServer, type VertexServerOptions } from '../support/vertex-server.js';
+import { apiError, BINDING_BETA, reply, toolUse, type ScriptStep } from '../support/anthropic/server.js';
+import { awsEnv, BEDROCK_CREDENTIALS, startBedrockServer } from '../support/providers/bedrock-server.js';
+import { startGoogleTokenServer, type GoogleTokenServer } from '../support/providers/google-token-server.js';
+import type { PlatformRequest, PlatformServer } from '../support/providers/gateway.js';
+import { HELLO_RESULT, HELLO_TASK, helloScript } from '../support/anthropic/scenarios.js';
+import { startVertexServer, type VertexServerOptions } from '../support/providers/vertex-server.js';
 import { createWorld, type World } from './setup.js';
 
 const BOUND =

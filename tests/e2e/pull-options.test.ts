@@ -1,7 +1,7 @@
 // Point 5 of issue 11: draft pull requests, pr_url for a push to an open PR, files and checklist in the body.
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply, text, toolUse } from '../support/anthropic-server.js';
-import { HELLO_TASK, helloScript, planAt } from '../support/scenarios.js';
+import { reply, text, toolUse } from '../support/anthropic/server.js';
+import { HELLO_TASK, helloScript, planAt } from '../support/anthropic/scenarios.js';
 import { createWorld, type World } from './setup.js';
 
 let world: World | undefined;

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MODEL_MODES, reply, text, toolUse } from '../support/anthropic-server.js';
+import { MODEL_MODES, reply, text, toolUse } from '../support/anthropic/server.js';
 import {
   changelogScript,
   HELLO_RESULT,
@@ -8,7 +8,7 @@ import {
   helloScript,
   planAt,
   pushFeatureBranch,
-} from '../support/scenarios.js';
+} from '../support/anthropic/scenarios.js';
 import { blockData, createWorld, openingText, type World } from './setup.js';
 
 let world: World | undefined;

@@ -4,9 +4,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { pullRequestReviewCommentEvent, pullRequestReviewEvent } from '../support/action-harness.js';
-import { HELLO_FILES, HELLO_TASK, helloScript } from '../support/scenarios.js';
+import { HELLO_FILES, HELLO_TASK, helloScript } from '../support/anthropic/scenarios.js';
 import { createWorld, openingText, type World } from './setup.js';
 
 let world: World | undefined;

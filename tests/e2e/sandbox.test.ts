@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { createWorld, KEY, TOKEN, type World } from './setup.js';
 
 const RUNTIME_TOKEN = 'ACTIONS-runtime-0123456789abcdefABCDEF';

@@ -4,7 +4,7 @@ import {
   type GitHubEmulator,
   type Permission,
   type SeedIssue,
-} from '../support/github-emulator.js';
+} from '../support/github/emulator.js';
 import {
   MODE_MODEL_ID,
   startModelServer,
@@ -12,7 +12,7 @@ import {
   type RecordedRequest,
   type ScriptStep,
   type ScriptedModelServer,
-} from '../support/anthropic-server.js';
+} from '../support/anthropic/server.js';
 import {
   createSandbox,
   issueCommentEvent,
@@ -25,7 +25,7 @@ import {
   type RunActionOptions,
   type Sandbox,
 } from '../support/action-harness.js';
-import { HELLO_FILES } from '../support/scenarios.js';
+import { HELLO_FILES } from '../support/anthropic/scenarios.js';
 
 export const TOKEN = 'ghs_e2eToken0000000000000000000000000001';
 export const KEY = 'sk-ant-e2e-key-00000000000000000000000001';

@@ -1,9 +1,9 @@
 // The tools as a real model meets them in a run of dist/index.js: paged, numbered reads of a long file, a
 // replace_all rename, bash's per-call timeout under the bash_timeout ceiling, and pipefail.
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { newestResults } from '../support/requests.js';
-import { HELLO_FILES } from '../support/scenarios.js';
+import { HELLO_FILES } from '../support/anthropic/scenarios.js';
 import { createWorld, type World } from './setup.js';
 
 let world: World | undefined;

@@ -1,7 +1,7 @@
 // The verification gate in a run of dist/index.js: verify_command runs when every item is completed; a
 // failure goes back to the model as a new message with a Fix item, and the PR waits until it passes.
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply, text, toolUse } from '../support/anthropic-server.js';
+import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { createWorld, type World } from './setup.js';
 
 let world: World | undefined;

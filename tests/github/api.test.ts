@@ -1,13 +1,13 @@
 // GitHubApi against the GitHub emulator over real HTTP, with the real retry and throttling plugins.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOctokit, GitHubApi, statusOf } from '../../src/github/api.js';
-import { redactor } from '../../src/redact.js';
+import { redactor } from '../../src/text/redact.js';
 import {
   secondaryRateLimit,
   startGitHubEmulator,
   type EmulatorOptions,
   type GitHubEmulator,
-} from '../support/github-emulator.js';
+} from '../support/github/emulator.js';
 
 const TOKEN = 'ghs_apiTestToken000000000000000000000001';
 const OWNER = 'octo-org';

@@ -5,7 +5,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { OWNER, REPO } from './webhook-events.js';
+import { OWNER, REPO } from './github/webhook-events.js';
 
 const run = promisify(execFile);
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -15,7 +15,7 @@ export {
   issueCommentEvent,
   pullRequestReviewCommentEvent,
   pullRequestReviewEvent,
-} from './webhook-events.js';
+} from './github/webhook-events.js';
 export type {
   CommentEventOptions,
   EventPull,
@@ -23,7 +23,7 @@ export type {
   EventReviewComment,
   ReviewCommentEventOptions,
   ReviewEventOptions,
-} from './webhook-events.js';
+} from './github/webhook-events.js';
 
 /** Only the test's own git commands use this identity; the action gets none (a runner has none). */
 const TEST_GIT_ENV = {

@@ -1,5 +1,5 @@
 // Reading what the action sent the scripted model: tool results and message texts of recorded requests.
-import type { RecordedRequest } from './anthropic-server.js';
+import type { RecordedRequest } from './anthropic/server.js';
 
 interface Block {
   type: string;

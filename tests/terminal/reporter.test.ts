@@ -1,6 +1,6 @@
 // The one-line hint of a tool call in the CLI and the action log: shortened, and never half a secret.
 import { describe, expect, it } from 'vitest';
-import { redactor } from '../../src/redact.js';
+import { redactor } from '../../src/text/redact.js';
 import { summarizeInput } from '../../src/terminal/reporter.js';
 
 describe('summarizeInput', () => {

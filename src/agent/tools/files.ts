@@ -4,7 +4,12 @@ import { mkdir, open, readFile, stat, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_OUTPUT_LIMIT, dropHalfPair, formatCount, type Redaction } from '../capped-output.js';
+import {
+  DEFAULT_OUTPUT_LIMIT,
+  dropHalfPair,
+  formatCount,
+  type Redaction,
+} from '../../sandbox/capped-output.js';
 import { errorCode, resolveInWorkspace } from '../workspace.js';
 import type { Tool } from './types.js';
 import { ToolError } from './types.js';

@@ -1,16 +1,11 @@
 // The toolbox: the five tools' definitions for the model, and one safe way to run a tool call.
 import { z } from 'zod';
+import type { ToolDefinition } from '../../model/messages.js';
 import type { TodoManager } from '../todos.js';
 import { createBashTool } from './bash.js';
 import { editFileTool, readFileTool, writeFileTool } from './files.js';
 import { todoTool } from './todo.js';
 import type { Tool, ToolContext } from './types.js';
-
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  input_schema: { type: 'object'; [key: string]: unknown };
-}
 
 export interface ToolOutcome {
   output: string;

@@ -1,7 +1,7 @@
 // The shape every tool has. A tool throws ToolError (or any Error) to report a failure to the model.
 import type { z } from 'zod';
-import type { Redaction } from '../capped-output.js';
-import type { Sandbox } from '../sandbox-namespaces.js';
+import type { Redaction } from '../../sandbox/capped-output.js';
+import type { Sandbox } from '../../sandbox/namespaces.js';
 
 export interface ToolContext {
   /** Absolute, symlink-resolved path of the workspace root. */

@@ -10,7 +10,7 @@ import {
   toolUse,
   type ScriptStep,
   type ScriptedModelServer,
-} from '../anthropic-server.js';
+} from './server.js';
 
 const KEY = 'sk-test-preserved-thinking';
 const servers: ScriptedModelServer[] = [];

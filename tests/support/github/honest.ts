@@ -1,6 +1,6 @@
 // The check every emulator test ends with: nothing GitHub would refuse, answers as GitHub documents them.
 import { expect } from 'vitest';
-import { validateResponse } from '../openapi.js';
+import { validateResponse } from './openapi.js';
 import type { GitHubEmulator } from './types.js';
 
 /**

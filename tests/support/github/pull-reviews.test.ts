@@ -1,7 +1,7 @@
 import { getOctokit } from '@actions/github';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGitHubEmulator } from '../github-emulator.js';
-import type { GitHubEmulator } from '../github-emulator.js';
+import { startGitHubEmulator } from './emulator.js';
+import type { GitHubEmulator } from './emulator.js';
 import { expectHonest } from './honest.js';
 
 const TOKEN = 'ghs_test_token';

@@ -1,6 +1,6 @@
 // Pull request reviews and review comments (comments on lines of the diff, in threads): listing them,
 // replying in a thread, reacting to a comment, and the seeds tests write with.
-import type { OperationMatch } from '../openapi.js';
+import type { OperationMatch } from './openapi.js';
 import { timestamp } from './json.js';
 import { reviewCommentJson, reviewJson } from './pull-json.js';
 import { DOCS, commentBody, intParam, notFound, paged, validationFailed } from './replies.js';

@@ -1,7 +1,7 @@
 // Pull requests: opening one (checked against the origin's branches when there is one), listing,
 // reading, updating, and the files one changes.
 import { execFile } from 'node:child_process';
-import { diffFiles } from '../github-diff.js';
+import { diffFiles } from './diff.js';
 import { WEB } from './json.js';
 import { pullJson } from './pull-json.js';
 import { DOCS, HttpError, intParam, paged, rejectLongBody, validationFailed } from './replies.js';

@@ -1,6 +1,6 @@
 // What a handler receives and answers, GitHub's error bodies, and the small request helpers handlers share.
 import type { IncomingMessage } from 'node:http';
-import type { OperationMatch } from '../openapi.js';
+import type { OperationMatch } from './openapi.js';
 
 export const DOCS = 'https://docs.github.com/rest';
 

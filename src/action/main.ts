@@ -1,0 +1,167 @@
+// The action: read the event, decide whether and for whom to run, run the job, report the outcome.
+import { readFile } from 'node:fs/promises';
+import { GitHubApi, type Reaction } from '../github/api.js';
+import { answer } from '../github/answer.js';
+import { cancelRun } from '../github/cancel.js';
+import { parseTrigger, taskProblem, type Trigger, type TriggerSource } from '../github/trigger.js';
+import { errorSentence } from '../text/error-sentence.js';
+import { runJob, type JobOutcome } from './job.js';
+import { addSecret, log, setFailed, setOutput } from '../runner/output.js';
+import { redactor } from '../text/redact.js';
+import { readSettings, secretValues, type Settings } from '../settings/settings.js';
+
+export type RunStatus =
+  'completed' | 'incomplete' | 'failed' | 'refused' | 'skipped' | 'cancelled' | 'planned';
+
+const ALLOWED: readonly string[] = ['admin', 'write'];
+
+export async function run(): Promise<void> {
+  const secrets = secretValues(process.env);
+  for (const secret of secrets) addSecret(secret);
+  // Once a run has been acknowledged (👀), a failure of any kind is acknowledged too (😕).
+  let acknowledged: { api: GitHubApi; trigger: TriggerSource } | undefined;
+  try {
+    const settings = readSettings(process.env);
+    const trigger = parseTrigger(settings.eventName, await readEvent(settings), settings.inputs.trigger);
+    if (trigger.kind === 'skip') {
+      log.info(`Nothing to do: ${trigger.reason}.`);
+      setOutputs('skipped');
+      return;
+    }
+    const api = new GitHubApi({
+      token: settings.inputs.github_token,
+      owner: settings.owner,
+      repo: settings.repo,
+      baseUrl: settings.apiUrl,
+      warn: log.warning,
+    });
+    await react(api, trigger, 'eyes');
+    acknowledged = { api, trigger };
+    const status = await gate(api, trigger, settings);
+    if (status) {
+      setOutputs(status);
+      return;
+    }
+    const run = trigger as Extract<Trigger, { kind: 'run' }>;
+    if (run.mode === 'cancel') {
+      const runUrl = (id: string) =>
+        `${settings.serverUrl}/${settings.owner}/${settings.repo}/actions/runs/${id}`;
+      const cancelled = await cancelRun(api, run, settings.runId, runUrl);
+      await react(api, trigger, cancelled.status === 'failed' ? 'confused' : '+1');
+      setOutputs(cancelled.status);
+      if (cancelled.status === 'failed') setFailed(cancelled.reply);
+      return;
+    }
+    const controller = cancelOnSignals();
+    const outcome = await runJob({
+      settings,
+      trigger: trigger as Extract<Trigger, { kind: 'run' }>,
+      api,
+      redactor,
+      secrets,
+      signal: controller.signal,
+    });
+    if ('result' in outcome && outcome.status !== 'cancelled') {
+      const fine = outcome.status === 'completed' || outcome.status === 'planned';
+      const done = outcome.delivery.pr ? 'rocket' : fine ? '+1' : 'confused';
+      await react(api, trigger, done);
+    }
+    report(outcome);
+  } catch (error) {
+    if (acknowledged) await react(acknowledged.api, acknowledged.trigger, 'confused');
+    setOutputs('failed');
+    setFailed(`todo-agent failed: ${errorSentence(error)}`);
+  }
+}
+
+async function readEvent(settings: Settings): Promise<unknown> {
+  return JSON.parse(await readFile(settings.eventPath, 'utf8'));
+}
+
+/** Decides who may run what; answers anyone turned away, and returns their status. */
+async function gate(
+  api: GitHubApi,
+  trigger: Exclude<Trigger, { kind: 'skip' }>,
+  settings: Settings,
+): Promise<RunStatus | undefined> {
+  const permission = await api.permission(trigger.sender);
+  if (!ALLOWED.includes(permission)) {
+    log.info(`@${trigger.sender} has ${permission} permission; only write or admin may run todo-agent.`);
+    await answer(
+      api,
+      trigger,
+      `@${trigger.sender} only collaborators with write access can run todo-agent here, so this request was not run.`,
+    );
+    return 'refused';
+  }
+  if (trigger.issueState === 'closed') {
+    await answer(
+      api,
+      trigger,
+      `todo-agent did not start: this ${trigger.isPullRequest ? 'pull request' : 'issue'} is closed. Reopen it and ask again.`,
+    );
+    return 'skipped';
+  }
+  const problem = trigger.kind === 'usage' ? 'no task was given' : taskProblem(trigger.task);
+  if (problem) {
+    const prefix = settings.inputs.trigger;
+    await answer(
+      api,
+      trigger,
+      `todo-agent did not start: ${problem}.\n\nUsage: \`${prefix} <what to do>\`, for example \`${prefix} add type hints to hello.py\`, or \`${prefix} continue\` to resume an earlier run, or \`${prefix} plan <what to do>\` to see a plan first.`,
+    );
+    return 'skipped';
+  }
+  return undefined;
+}
+
+/** SIGTERM (cancel, timeout-minutes) and SIGINT stop the loop; the job then saves the work and reports. */
+function cancelOnSignals(): AbortController {
+  const controller = new AbortController();
+  const cancel = (signal: string) => {
+    log.warning(`Received ${signal}: stopping the agent and saving its work.`);
+    controller.abort();
+  };
+  process.once('SIGTERM', () => cancel('SIGTERM'));
+  process.once('SIGINT', () => cancel('SIGINT'));
+  return controller;
+}
+
+/** Reacts to the comment that asked; a review takes no reactions through the REST API, so it gets none. */
+async function react(api: GitHubApi, trigger: TriggerSource, content: Reaction): Promise<void> {
+  if (trigger.source === 'review') return;
+  try {
+    await api.react(trigger.commentId, content, trigger.source === 'issue_comment' ? 'issue' : 'review');
+  } catch (error) {
+    log.warning(`could not add the ${content} reaction: ${errorSentence(error)}`);
+  }
+}
+
+function report(outcome: JobOutcome): void {
+  if (!('result' in outcome)) {
+    setOutputs(outcome.status);
+    return;
+  }
+  const { result } = outcome;
+  setOutputs(outcome.status, {
+    pr_url: outcome.delivery.pr?.url ?? '',
+    branch: outcome.branch ?? '',
+    todos: JSON.stringify(result.todos),
+    usage: JSON.stringify(result.usage),
+    cost_usd: result.costUsd.toFixed(4),
+  });
+  if (outcome.status === 'failed') setFailed(`todo-agent failed: ${result.reason}`);
+}
+
+const EMPTY_OUTPUTS: Record<string, string> = {
+  pr_url: '',
+  branch: '',
+  todos: '[]',
+  usage: '{}',
+  cost_usd: '0',
+};
+
+function setOutputs(status: RunStatus, outputs: Record<string, string> = {}): void {
+  setOutput('status', status);
+  for (const [name, fallback] of Object.entries(EMPTY_OUTPUTS)) setOutput(name, outputs[name] ?? fallback);
+}

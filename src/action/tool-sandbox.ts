@@ -1,0 +1,41 @@
+// The tools' sandbox as the settings ask for it, or a sentence saying why none could be built.
+import { credentialFiles } from '../sandbox/credential-files.js';
+import { openSandbox, SandboxError, type WorkspaceAccess } from '../sandbox/setup.js';
+import type { Sandbox } from '../sandbox/namespaces.js';
+import { openWorkspace } from '../agent/workspace.js';
+import { runnerFiles } from '../sandbox/runner-files.js';
+import { log } from '../runner/output.js';
+import type { Settings } from '../settings/settings.js';
+
+/**
+ * The tools' sandbox, unless the workflow turned it off; a sandbox that cannot be built stops the run.
+ * `read-only` (a plan run) lets no command change the workspace.
+ */
+export async function startSandbox(
+  settings: Settings,
+  workspaceAccess: WorkspaceAccess = 'read-write',
+): Promise<Sandbox | undefined> {
+  if (settings.inputs.sandbox === 'off') {
+    log.warning('sandbox: off: the tools run without a sandbox and can read the runner and its credentials.');
+    return undefined;
+  }
+  const started = performance.now();
+  try {
+    const sandbox = await openSandbox({
+      workspace: await openWorkspace(settings.workspace),
+      network: settings.inputs.tool_network === 'none' ? 'none' : 'host',
+      // A cloud login step's credentials file sits in the workspace: bash sees an empty file there.
+      hidden: [...runnerFiles(process.env), ...credentialFiles(process.env)],
+      workspaceAccess,
+    });
+    log.info(`Sandbox ready in ${Math.round(performance.now() - started)} ms.`);
+    return sandbox;
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    throw new Error(
+      `the sandbox for the tools could not be built (${error.message}); ` +
+        'run on a runner with sudo or as root, or set `sandbox: off` to run without one',
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,249 @@
+// The checklist comment: the todo list as a Markdown task list, with a hidden agent-state line that a
+// later run reads back to pick up where this one stopped. Pure functions apart from the shared redactor.
+import { z } from 'zod';
+import { type VerifyReport } from '../../agent/events.js';
+import { promptTokens, type Usage } from '../../model/usage.js';
+import { describeFailure } from '../../agent/verify.js';
+import { countDone, validateTodos } from '../../agent/todos.js';
+import type { TodoItem } from '../../agent/todos.js';
+import { redactAndCut, redactor } from '../../text/redact.js';
+import {
+  shortNumber,
+  formatDuration,
+  formatCost,
+  shorten,
+  firstLine,
+  safeUrl,
+  codeSpan,
+  escapeMarkdown,
+} from '../../text/markdown.js';
+import { inertJson } from '../../text/inert-json.js';
+
+export const STATE_MARKER = '<!-- agent-state';
+export const STATE_VERSION = 1;
+
+export type ChecklistPhase =
+  'planning' | 'working' | 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'refused' | 'planned';
+
+/** What a later run needs to continue; spread into the agent-state JSON. */
+export interface ResumeState {
+  /** The issue (or pull request) the run worked on: a state is only ever read back on that issue. */
+  issue?: number;
+  branch?: string;
+  runId?: string;
+  base?: string;
+  [key: string]: unknown;
+}
+
+export interface ChecklistState {
+  task: string;
+  items: readonly TodoItem[];
+  phase: ChecklistPhase;
+  turn: number;
+  usage: Usage;
+  costUsd?: number;
+  elapsedMs?: number;
+  /** Link to the workflow run. */
+  runUrl?: string;
+  branch?: { name: string; url?: string };
+  pr?: { number: number; url: string };
+  /** The comment prefix that starts a run, for the "how to continue" line (default `/agent`). */
+  trigger?: string;
+  /** One readable sentence: why it stopped, the error, "no changes", how to continue. */
+  note?: string;
+  /** The latest round of verify_command, if it ran. */
+  verify?: VerifyReport;
+  resume: ResumeState;
+}
+
+export interface AgentState extends ResumeState {
+  v: number;
+  items: TodoItem[];
+}
+
+const TASK_MAX_CHARS = 120;
+const NOTE_MAX_CHARS = 300;
+const ITEM_MAX_CHARS = 500;
+const BAR_CELLS = 20;
+
+const HEADINGS: Record<ChecklistPhase, string> = {
+  planning: '🤖 todo-agent is working on:',
+  working: '🤖 todo-agent is working on:',
+  completed: '✅ todo-agent finished:',
+  incomplete: '⏸ todo-agent stopped:',
+  failed: '❌ todo-agent failed:',
+  cancelled: '⏹ todo-agent was cancelled:',
+  refused: '🚫 todo-agent declined:',
+  planned: '📝 plan',
+};
+
+/** GitHub refuses comment bodies longer than this. */
+export const MAX_BODY_CHARS = 65_536;
+
+/** How much of each item text is shown and stored; tighter steps only for absurdly long lists. */
+interface TextLimits {
+  shown: number;
+  stored: number;
+}
+const LIMIT_STEPS: readonly TextLimits[] = [
+  { shown: ITEM_MAX_CHARS, stored: Infinity },
+  { shown: 100, stored: 1000 },
+  { shown: 40, stored: 200 },
+];
+
+export function renderChecklist(state: ChecklistState): string {
+  let body = '';
+  for (const limits of LIMIT_STEPS) {
+    body = renderWithin(state, limits);
+    if (body.length <= MAX_BODY_CHARS) break;
+  }
+  return body;
+}
+
+function renderWithin(state: ChecklistState, limits: TextLimits): string {
+  const task = escapeMarkdown(shorten(state.task, TASK_MAX_CHARS));
+  const trigger = (state.trigger ?? '/agent').replace(/`/g, '');
+  // A plan's heading says how to run it; the task follows on its own line.
+  const blocks =
+    state.phase === 'planned'
+      ? [`### ${HEADINGS.planned} — comment \`${trigger} go\` to run it`, task]
+      : [`### ${HEADINGS[state.phase]} ${task}`];
+  const note = escapeMarkdown(shorten(firstLine(redactor.redact(state.note ?? '')), NOTE_MAX_CHARS));
+  if (note) blocks.push(note);
+  if (state.phase === 'planning') blocks.push('_planning…_');
+  if (state.items.length > 0) {
+    blocks.push(progressLine(state.items));
+    blocks.push(state.items.map((item) => itemLine(item, limits.shown)).join('\n'));
+  }
+  if (state.verify && !state.verify.passed && state.phase !== 'working')
+    blocks.push(verifyOutput(state.verify));
+  if (state.phase === 'incomplete') blocks.push(continueLine(state.branch, trigger));
+  const footer = footerLine(state);
+  return `${blocks.join('\n\n')}\n\n${footer ? `${footer}\n` : ''}${stateLine(state, limits.stored)}`;
+}
+
+/** Whether a checklist body is that of a run still going (planning or working), by its heading. */
+export function isRunning(body: string): boolean {
+  return body.startsWith(`### ${HEADINGS.working} `);
+}
+
+/** The task-list lines alone (for the pull request body), one per item in list order. */
+export function renderTaskList(items: readonly TodoItem[]): string {
+  if (items.length === 0) return '_No todos._';
+  return items.map((item) => itemLine(item, ITEM_MAX_CHARS)).join('\n');
+}
+
+/** Reads the agent-state line of a comment body; undefined when it is missing or garbled. */
+export function parseAgentState(body: string): AgentState | undefined {
+  const start = body.lastIndexOf(STATE_MARKER);
+  if (start === -1) return undefined;
+  const end = body.indexOf('-->', start);
+  if (end === -1) return undefined;
+  try {
+    const parsed = agentStateSchema.parse(JSON.parse(body.slice(start + STATE_MARKER.length, end)));
+    return { ...parsed, items: validateTodos(parsed.items) };
+  } catch {
+    return undefined;
+  }
+}
+
+const agentStateSchema = z.looseObject({
+  v: z.literal(STATE_VERSION),
+  items: z.array(z.unknown()),
+  issue: z.number().int().optional(),
+  branch: z.string().optional(),
+  runId: z.string().optional(),
+  base: z.string().optional(),
+  task: z.string().optional(),
+});
+
+function stateLine(state: ChecklistState, maxText: number): string {
+  const { v: _v, items: _items, ...resume } = state.resume;
+  const stored = (text: string) => redactAndCut(text, maxText + 1);
+  const items = state.items.map(({ id, text, status, activeForm }) => ({
+    id,
+    text: stored(text),
+    status,
+    ...(activeForm === undefined ? {} : { activeForm: stored(activeForm) }),
+  }));
+  return `${STATE_MARKER} ${commentSafeJson({ v: STATE_VERSION, items, ...resume })} -->`;
+}
+
+/**
+ * JSON that cannot end the HTML comment around it: inside string literals `<`, `>`, `&` and `-` become
+ * \u escapes (still valid JSON). Outside strings JSON has no `<`/`>`, and `-` appears only as a sign.
+ */
+export function commentSafeJson(value: unknown): string {
+  return inertJson(value, /[<>&-]/g);
+}
+
+// ---- the visible parts ----
+
+function progressLine(items: readonly TodoItem[]): string {
+  const done = countDone(items);
+  const ratio = done / items.length;
+  const filled = Math.round(ratio * BAR_CELLS);
+  const bar = '█'.repeat(filled) + '·'.repeat(BAR_CELLS - filled);
+  return `**${done} of ${items.length} done** · \`${bar}\` ${Math.round(ratio * 100)}%`;
+}
+
+/** An item as the comment shows it. */
+export function itemLine(item: TodoItem, maxChars = ITEM_MAX_CHARS): string {
+  const shown = (text: string) => escapeMarkdown(shorten(text, maxChars));
+  const text = shown(item.text);
+  if (item.status === 'completed') return `- [x] ${text}`;
+  if (item.status === 'pending') return `- [ ] ${text}`;
+  const active = item.activeForm && shown(item.activeForm);
+  return active ? `- [ ] 🔄 **${active}** — ${text}` : `- [ ] 🔄 **${text}**`;
+}
+
+function continueLine(branch: ChecklistState['branch'], trigger: string): string {
+  const where = branch ? `The work so far is on branch ${branchLink(branch)}. ` : '';
+  return `${where}Comment \`${trigger} continue\` to pick up where it stopped.`;
+}
+
+/** `✅ npm test passed in 41 s (3 rounds)`, or how it failed: the verify_command result in one line. */
+export function verifyLine(report: VerifyReport): string {
+  const command = codeSpan(redactor.redact(report.command));
+  const rounds = report.round === 1 ? '' : ` (${report.round} rounds)`;
+  if (report.passed) return `✅ ${command} passed in ${formatDuration(report.durationMs)}${rounds}`;
+  return `❌ ${command} failed: ${describeFailure(report)}, round ${report.round} of ${report.attempts}`;
+}
+
+/** The end of a failed verify_command's output, folded away. */
+export function verifyOutput(report: VerifyReport): string {
+  const output = redactor.redact(report.outputTail).trim() || '(no output)';
+  const longestRun = Math.max(0, ...(output.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  const summary = `Output of ${escapeMarkdown(redactor.redact(report.command))} (its end)`;
+  return `<details><summary>${summary}</summary>\n\n${fence}\n${output}\n${fence}\n\n</details>`;
+}
+
+function footerLine(state: ChecklistState): string {
+  const parts: string[] = [];
+  if (state.verify) parts.push(verifyLine(state.verify));
+  if (state.turn > 0) parts.push(`turn ${state.turn}`);
+  const tokens = tokensPart(state.usage);
+  if (tokens) parts.push(tokens);
+  if (state.costUsd !== undefined) parts.push(formatCost(state.costUsd));
+  if (state.elapsedMs !== undefined) parts.push(formatDuration(state.elapsedMs));
+  const runUrl = state.runUrl && safeUrl(state.runUrl);
+  if (runUrl) parts.push(`[workflow run](${runUrl})`);
+  if (state.branch) parts.push(`branch ${branchLink(state.branch)}`);
+  if (state.pr) parts.push(`PR #${state.pr.number}`);
+  return parts.length > 0 ? `<sub>${parts.join(' · ')}</sub>` : '';
+}
+
+function tokensPart(usage: Usage): string {
+  const cached = usage.cache_read_input_tokens;
+  const input = promptTokens(usage);
+  if (input === 0 && usage.output_tokens === 0) return '';
+  const cachedPart = cached > 0 ? ` (${shortNumber(cached)} cached)` : '';
+  return `${shortNumber(input)} tokens in${cachedPart}, ${shortNumber(usage.output_tokens)} out`;
+}
+
+function branchLink(branch: { name: string; url?: string }): string {
+  const code = codeSpan(branch.name);
+  const url = branch.url && safeUrl(branch.url);
+  return url ? `[${code}](${url})` : code;
+}

@@ -1,0 +1,57 @@
+// Issue text as a reader sees it: what GitHub's rendering hides from a person is taken out before a model
+// reads it, so that nothing can speak to the model behind the maintainer's back.
+import { stripInvisible } from '../../text/invisible.js';
+
+/** `&#60;` and `&#x3C;` (semicolon optional, as browsers read them) become the characters they stand for. */
+const NUMERIC_ENTITY = /&#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}));?/g;
+
+/** HTML comments, an unclosed one running to the end (GitHub hides the rest of the text then too). */
+const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
+
+/** The Markdown "comment" idiom, a link definition nobody links to: `[//]: # (hidden)`, `[x]: <> (hidden)`. */
+const MARKDOWN_COMMENT = /^ {0,3}\[[^\]\n]*\]:[ \t]*(?:#|<>)(?:[ \t].*)?$/gm;
+
+/** An image's alt text, inline `![alt](…)` or reference style `![alt][ref]`: one level of brackets inside. */
+const IMAGE_ALT = /!\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]/g;
+
+/** A link destination (`<…>` or bare, with one level of parentheses) followed by a title in ", ' or (). */
+const LINK_TITLE =
+  /(\]\([ \t]*(?:<[^<>\n]*>|(?:[^\s()]|\([^\s()]*\))+))[ \t]*\n?[ \t]*(?:"[^"]*"|'[^']*'|\([^()]*\))[ \t]*\)/g;
+
+/** A link reference definition's title: `[ref]: url "title"`, the title also on the next line. */
+const DEFINITION_TITLE =
+  /^( {0,3}\[[^\]\n]+\]:[ \t]*(?:<[^<>\n]*>|\S+))[ \t]*\n?[ \t]*(?:"[^"]*"|'[^']*'|\([^()]*\))[ \t]*$/gm;
+
+/**
+ * An HTML start tag, attributes and all (quoted values may hold `>`). Attribute names never hold `<`, so a
+ * failed match stops at the next tag's start: the scan stays linear however many unclosed tags there are.
+ */
+const HTML_TAG = /<[A-Za-z][\w:-]*(?:\s+[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*\/?>/g;
+
+/** Attributes a reader does not see: alt, title, placeholder, aria-* and data-*. */
+const HIDDEN_ATTRIBUTE =
+  /\s+(?:alt|title|placeholder|aria-[\w-]*|data-[\w-]*)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?/gi;
+
+/**
+ * Removes what a reader cannot see but a model would read: numeric entities are decoded first (so an encoded
+ * character is judged as what it shows), then invisible characters, HTML and Markdown comments, image alt
+ * text, link titles and hidden HTML attributes go. Visible text is kept as written.
+ */
+export function stripHidden(text: string): string {
+  return stripInvisible(decodeNumericEntities(text))
+    .replace(HTML_COMMENT, '')
+    .replace(MARKDOWN_COMMENT, '')
+    .replace(IMAGE_ALT, '![]')
+    .replace(LINK_TITLE, '$1)')
+    .replace(DEFINITION_TITLE, '$1')
+    .replace(HTML_TAG, (tag) => tag.replace(HIDDEN_ATTRIBUTE, ''));
+}
+
+function decodeNumericEntities(text: string): string {
+  return text.replace(NUMERIC_ENTITY, (entity, hex: string | undefined, decimal: string | undefined) => {
+    const code = hex === undefined ? Number(decimal) : Number.parseInt(hex, 16);
+    // Not a character (out of range, a lone surrogate, NUL): it shows as nothing useful, so it goes.
+    if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '';
+    return String.fromCodePoint(code);
+  });
+}

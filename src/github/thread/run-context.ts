@@ -1,0 +1,33 @@
+// What the model reads as background for a run: the issue (or pull request) and its conversation, then, on a
+// pull request, its review threads. All of it data, never instructions.
+import type { IssueComment, Permission } from '../api.js';
+import { issueContext } from './issue-context.js';
+import { reviewContext, type ReviewThread } from './review-threads.js';
+import type { TriggerSource } from '../trigger.js';
+
+export function runContext(
+  trigger: TriggerSource,
+  comments: readonly IssueComment[],
+  threads: readonly ReviewThread[],
+  permissions: ReadonlyMap<string, Permission>,
+): string {
+  const triggeredAt = trigger.commentCreatedAt;
+  const issue = issueContext({
+    number: trigger.issueNumber,
+    title: trigger.issueTitle,
+    body: trigger.issueBody,
+    author: trigger.issueAuthor,
+    authorAssociation: trigger.issueAuthorAssociation,
+    isPullRequest: trigger.isPullRequest,
+    comments,
+    permissions,
+    triggeredAt,
+  });
+  const asking =
+    trigger.source === 'review_comment'
+      ? { triggerCommentId: trigger.commentId }
+      : trigger.source === 'review'
+        ? { askingReviewId: trigger.commentId }
+        : {};
+  return issue + reviewContext(threads, { permissions, triggeredAt, ...asking });
+}

@@ -1,0 +1,40 @@
+// Everything the action hands the runner: log lines, warnings, groups, step outputs, the failure and the job
+// summary. Secrets are redacted here, in one place, so that a caller (a new one included) cannot forget it.
+import * as core from '@actions/core';
+import { redactor } from '../text/redact.js';
+
+const clean = (text: string): string => redactor.redact(text);
+
+/** The step log. */
+export const log = {
+  info: (message: string): void => core.info(clean(message)),
+  warning: (message: string): void => core.warning(clean(message)),
+  startGroup: (name: string): void => core.startGroup(clean(name)),
+  endGroup: (): void => core.endGroup(),
+};
+
+/** A value for the step's outputs (GITHUB_OUTPUT). */
+export function setOutput(name: string, value: string): void {
+  core.setOutput(name, clean(value));
+}
+
+/** Marks the step failed, with the reason as an error annotation. */
+export function setFailed(message: string): void {
+  core.setFailed(clean(message));
+}
+
+/** Asks the runner to mask a secret in the log, and the redactor to hide it everywhere else. */
+export function addSecret(secret: string): void {
+  core.setSecret(secret);
+  redactor.add(secret);
+}
+
+export type SummaryBuilder = typeof core.summary;
+
+/** Builds the job summary with `build`, then writes it redacted as a whole. */
+export async function writeSummary(build: (summary: SummaryBuilder) => void): Promise<void> {
+  core.summary.emptyBuffer();
+  build(core.summary);
+  const text = core.summary.stringify();
+  await core.summary.emptyBuffer().addRaw(clean(text)).write();
+}

@@ -1,0 +1,210 @@
+// The sandbox itself: a template mount namespace built once per run, and the command line that runs one
+// call in a copy of it, in a PID namespace of its own, as an identity without privileges (sandbox-init.ts).
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { CALL, TEMPLATE } from './init.js';
+import { makePrivateDirs, removePrivateDirs } from './private-dirs.js';
+
+/** `read-only` mounts the workspace read-only for every call (plan-only runs). */
+export type WorkspaceAccess = 'read-write' | 'read-only';
+
+export interface SandboxConfig {
+  /** Runs a program as root: empty when the action is root, `sudo -n --` otherwise. */
+  escalate: readonly string[];
+  /** Absolute paths of the programs the sandbox is built with. */
+  programs: { sh: string; env: string; unshare: string; nsenter: string; setpriv: string; rm: string };
+  /** The identity commands run as: the workspace's owner. 0 means uid 0 without any capability. */
+  uid: number;
+  gid: number;
+  /** `none`: a network namespace of its own, loopback only. */
+  network: 'host' | 'none';
+  /** The one host directory the tools can change (unless `workspaceAccess` is `read-only`). */
+  workspace: string;
+  workspaceAccess: WorkspaceAccess;
+  /**
+   * The tools' HOME: shown as it is, read-only, with a private layer on top that takes every write and goes
+   * when the sandbox closes. Absent: no HOME to show. /tmp and /var/tmp are always the sandbox's own.
+   */
+  home?: string;
+  /** Paths replaced by an empty read-only directory (or /dev/null for a file). */
+  hidden: readonly string[];
+}
+
+/** What `spawn` gets for one sandboxed call. */
+export interface SandboxCall {
+  argv: string[];
+  env?: NodeJS.ProcessEnv;
+  identity?: { uid: number; gid: number };
+}
+
+/** How long building the template may take before the sandbox counts as unavailable. */
+const TEMPLATE_TIMEOUT_MS = 15_000;
+
+export class SandboxError extends Error {
+  override name = 'SandboxError';
+}
+
+export class Sandbox {
+  readonly config: SandboxConfig;
+  /** The host directory behind the tools' /tmp, /var/tmp and writes to HOME; removed by close(). */
+  readonly privateDir: string;
+  readonly #template: ChildProcessWithoutNullStreams;
+  readonly #templatePid: number;
+  #closed = false;
+  /** Removes the private directory if the process exits without close() (an uncaught error, process.exit). */
+  readonly #onExit = (): void => this.close();
+
+  private constructor(
+    config: SandboxConfig,
+    privateDir: string,
+    template: ChildProcessWithoutNullStreams,
+    pid: number,
+  ) {
+    this.config = config;
+    this.privateDir = privateDir;
+    this.#template = template;
+    this.#templatePid = pid;
+    process.once('exit', this.#onExit);
+  }
+
+  /** Builds the template namespace; rejects with the reason when it cannot. */
+  static async open(config: SandboxConfig): Promise<Sandbox> {
+    const privateDir = await makePrivateDirs(config.home);
+    try {
+      const [template, pid] = await startTemplate(config, privateDir);
+      return new Sandbox(config, privateDir, template, pid);
+    } catch (error) {
+      removePrivateDirs(privateDir, config.escalate, config.programs.rm);
+      throw error;
+    }
+  }
+
+  /** The command line that runs `shell -c command` in a fresh copy of the template. */
+  call(shell: string, command: string, opts: { cwd: string; env: NodeJS.ProcessEnv }): SandboxCall {
+    const { programs, uid, gid } = this.config;
+    const ns = `/proc/${this.#templatePid}/ns`;
+    const inside = [
+      programs.nsenter,
+      `--mount=${ns}/mnt`,
+      ...(this.config.network === 'none' ? [`--net=${ns}/net`] : []),
+      '--',
+      programs.unshare,
+      ...(uid === 0 ? ['--user', '--map-root-user'] : []),
+      '--pid',
+      '--fork',
+      '--kill-child',
+      '--mount',
+      '--mount-proc',
+      '--',
+      programs.sh,
+      '-c',
+      CALL,
+      'todo-agent-call',
+      String(uid),
+      String(gid),
+      programs.setpriv,
+      opts.cwd,
+      shell,
+      '-c',
+      command,
+    ];
+    if (this.config.escalate.length === 0) {
+      // As root: spawn drops the supplementary groups for us when given an identity.
+      return { argv: inside, identity: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } };
+    }
+    // sudo would reset the environment: `env -i` sets exactly the tools' one again. If sudo is killed,
+    // the pdeathsig takes the namespace's creator, and so the whole namespace, with it.
+    const pairs = Object.entries(opts.env)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => `${name}=${value}`);
+    return {
+      argv: [
+        ...this.config.escalate,
+        programs.env,
+        '-i',
+        ...pairs,
+        programs.setpriv,
+        '--pdeathsig',
+        'KILL',
+        '--',
+        ...inside,
+      ],
+    };
+  }
+
+  /** Ends the template (its namespace goes once no call uses it) and removes what the tools wrote. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    process.off('exit', this.#onExit);
+    this.#template.stdin.end();
+    if (this.config.escalate.length === 0) this.#template.kill('SIGKILL');
+    removePrivateDirs(this.privateDir, this.config.escalate, this.config.programs.rm);
+  }
+}
+
+/** Starts the process that holds the template namespace; resolves once it is ready. */
+async function startTemplate(
+  config: SandboxConfig,
+  privateDir: string,
+): Promise<[ChildProcessWithoutNullStreams, number]> {
+  const { programs } = config;
+  const argv = [
+    ...config.escalate,
+    ...(config.escalate.length > 0 ? [programs.setpriv, '--pdeathsig', 'KILL', '--'] : []),
+    programs.unshare,
+    '--mount',
+    '--propagation',
+    'private',
+    ...(config.network === 'none' ? ['--net'] : []),
+    '--',
+    programs.sh,
+    '-c',
+    TEMPLATE,
+    'todo-agent-sandbox',
+    privateDir,
+    config.workspace,
+    config.workspaceAccess,
+    config.home ?? '',
+    String(config.hidden.length),
+    ...config.hidden,
+  ];
+  const [program, ...args] = argv;
+  const template = spawn(program as string, args, {
+    env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const pid = await waitForReady(template);
+  template.unref();
+  for (const stream of [template.stdin, template.stdout, template.stderr]) {
+    (stream as unknown as { unref?: () => void }).unref?.();
+  }
+  return [template, pid];
+}
+
+/** Resolves with the template's pid once it printed `ready <pid>`; rejects with what went wrong. */
+async function waitForReady(template: ChildProcessWithoutNullStreams): Promise<number> {
+  let stdout = '';
+  let stderr = '';
+  template.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  template.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk.slice(0, 4000)));
+  const ready = new Promise<number>((resolve) => {
+    const onData = (): void => {
+      const match = /^ready (\d+)$/m.exec(stdout);
+      if (!match) return;
+      template.stdout.off('data', onData);
+      resolve(Number(match[1]));
+    };
+    template.stdout.on('data', onData);
+  });
+  const failed = Promise.race([
+    once(template, 'error').then(([error]) => (error as Error).message),
+    once(template, 'exit').then(([code, signal]) => `exited with ${signal ?? `code ${code}`}`),
+    new Promise<string>((resolve) => setTimeout(resolve, TEMPLATE_TIMEOUT_MS, 'timed out').unref()),
+  ]);
+  const outcome = await Promise.race([ready, failed]);
+  if (typeof outcome === 'number') return outcome;
+  template.kill('SIGKILL');
+  const detail = stderr.trim().split('\n').slice(-3).join(' ');
+  throw new SandboxError(`building the sandbox failed (${outcome})${detail ? `: ${detail}` : ''}`);
+}

@@ -1,0 +1,274 @@
+// The action's inputs and runner context, read and validated once into one typed settings object.
+import { z } from 'zod';
+import { SECRET_NAME_PATTERN } from '../sandbox/child-env.js';
+import { DEFAULT_MODEL } from '../model/client.js';
+import { EFFORTS, type Effort } from '../model/catalogue.js';
+import { credentialFileSecrets } from '../sandbox/credential-files.js';
+import { PROVIDERS, providerProblem, type Provider } from '../model/providers.js';
+
+/** The numeric knobs the action and the CLI share: their defaults and upper bounds. */
+export const NUMBER_SETTINGS = {
+  max_turns: { fallback: 150, max: 1000 },
+  bash_timeout: { fallback: 600, max: 3600 },
+  reminder_rounds: { fallback: 3, max: 100 },
+  verify_attempts: { fallback: 3, max: 20 },
+} as const;
+
+/** The cost limit when the workflow sets none: a few dollars, enough for a real task, not for a runaway. */
+export const DEFAULT_MAX_COST_USD = 5;
+
+/** A whole number from 1 to `max`, digits only (Number() would also take '1e2', '0x10' and '1.0'). */
+export function parseWholeNumber(value: string, max: number): number | undefined {
+  const number = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  return Number.isInteger(number) && number >= 1 && number <= max ? number : undefined;
+}
+
+const wholeNumber = (name: keyof typeof NUMBER_SETTINGS) =>
+  z
+    .string()
+    .trim()
+    .transform((value, context) => {
+      const { fallback, max } = NUMBER_SETTINGS[name];
+      if (value === '') return fallback;
+      const number = parseWholeNumber(value, max);
+      if (number === undefined) {
+        context.addIssue({
+          code: 'custom',
+          message: `${name} must be a whole number from 1 to ${max}, got '${value}'`,
+        });
+        return z.NEVER;
+      }
+      return number;
+    });
+
+/** `max_context_tokens`: a whole number of tokens, at least enough for one turn of tool output. */
+export const CONTEXT_TOKENS = { min: 20_000, max: 10_000_000 } as const;
+
+export function parseContextTokens(value: string): number | undefined {
+  const number = parseWholeNumber(value, CONTEXT_TOKENS.max);
+  return number !== undefined && number >= CONTEXT_TOKENS.min ? number : undefined;
+}
+
+export function parseEffort(value: string): Effort | undefined {
+  return (EFFORTS as readonly string[]).includes(value.trim()) ? (value.trim() as Effort) : undefined;
+}
+
+/** `price_per_mtok`: "input,output", USD per million tokens, both positive. */
+export function parsePricePerMtok(value: string): { input: number; output: number } | undefined {
+  const parts = value.split(',').map((part) => part.trim());
+  const [input, output] = parts.map((part) => (/^\d+(\.\d+)?$/.test(part) ? Number(part) : NaN));
+  if (parts.length !== 2 || !(input! > 0) || !(output! > 0)) return undefined;
+  return { input: input!, output: output! };
+}
+
+export const SETTING_PROBLEMS = {
+  max_context_tokens: (value: string) =>
+    `max_context_tokens must be a whole number of tokens from ${CONTEXT_TOKENS.min} to ${CONTEXT_TOKENS.max}, got '${value}'`,
+  effort: (value: string) => `effort must be one of ${EFFORTS.join(', ')}, got '${value}'`,
+  price_per_mtok: (value: string) =>
+    `price_per_mtok must be two positive numbers of US dollars, "input,output" (like "3,15"), got '${value}'`,
+};
+
+/** An optional input: empty is undefined, anything else must parse. */
+const optional = <T>(parse: (value: string) => T | undefined, problem: (value: string) => string) =>
+  z
+    .string()
+    .trim()
+    .transform((value, context) => {
+      if (value === '') return undefined;
+      const parsed = parse(value);
+      if (parsed === undefined) {
+        context.addIssue({ code: 'custom', message: problem(value) });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+const text = (fallback = '') =>
+  z
+    .string()
+    .trim()
+    .transform((value) => value || fallback);
+
+/** A YAML 1.2 boolean as the runner passes it (what @actions/core's getBooleanInput accepts); empty is false. */
+const flag = (name: string) =>
+  z
+    .string()
+    .trim()
+    .transform((value, context) => {
+      if (value === '' || /^(false|False|FALSE)$/.test(value)) return false;
+      if (/^(true|True|TRUE)$/.test(value)) return true;
+      context.addIssue({ code: 'custom', message: `${name} must be true or false, got '${value}'` });
+      return z.NEVER;
+    });
+
+/** One of `values` (case-insensitive), `fallback` when empty. */
+const choice = <const T extends readonly [string, ...string[]]>(
+  name: string,
+  values: T,
+  fallback: T[number],
+) =>
+  z
+    .string()
+    .trim()
+    .transform((value, context) => {
+      const chosen = (value.toLowerCase() || fallback) as T[number];
+      if (values.includes(chosen)) return chosen;
+      context.addIssue({ code: 'custom', message: `${name} must be ${values.join(' or ')}, got '${value}'` });
+      return z.NEVER;
+    });
+
+const inputsSchema = z.object({
+  provider: text('anthropic').pipe(
+    z.enum(PROVIDERS, {
+      error: (issue) => `provider must be one of ${PROVIDERS.join(', ')}, got '${String(issue.input)}'`,
+    }),
+  ),
+  /** Empty: ANTHROPIC_API_KEY from the environment (see readSettings). */
+  anthropic_api_key: text(),
+  anthropic_base_url: text(),
+  github_token: z.string().trim().min(1, 'github_token is required (the default is the workflow token)'),
+  model: text(DEFAULT_MODEL),
+  trigger: text('/agent').refine((value) => !/\s/.test(value), 'trigger must be one word, like /agent'),
+  max_turns: wholeNumber('max_turns'),
+  bash_timeout: wholeNumber('bash_timeout'),
+  reminder_rounds: wholeNumber('reminder_rounds'),
+  base_branch: text(),
+  draft: flag('draft'),
+  max_cost_usd: z
+    .string()
+    .trim()
+    .transform((value, context) => {
+      if (value === '') return DEFAULT_MAX_COST_USD;
+      if (/^(0|none)$/i.test(value)) return undefined;
+      const number = Number(value);
+      if (!Number.isFinite(number) || number <= 0) {
+        context.addIssue({
+          code: 'custom',
+          message: `max_cost_usd must be a positive number of dollars, or 0 (or none) for no limit, got '${value}'`,
+        });
+        return z.NEVER;
+      }
+      return number;
+    }),
+  max_context_tokens: optional(parseContextTokens, SETTING_PROBLEMS.max_context_tokens),
+  effort: optional(parseEffort, SETTING_PROBLEMS.effort),
+  price_per_mtok: optional(parsePricePerMtok, SETTING_PROBLEMS.price_per_mtok),
+  sandbox: choice('sandbox', ['on', 'off'] as const, 'on'),
+  tool_network: choice('tool_network', ['allow', 'none'] as const, 'allow'),
+  verify_command: text(),
+  verify_attempts: wholeNumber('verify_attempts'),
+  branch_prefix: text('agent/').refine(
+    (value) => !/[\s~^:?*[\\]|\.\.|@\{/.test(value),
+    'branch_prefix must be usable in a git branch name',
+  ),
+});
+
+/** A runner variable that must be set; the message covers a missing one as well as an empty one. */
+const required = (name: string) => {
+  const message = `${name} is not set: is this running in GitHub Actions?`;
+  return z.string({ error: message }).min(1, message);
+};
+
+const runnerSchema = z.object({
+  GITHUB_REPOSITORY: required('GITHUB_REPOSITORY').regex(
+    /^[^/\s]+\/[^/\s]+$/,
+    'GITHUB_REPOSITORY must be owner/repo',
+  ),
+  GITHUB_EVENT_NAME: required('GITHUB_EVENT_NAME'),
+  GITHUB_EVENT_PATH: required('GITHUB_EVENT_PATH'),
+  GITHUB_RUN_ID: z.string().default('0'),
+  GITHUB_SERVER_URL: z.string().default('https://github.com'),
+  GITHUB_API_URL: z.string().default('https://api.github.com'),
+  GITHUB_WORKSPACE: z.string().default(process.cwd()),
+});
+
+export type Inputs = z.output<typeof inputsSchema>;
+
+export interface Settings {
+  inputs: Inputs;
+  owner: string;
+  repo: string;
+  eventName: string;
+  eventPath: string;
+  runId: string;
+  runUrl: string;
+  serverUrl: string;
+  apiUrl: string;
+  workspace: string;
+}
+
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+export const INPUT_NAMES = Object.keys(inputsSchema.shape) as (keyof Inputs)[];
+
+export const MISSING_KEY =
+  'no Anthropic API key: set the anthropic_api_key input (from a repository secret) or ANTHROPIC_API_KEY in the job’s env';
+
+/** Reads `INPUT_*` (as the runner sets them) and the runner's `GITHUB_*` variables. */
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, env[`INPUT_${name.toUpperCase()}`] ?? '']));
+  // An empty input falls back to the variable a job-level `env:` sets, as the SDK itself would.
+  raw.anthropic_api_key ||= env.ANTHROPIC_API_KEY ?? '';
+  // Only the Anthropic API takes ANTHROPIC_BASE_URL. Given to the Bedrock or Vertex SDK it would replace the
+  // platform's endpoint, and each signed request (AWS session token, Google access token) would go there.
+  if (chosenProvider(raw) === 'anthropic') raw.anthropic_base_url ||= env.ANTHROPIC_BASE_URL ?? '';
+  const inputs = inputsSchema.safeParse(raw);
+  const runner = runnerSchema.safeParse(env);
+  const problems = [
+    ...credentialProblems(raw, env),
+    ...(inputs.error?.issues ?? []).map((issue) => issue.message),
+    ...(runner.error?.issues ?? []).map((issue) => issue.message),
+  ];
+  if (!inputs.success || !runner.success || problems.length > 0) throw new SettingsError(problems.join('; '));
+  const context = runner.data;
+  const [owner = '', repo = ''] = context.GITHUB_REPOSITORY.split('/');
+  const serverUrl = context.GITHUB_SERVER_URL.replace(/\/+$/, '');
+  return {
+    inputs: inputs.data!,
+    owner,
+    repo,
+    eventName: context.GITHUB_EVENT_NAME,
+    eventPath: context.GITHUB_EVENT_PATH,
+    runId: context.GITHUB_RUN_ID,
+    runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${context.GITHUB_RUN_ID}`,
+    serverUrl,
+    apiUrl: context.GITHUB_API_URL.replace(/\/+$/, ''),
+    workspace: context.GITHUB_WORKSPACE,
+  };
+}
+
+/** The provider input as the schema reads it; undefined when it names none (the schema reports that). */
+function chosenProvider(raw: Record<string, string>): Provider | undefined {
+  const chosen = raw.provider?.trim() || 'anthropic';
+  return PROVIDERS.find((name) => name === chosen);
+}
+
+/** What the chosen provider lacks before any call: the Anthropic API key, or the platform's region and project. */
+function credentialProblems(raw: Record<string, string>, env: NodeJS.ProcessEnv): string[] {
+  const provider = chosenProvider(raw);
+  if (provider === undefined) return []; // the provider input's own problem is reported
+  if (provider !== 'anthropic')
+    return [providerProblem(provider, env)].filter((problem) => problem !== undefined);
+  if (raw.anthropic_api_key?.trim() || env.ANTHROPIC_API_KEY?.trim()) return [];
+  return [MISSING_KEY];
+}
+
+/**
+ * Every secret value in the environment, for masking and redaction: the key and token inputs, every ACTIONS_*
+ * value (runtime tokens and the URLs they go with), and anything named like a credential. Each token also in
+ * the base64 form git sends it in (`x-access-token:<token>`, as actions/checkout persists it). Plain settings
+ * (model, trigger…) are not secrets: masking them would blank out ordinary words in comments and logs. No
+ * INPUT_* reaches a tool either way. The secrets inside a Google credentials file count too (see agent/credential-files.ts).
+ */
+export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
+  const values = Object.entries(env)
+    .filter(([name]) => name.toUpperCase().startsWith('ACTIONS_') || SECRET_NAME_PATTERN.test(name))
+    .map(([, value]) => value?.trim() ?? '')
+    .concat(credentialFileSecrets(env))
+    .filter((value) => value.length >= 6);
+  const encoded = values.map((value) => Buffer.from(`x-access-token:${value}`).toString('base64'));
+  return [...new Set([...values, ...encoded])];
+}

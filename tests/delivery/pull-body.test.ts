@@ -1,0 +1,48 @@
+// The pull request description: secrets are gone before escaping or rewriting can hide them from the API's
+// own redaction (an escaped `ghp\_…` or a mention put in a code span still renders as the secret).
+import { describe, expect, it } from 'vitest';
+import { type AgentResult } from '../../src/agent/events.js';
+import { emptyUsage } from '../../src/model/usage.js';
+import { pullBody } from '../../src/delivery/pull-body.js';
+import { Redactor, redactor } from '../../src/text/redact.js';
+
+const TOKEN_BODY = 'Pb7kQ2mX9vL4nR8sT1wY6zA3cE5gH0jK2dF4';
+const TOKEN = `ghp_${TOKEN_BODY}`;
+const PASSWORD = 'deploy@Secr3t_Passw0rd';
+
+function result(overrides: Partial<AgentResult> = {}): AgentResult {
+  return {
+    status: 'completed',
+    reason: 'done',
+    todos: [
+      { id: '1', text: `Rotate ${TOKEN} (not verified: no network)`, status: 'completed' },
+      { id: '2', text: 'Write NOTES.md', status: 'completed' },
+    ],
+    lastText: `Done. The old password was ${PASSWORD}, and ${TOKEN} is gone.`,
+    turns: 3,
+    toolCalls: 2,
+    usage: emptyUsage(),
+    costUsd: 0.01,
+    ...overrides,
+  };
+}
+
+/** What the API's redaction (the Octokit hook) would still find: nothing, if the body holds no secret at all. */
+function hookWouldMiss(body: string): string[] {
+  const hook = new Redactor();
+  hook.add(PASSWORD);
+  const pieces = [TOKEN_BODY, 'Secr3t', 'Passw0rd'];
+  return pieces.filter((piece) => hook.redact(body).includes(piece));
+}
+
+describe('pullBody', () => {
+  it('holds no secret in any form: not in the list, the unverified checks or the summary', () => {
+    redactor.add(PASSWORD);
+    const body = pullBody({ closes: 7, result: result() });
+    expect(body.startsWith('Closes #7')).toBe(true);
+    expect(body).toContain('### Checks that did not run');
+    expect(body).toContain('- Rotate \\*\\*\\*: no network');
+    expect(body).toContain('The old password was ***');
+    expect(hookWouldMiss(body)).toEqual([]);
+  });
+});

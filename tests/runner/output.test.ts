@@ -1,0 +1,62 @@
+// What the action hands the runner is redacted in one place: outputs, the summary and the log.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { redactor } from '../../src/text/redact.js';
+import { log, setOutput, writeSummary } from '../../src/runner/output.js';
+
+const SECRET = 'runner-output-secret-1';
+const SHAPED = `ghs_${'c'.repeat(36)}`;
+let dir: string;
+const saved = { ...process.env };
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'runner-output-'));
+  process.env.GITHUB_OUTPUT = join(dir, 'output');
+  process.env.GITHUB_STEP_SUMMARY = join(dir, 'summary.md');
+  await writeFile(process.env.GITHUB_OUTPUT, '');
+  await writeFile(process.env.GITHUB_STEP_SUMMARY, '');
+  redactor.add(SECRET);
+});
+afterEach(async () => {
+  process.env = { ...saved };
+  vi.restoreAllMocks();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('runner output', () => {
+  it('redacts step outputs', async () => {
+    setOutput('todos', JSON.stringify([{ text: `use ${SECRET} and ${SHAPED}` }]));
+    const written = await readFile(join(dir, 'output'), 'utf8');
+    expect(written).toContain('[{"text":"use *** and ***"}]');
+    expect(written).not.toContain(SECRET);
+  });
+
+  it('redacts the job summary as a whole, table cells included', async () => {
+    await writeSummary((summary) =>
+      summary.addRaw(`checklist ${SECRET}`).addTable([[{ data: 'h', header: true }], [SHAPED]]),
+    );
+    const written = await readFile(join(dir, 'summary.md'), 'utf8');
+    expect(written).toContain('checklist ***');
+    expect(written).toContain('<td>***</td>');
+    expect(written).not.toMatch(new RegExp(`${SECRET}|${SHAPED}`));
+  });
+
+  it('redacts log lines, warnings and group names', () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    log.info(`info ${SECRET}`);
+    log.warning(`warn ${SHAPED}`);
+    log.startGroup(`group ${SECRET}`);
+    log.endGroup();
+    const text = lines.join('');
+    expect(text).toContain('info ***');
+    expect(text).toContain('warn ***');
+    expect(text).toContain('group ***');
+    expect(text).not.toMatch(new RegExp(`${SECRET}|${SHAPED}`));
+  });
+});

@@ -1,0 +1,261 @@
+// A scripted stand-in for the Anthropic Messages API, used by tests, `npm run demo` and `npm run bench`.
+// It answers the real `@anthropic-ai/sdk` over real HTTP from a script of responses, and refuses with a 400
+// wherever the real API would, so that a bug in the agent loop shows up as a failed request (and in
+// `violations`) instead of passing silently. Only Node's `http` and `crypto` are used. The pieces live in
+// ./anthropic/: the request rules, token and cache accounting, the wire format, and the `sonnet-5-5` mode
+// (preserved thinking).
+import http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PromptCache, estimateTokens } from './cache.js';
+import { findViolation } from './rules.js';
+import { sendError, sendJson, wireBlock, wireUsage, writeStream, type WireMessage } from './sse.js';
+import {
+  asPreservedThinking,
+  betaHeaders,
+  boundElsewhere,
+  refusedSetting,
+  ThinkingBinder,
+  withoutBlocks,
+} from './thinking.js';
+import type {
+  Json,
+  ModelServerOptions,
+  RecordedRequest,
+  ScriptedContent,
+  ScriptedModelServer,
+  ScriptedResponse,
+  ScriptedUsage,
+  ScriptStep,
+  TextContent,
+  ThinkingContent,
+  ToolUseContent,
+} from './types.js';
+import { readBody } from '../http-body.js';
+
+export * from './types.js';
+export { estimateInputTokens, estimateTokens } from './cache.js';
+export { findViolation } from './rules.js';
+export { BINDING_BETA } from './thinking.js';
+
+export function text(t: string): TextContent {
+  return { type: 'text', text: t };
+}
+
+export function toolUse(name: string, input: unknown, id?: string): ToolUseContent {
+  return id === undefined ? { type: 'tool_use', name, input } : { type: 'tool_use', id, name, input };
+}
+
+export function thinking(thought: string, signature = 'sig'): ThinkingContent {
+  return { type: 'thinking', thinking: thought, signature };
+}
+
+/** A model turn; stop_reason is `tool_use` if any block is a tool_use, else `end_turn`. */
+export function reply(...content: ScriptedContent[]): ScriptedResponse {
+  const stop_reason = content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn';
+  return { content, stop_reason };
+}
+
+export function apiError(
+  status: number,
+  type: string,
+  message: string,
+  headers?: Record<string, string>,
+): ScriptedResponse {
+  return { error: { status, type, message, ...(headers ? { headers } : {}) } };
+}
+
+export function dropConnection(): ScriptedResponse {
+  return { drop: true };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The server
+
+const DEFAULT_CONTEXT_WINDOW = { classic: 200_000, 'sonnet-5-5': 1_000_000 } as const;
+
+function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(raw) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function authorized(headers: IncomingMessage['headers'], apiKey: string | undefined): boolean {
+  if (apiKey === undefined) return true;
+  return headers['x-api-key'] === apiKey || headers.authorization === `Bearer ${apiKey}`;
+}
+
+const counterId = (prefix: string) => {
+  let n = 0;
+  return (): string => `${prefix}${(++n).toString(36).padStart(20, '0')}`;
+};
+
+export async function startModelServer(
+  script: ScriptStep[],
+  options: ModelServerOptions = {},
+): Promise<ScriptedModelServer> {
+  const steps = [...script];
+  const mode = options.mode ?? 'classic';
+  const contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW[mode];
+  const cache = new PromptCache();
+  const binder = mode === 'sonnet-5-5' ? new ThinkingBinder() : undefined;
+  const ids = { message: counterId('msg_01'), tool: counterId('toolu_01'), request: counterId('req_01') };
+  const timers = new Set<NodeJS.Timeout>();
+  let played = 0;
+  let closing: Promise<void> | undefined;
+
+  const pause = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const method = req.method ?? 'GET';
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const requestId = ids.request();
+    const endpoint =
+      method !== 'POST'
+        ? undefined
+        : path === '/v1/messages'
+          ? 'messages'
+          : path === '/v1/messages/count_tokens'
+            ? 'count_tokens'
+            : undefined;
+    if (!endpoint) return sendError(res, requestId, 404, 'not_found_error', `Not found: ${method} ${path}`);
+
+    const parsed = parseJson(raw);
+    const body = parsed.ok ? parsed.value : raw;
+    let record: RecordedRequest | undefined;
+    if (endpoint === 'messages') {
+      record = {
+        method,
+        path,
+        headers: { ...req.headers },
+        body,
+        index: server.requests.length,
+        receivedAt: Date.now(),
+      };
+      server.requests.push(record);
+    }
+    const refuse = (message: string): void => {
+      if (record) server.violations.push({ index: record.index, message });
+      sendError(res, requestId, 400, 'invalid_request_error', message);
+    };
+
+    if (options.latencyMs) await pause(options.latencyMs);
+    if (!authorized(req.headers, options.apiKey))
+      return sendError(res, requestId, 401, 'authentication_error', 'invalid x-api-key');
+    if (!req.headers['anthropic-version']) return refuse('anthropic-version: header is required');
+    if (!parsed.ok) return refuse('There was an error parsing the body as JSON');
+    const problem = findViolation(body, endpoint);
+    if (problem) return refuse(problem);
+    let seen = body as Json;
+    const dropped: Json[] = [];
+    if (binder) {
+      const betas = betaHeaders(req.headers);
+      const refused = refusedSetting(seen, betas);
+      if (refused) return refuse(refused);
+      const invalid = binder.check(seen).filter((block) => !block.valid);
+      const binding = (seen.thinking as { block_binding?: { prefix_mismatch_behavior?: string } } | undefined)
+        ?.block_binding;
+      const first = invalid[0];
+      if (first && binding?.prefix_mismatch_behavior !== 'drop_block')
+        return refuse(boundElsewhere(first.path, binding !== undefined));
+      // drop_block: the model reads the request without the blocks, and the reply says which went.
+      seen = withoutBlocks(seen, new Set(invalid.map((block) => block.path)));
+      for (const block of invalid)
+        dropped.push({ type: 'thinking_dropped', path: block.path, reason: 'prefix_mismatch' });
+    }
+    const measure = cache.measure(seen);
+    if (measure.total > contextWindow)
+      return refuse(`prompt is too long: ${measure.total} tokens > ${contextWindow} maximum`);
+    if (endpoint === 'count_tokens') return sendJson(res, 200, { input_tokens: measure.total });
+
+    const step = steps.shift();
+    if (step === undefined) return refuse(`scripted model server: script exhausted after ${played} requests`);
+    played++;
+    let response: ScriptedResponse;
+    try {
+      response = typeof step === 'function' ? step(record as RecordedRequest, server) : step;
+    } catch (error) {
+      return refuse(`scripted model server: script step ${played} threw: ${(error as Error).message}`);
+    }
+    if (response.drop) {
+      req.socket.destroy();
+      return;
+    }
+    if (response.error) {
+      const { status, type, message, headers } = response.error;
+      return sendError(res, requestId, status, type, message, headers);
+    }
+
+    const scripted = binder ? asPreservedThinking(response.content ?? []) : (response.content ?? []);
+    const content = scripted.map((block) => wireBlock(block, ids.tool));
+    binder?.signReply(body as Json, content);
+    const usage: ScriptedUsage = {
+      input_tokens: measure.total - measure.read - measure.creation,
+      cache_creation_input_tokens: measure.creation,
+      cache_read_input_tokens: measure.read,
+      output_tokens: Math.max(1, estimateTokens(content)),
+      ...response.usage,
+    };
+    const stopReason =
+      response.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
+    const message: WireMessage = {
+      id: ids.message(),
+      type: 'message',
+      role: 'assistant',
+      model: String((body as Json).model),
+      content,
+      stop_reason: stopReason,
+      stop_sequence: null,
+      stop_details: null,
+      container: null,
+      diagnostics: null,
+      usage: wireUsage(usage),
+      ...(binder ? { input_transformations: dropped } : {}),
+    };
+    cache.commit(measure);
+    if ((body as Json).stream === true) writeStream(res, message, response, requestId);
+    else sendJson(res, 200, message, { 'request-id': requestId });
+  }
+
+  const httpServer = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendError(res, 'req_internal', 500, 'api_error', String(error));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = httpServer.address() as AddressInfo;
+
+  const server: ScriptedModelServer = {
+    url: `http://127.0.0.1:${port}`,
+    requests: [],
+    violations: [],
+    remaining: () => steps.length,
+    push: (...more) => {
+      steps.push(...more);
+    },
+    close: () => {
+      closing ??= new Promise<void>((resolve, reject) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
+        httpServer.close((error) => (error ? reject(error) : resolve()));
+        httpServer.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+  return server;
+}

@@ -1,0 +1,205 @@
+// The bench's verdicts: each measured number next to its target from issue 5, and the table that shows them.
+import type { FirstWrite, Traffic } from './action.js';
+import type { CacheableShare, ClearingShare, PeakMemory } from './cli.js';
+import type { DistSize } from './dist.js';
+import type { ColdLoopAt } from './cold-loop.js';
+import type { LoopOverhead } from './loop.js';
+import type { SandboxCost } from './sandbox.js';
+import { median } from './stats.js';
+
+export interface BenchResults {
+  firstWrite: FirstWrite;
+  loopOverhead: LoopOverhead;
+  coldLoop: { byTurns: ColdLoopAt[] };
+  githubRequests: { zeroLatency: Traffic; paced?: Traffic };
+  cacheableShare: CacheableShare;
+  clearingShare: ClearingShare;
+  peakMemory: PeakMemory;
+  distSize: DistSize;
+  sandbox: SandboxCost;
+}
+
+export type Verdict = 'pass' | 'FAIL' | 'info';
+
+export interface Row {
+  measure: string;
+  value: string;
+  target: string;
+  verdict: Verdict;
+}
+
+/** Growth of ms/turn from the fewest to the most turns that still counts as linear. */
+export const LINEAR_GROWTH_LIMIT = 1.5;
+/** The bench's own count of the cacheable share must agree with the server's to this many points. */
+const SHARE_AGREEMENT = 0.005;
+
+const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
+const pct = (value: number) => `${(value * 100).toFixed(1)} %`;
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+const check = (ok: boolean): Verdict => (ok ? 'pass' : 'FAIL');
+
+function trafficRows(traffic: Traffic, label: string): Row[] {
+  const gap = traffic.shortestWriteGapMs;
+  return [
+    {
+      measure: `3 GitHub requests per run (${label})`,
+      value:
+        `${traffic.medianRequests} (${median(traffic.runs.map((r) => r.writes))} writes, ` +
+        `${median(traffic.runs.map((r) => r.notModified))} free 304s)`,
+      target: '—',
+      verdict: 'info',
+    },
+    {
+      measure: `  comment writes per accepted todo update (${label})`,
+      value: `${traffic.medianWritesPerUpdate.toFixed(2)} besides first and last (${traffic.medianAllWritesPerUpdate.toFixed(2)} with them)`,
+      target: '≤ 1',
+      verdict: check(traffic.medianWritesPerUpdate <= 1),
+    },
+    {
+      measure: `  most writes in any 10 s window (${label})`,
+      value: `${traffic.medianMaxWritesIn10s} (${(traffic.medianMaxWritesIn10s / 10).toFixed(1)}/s)`,
+      target: '≤ 10 (1/s)',
+      verdict: check(traffic.medianMaxWritesIn10s <= 10),
+    },
+    {
+      measure: `  shortest gap between two writes (${label})`,
+      value: gap === undefined ? '—' : `${gap} ms`,
+      target: '≥ 1000 ms (GitHub guidance)',
+      verdict: gap === undefined ? 'info' : check(gap >= 1000),
+    },
+  ];
+}
+
+export function verdicts(results: BenchResults): Row[] {
+  const {
+    firstWrite,
+    loopOverhead,
+    coldLoop,
+    githubRequests,
+    cacheableShare,
+    clearingShare,
+    peakMemory,
+    distSize,
+    sandbox,
+  } = results;
+  const clearing = clearingShare;
+  const coldRows = coldLoop.byTurns.map((at): Row => ({
+    measure: `2′ bundled CLI, fresh process, ${at.turns} turns`,
+    value: `${ms(at.msPerTurn)}/turn (first turn ${ms(at.firstTurnMs)}, then ${ms(at.laterMsPerTurn)}/turn)`,
+    target: '— (not warmed up)',
+    verdict: 'info',
+  }));
+  const loopRows = loopOverhead.byTurns.map((at): Row => ({
+    measure: `2 loop overhead at ${at.turns} turns`,
+    value: `${ms(at.msPerTurn)}/turn (loop ${ms(at.loopMsPerTurn)}, SDK+HTTP ${ms(at.clientMsPerTurn)})`,
+    target: '≤ 2 ms/turn',
+    verdict: check(at.msPerTurn <= 2),
+  }));
+  const longest = loopOverhead.byTurns.at(-1);
+  const withinRun = longest ? longest.lastTenthMsPerTurn / longest.firstTenthMsPerTurn : undefined;
+  const shareGap = Math.abs(cacheableShare.medianReportedShare - cacheableShare.medianComputedShare);
+  return [
+    {
+      measure: '1 start → first GitHub write',
+      value: `${ms(firstWrite.medianMs)} (checklist comment ${ms(firstWrite.medianChecklistMs)})`,
+      target: '≤ 300 ms',
+      verdict: check(firstWrite.medianMs <= 300),
+    },
+    ...loopRows,
+    {
+      measure: `  growth, ms/turn at ${longest?.turns} ÷ at ${loopOverhead.byTurns[0]?.turns} turns`,
+      value: `${loopOverhead.growth.toFixed(2)}×`,
+      target: `≤ ${LINEAR_GROWTH_LIMIT}× (linear)`,
+      verdict: check(loopOverhead.growth <= LINEAR_GROWTH_LIMIT),
+    },
+    {
+      measure: `  growth within the ${longest?.turns}-turn run, last ÷ first tenth`,
+      value:
+        longest && withinRun !== undefined
+          ? `${withinRun.toFixed(2)}× (${ms(longest.firstTenthMsPerTurn)} → ${ms(longest.lastTenthMsPerTurn)})`
+          : '—',
+      target: '— (grows with the bytes re-sent)',
+      verdict: 'info',
+    },
+    {
+      measure: `  cost per turn by request size, ${longest?.turns}-turn run`,
+      value: longest
+        ? `${ms(longest.fixedMsPerTurn)} + ${longest.usPerKb.toFixed(1)} µs/kB (last ${(longest.lastBodyBytes / 1000).toFixed(0)} kB)`
+        : '—',
+      target: '—',
+      verdict: 'info',
+    },
+    ...coldRows,
+    ...trafficRows(githubRequests.zeroLatency, 'zero latency'),
+    ...(githubRequests.paced
+      ? trafficRows(githubRequests.paced, `model ${githubRequests.paced.modelLatencyMs} ms/reply`)
+      : []),
+    {
+      measure: `4 cacheable share of input tokens, ${cacheableShare.turns} turns`,
+      value: `${pct(cacheableShare.medianReportedShare)} (own count ${pct(cacheableShare.medianComputedShare)})`,
+      target: '≥ 90 %',
+      verdict: check(cacheableShare.medianReportedShare >= 0.9 && shareGap <= SHARE_AGREEMENT),
+    },
+    {
+      measure: `4 cacheable share, ${clearing.turns} turns on Sonnet 5.5 held to ${clearing.budget / 1000}k tokens`,
+      value: `${pct(clearing.share)} (${clearing.clearings} clearings, largest prompt ${clearing.largestPrompt})`,
+      target: '≥ 90 %, no prompt over the budget',
+      verdict: check(clearing.share >= 0.9 && clearing.largestPrompt <= clearing.budget),
+    },
+    {
+      measure: '  what clearing cost in cache writes',
+      value: `${clearing.clearingWriteTokens} of ${clearing.cacheWriteTokens} tokens written ($${clearing.clearingWriteUsd.toFixed(2)} of the run's $${clearing.costUsd.toFixed(2)})`,
+      target: '—',
+      verdict: 'info',
+    },
+    {
+      measure: '5 peak RSS, bash prints 100 MB',
+      value: `${peakMemory.medianPeakRssMb.toFixed(1)} MB`,
+      target: '≤ 200 MB',
+      verdict: check(peakMemory.medianPeakRssMb <= 200),
+    },
+    {
+      measure: '7 sandbox: added to each tool call (`true`)',
+      value: `${ms(sandbox.medianAddedPerCallMs)} (${ms(sandbox.medianSandboxedCallMs)} vs ${ms(sandbox.medianDirectCallMs)} direct)`,
+      target: '< 50 ms',
+      verdict: check(sandbox.medianAddedPerCallMs < 50),
+    },
+    {
+      measure: "  sandbox: added to the run's start (built once)",
+      value: ms(sandbox.medianOpenMs),
+      target: '—',
+      verdict: 'info',
+    },
+    {
+      measure: '6 dist/index.js',
+      value: mb(distSize.indexBytes),
+      target: '≤ 3 MB',
+      verdict: check(distSize.indexBytes <= 3e6),
+    },
+    {
+      measure: `  dist/ total (${Object.keys(distSize.files).length} files)`,
+      value: mb(distSize.totalBytes),
+      target: '—',
+      verdict: 'info',
+    },
+  ];
+}
+
+/** One plain-text table, columns padded to their widest cell. */
+export function renderTable(rows: readonly Row[]): string {
+  const header: Row = { measure: 'Measure', value: 'Median', target: 'Target', verdict: 'info' };
+  const cells = [header, ...rows].map((r) => [
+    r.measure,
+    r.value,
+    r.target,
+    r === header ? 'Result' : r.verdict === 'info' ? '' : r.verdict,
+  ]);
+  const widths = [0, 1, 2].map((c) => Math.max(...cells.map((row) => [...row[c]!].length)));
+  const line = (row: string[]) =>
+    row
+      .map((cell, c) => (c < 3 ? cell + ' '.repeat(widths[c]! - [...cell].length) : cell))
+      .join('  ')
+      .trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ') + '  ------';
+  return [line(cells[0]!), rule, ...cells.slice(1).map(line)].join('\n');
+}
