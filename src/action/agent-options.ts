@@ -1,11 +1,56 @@
-// What the settings and the work plan make of the agent's options: the model's choices, the run's facts,
+// What the settings and the prepared run make of the agent's options: the model's choices, the run's facts,
 // the verify gate, and the first message's view of an earlier run.
-import type { ModelOptions } from '../model/client.js';
+import type { AgentObserver } from '../agent/events.js';
+import type { AgentOptions, InboxEntry } from '../agent/loop.js';
+import { openWorkspace } from '../agent/workspace.js';
+import { Model, type ModelOptions } from '../model/client.js';
+import { credentialFiles } from '../sandbox/credential-files.js';
+import { threadHint } from '../github/thread/review-threads.js';
+import { runContext } from '../github/thread/run-context.js';
 import type { Briefing, RunFacts } from '../agent/prompt.js';
 import type { VerifySettings } from '../agent/verify.js';
 import type { WorkPlan } from '../github/work-plan.js';
 import { log } from '../runner/output.js';
 import type { Settings } from '../settings/settings.js';
+import type { JobRequest, Prepared } from './prepare.js';
+
+/** The agent's whole brief for this run: task, context, model, limits, and who watches it. */
+export async function agentOptions(
+  { settings, trigger, signal, redactor, secrets }: JobRequest,
+  { plan, sandbox, thread, threads, permissions, instructions }: Prepared,
+  watch: { observers: AgentObserver[]; inbox: () => InboxEntry[] },
+): Promise<AgentOptions> {
+  const { inputs } = settings;
+  return {
+    ...(sandbox ? { sandbox } : {}),
+    task: plan.task + threadHint(threads),
+    context: runContext(trigger, thread, threads, permissions),
+    ...(plan.earlier ? briefingOf(plan.earlier) : {}),
+    planOnly: plan.kind === 'plan',
+    instructions,
+    facts: runFacts(settings, plan),
+    hiddenFiles: credentialFiles(process.env),
+    model: new Model({
+      provider: inputs.provider,
+      apiKey: inputs.anthropic_api_key,
+      baseURL: inputs.anthropic_base_url,
+      model: inputs.model,
+      ...modelChoices(settings),
+    }),
+    workspace: await openWorkspace(settings.workspace),
+    maxTurns: inputs.max_turns,
+    reminderRounds: inputs.reminder_rounds,
+    bashTimeoutSeconds: inputs.bash_timeout,
+    ...(inputs.max_cost_usd ? { maxCostUsd: inputs.max_cost_usd } : {}),
+    ...(inputs.max_context_tokens ? { maxContextTokens: inputs.max_context_tokens } : {}),
+    ...verifyGate(settings),
+    observers: watch.observers,
+    inbox: watch.inbox,
+    signal,
+    redaction: redactor,
+    secrets,
+  };
+}
 
 /** The model settings beyond the client's connection: effort, prices, and where its notices go. */
 export function modelChoices(settings: Settings): Pick<ModelOptions, 'effort' | 'pricePerMtok' | 'onNotice'> {

@@ -1,5 +1,8 @@
 // The checklist comment while a run goes: created before the first model call, edited in place, and read
 // back every few seconds so that a maintainer's edit is merged into the run rather than overwritten.
+import type { AgentObserver, AgentResult } from '../agent/events.js';
+import type { InboxEntry } from '../agent/loop.js';
+import type { Delivery } from '../delivery/deliver.js';
 import type { Settings } from '../settings/settings.js';
 import { log } from '../runner/output.js';
 import { errorSentence } from '../text/error-sentence.js';
@@ -9,28 +12,42 @@ import { ChecklistWatch } from '../github/checklist/watch.js';
 import { CommentWriter } from '../github/checklist/writer.js';
 import { PendingEdits } from '../github/checklist/pending-edits.js';
 import { ChecklistProgress } from '../github/checklist/progress.js';
+import type { ChecklistPhase, ChecklistState } from '../github/checklist/render.js';
+import { treeUrl } from '../github/urls.js';
 import { headline, type WorkPlan } from '../github/work-plan.js';
 
 /** How much of the task (redacted first) the agent-state keeps for a later `continue` (GitHub caps a comment). */
 const MAX_STORED_TASK = 4_000;
 
+/** The checklist comment of a run, from its first write to its last. */
 export interface LiveChecklist {
-  progress: ChecklistProgress;
   /** Where the comment is now (a new comment replaces a deleted one). */
-  url?: string;
-  watch: ChecklistWatch;
-  edits: PendingEdits;
+  readonly url: string | undefined;
+  /** Mirrors the agent's list, turns, tokens and verify reports into the comment. */
+  readonly observer: AgentObserver;
+  /** The maintainer's edits of the comment not yet handed to the agent loop (its inbox). */
+  readonly inbox: () => InboxEntry[];
+  /** Stops watching, writes the run's outcome and delivery, and returns the final body. */
+  finish(result: AgentResult, delivery: Delivery): Promise<string>;
+  /** Stops watching and writes the run as failed with the error's sentence. */
+  fail(error: unknown): Promise<void>;
 }
 
-/**
- * Creates the checklist comment (planning…) before the first model call; later writes edit it in place.
- * `checklist.url` is where it is now (a new comment replaces a deleted one).
- */
+const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
+  completed: 'completed',
+  incomplete: 'incomplete',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  planned: 'planned',
+};
+
+/** Creates the checklist comment (planning…) before the first model call; later writes edit it in place. */
 export async function openChecklist(
   { settings, issueNumber, api }: { settings: Settings; issueNumber: number; api: GitHubApi },
   plan: WorkPlan,
 ): Promise<LiveChecklist> {
   let commentId: number | undefined;
+  let url: string | undefined;
   const warn = (what: string) => (error: unknown) =>
     log.warning(`could not ${what} the checklist comment: ${errorSentence(error)}`);
   const edits = new PendingEdits(plan.earlier?.todos ?? []);
@@ -54,7 +71,7 @@ export async function openChecklist(
       }
       const created = await api.createComment(issueNumber, body);
       commentId = created.id;
-      checklist.url = created.htmlUrl;
+      url = created.htmlUrl;
       watch.wrote(created);
     },
     { onError: warn('write') },
@@ -72,10 +89,56 @@ export async function openChecklist(
       runId: settings.runId,
     },
   });
-  const checklist: LiveChecklist = { progress, watch, edits };
   progress.shownItems = (items) => edits.shown(items);
   progress.update({ phase: 'planning', ...(plan.notice ? { note: plan.notice } : {}) });
   await progress.flush();
   watch.start(warn('read'));
-  return checklist;
+  return {
+    get url() {
+      return url;
+    },
+    observer: progress.observer,
+    inbox: () => edits.take(),
+    async finish(result, delivery) {
+      watch.stop();
+      progress.update({
+        ...outcomeOf(result, delivery, settings),
+        items: edits.shown(result.todos),
+        resume: { ...progress.state.resume, ...resumeOf(result, delivery, plan) },
+      });
+      await progress.flush();
+      return progress.body();
+    },
+    async fail(error) {
+      watch.stop();
+      progress.update({ phase: 'failed', note: errorSentence(error) });
+      await progress.flush();
+    },
+  };
+}
+
+/** What the final comment says of the run: its phase and numbers, why it stopped, where the work went. */
+function outcomeOf(result: AgentResult, delivery: Delivery, settings: Settings): Partial<ChecklistState> {
+  const pushed = delivery.pushedBranch;
+  return {
+    phase: PHASES[result.status],
+    turn: result.turns,
+    usage: result.usage,
+    costUsd: result.costUsd,
+    ...(result.verify ? { verify: result.verify } : {}),
+    note:
+      [result.status === 'completed' ? undefined : result.reason, delivery.note].filter(Boolean).join(' ') ||
+      undefined,
+    ...(pushed ? { branch: { name: pushed, url: treeUrl(settings, pushed) } } : {}),
+    ...(delivery.pr ? { pr: { number: delivery.pr.number, url: delivery.pr.url } } : {}),
+  };
+}
+
+/** What a later `continue` or `go` picks up: the branch the work is on, and whether this was a plan. */
+function resumeOf(result: AgentResult, delivery: Delivery, plan: WorkPlan): Partial<ChecklistState['resume']> {
+  const pushed = delivery.pushedBranch;
+  return {
+    ...(pushed || plan.branch ? { branch: pushed ?? plan.branch } : {}),
+    ...(result.status === 'planned' ? { planned: true } : {}),
+  };
 }

@@ -3,7 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { GitHubApi, type Reaction } from '../github/api.js';
 import { answer } from '../github/answer.js';
 import { cancelRun } from '../github/cancel.js';
-import { parseTrigger, taskProblem, type Trigger, type TriggerSource } from '../github/trigger.js';
+import { canWrite } from '../github/permissions.js';
+import {
+  parseTrigger,
+  taskProblem,
+  type RunTrigger,
+  type Trigger,
+  type TriggerSource,
+} from '../github/trigger.js';
+import { runUrl } from '../github/urls.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { runJob, type JobOutcome } from './job.js';
 import { addSecret, log, setFailed, setOutput } from '../runner/output.js';
@@ -12,8 +20,6 @@ import { readSettings, secretValues, type Settings } from '../settings/settings.
 
 export type RunStatus =
   'completed' | 'incomplete' | 'failed' | 'refused' | 'skipped' | 'cancelled' | 'planned';
-
-const ALLOWED: readonly string[] = ['admin', 'write'];
 
 export async function run(): Promise<void> {
   const secrets = secretValues(process.env);
@@ -37,16 +43,13 @@ export async function run(): Promise<void> {
     });
     await react(api, trigger, 'eyes');
     acknowledged = { api, trigger };
-    const status = await gate(api, trigger, settings);
-    if (status) {
-      setOutputs(status);
+    const run = await gate(api, trigger, settings);
+    if (typeof run === 'string') {
+      setOutputs(run);
       return;
     }
-    const run = trigger as Extract<Trigger, { kind: 'run' }>;
     if (run.mode === 'cancel') {
-      const runUrl = (id: string) =>
-        `${settings.serverUrl}/${settings.owner}/${settings.repo}/actions/runs/${id}`;
-      const cancelled = await cancelRun(api, run, settings.runId, runUrl);
+      const cancelled = await cancelRun(api, run, settings.runId, (id) => runUrl(settings, id));
       await react(api, trigger, cancelled.status === 'failed' ? 'confused' : '+1');
       setOutputs(cancelled.status);
       if (cancelled.status === 'failed') setFailed(cancelled.reply);
@@ -55,7 +58,7 @@ export async function run(): Promise<void> {
     const controller = cancelOnSignals();
     const outcome = await runJob({
       settings,
-      trigger: trigger as Extract<Trigger, { kind: 'run' }>,
+      trigger: run,
       api,
       redactor,
       secrets,
@@ -78,14 +81,14 @@ async function readEvent(settings: Settings): Promise<unknown> {
   return JSON.parse(await readFile(settings.eventPath, 'utf8'));
 }
 
-/** Decides who may run what; answers anyone turned away, and returns their status. */
+/** Decides who may run what; answers anyone turned away and returns their status, else the run asked for. */
 async function gate(
   api: GitHubApi,
   trigger: Exclude<Trigger, { kind: 'skip' }>,
   settings: Settings,
-): Promise<RunStatus | undefined> {
+): Promise<RunStatus | RunTrigger> {
   const permission = await api.permission(trigger.sender);
-  if (!ALLOWED.includes(permission)) {
+  if (!canWrite(permission)) {
     log.info(`@${trigger.sender} has ${permission} permission; only write or admin may run todo-agent.`);
     await answer(
       api,
@@ -102,17 +105,26 @@ async function gate(
     );
     return 'skipped';
   }
-  const problem = trigger.kind === 'usage' ? 'no task was given' : taskProblem(trigger.task);
-  if (problem) {
-    const prefix = settings.inputs.trigger;
-    await answer(
-      api,
-      trigger,
-      `todo-agent did not start: ${problem}.\n\nUsage: \`${prefix} <what to do>\`, for example \`${prefix} add type hints to hello.py\`, or \`${prefix} continue\` to resume an earlier run, or \`${prefix} plan <what to do>\` to see a plan first.`,
-    );
-    return 'skipped';
-  }
-  return undefined;
+  if (trigger.kind === 'usage') return await showUsage(api, trigger, settings, 'no task was given');
+  const problem = taskProblem(trigger.task);
+  if (problem) return await showUsage(api, trigger, settings, problem);
+  return trigger;
+}
+
+/** Says why the request was not run, with how to ask; the run is skipped. */
+async function showUsage(
+  api: GitHubApi,
+  trigger: TriggerSource,
+  settings: Settings,
+  problem: string,
+): Promise<RunStatus> {
+  const prefix = settings.inputs.trigger;
+  await answer(
+    api,
+    trigger,
+    `todo-agent did not start: ${problem}.\n\nUsage: \`${prefix} <what to do>\`, for example \`${prefix} add type hints to hello.py\`, or \`${prefix} continue\` to resume an earlier run, or \`${prefix} plan <what to do>\` to see a plan first.`,
+  );
+  return 'skipped';
 }
 
 /** SIGTERM (cancel, timeout-minutes) and SIGINT stop the loop; the job then saves the work and reports. */

@@ -8,6 +8,7 @@ import type { Settings } from '../settings/settings.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { log } from '../runner/output.js';
 import type { GitHubApi } from '../github/api.js';
+import { commitUrl } from '../github/urls.js';
 import { renderTaskList } from '../github/checklist/render.js';
 import { codeSpan, safeUrl } from '../text/markdown.js';
 import type { ReviewThread } from '../github/thread/review-threads.js';
@@ -62,8 +63,7 @@ export async function replyInThreads(request: ThreadReplies): Promise<number> {
   const addressed = addressedThreads(threads, plan.earlier?.todos ?? [], result.todos);
   if (addressed.length === 0) return 0;
   const head = await git.head();
-  const { serverUrl, owner, repo } = request.settings;
-  const url = `${serverUrl}/${owner}/${repo}/commit/${head}`;
+  const url = commitUrl(request.settings, head);
   const commit = head === request.startSha ? undefined : { sha: head, url };
   let posted = 0;
   for (const { thread, items } of addressed) {

@@ -3,7 +3,7 @@
 import type { GitHubApi } from './api.js';
 import { answer as reply } from './answer.js';
 import { isRunning } from './checklist/render.js';
-import type { Trigger } from './trigger.js';
+import type { RunTrigger } from './trigger.js';
 import { earlierRun } from './work-plan.js';
 
 export type CancelOutcome = 'completed' | 'skipped' | 'failed';
@@ -11,7 +11,7 @@ export type CancelOutcome = 'completed' | 'skipped' | 'failed';
 /** Finds the open checklist's saved run id, asks GitHub to cancel that run, and replies on the thread. */
 export async function cancelRun(
   api: GitHubApi,
-  trigger: Extract<Trigger, { kind: 'run' }>,
+  trigger: RunTrigger,
   ownRunId: string,
   runUrl: (runId: string) => string,
 ): Promise<{ status: CancelOutcome; reply: string }> {
@@ -57,7 +57,7 @@ export async function cancelRun(
 
 async function respond(
   api: GitHubApi,
-  trigger: Extract<Trigger, { kind: 'run' }>,
+  trigger: RunTrigger,
   status: CancelOutcome,
   text: string,
 ): Promise<{ status: CancelOutcome; reply: string }> {

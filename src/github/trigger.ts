@@ -42,6 +42,9 @@ export type Trigger =
   | ({ kind: 'usage' } & TriggerSource)
   | { kind: 'skip'; reason: string };
 
+/** A trigger that asks for a run: a task, a plan, `go`, `continue` or `cancel`. */
+export type RunTrigger = Extract<Trigger, { kind: 'run' }>;
+
 // Only the fields read below; everything else in the payload is ignored.
 const actionSchema = z.object({ action: z.string() });
 

@@ -5,7 +5,7 @@ import type { GitHubApi, IssueComment } from './api.js';
 import { parseAgentState, type AgentState } from './checklist/render.js';
 import { applyEdits, describeEdits, readEdits } from './checklist/edits.js';
 import { closedBy } from './closes-line.js';
-import { afterKeyword, CONTINUE, GO, type Trigger } from './trigger.js';
+import { afterKeyword, CONTINUE, GO, type RunTrigger } from './trigger.js';
 
 /**
  * What an earlier run on this issue was asked and how far it got: data for the model, never its task. For
@@ -42,7 +42,7 @@ export interface WorkPlan {
 export type PlanOutcome = { plan: WorkPlan } | { decline: string };
 
 export interface PlanRequest {
-  trigger: Extract<Trigger, { kind: 'run' }>;
+  trigger: RunTrigger;
   thread: readonly IssueComment[];
   api: GitHubApi;
   git: GitRepo;

@@ -5,6 +5,7 @@ import { DEFAULT_MODEL } from '../model/client.js';
 import { EFFORTS, type Effort } from '../model/catalogue.js';
 import { credentialFileSecrets } from '../sandbox/credential-files.js';
 import { PROVIDERS, providerProblem, type Provider } from '../model/providers.js';
+import { runUrl } from '../github/urls.js';
 
 /** The numeric knobs the action and the CLI share: their defaults and upper bounds. */
 export const NUMBER_SETTINGS = {
@@ -233,7 +234,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     eventName: context.GITHUB_EVENT_NAME,
     eventPath: context.GITHUB_EVENT_PATH,
     runId: context.GITHUB_RUN_ID,
-    runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${context.GITHUB_RUN_ID}`,
+    runUrl: runUrl({ serverUrl, owner, repo }, context.GITHUB_RUN_ID),
     serverUrl,
     apiUrl: context.GITHUB_API_URL.replace(/\/+$/, ''),
     workspace: context.GITHUB_WORKSPACE,

@@ -4,10 +4,10 @@ import { inertJson } from '../../text/inert-json.js';
 import type { IssueComment, Permission } from '../api.js';
 import { STATE_MARKER } from '../checklist/render.js';
 import { stripHidden } from './hidden-text.js';
+import { canWrite } from '../permissions.js';
 
 const MAX_CONTEXT_CHARS = 40_000;
 const MAX_COMMENT_CHARS = 4_000;
-const WRITERS: readonly Permission[] = ['admin', 'write'];
 
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}\n[… ${text.length - max} characters cut]`;
@@ -62,7 +62,7 @@ export function issueContext(thread: IssueThread): string {
     number: thread.number,
     author: thread.author,
     author_association: thread.authorAssociation,
-    author_can_write: canWrite(thread, thread.author),
+    author_can_write: isWriter(thread, thread.author),
     title: stripHidden(thread.title).trim(),
     body: clip(stripHidden(thread.body).trim(), MAX_COMMENT_CHARS * 2) || '(no description)',
   };
@@ -87,7 +87,7 @@ export function commentEntry(
   return {
     author: comment.user,
     author_association: comment.association,
-    author_can_write: canWrite(thread, comment.user),
+    author_can_write: isWriter(thread, comment.user),
     created_at: comment.createdAt,
     ...(Date.parse(comment.updatedAt) > Date.parse(thread.triggeredAt)
       ? { edited_after_trigger: true as const }
@@ -96,8 +96,8 @@ export function commentEntry(
   };
 }
 
-function canWrite(thread: Pick<IssueThread, 'permissions'>, login: string): boolean {
-  return WRITERS.includes(thread.permissions.get(login) ?? 'none');
+function isWriter(thread: Pick<IssueThread, 'permissions'>, login: string): boolean {
+  return canWrite(thread.permissions.get(login));
 }
 
 function render(issue: object, comments: CommentEntry[], omitted: number): string {

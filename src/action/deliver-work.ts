@@ -1,0 +1,96 @@
+// What a run hands over once the agent is done: the workspace's git configuration restored, then the work
+// committed, pushed and opened as a pull request (a plan delivers nothing), and review threads answered.
+import type { AgentResult } from '../agent/events.js';
+import { deliver, type Delivery, type DeliveryRequest } from '../delivery/deliver.js';
+import { pullBody } from '../delivery/pull-body.js';
+import { replyInThreads } from '../delivery/thread-replies.js';
+import { headline, type WorkPlan } from '../github/work-plan.js';
+import { errorSentence } from '../text/error-sentence.js';
+import { redactAndCut } from '../text/redact.js';
+import type { LiveChecklist } from './live-checklist.js';
+import type { JobRequest, Prepared } from './prepare.js';
+
+/**
+ * Delivers the work. A delivery that failed outright turns the run into a failure, but keeps everything the
+ * agent did; once the work is pushed, the review threads it addressed are answered.
+ */
+export async function deliverWork(
+  request: JobRequest,
+  prepared: Prepared,
+  agentResult: AgentResult,
+  checklist: Pick<LiveChecklist, 'url'>,
+): Promise<{ result: AgentResult; delivery: Delivery }> {
+  const { settings, trigger, api } = request;
+  const { git, startSha, threads, plan } = prepared;
+  const { delivery, error } = await deliverSafely(async () => {
+    // Every tool process is gone (each call's namespace died with it); what the model configured goes too.
+    await prepared.config.restore();
+    // A plan delivers nothing: whatever its commands left in the workspace is not committed.
+    if (plan.kind === 'plan') return {};
+    return deliver(deliveryOf(request, prepared, agentResult, checklist));
+  });
+  const result: AgentResult = error ? { ...agentResult, status: 'failed', reason: error } : agentResult;
+  if (delivery.pushedBranch)
+    await replyInThreads({ api, git, startSha, settings, trigger, threads, plan, result });
+  return { result, delivery };
+}
+
+/** Where the work goes and under what words: branch, base, commit message and pull request. */
+function deliveryOf(
+  { settings, trigger, api, redactor }: JobRequest,
+  { git, startSha, plan }: Prepared,
+  result: AgentResult,
+  checklist: Pick<LiveChecklist, 'url'>,
+): DeliveryRequest {
+  const redact = (text: string) => redactor.redact(text);
+  return {
+    git,
+    api,
+    result,
+    startSha,
+    branch: plan.branch,
+    base: plan.base,
+    continuesBranch: plan.continuesBranch,
+    openPull: plan.kind !== 'pull-request',
+    // Git is not GitHub's API: the commit message is redacted on its way to git here.
+    commitMessage: redact(
+      `${firstLine(headline(plan), 72, redact)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
+    ),
+    pull: {
+      title: firstLine(headline(plan), 100, redact),
+      draft: settings.inputs.draft,
+      body: (files) =>
+        pullBody({
+          ...closesOf(plan, trigger.issueNumber),
+          result,
+          ...(checklist.url ? { checklistUrl: checklist.url } : {}),
+          ...(files ? { files } : {}),
+        }),
+    },
+  };
+}
+
+/** Commit, push and pull request, where any throw becomes a sentence rather than a lost result. */
+async function deliverSafely(step: () => Promise<Delivery>): Promise<{ delivery: Delivery; error?: string }> {
+  try {
+    return { delivery: await step() };
+  } catch (error) {
+    return { delivery: {}, error: `the work could not be delivered: ${errorSentence(error)}` };
+  }
+}
+
+/** The issue the pull request closes: this one, or for a run on a PR, the one its description already closes. */
+function closesOf(plan: WorkPlan, issueNumber: number): { closes?: number } {
+  if (plan.kind !== 'pull-request') return { closes: issueNumber };
+  return plan.closes === undefined ? {} : { closes: plan.closes };
+}
+
+/** The first non-empty line, redacted before it is cut (the API's own redaction would miss half a secret). */
+function firstLine(text: string, max: number, redact: (text: string) => string): string {
+  const line =
+    text
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim() ?? 'todo-agent changes';
+  return redactAndCut(line, max, redact);
+}
