@@ -135,7 +135,11 @@ function outcomeOf(result: AgentResult, delivery: Delivery, settings: Settings):
 }
 
 /** What a later `continue` or `go` picks up: the branch the work is on, and whether this was a plan. */
-function resumeOf(result: AgentResult, delivery: Delivery, plan: WorkPlan): Partial<ChecklistState['resume']> {
+function resumeOf(
+  result: AgentResult,
+  delivery: Delivery,
+  plan: WorkPlan,
+): Partial<ChecklistState['resume']> {
   const pushed = delivery.pushedBranch;
   return {
     ...(pushed || plan.branch ? { branch: pushed ?? plan.branch } : {}),
