@@ -92,74 +92,81 @@ export function headline(plan: WorkPlan): string {
 }
 
 export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
-  const { trigger, api, git } = request;
-  const find = async (accepts: StateRules['accepts']) =>
-    await earlierRun(
-      request.thread,
-      { runId: request.runId, issueNumber: trigger.issueNumber, accepts },
-      async (comment) => await api.wroteIt(comment),
-    );
+  const { trigger } = request;
+  const find = earlierFinder(request);
   // `go` runs the newest state on the thread, and only if it is a plan (a later run supersedes it).
   const approved = trigger.mode === 'go' ? approvedPlan(trigger.task, await find(() => true)) : undefined;
   if (trigger.mode === 'go' && !approved) return { decline: NO_PLAN };
+  if (trigger.isPullRequest) return await planOnPull(request, find, approved);
+  if (trigger.mode === 'plan') return { plan: planOnBase(request) };
+  return await planOnOwnBranch(request, find, approved);
+}
 
-  if (trigger.isPullRequest) {
-    const head = await api.pullHead(trigger.issueNumber);
-    if (!head.sameRepo) {
-      return {
-        decline:
-          'this pull request comes from a fork, and todo-agent can only push to branches of this repository',
-      };
-    }
-    // A review is answered on the agent's own pull requests only: a person's branch is theirs to change.
-    if (trigger.source !== 'issue_comment' && !(await api.wroteIt({ user: head.author }))) {
-      return { decline: NOT_OURS };
-    }
-    await git.checkoutRemoteBranch(head.ref);
-    const closes = closedBy(head.body);
-    const where = {
-      branch: head.ref,
-      base: head.base,
-      continuesBranch: true,
-      ...(closes === undefined ? {} : { closes }),
-    };
-    if (trigger.mode === 'plan') return { plan: { kind: 'plan', task: trigger.task, ...where } };
-    if (approved) return { plan: { kind: 'pull-request', ...approved, ...where } };
-    // `continue` picks up the list an earlier run on this PR left for its head branch.
-    const earlier = trigger.isContinue
-      ? await find((state) => state.branch === head.ref && !state.planned)
-      : undefined;
-    return {
-      plan: {
-        kind: 'pull-request',
-        task: earlier ? resumedTask(trigger.task) : trigger.task,
-        ...(earlier ? resumed(earlier) : {}),
-        ...where,
-      },
-    };
-  }
+/** Finds the newest earlier run on this issue whose saved state `accepts` takes. */
+type EarlierFinder = (accepts: StateRules['accepts']) => Promise<SavedRun | undefined>;
 
-  // A plan works on the checked-out base and pushes nothing: it lands in the checklist's saved state.
-  if (trigger.mode === 'plan') {
-    return {
-      plan: {
-        kind: 'plan',
-        branch: '',
-        base: request.baseBranch,
-        task: trigger.task,
-        continuesBranch: false,
-      },
-    };
+/** A plan `go` approved: its task, list and notice. */
+type Approved = ReturnType<typeof approvedPlan>;
+
+function earlierFinder({ thread, runId, trigger, api }: PlanRequest): EarlierFinder {
+  return async (accepts) =>
+    await earlierRun(
+      thread,
+      { runId, issueNumber: trigger.issueNumber, accepts },
+      async (comment) => await api.wroteIt(comment),
+    );
+}
+
+/** A run on a pull request works on its head branch, which must be in this repository (and, for a review, ours). */
+async function planOnPull(
+  { trigger, api, git }: PlanRequest,
+  find: EarlierFinder,
+  approved: Approved,
+): Promise<PlanOutcome> {
+  const head = await api.pullHead(trigger.issueNumber);
+  if (!head.sameRepo) return { decline: FORK };
+  // A review is answered on the agent's own pull requests only: a person's branch is theirs to change.
+  if (trigger.source !== 'issue_comment' && !(await api.wroteIt({ user: head.author }))) {
+    return { decline: NOT_OURS };
   }
-  // Only an explicit `continue` resumes, and only onto one of our own branches, never the base or default.
-  const ownBranch = (branch: string | undefined) =>
-    !!branch &&
-    branch.startsWith(request.branchPrefix) &&
-    branch !== request.branchPrefix &&
-    branch !== request.baseBranch &&
-    branch !== request.defaultBranch;
+  await git.checkoutRemoteBranch(head.ref);
+  const closes = closedBy(head.body);
+  const where = {
+    branch: head.ref,
+    base: head.base,
+    continuesBranch: true,
+    ...(closes === undefined ? {} : { closes }),
+  };
+  if (trigger.mode === 'plan') return { plan: { kind: 'plan', task: trigger.task, ...where } };
+  if (approved) return { plan: { kind: 'pull-request', ...approved, ...where } };
+  // `continue` picks up the list an earlier run on this PR left for its head branch.
   const earlier = trigger.isContinue
-    ? await find((state) => ownBranch(state.branch) && !state.planned)
+    ? await find((state) => state.branch === head.ref && !state.planned)
+    : undefined;
+  return {
+    plan: {
+      kind: 'pull-request',
+      task: earlier ? resumedTask(trigger.task) : trigger.task,
+      ...(earlier ? resumed(earlier) : {}),
+      ...where,
+    },
+  };
+}
+
+/** A plan works on the checked-out base and pushes nothing: it lands in the checklist's saved state. */
+function planOnBase({ trigger, baseBranch }: PlanRequest): WorkPlan {
+  return { kind: 'plan', branch: '', base: baseBranch, task: trigger.task, continuesBranch: false };
+}
+
+/** A run on an issue: `continue` resumes an earlier run's branch; anything else starts a fresh branch. */
+async function planOnOwnBranch(
+  request: PlanRequest,
+  find: EarlierFinder,
+  approved: Approved,
+): Promise<PlanOutcome> {
+  const { trigger, git } = request;
+  const earlier = trigger.isContinue
+    ? await find((state) => isOwnBranch(request, state.branch) && !state.planned)
     : undefined;
   if (earlier?.branch && (await git.remoteBranchExists(earlier.branch))) {
     await git.checkoutRemoteBranch(earlier.branch);
@@ -174,9 +181,7 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
       },
     };
   }
-  if (trigger.isContinue && extraInstructions(trigger.task) === '') {
-    return { decline: 'there is no earlier run on this issue with pushed work to continue' };
-  }
+  if (trigger.isContinue && extraInstructions(trigger.task) === '') return { decline: NOTHING_TO_CONTINUE };
   const branch = branchName(request.branchPrefix, trigger.issueNumber, request.runId);
   await git.createBranch(branch);
   return {
@@ -189,6 +194,20 @@ export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
       ...approved,
     },
   };
+}
+
+/** Only an explicit `continue` resumes, and only onto one of our own branches, never the base or default. */
+function isOwnBranch(
+  { branchPrefix, baseBranch, defaultBranch }: PlanRequest,
+  branch: string | undefined,
+): boolean {
+  return (
+    !!branch &&
+    branch.startsWith(branchPrefix) &&
+    branch !== branchPrefix &&
+    branch !== baseBranch &&
+    branch !== defaultBranch
+  );
 }
 
 /** An earlier run to continue: its task as data, and its list as the comment now shows it. */
@@ -229,6 +248,11 @@ const NOT_OURS =
   'todo-agent follows up on reviews of the pull requests it opened, and this one was opened by someone else';
 
 const NO_PLAN = 'there is no plan on this thread to run: comment `plan <task>` first';
+
+const FORK =
+  'this pull request comes from a fork, and todo-agent can only push to branches of this repository';
+
+const NOTHING_TO_CONTINUE = 'there is no earlier run on this issue with pushed work to continue';
 
 /**
  * The list a continued run starts from: the saved list with the maintainer's edits of the comment applied
