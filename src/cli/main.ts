@@ -1,25 +1,25 @@
 // The local CLI's work: the same agent core as the action, in the current directory, with a live panel.
 import { parseArgs } from 'node:util';
+import type { AgentResult } from '../agent/events.js';
 import { loadInstructions, type InstructionFile } from '../agent/instructions.js';
-import { runAgent } from '../agent/loop.js';
+import { runAgent, type AgentOptions } from '../agent/loop.js';
 import { GitRepo } from '../git/repo.js';
 import { childEnv } from '../sandbox/child-env.js';
-import { Model } from '../model/client.js';
-import { PROVIDERS, providerProblem, type Provider } from '../model/providers.js';
+import { Model, type ModelOptions } from '../model/client.js';
+import { providerProblem, type Provider } from '../model/providers.js';
 import { openWorkspace } from '../agent/workspace.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { openSandbox, SandboxError } from '../sandbox/setup.js';
 import { renderPanel, shouldColor } from '../terminal/panel.js';
 import { redactor } from '../text/redact.js';
+import { secretValues } from '../settings/settings.js';
 import {
   NUMBER_SETTINGS,
-  parseContextTokens,
-  parseEffort,
-  parsePricePerMtok,
   parseWholeNumber,
-  secretValues,
-  SETTING_PROBLEMS,
-} from '../settings/settings.js';
+  SETTING_RULES,
+  type NumberSetting,
+  type Rule,
+} from '../settings/parse.js';
 import { openEventLog, type EventLog } from '../terminal/event-log.js';
 import { terminalReporter } from '../terminal/reporter.js';
 
@@ -40,8 +40,40 @@ them directly. Exits 0 when every todo item is completed (and CMD passed), 1 whe
 
 class UsageError extends Error {}
 
+const OPTIONS = {
+  'max-turns': { type: 'string' },
+  'bash-timeout': { type: 'string' },
+  'reminder-rounds': { type: 'string' },
+  model: { type: 'string' },
+  provider: { type: 'string' },
+  'base-url': { type: 'string' },
+  'max-context-tokens': { type: 'string' },
+  effort: { type: 'string' },
+  'price-per-mtok': { type: 'string' },
+  verify: { type: 'string' },
+  'verify-attempts': { type: 'string' },
+  events: { type: 'string' },
+  'tool-network': { type: 'string' },
+  'no-sandbox': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Flags = ReturnType<
+  typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>
+>['values'];
+
+/** What the flags ask for, each read by the action's rule for its input. */
+interface CliSettings {
+  task: string;
+  provider: Provider;
+  limits: Pick<AgentOptions, 'maxTurns' | 'bashTimeoutSeconds' | 'reminderRounds' | 'maxContextTokens'>;
+  model: Pick<ModelOptions, 'effort' | 'pricePerMtok'>;
+  verify?: { command: string; attempts: number };
+  network: 'allow' | 'none';
+}
+
 /** The same numbers, bounds and defaults as the action's inputs. */
-function wholeNumber(flag: string, value: string | undefined, setting: keyof typeof NUMBER_SETTINGS): number {
+function wholeNumber(flag: string, value: string | undefined, setting: NumberSetting): number {
   const { fallback, max } = NUMBER_SETTINGS[setting];
   if (value === undefined) return fallback;
   const number = parseWholeNumber(value, max);
@@ -50,31 +82,60 @@ function wholeNumber(flag: string, value: string | undefined, setting: keyof typ
   return number;
 }
 
-/** An optional flag, parsed and worded as its action input is. */
-function optional<T>(
-  value: string | undefined,
-  parse: (value: string) => T | undefined,
-  setting: keyof typeof SETTING_PROBLEMS,
-): T | undefined {
-  if (value === undefined) return undefined;
-  const parsed = parse(value);
+/** A flag read by its action input's rule, its problem worded with the flag's name. */
+function ruled<T>(value: string, setting: keyof typeof SETTING_RULES, rule: Rule<T>): T {
+  const parsed = rule.parse(value);
   if (parsed === undefined)
-    throw new UsageError(
-      SETTING_PROBLEMS[setting](value).replace(setting, `--${setting.replaceAll('_', '-')}`),
-    );
+    throw new UsageError(rule.problem(value).replace(setting, `--${setting.replaceAll('_', '-')}`));
   return parsed;
 }
 
-/** The provider named by --provider, once its credentials are known to be there. */
+/** An optional flag, parsed and worded as its action input is. */
+function optional<T>(
+  value: string | undefined,
+  setting: keyof typeof SETTING_RULES,
+  rule: Rule<T>,
+): T | undefined {
+  return value === undefined ? undefined : ruled(value, setting, rule);
+}
+
+/** The provider named by --provider (the action's default when none is), once its credentials are there. */
 function providerFlag(value: string | undefined): Provider {
-  const provider = PROVIDERS.find((name) => name === (value ?? 'anthropic'));
-  if (provider === undefined)
-    throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got '${value}'`);
+  const provider = ruled(value ?? '', 'provider', SETTING_RULES.provider);
   if (provider === 'anthropic' && !process.env.ANTHROPIC_API_KEY)
     throw new UsageError('ANTHROPIC_API_KEY is not set');
   const problem = providerProblem(provider, process.env);
   if (problem) throw new UsageError(problem);
   return provider;
+}
+
+/** Every flag read and checked before anything runs. */
+function readFlags(values: Flags, positionals: string[]): CliSettings {
+  const task = positionals.join(' ').trim();
+  if (!task) throw new UsageError('no task given');
+  const provider = providerFlag(values.provider);
+  const limits = {
+    maxTurns: wholeNumber('max-turns', values['max-turns'], 'max_turns'),
+    bashTimeoutSeconds: wholeNumber('bash-timeout', values['bash-timeout'], 'bash_timeout'),
+    reminderRounds: wholeNumber('reminder-rounds', values['reminder-rounds'], 'reminder_rounds'),
+  };
+  const maxContextTokens = optional(
+    values['max-context-tokens'],
+    'max_context_tokens',
+    SETTING_RULES.max_context_tokens,
+  );
+  const effort = optional(values.effort, 'effort', SETTING_RULES.effort);
+  const pricePerMtok = optional(values['price-per-mtok'], 'price_per_mtok', SETTING_RULES.price_per_mtok);
+  const attempts = wholeNumber('verify-attempts', values['verify-attempts'], 'verify_attempts');
+  const command = values.verify?.trim();
+  return {
+    task,
+    provider,
+    limits: { ...limits, ...(maxContextTokens ? { maxContextTokens } : {}) },
+    model: { ...(effort ? { effort } : {}), ...(pricePerMtok ? { pricePerMtok } : {}) },
+    ...(command ? { verify: { command, attempts } } : {}),
+    network: ruled(values['tool-network'] ?? '', 'tool_network', SETTING_RULES.tool_network),
+  };
 }
 
 function openLog(path: string, redact: (text: string) => string): EventLog {
@@ -113,27 +174,7 @@ async function committedInstructions(dir: string): Promise<InstructionFile[]> {
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        'max-turns': { type: 'string' },
-        'bash-timeout': { type: 'string' },
-        'reminder-rounds': { type: 'string' },
-        model: { type: 'string' },
-        provider: { type: 'string' },
-        'base-url': { type: 'string' },
-        'max-context-tokens': { type: 'string' },
-        effort: { type: 'string' },
-        'price-per-mtok': { type: 'string' },
-        verify: { type: 'string' },
-        'verify-attempts': { type: 'string' },
-        events: { type: 'string' },
-        'tool-network': { type: 'string' },
-        'no-sandbox': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (error) {
     process.stderr.write(`todo-agent: ${(error as Error).message}\n\n${USAGE}\n`);
     return 2;
@@ -143,73 +184,25 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const task = positionals.join(' ').trim();
   try {
-    if (!task) throw new UsageError('no task given');
-    const provider = providerFlag(values.provider);
-    const settings = {
-      maxTurns: wholeNumber('max-turns', values['max-turns'], 'max_turns'),
-      bashTimeoutSeconds: wholeNumber('bash-timeout', values['bash-timeout'], 'bash_timeout'),
-      reminderRounds: wholeNumber('reminder-rounds', values['reminder-rounds'], 'reminder_rounds'),
-    };
-    const maxContextTokens = optional(values['max-context-tokens'], parseContextTokens, 'max_context_tokens');
-    const effort = optional(values.effort, parseEffort, 'effort');
-    const pricePerMtok = optional(values['price-per-mtok'], parsePricePerMtok, 'price_per_mtok');
-    const attempts = wholeNumber('verify-attempts', values['verify-attempts'], 'verify_attempts');
-    const verifyCommand = values.verify?.trim();
+    const settings = readFlags(values, positionals);
     // The key and any secret-named variable stay out of the terminal and the event log, as in the action.
     const secrets = secretValues(process.env);
     for (const secret of secrets) redactor.add(secret);
     const redact = (text: string) => redactor.redact(text);
     const events = values.events === undefined ? undefined : openLog(values.events, redact);
     const color = shouldColor(process.stdout, process.env);
-    const network = values['tool-network'] ?? 'allow';
-    if (network !== 'allow' && network !== 'none')
-      throw new UsageError(`--tool-network must be allow or none, got '${network}'`);
     const workspace = await openWorkspace(process.cwd());
-    const sandbox = values['no-sandbox'] ? undefined : await trySandbox(workspace, network);
-    const controller = new AbortController();
-    process.once('SIGINT', () => controller.abort());
-    const run = runAgent({
-      task,
-      facts: {
-        date: new Date().toISOString().slice(0, 10),
-        freshCheckout: false,
-        ...(verifyCommand ? { verifyCommand } : {}),
-      },
-      instructions: await committedInstructions(process.cwd()),
-      ...(verifyCommand ? { verify: { command: verifyCommand, attempts } } : {}),
-      ...(sandbox ? { sandbox } : {}),
-      model: new Model({
-        provider,
-        model: values.model,
-        baseURL: values['base-url'],
-        ...(effort ? { effort } : {}),
-        ...(pricePerMtok ? { pricePerMtok } : {}),
-        onNotice: (message) => process.stderr.write(`todo-agent: warning: ${message}\n`),
-      }),
-      workspace,
-      ...settings,
-      ...(maxContextTokens ? { maxContextTokens } : {}),
-      signal: controller.signal,
-      redaction: redactor,
-      secrets,
-      observers: [
-        terminalReporter({ write: (text) => process.stdout.write(redact(text)), color }),
-        ...(events ? [events.observer] : []),
-      ],
-    });
+    const sandbox = values['no-sandbox'] ? undefined : await trySandbox(workspace, settings.network);
+    const run = runAgent(
+      await agentOptions(values, settings, { workspace, sandbox, secrets, events, color }),
+    );
     // Every line reaches the file, however the run ended.
     const result = await run.finally(() => {
       events?.close();
       sandbox?.close();
     });
-    process.stdout.write(redact(`\n${renderPanel(result.todos, { color, title: 'Final todo list' })}\n`));
-    const { usage } = result;
-    process.stdout.write(
-      `tokens: ${usage.input_tokens} in, ${usage.cache_read_input_tokens} cache read, ${usage.cache_creation_input_tokens} cache write, ${usage.output_tokens} out\n`,
-    );
-    if (result.lastText) process.stdout.write(redact(`\n${result.lastText}\n`));
+    printResult(result, color, redact);
     return result.status === 'completed' ? 0 : 1;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -219,4 +212,61 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`todo-agent: ${(error as Error).message}\n`);
     return 1;
   }
+}
+
+/** What the run works with besides the flags: where, in which sandbox, what it hides and who watches. */
+interface RunPlace {
+  workspace: string;
+  sandbox: Sandbox | undefined;
+  secrets: string[];
+  events: EventLog | undefined;
+  color: boolean;
+}
+
+/** The agent's options from the flags; Ctrl-C stops the run as a cancel does in the action. */
+async function agentOptions(
+  values: Flags,
+  settings: CliSettings,
+  { workspace, sandbox, secrets, events, color }: RunPlace,
+): Promise<AgentOptions> {
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  const { verify } = settings;
+  return {
+    task: settings.task,
+    facts: {
+      date: new Date().toISOString().slice(0, 10),
+      freshCheckout: false,
+      ...(verify ? { verifyCommand: verify.command } : {}),
+    },
+    instructions: await committedInstructions(process.cwd()),
+    ...(verify ? { verify } : {}),
+    ...(sandbox ? { sandbox } : {}),
+    model: new Model({
+      provider: settings.provider,
+      model: values.model,
+      baseURL: values['base-url'],
+      ...settings.model,
+      onNotice: (message) => process.stderr.write(`todo-agent: warning: ${message}\n`),
+    }),
+    workspace,
+    ...settings.limits,
+    signal: controller.signal,
+    redaction: redactor,
+    secrets,
+    observers: [
+      terminalReporter({ write: (text) => process.stdout.write(redactor.redact(text)), color }),
+      ...(events ? [events.observer] : []),
+    ],
+  };
+}
+
+/** The final list, the tokens spent and the model's last words. */
+function printResult(result: AgentResult, color: boolean, redact: (text: string) => string): void {
+  process.stdout.write(redact(`\n${renderPanel(result.todos, { color, title: 'Final todo list' })}\n`));
+  const { usage } = result;
+  process.stdout.write(
+    `tokens: ${usage.input_tokens} in, ${usage.cache_read_input_tokens} cache read, ${usage.cache_creation_input_tokens} cache write, ${usage.output_tokens} out\n`,
+  );
+  if (result.lastText) process.stdout.write(redact(`\n${result.lastText}\n`));
 }

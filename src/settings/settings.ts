@@ -2,88 +2,35 @@
 import { z } from 'zod';
 import { SECRET_NAME_PATTERN } from '../sandbox/child-env.js';
 import { DEFAULT_MODEL } from '../model/client.js';
-import { EFFORTS, type Effort } from '../model/catalogue.js';
 import { credentialFileSecrets } from '../sandbox/credential-files.js';
-import { PROVIDERS, providerProblem, type Provider } from '../model/providers.js';
+import { providerProblem, type Provider } from '../model/providers.js';
+import { SETTING_RULES, wholeNumberRule, type Rule } from './parse.js';
 import { runUrl } from '../github/urls.js';
-
-/** The numeric knobs the action and the CLI share: their defaults and upper bounds. */
-export const NUMBER_SETTINGS = {
-  max_turns: { fallback: 150, max: 1000 },
-  bash_timeout: { fallback: 600, max: 3600 },
-  reminder_rounds: { fallback: 3, max: 100 },
-  verify_attempts: { fallback: 3, max: 20 },
-} as const;
 
 /** The cost limit when the workflow sets none: a few dollars, enough for a real task, not for a runaway. */
 export const DEFAULT_MAX_COST_USD = 5;
 
-/** A whole number from 1 to `max`, digits only (Number() would also take '1e2', '0x10' and '1.0'). */
-export function parseWholeNumber(value: string, max: number): number | undefined {
-  const number = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  return Number.isInteger(number) && number >= 1 && number <= max ? number : undefined;
+/** The value a rule makes of a trimmed input, or the rule's problem as a schema issue. */
+function check<T>(value: string, rule: Rule<T>, context: z.RefinementCtx): T {
+  const parsed = rule.parse(value);
+  if (parsed !== undefined) return parsed;
+  context.addIssue({ code: 'custom', message: rule.problem(value) });
+  return z.NEVER;
 }
 
-const wholeNumber = (name: keyof typeof NUMBER_SETTINGS) =>
+/** An input read by its rule; empty is the rule's default. */
+const ruled = <T>(rule: Rule<T>) =>
   z
     .string()
     .trim()
-    .transform((value, context) => {
-      const { fallback, max } = NUMBER_SETTINGS[name];
-      if (value === '') return fallback;
-      const number = parseWholeNumber(value, max);
-      if (number === undefined) {
-        context.addIssue({
-          code: 'custom',
-          message: `${name} must be a whole number from 1 to ${max}, got '${value}'`,
-        });
-        return z.NEVER;
-      }
-      return number;
-    });
+    .transform((value, context) => check(value, rule, context));
 
-/** `max_context_tokens`: a whole number of tokens, at least enough for one turn of tool output. */
-export const CONTEXT_TOKENS = { min: 20_000, max: 10_000_000 } as const;
-
-export function parseContextTokens(value: string): number | undefined {
-  const number = parseWholeNumber(value, CONTEXT_TOKENS.max);
-  return number !== undefined && number >= CONTEXT_TOKENS.min ? number : undefined;
-}
-
-export function parseEffort(value: string): Effort | undefined {
-  return (EFFORTS as readonly string[]).includes(value.trim()) ? (value.trim() as Effort) : undefined;
-}
-
-/** `price_per_mtok`: "input,output", USD per million tokens, both positive. */
-export function parsePricePerMtok(value: string): { input: number; output: number } | undefined {
-  const parts = value.split(',').map((part) => part.trim());
-  const [input, output] = parts.map((part) => (/^\d+(\.\d+)?$/.test(part) ? Number(part) : NaN));
-  if (parts.length !== 2 || !(input! > 0) || !(output! > 0)) return undefined;
-  return { input: input!, output: output! };
-}
-
-export const SETTING_PROBLEMS = {
-  max_context_tokens: (value: string) =>
-    `max_context_tokens must be a whole number of tokens from ${CONTEXT_TOKENS.min} to ${CONTEXT_TOKENS.max}, got '${value}'`,
-  effort: (value: string) => `effort must be one of ${EFFORTS.join(', ')}, got '${value}'`,
-  price_per_mtok: (value: string) =>
-    `price_per_mtok must be two positive numbers of US dollars, "input,output" (like "3,15"), got '${value}'`,
-};
-
-/** An optional input: empty is undefined, anything else must parse. */
-const optional = <T>(parse: (value: string) => T | undefined, problem: (value: string) => string) =>
+/** An optional input: empty is undefined, anything else must parse by its rule. */
+const optional = <T>(rule: Rule<T>) =>
   z
     .string()
     .trim()
-    .transform((value, context) => {
-      if (value === '') return undefined;
-      const parsed = parse(value);
-      if (parsed === undefined) {
-        context.addIssue({ code: 'custom', message: problem(value) });
-        return z.NEVER;
-      }
-      return parsed;
-    });
+    .transform((value, context) => (value === '' ? undefined : check(value, rule, context)));
 
 const text = (fallback = '') =>
   z
@@ -103,37 +50,17 @@ const flag = (name: string) =>
       return z.NEVER;
     });
 
-/** One of `values` (case-insensitive), `fallback` when empty. */
-const choice = <const T extends readonly [string, ...string[]]>(
-  name: string,
-  values: T,
-  fallback: T[number],
-) =>
-  z
-    .string()
-    .trim()
-    .transform((value, context) => {
-      const chosen = (value.toLowerCase() || fallback) as T[number];
-      if (values.includes(chosen)) return chosen;
-      context.addIssue({ code: 'custom', message: `${name} must be ${values.join(' or ')}, got '${value}'` });
-      return z.NEVER;
-    });
-
 const inputsSchema = z.object({
-  provider: text('anthropic').pipe(
-    z.enum(PROVIDERS, {
-      error: (issue) => `provider must be one of ${PROVIDERS.join(', ')}, got '${String(issue.input)}'`,
-    }),
-  ),
+  provider: ruled(SETTING_RULES.provider),
   /** Empty: ANTHROPIC_API_KEY from the environment (see readSettings). */
   anthropic_api_key: text(),
   anthropic_base_url: text(),
   github_token: z.string().trim().min(1, 'github_token is required (the default is the workflow token)'),
   model: text(DEFAULT_MODEL),
   trigger: text('/agent').refine((value) => !/\s/.test(value), 'trigger must be one word, like /agent'),
-  max_turns: wholeNumber('max_turns'),
-  bash_timeout: wholeNumber('bash_timeout'),
-  reminder_rounds: wholeNumber('reminder_rounds'),
+  max_turns: ruled(wholeNumberRule('max_turns')),
+  bash_timeout: ruled(wholeNumberRule('bash_timeout')),
+  reminder_rounds: ruled(wholeNumberRule('reminder_rounds')),
   base_branch: text(),
   draft: flag('draft'),
   max_cost_usd: z
@@ -152,13 +79,13 @@ const inputsSchema = z.object({
       }
       return number;
     }),
-  max_context_tokens: optional(parseContextTokens, SETTING_PROBLEMS.max_context_tokens),
-  effort: optional(parseEffort, SETTING_PROBLEMS.effort),
-  price_per_mtok: optional(parsePricePerMtok, SETTING_PROBLEMS.price_per_mtok),
-  sandbox: choice('sandbox', ['on', 'off'] as const, 'on'),
-  tool_network: choice('tool_network', ['allow', 'none'] as const, 'allow'),
+  max_context_tokens: optional(SETTING_RULES.max_context_tokens),
+  effort: optional(SETTING_RULES.effort),
+  price_per_mtok: optional(SETTING_RULES.price_per_mtok),
+  sandbox: ruled(SETTING_RULES.sandbox),
+  tool_network: ruled(SETTING_RULES.tool_network),
   verify_command: text(),
-  verify_attempts: wholeNumber('verify_attempts'),
+  verify_attempts: ruled(wholeNumberRule('verify_attempts')),
   branch_prefix: text('agent/').refine(
     (value) => !/[\s~^:?*[\\]|\.\.|@\{/.test(value),
     'branch_prefix must be usable in a git branch name',
@@ -243,8 +170,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 
 /** The provider input as the schema reads it; undefined when it names none (the schema reports that). */
 function chosenProvider(raw: Record<string, string>): Provider | undefined {
-  const chosen = raw.provider?.trim() || 'anthropic';
-  return PROVIDERS.find((name) => name === chosen);
+  return SETTING_RULES.provider.parse(raw.provider ?? '');
 }
 
 /** What the chosen provider lacks before any call: the Anthropic API key, or the platform's region and project. */

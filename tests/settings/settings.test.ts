@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_MAX_COST_USD,
   INPUT_NAMES,
-  NUMBER_SETTINGS,
   readSettings,
   secretValues,
   SettingsError,
 } from '../../src/settings/settings.js';
+import { NUMBER_SETTINGS } from '../../src/settings/parse.js';
 
 const RUNNER = {
   GITHUB_REPOSITORY: 'octo-org/hello-world',

@@ -1,0 +1,94 @@
+// The value rules the action's inputs and the CLI's flags share: each setting's parser, bounds, default and
+// the sentence that says what is wrong with a bad value. Pure: strings in, values out.
+import { EFFORTS, type Effort } from '../model/catalogue.js';
+import { PROVIDERS, type Provider } from '../model/providers.js';
+
+/** The numeric knobs the action and the CLI share: their defaults and upper bounds. */
+export const NUMBER_SETTINGS = {
+  max_turns: { fallback: 150, max: 1000 },
+  bash_timeout: { fallback: 600, max: 3600 },
+  reminder_rounds: { fallback: 3, max: 100 },
+  verify_attempts: { fallback: 3, max: 20 },
+} as const;
+
+export type NumberSetting = keyof typeof NUMBER_SETTINGS;
+
+/** A whole number from 1 to `max`, digits only (Number() would also take '1e2', '0x10' and '1.0'). */
+export function parseWholeNumber(value: string, max: number): number | undefined {
+  const number = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  return Number.isInteger(number) && number >= 1 && number <= max ? number : undefined;
+}
+
+/** `max_context_tokens`: a whole number of tokens, at least enough for one turn of tool output. */
+export const CONTEXT_TOKENS = { min: 20_000, max: 10_000_000 } as const;
+
+function parseContextTokens(value: string): number | undefined {
+  const number = parseWholeNumber(value, CONTEXT_TOKENS.max);
+  return number !== undefined && number >= CONTEXT_TOKENS.min ? number : undefined;
+}
+
+function parseEffort(value: string): Effort | undefined {
+  return (EFFORTS as readonly string[]).includes(value.trim()) ? (value.trim() as Effort) : undefined;
+}
+
+/** `price_per_mtok`: "input,output", USD per million tokens, both positive. */
+function parsePricePerMtok(value: string): { input: number; output: number } | undefined {
+  const parts = value.split(',').map((part) => part.trim());
+  const [input, output] = parts.map((part) => (/^\d+(\.\d+)?$/.test(part) ? Number(part) : NaN));
+  if (parts.length !== 2 || !(input! > 0) || !(output! > 0)) return undefined;
+  return { input: input!, output: output! };
+}
+
+/** The provider named, `anthropic` when none is. */
+function parseProvider(value: string): Provider | undefined {
+  const chosen = value.trim() || 'anthropic';
+  return PROVIDERS.find((name) => name === chosen);
+}
+
+/** One of `values` (case-insensitive), `fallback` when empty. */
+function oneOf<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
+  return (value: string): T[number] | undefined => {
+    const chosen = value.trim().toLowerCase() || fallback;
+    return values.find((name) => name === chosen);
+  };
+}
+
+/** A setting's parser (undefined for a bad value) and the sentence for a bad value. */
+export interface Rule<T> {
+  parse: (value: string) => T | undefined;
+  problem: (value: string) => string;
+}
+
+const rule = <T>(parse: Rule<T>['parse'], problem: Rule<T>['problem']): Rule<T> => ({ parse, problem });
+
+/** A whole-number setting: from 1 to its bound, its default when empty. */
+export function wholeNumberRule(name: NumberSetting): Rule<number> {
+  const { fallback, max } = NUMBER_SETTINGS[name];
+  return rule(
+    (value) => (value.trim() === '' ? fallback : parseWholeNumber(value, max)),
+    (value) => `${name} must be a whole number from 1 to ${max}, got '${value}'`,
+  );
+}
+
+/** The settings read the same way as an action input and as a CLI flag. */
+export const SETTING_RULES = {
+  provider: rule(parseProvider, (value) => `provider must be one of ${PROVIDERS.join(', ')}, got '${value}'`),
+  max_context_tokens: rule(
+    parseContextTokens,
+    (value) =>
+      `max_context_tokens must be a whole number of tokens from ${CONTEXT_TOKENS.min} to ${CONTEXT_TOKENS.max}, got '${value}'`,
+  ),
+  effort: rule(parseEffort, (value) => `effort must be one of ${EFFORTS.join(', ')}, got '${value}'`),
+  price_per_mtok: rule(
+    parsePricePerMtok,
+    (value) =>
+      `price_per_mtok must be two positive numbers of US dollars, "input,output" (like "3,15"), got '${value}'`,
+  ),
+  sandbox: rule(oneOf(['on', 'off'] as const, 'on'), (value) => `sandbox must be on or off, got '${value}'`),
+  tool_network: rule(
+    oneOf(['allow', 'none'] as const, 'allow'),
+    (value) => `tool_network must be allow or none, got '${value}'`,
+  ),
+};
+
+export type RuledSetting = keyof typeof SETTING_RULES;
