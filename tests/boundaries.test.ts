@@ -155,4 +155,12 @@ describe('the layout', () => {
     const orphans = unit.filter((file) => !sourceFiles.has(file.replace(/(\.property)?\.test\.ts$/, '.ts')));
     expect(orphans).toEqual([]);
   });
+
+  it('docs/architecture.md maps every folder of src/ (a new folder gets its row)', async () => {
+    const map = await readFile(join(SRC, '../docs/architecture.md'), 'utf8');
+    const folders = [...new Set(sources.map((s) => s.folder))].filter((folder) => folder !== '.');
+    expect(folders.length).toBeGreaterThan(10);
+    const rows = map.split('\n').map((line) => /^\| `([\w-]+)\/`/.exec(line)?.[1]);
+    expect(folders.filter((folder) => !rows.includes(folder))).toEqual([]);
+  });
 });
