@@ -3,30 +3,11 @@
 import { createServer, type Server } from 'node:http';
 import { chown, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openSandbox } from '../../src/sandbox/setup.js';
-import {
-  closeRunnerLayout,
-  expectOk,
-  openRunnerLayout,
-  type RunnerLayout,
-} from '../support/sandbox-layout.js';
+import { expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
-let layout: RunnerLayout | undefined;
-let root: string;
-let ws: string;
-let hiddenDir: string;
-let hiddenFile: string;
-let run: RunnerLayout['run'];
-
-beforeAll(async () => {
-  layout = await openRunnerLayout();
-  ({ root, ws, hiddenDir, hiddenFile, run } = layout);
-});
-
-afterAll(async () => {
-  await closeRunnerLayout(layout);
-});
+const { root, ws, hiddenDir, hiddenFile, run } = await runnerLayout();
 
 describe('the sandbox', () => {
   it('keeps the workspace writable and every other mount read-only', async () => {

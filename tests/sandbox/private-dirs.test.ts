@@ -5,33 +5,14 @@ import { existsSync } from 'node:fs';
 import { chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/sandbox/run-command.js';
 import { openSandbox } from '../../src/sandbox/setup.js';
-import {
-  closeRunnerLayout,
-  expectOk,
-  openRunnerLayout,
-  type RunnerLayout,
-} from '../support/sandbox-layout.js';
+import { expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
 const execFileAsync = promisify(execFile);
 
-let layout: RunnerLayout | undefined;
-let root: string;
-let home: string;
-let ws: string;
-let env: NodeJS.ProcessEnv;
-let run: RunnerLayout['run'];
-
-beforeAll(async () => {
-  layout = await openRunnerLayout();
-  ({ root, home, ws, env, run } = layout);
-});
-
-afterAll(async () => {
-  await closeRunnerLayout(layout);
-});
+const { root, home, ws, env, run } = await runnerLayout();
 
 describe("the tools' own HOME, /tmp and /var/tmp", () => {
   const mark = `todo-agent-private-${process.pid}`;

@@ -1,30 +1,11 @@
 // A command in the sandbox, for real: every process it started ends with it, when it exits, times out or is
 // cancelled. It needs root (CI runs as root) or passwordless sudo, as tests/sandbox/namespaces.test.ts does.
 import { processesNamed } from '../support/processes.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/sandbox/run-command.js';
-import type { Sandbox } from '../../src/sandbox/namespaces.js';
-import {
-  closeRunnerLayout,
-  expectOk,
-  openRunnerLayout,
-  type RunnerLayout,
-} from '../support/sandbox-layout.js';
+import { expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
-let layout: RunnerLayout | undefined;
-let ws: string;
-let sandbox: Sandbox;
-let env: NodeJS.ProcessEnv;
-let run: RunnerLayout['run'];
-
-beforeAll(async () => {
-  layout = await openRunnerLayout();
-  ({ ws, sandbox, env, run } = layout);
-});
-
-afterAll(async () => {
-  await closeRunnerLayout(layout);
-});
+const { ws, sandbox, env, run } = await runnerLayout();
 
 describe('the sandbox', () => {
   it('kills every process a call started when it ends: setsid and double-forked ones too', async () => {

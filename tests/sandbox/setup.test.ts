@@ -5,33 +5,15 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/sandbox/run-command.js';
 import { Sandbox } from '../../src/sandbox/namespaces.js';
 import { sandboxConfig, SandboxError } from '../../src/sandbox/setup.js';
-import {
-  closeRunnerLayout,
-  expectOk,
-  openRunnerLayout,
-  type RunnerLayout,
-} from '../support/sandbox-layout.js';
+import { expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
 const execFileAsync = promisify(execFile);
 
-let layout: RunnerLayout | undefined;
-let root: string;
-let home: string;
-let ws: string;
-let hiddenDir: string;
-
-beforeAll(async () => {
-  layout = await openRunnerLayout();
-  ({ root, home, ws, hiddenDir } = layout);
-});
-
-afterAll(async () => {
-  await closeRunnerLayout(layout);
-});
+const { root, home, ws, hiddenDir } = await runnerLayout();
 
 describe('the sandbox', () => {
   it("is built the same way through sudo, with exactly the tools' environment (a stand-in sudo here)", async () => {

@@ -1,9 +1,10 @@
 // A sandbox laid out as on a hosted runner, for the tests of src/sandbox/: HOME holds work/, which holds the
-// workspace and the runner's files (some of them hidden). Each test file opens one and closes it after.
+// workspace and the runner's files (some of them hidden). Each test file opens one as it loads
+// (`const { ws, run } = await runnerLayout()`), and it is closed and removed after the file's last test.
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { childEnv } from '../../src/sandbox/child-env.js';
 import { runCommand, type CommandResult } from '../../src/sandbox/run-command.js';
 import type { Sandbox } from '../../src/sandbox/namespaces.js';
@@ -24,7 +25,8 @@ export interface RunnerLayout {
   ) => Promise<CommandResult>;
 }
 
-export async function openRunnerLayout(): Promise<RunnerLayout> {
+/** Opens the layout and its sandbox, and registers their removal after the calling test file. */
+export async function runnerLayout(): Promise<RunnerLayout> {
   // Laid out as on a hosted runner: HOME holds work/, which holds the workspace and the runner's files.
   const root = await realpath(await mkdtemp(path.join(tmpdir(), 'todo-agent-sandbox-')));
   const home = path.join(root, 'home');
@@ -52,12 +54,11 @@ export async function openRunnerLayout(): Promise<RunnerLayout> {
       timeoutMs: options.timeoutMs ?? 20_000,
       sandbox: options.sandbox ?? sandbox,
     });
+  afterAll(async () => {
+    sandbox.close();
+    await rm(root, { recursive: true, force: true });
+  });
   return { root, home, ws, hiddenDir, hiddenFile, sandbox, env, run };
-}
-
-export async function closeRunnerLayout(layout: RunnerLayout | undefined): Promise<void> {
-  layout?.sandbox.close();
-  if (layout) await rm(layout.root, { recursive: true, force: true });
 }
 
 /** The output of a command that must have succeeded. */
