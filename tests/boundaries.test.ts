@@ -1,11 +1,12 @@
 // The layout's rules, checked on the sources: each outside system sits behind one folder, the agent core knows
-// nothing of GitHub, git or the runner, nothing reaches into the wiring, and no module imports itself through
-// others. docs/architecture.md draws the same map.
+// nothing of GitHub, git or the runner, nothing reaches into the wiring, no module imports itself through others,
+// and every unit test sits at the path of the module it tests. docs/architecture.md draws the same map.
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, normalize, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '../src');
+const TESTS = import.meta.dirname;
 
 interface Source {
   /** Relative to src/, with forward slashes: `agent/loop.ts`. */
@@ -142,5 +143,24 @@ describe('the layout', () => {
       [...tos].filter((to) => reaches(to, from)).map((to) => `${from} ⇄ ${to}`),
     );
     expect(loops).toEqual([]);
+  });
+
+  it('tests mirror src/ path for path: tests/x/y.test.ts (or y.property.test.ts) tests src/x/y.ts', async () => {
+    // Beside the unit tests: the end-to-end runs, the test servers, and the repo-level tests at the top.
+    const unit = (await files(TESTS))
+      .map((path) => relative(TESTS, path).split('\\').join('/'))
+      .filter((file) => file.includes('/') && !/^(e2e|support)\//.test(file) && file.endsWith('.test.ts'));
+    expect(unit.length).toBeGreaterThan(40);
+    const sourceFiles = new Set(sources.map((s) => s.file));
+    const orphans = unit.filter((file) => !sourceFiles.has(file.replace(/(\.property)?\.test\.ts$/, '.ts')));
+    expect(orphans).toEqual([]);
+  });
+
+  it('docs/architecture.md maps every folder of src/ (a new folder gets its row)', async () => {
+    const map = await readFile(join(SRC, '../docs/architecture.md'), 'utf8');
+    const folders = [...new Set(sources.map((s) => s.folder))].filter((folder) => folder !== '.');
+    expect(folders.length).toBeGreaterThan(10);
+    const rows = map.split('\n').map((line) => /^\| `([\w-]+)\/`/.exec(line)?.[1]);
+    expect(folders.filter((folder) => !rows.includes(folder))).toEqual([]);
   });
 });

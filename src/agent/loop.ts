@@ -9,13 +9,14 @@ import { classifyModelError, type Model } from '../model/client.js';
 import { type ContentBlockParam, type Message, type MessageParam } from '../model/messages.js';
 import { firstMessage, SYSTEM_PROMPT, type Briefing } from './prompt.js';
 import { estimateCost, outputRoom } from '../model/catalogue.js';
-import { ReminderPolicy } from './reminder.js';
+import { DEFAULT_REMINDER_ROUNDS, ReminderPolicy } from './reminder.js';
 import { allCompleted, openItems, renderPlain, TodoManager, type TodoItem } from './todos.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
 import type { ToolContext } from './tools/types.js';
 import type { Redaction } from '../sandbox/capped-output.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { failureMessage, VerifyGate, withFixItem, type VerifySettings } from './verify.js';
+import { errorMessage } from '../text/error-sentence.js';
 
 export interface AgentOptions extends Briefing {
   model: Model;
@@ -57,6 +58,8 @@ export type InboxEntry = (current: readonly TodoItem[]) => { items?: readonly To
 const OPEN_ITEM_NUDGES = 2;
 /** The most one bash call (or the verify command) may last when no bash_timeout is given. */
 export const DEFAULT_BASH_TIMEOUT_SECONDS = 600;
+/** The most model turns in one run when no max_turns is given (the action's documented default). */
+export const DEFAULT_MAX_TURNS = 150;
 
 export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   const run = new Run(options);
@@ -82,7 +85,7 @@ class Run {
   constructor(readonly options: AgentOptions) {
     this.todos = new TodoManager(options.resumedTodos ?? []);
     this.todos.onChange((items) => this.emit({ type: 'todos', turn: this.turn, items }));
-    this.reminder = new ReminderPolicy(options.reminderRounds ?? 3);
+    this.reminder = new ReminderPolicy(options.reminderRounds ?? DEFAULT_REMINDER_ROUNDS);
     const bashTimeoutSeconds = options.bashTimeoutSeconds ?? DEFAULT_BASH_TIMEOUT_SECONDS;
     this.toolbox = createToolbox(this.todos, bashTimeoutSeconds, {
       readOnly: options.planOnly ?? false,
@@ -119,7 +122,7 @@ class Run {
   };
 
   async loop(): Promise<AgentResult> {
-    const maxTurns = this.options.maxTurns ?? 60;
+    const maxTurns = this.options.maxTurns ?? DEFAULT_MAX_TURNS;
     while (this.turn < maxTurns) {
       if (this.options.signal?.aborted) return this.finish('cancelled', 'the run was cancelled');
       this.turn++;
@@ -330,7 +333,7 @@ class Run {
       try {
         if (items) this.todos.update(items);
       } catch (error) {
-        refusal = `\n\n(The list could not take this change, so it stays as it was: ${error instanceof Error ? error.message : String(error)}.)`;
+        refusal = `\n\n(The list could not take this change, so it stays as it was: ${errorMessage(error)}.)`;
       }
       return this.nudge('maintainer', `${text}${refusal}`);
     });

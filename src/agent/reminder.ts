@@ -3,10 +3,13 @@ import { allCompleted, renderPlain, type TodoItem } from './todos.js';
 
 export const REMINDER_PREFIX = '<reminder>Update your todos.</reminder>';
 
+/** Turns without a `todo` call before the reminder, when no reminder_rounds is given. */
+export const DEFAULT_REMINDER_ROUNDS = 3;
+
 export class ReminderPolicy {
   #since = 0;
 
-  constructor(readonly rounds = 3) {
+  constructor(readonly rounds = DEFAULT_REMINDER_ROUNDS) {
     if (!Number.isInteger(rounds) || rounds < 1)
       throw new RangeError(`reminder rounds must be ≥ 1, got ${rounds}`);
   }

@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from './tools/types.js';
+import { errorMessage } from '../text/error-sentence.js';
 
 /** Same bound the kernel uses (ELOOP), for links we follow by hand. */
 const MAX_LINK_HOPS = 40;
@@ -112,5 +113,5 @@ function isMissing(error: unknown): boolean {
 
 export function errorCode(error: unknown): string {
   if (error instanceof Error && 'code' in error && typeof error.code === 'string') return error.code;
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

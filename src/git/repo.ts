@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { isAbsolute, relative } from 'node:path';
 import { redactor } from '../text/redact.js';
+import { errorMessage } from '../text/error-sentence.js';
 
 export const BOT_IDENTITY = {
   name: 'github-actions[bot]',
@@ -251,7 +252,7 @@ export class GitRepo {
       result = await this.#run(args, this.#authEnv);
     } catch (error) {
       // A push that hung past its timeout or could not start: worth another try, never a lost run.
-      return { ok: false, rejected: false, message: error instanceof Error ? error.message : String(error) };
+      return { ok: false, rejected: false, message: errorMessage(error) };
     }
     if (result.code === 0) return { ok: true };
     const message = new GitError(args, [result.stderr, result.stdout].join('\n'), result.code).message;

@@ -6,6 +6,7 @@ import { parseAgentState, type AgentState } from './checklist/render.js';
 import { applyEdits, describeEdits, readEdits } from './checklist/edits.js';
 import { closedBy } from './closes-line.js';
 import { afterKeyword, CONTINUE, GO, type RunTrigger } from './trigger.js';
+import { errorMessage } from '../text/error-sentence.js';
 
 /**
  * What an earlier run on this issue was asked and how far it got: data for the model, never its task. For
@@ -266,7 +267,7 @@ function listAsShown(earlier: SavedRun): { todos: readonly TodoItem[]; edits?: s
     const items = applyEdits(earlier.items, edits);
     return { todos: items, edits: describeEdits(edits, items) };
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = errorMessage(error);
     return {
       todos: earlier.items,
       notice: `The edited checklist was not taken (${why}); the saved list was used.`,

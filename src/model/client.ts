@@ -5,6 +5,7 @@ import { connect, platformModelId, SERVICE_NAMES, type MessagesClient, type Prov
 import { ProviderFields } from './provider-fields.js';
 import type { ContentBlockParam, Message, MessageParam, ToolDefinition } from './messages.js';
 import { encodeRequestBody } from './request-body.js';
+import { errorMessage } from '../text/error-sentence.js';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 /** The SDK retries 408/409/429/5xx/529 and dropped connections with backoff; a busy day needs more than 2. */
@@ -229,7 +230,7 @@ export function classifyModelError(error: unknown, service = SERVICE_NAMES.anthr
     }
     return { kind: 'other', message: `${service} answered ${error.status}: ${detail}` };
   }
-  return { kind: 'other', message: error instanceof Error ? error.message : String(error) };
+  return { kind: 'other', message: errorMessage(error) };
 }
 
 /** The API's own words: `error.message` in its error body, or `message` in an AWS error body. */

@@ -24,7 +24,7 @@ export function splitLimit(limit: number): { head: number; tail: number } {
   return { head, tail: limit - head };
 }
 
-/** What the capture needs of a redactor (src/redact.ts has the action's). */
+/** What the capture needs of a redactor (src/text/redact.ts has the action's). */
 export interface Redaction {
   /** `text` with every secret masked. */
   redact(text: string): string;

@@ -5,7 +5,7 @@
 //
 //   sh -c TEMPLATE todo-agent-sandbox PRIVATE WORKSPACE ACCESS HOME M HIDDEN…
 //
-// PRIVATE is the sandbox's own directory on the host (sandbox-private-dirs.ts). The script makes every
+// PRIVATE is the sandbox's own directory on the host (private-dirs.ts). The script makes every
 // mount read-only, then puts the sandbox's own views in place: PRIVATE/tmp and PRIVATE/var-tmp as /tmp and
 // /var/tmp; an overlay on HOME (when HOME is not empty) whose lower layer is the real HOME, read-only, and
 // whose upper layer is PRIVATE/home-upper, so tools find what a setup step installed there and every write

@@ -1,5 +1,5 @@
 // The sandbox itself: a template mount namespace built once per run, and the command line that runs one
-// call in a copy of it, in a PID namespace of its own, as an identity without privileges (sandbox-init.ts).
+// call in a copy of it, in a PID namespace of its own, as an identity without privileges (init.ts).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { CALL, TEMPLATE } from './init.js';

@@ -1,5 +1,5 @@
 // The sandbox's own directory on the host: its /tmp, its /var/tmp and the layer that takes every write to
-// HOME (sandbox-init.ts mounts them). Made when a sandbox opens and removed when it closes, so nothing a tool
+// HOME (init.ts mounts them). Made when a sandbox opens and removed when it closes, so nothing a tool
 // writes outside the workspace outlives the run or reaches the runner's HOME and temp directories.
 import { spawnSync } from 'node:child_process';
 import { chmod, chown, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-/** The staging mount points and layers inside the sandbox's directory; sandbox-init.ts uses these names. */
+/** The staging mount points and layers inside the sandbox's directory; init.ts uses these names. */
 const DIRECTORIES = ['tmp', 'var-tmp', 'home', 'home-upper', 'home-work', 'home-layer', 'workspace'];
 /** Directories every user may write to, as /tmp and /var/tmp are. */
 const SHARED_TEMP = ['tmp', 'var-tmp'];

@@ -1,5 +1,5 @@
 // Everything a model makes run starts here: one shell command, in its own process group, inside the
-// sandbox when one is given (sandbox-namespaces.ts), with bounded output.
+// sandbox when one is given (namespaces.ts), with bounded output.
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';

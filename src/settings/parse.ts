@@ -2,12 +2,17 @@
 // the sentence that says what is wrong with a bad value. Pure: strings in, values out.
 import { EFFORTS, type Effort } from '../model/catalogue.js';
 import { PROVIDERS, type Provider } from '../model/providers.js';
+import { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS } from '../agent/loop.js';
+import { DEFAULT_REMINDER_ROUNDS } from '../agent/reminder.js';
 
-/** The numeric knobs the action and the CLI share: their defaults and upper bounds. */
+/**
+ * The numeric knobs the action and the CLI share: their defaults and upper bounds. The agent core's own
+ * defaults are the ones it uses when given none, so the action, the CLI and the loop cannot drift apart.
+ */
 export const NUMBER_SETTINGS = {
-  max_turns: { fallback: 150, max: 1000 },
-  bash_timeout: { fallback: 600, max: 3600 },
-  reminder_rounds: { fallback: 3, max: 100 },
+  max_turns: { fallback: DEFAULT_MAX_TURNS, max: 1000 },
+  bash_timeout: { fallback: DEFAULT_BASH_TIMEOUT_SECONDS, max: 3600 },
+  reminder_rounds: { fallback: DEFAULT_REMINDER_ROUNDS, max: 100 },
   verify_attempts: { fallback: 3, max: 20 },
 } as const;
 

@@ -188,7 +188,7 @@ function credentialProblems(raw: Record<string, string>, env: NodeJS.ProcessEnv)
  * value (runtime tokens and the URLs they go with), and anything named like a credential. Each token also in
  * the base64 form git sends it in (`x-access-token:<token>`, as actions/checkout persists it). Plain settings
  * (model, trigger…) are not secrets: masking them would blank out ordinary words in comments and logs. No
- * INPUT_* reaches a tool either way. The secrets inside a Google credentials file count too (see agent/credential-files.ts).
+ * INPUT_* reaches a tool either way. The secrets inside a Google credentials file count too (see sandbox/credential-files.ts).
  */
 export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
   const values = Object.entries(env)

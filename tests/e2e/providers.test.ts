@@ -1,7 +1,7 @@
 // The bundled action on Amazon Bedrock and on Vertex AI, with the credentials a workflow gets from
 // aws-actions/configure-aws-credentials and google-github-actions/auth, against local stand-ins that check
-// each platform's request shape (provider-gateway.ts): the same loop completes and opens the pull request,
-// and no credential reaches a tool, the model, a comment, the log or the pushed branch.
+// each platform's request shape (tests/support/providers/gateway.ts): the same loop completes and opens the
+// pull request, and no credential reaches a tool, the model, a comment, the log or the pushed branch.
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiError, BINDING_BETA, reply, toolUse, type ScriptStep } from '../support/anthropic/server.js';
 import { awsEnv, BEDROCK_CREDENTIALS, startBedrockServer } from '../support/providers/bedrock-server.js';

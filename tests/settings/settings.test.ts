@@ -52,6 +52,32 @@ describe('action.yml', () => {
     expect(defaults.max_cost_usd).toBe(String(DEFAULT_MAX_COST_USD));
     expect(defaults.verify_command).toBe('');
   });
+
+  it('documents, for every input left empty, the value the settings then take', () => {
+    const documented = actionDefaults();
+    const { inputs } = readSettings({
+      ...RUNNER,
+      INPUT_GITHUB_TOKEN: KEYS.INPUT_GITHUB_TOKEN,
+      ANTHROPIC_API_KEY: 'sk-ant-env',
+    });
+    for (const name of INPUT_NAMES) {
+      if (name === 'github_token' || name === 'anthropic_api_key') continue; // an expression, and the env fallback
+      const taken = inputs[name];
+      expect(taken === undefined ? '' : String(taken), name).toBe(documented[name]);
+    }
+  });
+});
+
+describe("the README's Inputs table", () => {
+  it('names every input with the default action.yml gives it', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('\n### Inputs'), readme.indexOf('\n### Outputs'));
+    const rows = [...table.matchAll(/^\| `(\w+)` +\| (`[^|]*`|empty) +\|/gm)].map(([, name, value]) => [
+      name!,
+      value === 'empty' ? '' : value!.slice(1, -1),
+    ]);
+    expect(Object.fromEntries(rows)).toEqual(actionDefaults());
+  });
 });
 
 describe('readSettings', () => {

@@ -1,6 +1,6 @@
-// errorSentence: one line for a comment, a log line or an output, never a stack, never half a secret.
+// errorMessage: what was thrown, as text. errorSentence: one line for a comment, a log line or an output, never a stack, never half a secret.
 import { describe, expect, it } from 'vitest';
-import { errorSentence } from '../../src/text/error-sentence.js';
+import { errorMessage, errorSentence } from '../../src/text/error-sentence.js';
 import { redactor } from '../../src/text/redact.js';
 
 describe('errorSentence', () => {
@@ -17,5 +17,14 @@ describe('errorSentence', () => {
     expect(sentence).toBe(`${'e'.repeat(290)} *** and…`);
     expect(Array.from(sentence).length).toBeLessThanOrEqual(300);
     expect(sentence).not.toContain(secret.slice(0, 6));
+  });
+});
+
+describe('errorMessage', () => {
+  it("gives an Error's whole message as it is, and any other thrown value as text", () => {
+    expect(errorMessage(new TypeError('bad input\nsecond line'))).toBe('bad input\nsecond line');
+    expect(errorMessage('a string')).toBe('a string');
+    expect(errorMessage(42)).toBe('42');
+    expect(errorMessage(undefined)).toBe('undefined');
   });
 });

@@ -6,6 +6,7 @@ import { createBashTool } from './bash.js';
 import { editFileTool, readFileTool, writeFileTool } from './files.js';
 import { todoTool } from './todo.js';
 import type { Tool, ToolContext } from './types.js';
+import { errorMessage } from '../../text/error-sentence.js';
 
 export interface ToolOutcome {
   output: string;
@@ -38,7 +39,7 @@ export class Toolbox {
       const input = parseInput(tool, raw);
       return { output: await tool.run(input, context), isError: false };
     } catch (error) {
-      return { output: `${name} failed: ${describeError(error)}`, isError: true };
+      return { output: `${name} failed: ${errorMessage(error)}`, isError: true };
     }
   }
 }
@@ -66,11 +67,6 @@ function parseInput(tool: Tool, raw: unknown): unknown {
     return `${where}: ${issue.message}`;
   });
   throw new Error(`invalid input: ${problems.join('; ')}`);
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
 }
 
 function toInputSchema(schema: z.ZodType): ToolDefinition['input_schema'] {

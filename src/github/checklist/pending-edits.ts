@@ -3,6 +3,7 @@
 import type { InboxEntry } from '../../agent/loop.js';
 import type { TodoItem } from '../../agent/todos.js';
 import { applyEdits, describeEdits, type ListEdit } from './edits.js';
+import { errorMessage } from '../../text/error-sentence.js';
 
 export class PendingEdits {
   #batches: ListEdit[][] = [];
@@ -40,7 +41,7 @@ export class PendingEdits {
         const items = applyEdits(current, edits);
         return { items, text: describeEdits(edits, items) };
       } catch (error) {
-        const why = error instanceof Error ? error.message : String(error);
+        const why = errorMessage(error);
         return {
           text: `The maintainer edited the checklist comment, but the edit could not be applied (${why}), so your list stays as it was.`,
         };

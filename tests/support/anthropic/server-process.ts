@@ -1,7 +1,7 @@
 // Entry point of a child process that runs the scripted model server on its own, so that the server's work
 // (parsing, validating, token counting, cache hashing) and its garbage stay off the event loop and heap of
 // the process being measured. Measure 2 of `npm run bench` starts it through `startModelServerProcess`
-// (bench-server-process.ts, which also has the message types) as `node --import tsx` with an IPC channel.
+// (bench/server-process.ts, which also has the message types) as `node --import tsx` with an IPC channel.
 //
 // It says `up`, then for each `serve` (script kind and turn count) closes the previous server and starts a
 // new one with that script, built here because a script holds functions, which can't cross processes; it

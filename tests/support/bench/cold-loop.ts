@@ -2,7 +2,7 @@
 // per run, as every action run is, against the scripted model in a process of its own. The process that is
 // timed runs exactly what ships, with nothing warmed up: its first turn carries one-off costs (connecting,
 // compiling the HTTP parser, the JIT's first passes) that measure 2's warm loop leaves out. Overhead = wall
-// time from the first turn's start − time spent waiting on the server (bench-probe.mjs) − tool run time.
+// time from the first turn's start − time spent waiting on the server (probe.mjs) − tool run time.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -24,7 +24,7 @@ import type { ModelServerProcess } from './server-process.js';
 const CLI = join(ROOT, 'dist/cli.js');
 const PROBE = pathToFileURL(join(ROOT, 'tests/support/bench/probe.mjs')).href;
 
-/** What bench-probe.mjs writes: one entry per model request, in order, and the GC pauses. */
+/** What probe.mjs writes: one entry per model request, in order, and the GC pauses. */
 interface ProbeReport {
   requests: {
     createdAt: number;

@@ -1,7 +1,7 @@
 // Bench measure 2: the agent loop's own cost per turn, driving runAgent in-process against a zero-latency
 // scripted model that runs in a child process. Overhead = wall time − time spent waiting on the server
 // (per request, the time the event loop sat idle between the last byte sent and the last byte received;
-// see bench-http-wait.ts) − tool run time.
+// see http-wait.ts) − tool run time.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,11 +1,11 @@
-// Runs the scripted model server in a child process (model-server-process.ts) and talks to it over IPC, so
+// Runs the scripted model server in a child process (anthropic/server-process.ts) and talks to it over IPC, so
 // the bench can time a client whose event loop and heap hold nothing of the server's. One child serves a
 // whole measure, a fresh server per run, so the server's code is as warm in the tenth run as in the last.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ROOT } from '../action-harness.js';
 
-/** Scripts the child can build; see model-server-process.ts. */
+/** Scripts the child can build; see anthropic/server-process.ts. */
 export type ScriptKind = 'loop';
 
 /** What the server saw since it was started, sent by the child when asked. */

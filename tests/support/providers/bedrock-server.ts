@@ -4,7 +4,7 @@
 // no `model` field. Streams come back in AWS event-stream binary framing: one `chunk` event per API event,
 // its JSON payload `{"bytes": <base64 of the event>}`; an API `error` event becomes the AWS exception that
 // ends a Bedrock stream (serviceUnavailableException for overloaded_error…). Errors come back as AWS JSON errors (`{"message"}`
-// with an `x-amzn-ErrorType` header). The Messages logic is the scripted server's (provider-gateway.ts).
+// with an `x-amzn-ErrorType` header). The Messages logic is the scripted server's (gateway.ts).
 // Betas come only from `anthropic_beta` in the body. Bedrock spells one field its own way: the AWS user guide
 // ("Preserved thinking") says `thinking.block_binding` accepts one field, `mismatch_behavior`, and the
 // Anthropic name `prefix_mismatch_behavior` gets a 400 `…block_binding.prefix_mismatch_behavior: Extra

@@ -1,7 +1,7 @@
 // The front door shared by the local Bedrock and Vertex stand-ins. Each platform checks a request in its own
 // shape (its path, its authentication, the API version in the body and the model in the URL), then the
 // gateway hands the Messages request on, over local HTTP, to the scripted Anthropic server
-// (anthropic-server.ts), which plays the script and enforces the API's rules as for a direct call; the
+// (anthropic/server.ts), which plays the script and enforces the API's rules as for a direct call; the
 // platform then writes the answer back in its own framing. So a provider test runs the same scripts, rules
 // and model modes as every other test, and fails where the platform would refuse.
 import http from 'node:http';

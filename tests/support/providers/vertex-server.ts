@@ -2,7 +2,7 @@
 // /v1/projects/{project}/locations/{region}/publishers/anthropic/models/{model}:streamRawPredict (or
 // :rawPredict), a Bearer access token that the local token service issued (google-token-server.ts),
 // `anthropic_version` in the body and no `model` field. Answers, streams and errors are the Messages API's
-// own, from the scripted server behind provider-gateway.ts.
+// own, from the scripted server behind gateway.ts.
 // Betas: the Vertex SDK leaves them in the `anthropic-beta` header, and Vertex reads them there (and from
 // `anthropic_beta` in the body); a beta Vertex does not offer is refused with "Unexpected value(s) … for the
 // `anthropic-beta` header" (anomalyco/opencode#19700, #24496). Vertex's Anthropic schema has refused body
