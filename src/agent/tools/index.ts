@@ -3,7 +3,9 @@ import { z } from 'zod';
 import type { ToolDefinition } from '../../model/messages.js';
 import type { TodoManager } from '../todos.js';
 import { createBashTool } from './bash.js';
-import { editFileTool, readFileTool, writeFileTool } from './files.js';
+import { editFileTool } from './edit-file.js';
+import { readFileTool } from './read-file.js';
+import { writeFileTool } from './write-file.js';
 import { todoTool } from './todo.js';
 import type { Tool, ToolContext } from './types.js';
 
