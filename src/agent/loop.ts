@@ -118,6 +118,7 @@ class Run {
     this.transcript = new Transcript(firstMessage(options));
   }
 
+  /** Each turn: ask, record, answer (the tools, a nudge, or the end), report the turn, reply with notes. */
   async loop(): Promise<AgentResult> {
     while (this.turn < this.maxTurns) {
       if (this.options.signal?.aborted) return this.finish(CANCELLED);
