@@ -1,5 +1,5 @@
 // Keeping a long run inside the context window: old tool results give way, the todo list never does.
-import type { ContentBlockParam, MessageParam } from '../model/messages.js';
+import { withoutThinking, type ContentBlockParam, type MessageParam } from '../model/messages.js';
 
 /** Clear when a request reached this share of the budget: the next turn's tool output still has room. */
 export const CLEAR_AT_SHARE = 0.75;
@@ -80,6 +80,35 @@ export function dropOldTurns(
   }
   messages.splice(1, end - 1);
   return (end - 1) / 2;
+}
+
+/**
+ * Makes room in a conversation near the budget: old tool results become stubs, then the oldest whole turns
+ * go until it is back under CLEAR_DOWN_TO_SHARE. That changes the prefix of every thinking block kept,
+ * which the API would refuse, so the kept turns lose their thinking (the documented way). `fixed`: what
+ * every request sends besides the messages (system prompt, tools); `lastTokens`: what the last request
+ * measured (prompt and output), the rate sizes after clearing are estimated at. Returns how many turns
+ * were dropped, or undefined when nothing changed.
+ */
+export function makeRoom(
+  messages: MessageParam[],
+  fixed: readonly unknown[],
+  lastTokens: number,
+  budget: number,
+): { dropped: number } | undefined {
+  const charsOf = (value: unknown) => JSON.stringify(value).length;
+  const fixedChars = fixed.reduce<number>((sum, value) => sum + charsOf(value), 0);
+  const sentChars = messages.reduce((sum, message) => sum + charsOf(message), fixedChars);
+  const perChar = lastTokens / sentChars;
+  const cleared = clearOldToolResults(messages);
+  const estimate = {
+    fixedTokens: fixedChars * perChar,
+    tokensOf: (m: MessageParam) => charsOf(m) * perChar,
+  };
+  const dropped = dropOldTurns(messages, estimate, budget * CLEAR_DOWN_TO_SHARE);
+  if (cleared + dropped === 0) return undefined;
+  messages.splice(0, messages.length, ...withoutThinking(messages));
+  return { dropped };
 }
 
 function hasLongInput(input: unknown): boolean {

@@ -1,22 +1,40 @@
 // The agent loop: ask the model, run its tools, keep the todo list, nudge when needed, stop on a clear reason.
 import { performance } from 'node:perf_hooks';
 import { childEnv } from '../sandbox/child-env.js';
-import { CLEAR_DOWN_TO_SHARE, clearOldToolResults, dropOldTurns, needsClearing } from './context.js';
-import { withoutThinking } from '../model/messages.js';
-import { type AgentObserver, type AgentResult, type AgentStatus, type NudgeKind } from './events.js';
-import { emptyUsage, promptTokens, type Usage } from '../model/usage.js';
-import { classifyModelError, type Model } from '../model/client.js';
-import { type ContentBlockParam, type Message, type MessageParam } from '../model/messages.js';
+import { makeRoom, needsClearing } from './context.js';
+import { type AgentObserver, type AgentResult, type NudgeKind } from './events.js';
+import { type Model } from '../model/client.js';
+import { type ContentBlockParam, type Message } from '../model/messages.js';
 import { firstMessage, SYSTEM_PROMPT, type Briefing } from './prompt.js';
 import { estimateCost, outputRoom } from '../model/catalogue.js';
 import { DEFAULT_REMINDER_ROUNDS, ReminderPolicy } from './reminder.js';
-import { allCompleted, openItems, renderPlain, TodoManager, type TodoItem } from './todos.js';
+import { allCompleted, TodoManager, type TodoItem } from './todos.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
 import type { ToolContext } from './tools/types.js';
 import type { Redaction } from '../sandbox/capped-output.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { failureMessage, VerifyGate, withFixItem, type VerifySettings } from './verify.js';
-import { errorMessage } from '../text/error-sentence.js';
+import { hasText, toolResult, Transcript, usageOf } from './turn.js';
+import {
+  CANCELLED,
+  costEnding,
+  modelErrorEnding,
+  stopReasonEnding,
+  turnLimitEnding,
+  verifyEnding,
+  type Ending,
+  type Reply,
+} from './endings.js';
+import {
+  contextNote,
+  CONTINUE,
+  CONTINUE_AFTER_CUT_OFF,
+  cutOffCall,
+  describeOpen,
+  OPEN_ITEM_NUDGES,
+  openItemsNudge,
+  refusedListNote,
+} from './nudges.js';
 
 export interface AgentOptions extends Briefing {
   model: Model;
@@ -55,7 +73,6 @@ export interface AgentOptions extends Briefing {
 /** Given the list as it stands: the list to replace it with, if any, and what to tell the model. */
 export type InboxEntry = (current: readonly TodoItem[]) => { items?: readonly TodoItem[]; text: string };
 
-const OPEN_ITEM_NUDGES = 2;
 /** The most one bash call (or the verify command) may last when no bash_timeout is given. */
 export const DEFAULT_BASH_TIMEOUT_SECONDS = 600;
 /** The most model turns in one run when no max_turns is given (the action's documented default). */
@@ -72,15 +89,12 @@ class Run {
   readonly toolbox: Toolbox;
   readonly context: ToolContext;
   readonly verify: VerifyGate | undefined;
-  readonly messages: MessageParam[] = [];
-  readonly usage: Usage = emptyUsage();
+  readonly transcript: Transcript;
+  readonly maxTurns: number;
   turn = 0;
   toolCalls = 0;
-  lastText = '';
   maxTokens: number;
   openItemNudges = 0;
-  lastPrompt = 0;
-  lastOutput = 0;
 
   constructor(readonly options: AgentOptions) {
     this.todos = new TodoManager(options.resumedTodos ?? []);
@@ -100,76 +114,46 @@ class Run {
       ...(options.hiddenFiles ? { hidden: options.hiddenFiles } : {}),
     };
     this.maxTokens = outputRoom(options.model.info).first;
+    this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     this.verify = options.verify && new VerifyGate(options.verify, this.context);
-    this.messages.push({ role: 'user', content: [{ type: 'text', text: firstMessage(options) }] });
+    this.transcript = new Transcript(firstMessage(options));
   }
 
-  /** The prompt budget: the max_context_tokens setting, never more than the model's window. */
-  get budget(): number {
-    const window = this.options.model.info.window;
-    return Math.min(this.options.maxContextTokens ?? window, window);
-  }
-
-  /** An observer that throws (a log, a comment) must never stop the work it is watching. */
-  emit: AgentObserver = (event) => {
-    for (const observer of this.options.observers ?? []) {
-      try {
-        observer(event);
-      } catch {
-        // Rendering is best effort; the result still carries everything.
-      }
-    }
-  };
-
+  /** Each turn: ask, record, answer (the tools, a nudge, or the end), report the turn, reply with notes. */
   async loop(): Promise<AgentResult> {
-    const maxTurns = this.options.maxTurns ?? DEFAULT_MAX_TURNS;
-    while (this.turn < maxTurns) {
-      if (this.options.signal?.aborted) return this.finish('cancelled', 'the run was cancelled');
+    while (this.turn < this.maxTurns) {
+      if (this.options.signal?.aborted) return this.finish(CANCELLED);
       this.turn++;
       this.emit({ type: 'turn_start', turn: this.turn });
-
-      let response: Message;
-      try {
-        response = await this.options.model.send({
-          system: SYSTEM_PROMPT,
-          tools: this.toolbox.definitions,
-          messages: this.messages,
-          maxTokens: this.maxTokens,
-          ...(this.options.signal ? { signal: this.options.signal } : {}),
-        });
-      } catch (error) {
-        return this.finishOnModelError(error);
-      }
+      const response = await this.ask();
+      if ('end' in response) return this.finish(response);
       this.record(response);
-
-      const overBudget = this.overBudget();
-      const reply = overBudget
-        ? { end: 'incomplete' as const, reason: overBudget }
-        : await this.answer(response);
-      this.emit({
-        type: 'turn_end',
-        turn: this.turn,
-        stopReason: response.stop_reason,
-        usage: usageOf(response),
-        total: { ...this.usage },
-        costUsd: this.cost(),
-      });
-      if ('end' in reply) return this.finish(reply.end, reply.reason);
-      if (reply.content.length > 0)
-        this.messages.push({ role: 'user', content: this.withNotes(reply.content) });
+      const reply = costEnding(this.cost(), this.options.maxCostUsd) ?? (await this.answer(response));
+      this.endTurn(response);
+      if ('end' in reply) return this.finish(reply);
+      if (reply.content.length > 0) this.transcript.reply(this.withNotes(reply.content));
     }
-    const limit = `it reached the limit of ${maxTurns} turns (max_turns)`;
-    if (!allCompleted(this.todos.items)) return this.finish('incomplete', limit);
-    const check = await this.checkCompleted(true);
-    if (!('end' in check) || check.end === 'incomplete')
-      return this.finish('incomplete', 'end' in check ? `${limit}, and ${check.reason}` : limit);
-    return this.finish(check.end, check.reason);
+    const check = allCompleted(this.todos.items) ? await this.checkCompleted(true) : undefined;
+    return this.finish(turnLimitEnding(this.maxTurns, check));
+  }
+
+  /** One request with the conversation so far; a failure the client gave up on ends the run. */
+  async ask(): Promise<Message | Ending> {
+    try {
+      return await this.options.model.send({
+        system: SYSTEM_PROMPT,
+        tools: this.toolbox.definitions,
+        messages: this.transcript.messages,
+        maxTokens: this.maxTokens,
+        ...(this.options.signal ? { signal: this.options.signal } : {}),
+      });
+    } catch (error) {
+      return modelErrorEnding(error, this.options.model.service);
+    }
   }
 
   /** What to send back for this response, or why the run ends here. */
-  async answer(
-    response: Message,
-  ): Promise<{ content: ContentBlockParam[] } | { end: AgentStatus; reason: string }> {
+  async answer(response: Message): Promise<Reply> {
     switch (response.stop_reason) {
       case 'tool_use':
         return { content: await this.runTools(response) };
@@ -180,12 +164,8 @@ class Run {
         this.reminder.recordTurn(false);
         return { content: [] };
       case 'refusal':
-        return {
-          end: 'failed',
-          reason: 'the model declined to continue with this task (stop reason: refusal)',
-        };
       case 'model_context_window_exceeded':
-        return { end: 'incomplete', reason: "the conversation filled the model's context window" };
+        return stopReasonEnding(response.stop_reason);
       default:
         return await this.afterEndTurn(response);
     }
@@ -198,7 +178,7 @@ class Run {
     let calledTodo = false;
     for (const [index, call] of calls.entries()) {
       if (skipLast && index === calls.length - 1) {
-        results.push(toolResult(call.id, cutOffMessage(call.name), true));
+        results.push(toolResult(call.id, cutOffCall(call.name), true));
         continue;
       }
       const started = performance.now();
@@ -230,23 +210,16 @@ class Run {
       return await this.runTools(response, response.content.at(-1)?.type === 'tool_use');
     }
     this.reminder.recordTurn(false);
-    return [
-      this.nudge(
-        'more_tokens',
-        'Your reply was cut off by the output limit. Continue exactly where you stopped.',
-      ),
-    ];
+    return [this.nudge('more_tokens', CONTINUE_AFTER_CUT_OFF)];
   }
 
   /** The model stopped talking: finished, stopped early with open items, or said nothing. */
-  async afterEndTurn(
-    response: Message,
-  ): Promise<{ content: ContentBlockParam[] } | { end: AgentStatus; reason: string }> {
+  async afterEndTurn(response: Message): Promise<Reply> {
     this.reminder.recordTurn(false);
     // Word from the maintainer that came in as the model stopped: it is the next thing to work on.
     const steering = this.takeInbox();
     if (steering.length > 0) return { content: steering };
-    if (!hasText(response)) return { content: [this.nudge('continue', 'Please continue with the task.')] };
+    if (!hasText(response)) return { content: [this.nudge('continue', CONTINUE)] };
     if (this.options.planOnly && this.todos.items.length > 0)
       return { end: 'planned', reason: 'the plan is ready' };
     if (allCompleted(this.todos.items)) return await this.checkCompleted();
@@ -254,32 +227,19 @@ class Run {
       return { end: 'incomplete', reason: `the model stopped with ${describeOpen(this.todos.items)}` };
     }
     this.openItemNudges++;
-    const text = this.todos.written
-      ? `You stopped, but the todo list still has ${describeOpen(this.todos.items)}:\n\n${renderPlain(this.todos.items)}\n\nContinue with the next open item, or update the list if the plan changed (mark items completed only when they are really done).`
-      : 'You stopped without a plan. Call todo with your plan, then work through it.';
-    return { content: [this.nudge('open_items', text)] };
+    return { content: [this.nudge('open_items', openItemsNudge(this.todos.items, this.todos.written))] };
   }
 
   /**
    * Every item is completed: the run completes, unless verify_command fails. A failure opens a Fix item and
    * goes back to the model as a new message, until the rounds run out (or `lastChance`: no turns left).
    */
-  async checkCompleted(
-    lastChance = false,
-  ): Promise<{ content: ContentBlockParam[] } | { end: AgentStatus; reason: string }> {
+  async checkCompleted(lastChance = false): Promise<Reply> {
     if (!this.verify) return { end: 'completed', reason: 'every todo item is completed' };
     const report = await this.verify.run();
     this.emit({ type: 'verify', turn: this.turn, report });
-    const command = `verify_command \`${report.command}\``;
-    if (report.passed)
-      return { end: 'completed', reason: `every todo item is completed and ${command} passed` };
-    if (report.aborted) return { end: 'cancelled', reason: 'the run was cancelled' };
-    if (lastChance || this.verify.exhausted) {
-      return {
-        end: 'incomplete',
-        reason: `${command} still fails after ${report.round} round${report.round === 1 ? '' : 's'}`,
-      };
-    }
+    const ending = verifyEnding(report, lastChance || this.verify.exhausted);
+    if (ending) return ending;
     const items = withFixItem(this.todos.items);
     if (items) this.todos.update(items);
     const text = failureMessage(report, this.context.bashTimeoutSeconds, items !== undefined);
@@ -291,38 +251,19 @@ class Run {
     const notes: ContentBlockParam[] = this.takeInbox();
     const reminder = this.reminder.take(this.todos.items);
     if (reminder) notes.push(this.nudge('todo_reminder', reminder));
-    if (needsClearing(this.lastPrompt, this.lastOutput, this.budget)) {
-      const note = this.clearContext(this.budget);
-      if (note) notes.push(this.nudge('context_cleared', note));
+    const { lastPrompt, lastOutput, messages } = this.transcript;
+    if (needsClearing(lastPrompt, lastOutput, this.budget)) {
+      const fixed = [SYSTEM_PROMPT, this.toolbox.definitions];
+      const room = makeRoom(messages, fixed, lastPrompt + lastOutput, this.budget);
+      if (room) notes.push(this.nudge('context_cleared', contextNote(room.dropped, this.todos.items)));
     }
     return [...content, ...notes];
   }
 
-  /**
-   * Makes room in a conversation near the budget: old tool results become stubs, then the oldest whole
-   * turns go until it is back under CLEAR_DOWN_TO_SHARE. That changes the prefix of every thinking block
-   * kept, which the API would refuse, so the kept turns lose their thinking (the documented way). Returns
-   * the note that restates the list, if anything changed.
-   */
-  clearContext(budget: number): string | undefined {
-    const charsOf = (value: unknown) => JSON.stringify(value).length;
-    const fixedChars = charsOf(SYSTEM_PROMPT) + charsOf(this.toolbox.definitions);
-    const sentChars = this.messages.reduce((sum, message) => sum + charsOf(message), fixedChars);
-    // The last request measured how many tokens its characters made; sizes after clearing use the same rate.
-    const perChar = (this.lastPrompt + this.lastOutput) / sentChars;
-    const cleared = clearOldToolResults(this.messages);
-    const estimate = {
-      fixedTokens: fixedChars * perChar,
-      tokensOf: (m: MessageParam) => charsOf(m) * perChar,
-    };
-    const dropped = dropOldTurns(this.messages, estimate, budget * CLEAR_DOWN_TO_SHARE);
-    if (cleared + dropped === 0) return undefined;
-    this.messages.splice(0, this.messages.length, ...withoutThinking(this.messages));
-    const what =
-      dropped > 0
-        ? `Older tool results were cleared and the ${dropped} oldest turns removed`
-        : 'Older tool results were cleared';
-    return `<context-note>${what} to keep this conversation within the context window.</context-note>\nYour todo list, as it stands:\n\n${renderPlain(this.todos.items)}`;
+  /** The prompt budget: the max_context_tokens setting, never more than the model's window. */
+  get budget(): number {
+    const window = this.options.model.info.window;
+    return Math.min(this.options.maxContextTokens ?? window, window);
   }
 
   /** Drains the inbox: applies each entry's list (a refused one is reported instead) and returns its texts. */
@@ -333,21 +274,14 @@ class Run {
       try {
         if (items) this.todos.update(items);
       } catch (error) {
-        refusal = `\n\n(The list could not take this change, so it stays as it was: ${errorMessage(error)}.)`;
+        refusal = refusedListNote(error);
       }
       return this.nudge('maintainer', `${text}${refusal}`);
     });
   }
 
-  /** Why the run must stop for its cost, if it must. */
-  overBudget(): string | undefined {
-    const limit = this.options.maxCostUsd;
-    if (limit === undefined || this.cost() <= limit) return undefined;
-    return `its estimated cost ($${this.cost().toFixed(2)}) passed the limit of $${limit.toFixed(2)} (max_cost_usd)`;
-  }
-
   cost(): number {
-    return estimateCost(this.options.model.info.prices, this.usage);
+    return estimateCost(this.options.model.info.prices, this.transcript.usage);
   }
 
   nudge(kind: NudgeKind, text: string): ContentBlockParam {
@@ -356,85 +290,45 @@ class Run {
   }
 
   record(response: Message): void {
-    const usage = usageOf(response);
-    addUsage(this.usage, usage);
-    this.lastPrompt = promptTokens(usage);
-    this.lastOutput = usage.output_tokens;
-    // Empty text blocks would be refused when sent back, and an empty assistant turn is no turn at all.
-    const content = response.content.filter((block) => block.type !== 'text' || block.text.trim() !== '');
-    if (content.length > 0)
-      this.messages.push({ role: 'assistant', content: content as ContentBlockParam[] });
-    const text = response.content
-      .filter((block) => block.type === 'text')
-      .map((block) => block.text)
-      .join('\n')
-      .trim();
-    if (text) {
-      this.lastText = text;
-      this.emit({ type: 'assistant_text', turn: this.turn, text });
-    }
+    const text = this.transcript.record(response);
+    if (text) this.emit({ type: 'assistant_text', turn: this.turn, text });
   }
 
-  finishOnModelError(error: unknown): AgentResult {
-    const failure = classifyModelError(error, this.options.model.service);
-    if (failure.kind === 'cancelled') return this.finish('cancelled', failure.message);
-    if (failure.kind === 'context_window') return this.finish('incomplete', failure.message);
-    return this.finish('failed', failure.message);
+  endTurn(response: Message): void {
+    this.emit({
+      type: 'turn_end',
+      turn: this.turn,
+      stopReason: response.stop_reason,
+      usage: usageOf(response),
+      total: { ...this.transcript.usage },
+      costUsd: this.cost(),
+    });
   }
 
-  finish(status: AgentStatus, reason: string): AgentResult {
+  finish({ end: status, reason }: Ending): AgentResult {
     const result: AgentResult = {
       status,
       reason,
       todos: this.todos.items,
-      lastText: this.lastText,
+      lastText: this.transcript.lastText,
       turns: this.turn,
       toolCalls: this.toolCalls,
-      usage: { ...this.usage },
+      usage: { ...this.transcript.usage },
       costUsd: this.cost(),
       ...(this.verify?.last ? { verify: this.verify.last } : {}),
     };
     this.emit({ type: 'end', result });
     return result;
   }
-}
 
-function toolResult(id: string, output: string, isError: boolean): ContentBlockParam {
-  // An empty tool_result text block would be refused; say so instead.
-  return {
-    type: 'tool_result',
-    tool_use_id: id,
-    content: output || '(no output)',
-    ...(isError ? { is_error: true } : {}),
+  /** An observer that throws (a log, a comment) must never stop the work it is watching. */
+  emit: AgentObserver = (event) => {
+    for (const observer of this.options.observers ?? []) {
+      try {
+        observer(event);
+      } catch {
+        // Rendering is best effort; the result still carries everything.
+      }
+    }
   };
-}
-
-function hasText(message: Message): boolean {
-  return message.content.some((block) => block.type === 'text' && block.text.trim() !== '');
-}
-
-function cutOffMessage(name: string): string {
-  return `your ${name} call was cut off by the output token limit before its input was complete, so it did not run. Send it again; for a large file, write it in smaller parts.`;
-}
-
-function describeOpen(items: readonly TodoItem[]): string {
-  const open = openItems(items).length;
-  return items.length === 0 ? 'no plan' : `${open} of ${items.length} items open`;
-}
-
-function usageOf(message: Message): Usage {
-  const usage = message.usage;
-  return {
-    input_tokens: usage?.input_tokens ?? 0,
-    output_tokens: usage?.output_tokens ?? 0,
-    cache_creation_input_tokens: usage?.cache_creation_input_tokens ?? 0,
-    cache_read_input_tokens: usage?.cache_read_input_tokens ?? 0,
-  };
-}
-
-function addUsage(total: Usage, add: Usage): void {
-  total.input_tokens += add.input_tokens;
-  total.output_tokens += add.output_tokens;
-  total.cache_creation_input_tokens += add.cache_creation_input_tokens;
-  total.cache_read_input_tokens += add.cache_read_input_tokens;
 }

@@ -2,7 +2,7 @@
 import type { TodoItem } from '../agent/todos.js';
 import { branchName, type GitRepo } from '../git/repo.js';
 import type { GitHubApi, IssueComment } from './api.js';
-import { parseAgentState, type AgentState } from './checklist/render.js';
+import { parseAgentState, type AgentState } from './checklist/state.js';
 import { applyEdits, describeEdits, readEdits } from './checklist/edits.js';
 import { closedBy } from './closes-line.js';
 import { afterKeyword, CONTINUE, GO, type RunTrigger } from './trigger.js';

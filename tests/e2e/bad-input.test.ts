@@ -1,7 +1,7 @@
 // Bad and hostile input through a whole run of dist/index.js: over-long tasks, Markdown and HTML meant to
 // break or hijack the checklist, edited comments, hidden text in the thread, bad settings, and secrets.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseAgentState } from '../../src/github/checklist/render.js';
+import { parseAgentState } from '../../src/github/checklist/state.js';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { toolResults } from '../support/requests.js';
 import { planAt } from '../support/anthropic/scenarios.js';

@@ -2,7 +2,8 @@
 // items were reworded, added, deleted, ticked or unticked, matched to the written items (and so their ids)
 // by lining the shown lines up with the written ones.
 import { renderPlain, validateTodos, type TodoItem } from '../../agent/todos.js';
-import { itemLine, STATE_MARKER } from './render.js';
+import { itemLine } from './render.js';
+import { STATE_MARKER } from './state.js';
 import { stripHidden } from '../thread/hidden-text.js';
 import { redactAndCut } from '../../text/redact.js';
 

@@ -1,12 +1,12 @@
-// The checklist comment: the todo list as a Markdown task list, with a hidden agent-state line that a
-// later run reads back to pick up where this one stopped. Pure functions apart from the shared redactor.
-import { z } from 'zod';
+// The checklist comment: the todo list as a Markdown task list, heading, progress, footer, and the saved
+// state line (state.ts) at its end. Pure functions apart from the shared redactor.
 import { type VerifyReport } from '../../agent/events.js';
+import { stateLine, type ResumeState } from './state.js';
 import { promptTokens, type Usage } from '../../model/usage.js';
 import { describeFailure } from '../../agent/verify.js';
-import { countDone, validateTodos } from '../../agent/todos.js';
+import { countDone } from '../../agent/todos.js';
 import type { TodoItem } from '../../agent/todos.js';
-import { redactAndCut, redactor } from '../../text/redact.js';
+import { redactor } from '../../text/redact.js';
 import {
   shortNumber,
   formatDuration,
@@ -17,23 +17,9 @@ import {
   codeSpan,
   escapeMarkdown,
 } from '../../text/markdown.js';
-import { inertJson } from '../../text/inert-json.js';
-
-export const STATE_MARKER = '<!-- agent-state';
-export const STATE_VERSION = 1;
 
 export type ChecklistPhase =
   'planning' | 'working' | 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'refused' | 'planned';
-
-/** What a later run needs to continue; spread into the agent-state JSON. */
-export interface ResumeState {
-  /** The issue (or pull request) the run worked on: a state is only ever read back on that issue. */
-  issue?: number;
-  branch?: string;
-  runId?: string;
-  base?: string;
-  [key: string]: unknown;
-}
 
 export interface ChecklistState {
   task: string;
@@ -54,11 +40,6 @@ export interface ChecklistState {
   /** The latest round of verify_command, if it ran. */
   verify?: VerifyReport;
   resume: ResumeState;
-}
-
-export interface AgentState extends ResumeState {
-  v: number;
-  items: TodoItem[];
 }
 
 const TASK_MAX_CHARS = 120;
@@ -119,7 +100,7 @@ function renderWithin(state: ChecklistState, limits: TextLimits): string {
     blocks.push(verifyOutput(state.verify));
   if (state.phase === 'incomplete') blocks.push(continueLine(state.branch, trigger));
   const footer = footerLine(state);
-  return `${blocks.join('\n\n')}\n\n${footer ? `${footer}\n` : ''}${stateLine(state, limits.stored)}`;
+  return `${blocks.join('\n\n')}\n\n${footer ? `${footer}\n` : ''}${stateLine(state.items, state.resume, limits.stored)}`;
 }
 
 /** Whether a checklist body is that of a run still going (planning or working), by its heading. */
@@ -131,50 +112,6 @@ export function isRunning(body: string): boolean {
 export function renderTaskList(items: readonly TodoItem[]): string {
   if (items.length === 0) return '_No todos._';
   return items.map((item) => itemLine(item, ITEM_MAX_CHARS)).join('\n');
-}
-
-/** Reads the agent-state line of a comment body; undefined when it is missing or garbled. */
-export function parseAgentState(body: string): AgentState | undefined {
-  const start = body.lastIndexOf(STATE_MARKER);
-  if (start === -1) return undefined;
-  const end = body.indexOf('-->', start);
-  if (end === -1) return undefined;
-  try {
-    const parsed = agentStateSchema.parse(JSON.parse(body.slice(start + STATE_MARKER.length, end)));
-    return { ...parsed, items: validateTodos(parsed.items) };
-  } catch {
-    return undefined;
-  }
-}
-
-const agentStateSchema = z.looseObject({
-  v: z.literal(STATE_VERSION),
-  items: z.array(z.unknown()),
-  issue: z.number().int().optional(),
-  branch: z.string().optional(),
-  runId: z.string().optional(),
-  base: z.string().optional(),
-  task: z.string().optional(),
-});
-
-function stateLine(state: ChecklistState, maxText: number): string {
-  const { v: _v, items: _items, ...resume } = state.resume;
-  const stored = (text: string) => redactAndCut(text, maxText + 1);
-  const items = state.items.map(({ id, text, status, activeForm }) => ({
-    id,
-    text: stored(text),
-    status,
-    ...(activeForm === undefined ? {} : { activeForm: stored(activeForm) }),
-  }));
-  return `${STATE_MARKER} ${commentSafeJson({ v: STATE_VERSION, items, ...resume })} -->`;
-}
-
-/**
- * JSON that cannot end the HTML comment around it: inside string literals `<`, `>`, `&` and `-` become
- * \u escapes (still valid JSON). Outside strings JSON has no `<`/`>`, and `-` appears only as a sign.
- */
-export function commentSafeJson(value: unknown): string {
-  return inertJson(value, /[<>&-]/g);
 }
 
 // ---- the visible parts ----

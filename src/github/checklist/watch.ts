@@ -2,7 +2,7 @@
 // nothing changed) every ~10 s and before each write, so that the action's next write never overwrites an
 // edit it has not merged. Only people with write access can edit a comment that is not theirs.
 import { statusOf, type GitHubApi, type WrittenComment } from '../api.js';
-import { parseAgentState } from './render.js';
+import { parseAgentState } from './state.js';
 import { readEdits, type ListEdit } from './edits.js';
 
 export const WATCH_INTERVAL_MS = 10_000;

@@ -2,7 +2,7 @@
 // each comment with who wrote it, their standing and when, so that no text can pass for ours.
 import { inertJson } from '../../text/inert-json.js';
 import type { IssueComment, Permission } from '../api.js';
-import { STATE_MARKER } from '../checklist/render.js';
+import { STATE_MARKER } from '../checklist/state.js';
 import { stripHidden } from './hidden-text.js';
 import { canWrite } from '../permissions.js';
 

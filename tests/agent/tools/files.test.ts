@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { editFileTool, readFileTool, writeFileTool } from '../../../src/agent/tools/files.js';
+import { editFileTool } from '../../../src/agent/tools/edit-file.js';
+import { readFileTool } from '../../../src/agent/tools/read-file.js';
+import { writeFileTool } from '../../../src/agent/tools/write-file.js';
 import type { ToolContext } from '../../../src/agent/tools/types.js';
 import { ToolError } from '../../../src/agent/tools/types.js';
 

@@ -6,15 +6,13 @@ import { validateTodos } from '../../../src/agent/todos.js';
 import type { ChecklistState } from '../../../src/github/checklist/render.js';
 import {
   MAX_BODY_CHARS,
-  STATE_MARKER,
-  commentSafeJson,
-  parseAgentState,
   renderChecklist,
   renderTaskList,
   verifyLine,
   verifyOutput,
 } from '../../../src/github/checklist/render.js';
 import { escapeMarkdown, formatDuration, shortNumber } from '../../../src/text/markdown.js';
+import { STATE_MARKER, parseAgentState } from '../../../src/github/checklist/state.js';
 import { redactor } from '../../../src/text/redact.js';
 import { stripInvisible } from '../../../src/text/invisible.js';
 
@@ -309,36 +307,6 @@ describe('agent-state', () => {
   it('does not let resume data replace v or items', () => {
     const body = renderChecklist(state({ resume: { v: 9, items: [] } }));
     expect(parseAgentState(body)).toEqual({ v: 1, items: ITEMS });
-  });
-
-  it('encodes <, > and - inside strings and stays valid JSON', () => {
-    const value = { s: '--> <!-- a-b &', n: -1.5e-7, list: [-1, -2] };
-    const json = commentSafeJson(value);
-    expect(json).not.toMatch(/[<>&]|--/);
-    expect(JSON.parse(json)).toEqual(value);
-  });
-
-  it.each([
-    ['no marker', 'just a comment'],
-    ['no end', `${STATE_MARKER} {"v":1,"items":[]}`],
-    ['broken JSON', `${STATE_MARKER} {"v":1,"items":[ -->`],
-    ['not an object', `${STATE_MARKER} [1,2] -->`],
-    ['unknown version', `${STATE_MARKER} {"v":2,"items":[]} -->`],
-    ['items not an array', `${STATE_MARKER} {"v":1,"items":{}} -->`],
-    ['invalid item', `${STATE_MARKER} {"v":1,"items":[{"id":"1","text":"","status":"pending"}]} -->`],
-    ['bad status', `${STATE_MARKER} {"v":1,"items":[{"text":"x","status":"done"}]} -->`],
-    ['branch not a string', `${STATE_MARKER} {"v":1,"items":[],"branch":5} -->`],
-  ])('parseAgentState returns undefined for %s', (_case, body) => {
-    expect(parseAgentState(body)).toBeUndefined();
-  });
-
-  it('parseAgentState reads the last state in a body', () => {
-    const body = `${STATE_MARKER} {"v":1,"items":[]} -->\n${STATE_MARKER} {"v":1,"items":[{"text":"x"}],"run":"5"} -->`;
-    expect(parseAgentState(body)).toEqual({
-      v: 1,
-      items: [{ id: '1', text: 'x', status: 'pending' }],
-      run: '5',
-    });
   });
 });
 

@@ -1,0 +1,204 @@
+// edit_file: exact text replaced in a file of the workspace; a miss names the nearest lines.
+import { readFile, writeFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { formatCount } from '../../sandbox/capped-output.js';
+import { resolveInWorkspace } from '../workspace.js';
+import { binaryFile, countLines, decodeUtf8, fsFailure, splitLines, statTextFile } from './text-file.js';
+import type { Tool } from './types.js';
+import { ToolError } from './types.js';
+
+const MAX_EDIT_BYTES = 10 * 1024 * 1024;
+/** How many match lines an "old_text matches K times" error lists. */
+const LISTED_MATCHES = 10;
+/** How many near-miss lines a "not found" error offers, and how alike they must be (0..1). */
+const CANDIDATES = 3;
+const MIN_LIKENESS = 0.5;
+const MAX_EDITS = 50;
+
+/** Start of every occurrence, overlapping ones included (either would be an ambiguous target). */
+function findAll(text: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + 1)) found.push(i);
+  return found;
+}
+
+const lineAt = (text: string, index: number): number => countLines(text.slice(0, index + 1));
+
+/** Dice coefficient of the two strings' character pairs: 1 for equal, 0 for nothing in common. */
+function likeness(a: string, b: string): number {
+  if (a === b) return 1;
+  if (a.length < 2 || b.length < 2) return 0;
+  const pairs = new Map<string, number>();
+  for (let i = 0; i < a.length - 1; i++) {
+    const pair = a.slice(i, i + 2);
+    pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
+  }
+  let shared = 0;
+  for (let i = 0; i < b.length - 1; i++) {
+    const pair = b.slice(i, i + 2);
+    const left = pairs.get(pair) ?? 0;
+    if (left > 0) {
+      shared++;
+      pairs.set(pair, left - 1);
+    }
+  }
+  return (2 * shared) / (a.length + b.length - 2);
+}
+
+/** The file's lines most like old_text's first non-blank line, best first, as "line N: text". */
+function nearestLines(text: string, oldText: string): string[] {
+  const probe =
+    oldText
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? '';
+  if (probe === '') return [];
+  return splitLines(text)
+    .map((line, index) => ({ line: line.trim(), number: index + 1 }))
+    .filter(({ line }) => line !== '')
+    .map((entry) => ({ ...entry, score: likeness(probe, entry.line) }))
+    .filter(({ score }) => score >= MIN_LIKENESS)
+    .sort((a, b) => b.score - a.score || a.number - b.number)
+    .slice(0, CANDIDATES)
+    .map(({ line, number }) => `line ${number}: ${line.length > 200 ? `${line.slice(0, 200)}…` : line}`);
+}
+
+function notFound(text: string, oldText: string, shownPath: string): string {
+  const base = `old_text not found in ${shownPath}`;
+  const trimmed = oldText.trim();
+  if (trimmed !== '' && trimmed !== oldText && text.includes(trimmed)) {
+    return `${base}; it would match without its leading/trailing whitespace, so check indentation and blank lines`;
+  }
+  if (text.includes('\r\n') && !oldText.includes('\r') && text.includes(oldText.replaceAll('\n', '\r\n'))) {
+    return `${base}; the file uses CRLF line endings, so old_text needs \\r\\n too`;
+  }
+  if (/^ *\d+\t/m.test(oldText)) {
+    return `${base}; it seems to include read_file's line numbers, which are not part of the file`;
+  }
+  const near = nearestLines(text, oldText);
+  const hint = near.length > 0 ? `; the nearest lines are:\n${near.join('\n')}\n` : '; ';
+  return `${base}${hint}read the file again and copy the text exactly, whitespace included`;
+}
+
+interface Edit {
+  old_text: string;
+  new_text: string;
+  replace_all?: boolean | undefined;
+}
+
+/** Applies one edit to the text in memory; a problem is a sentence, and the text is left as it was. */
+function applyEdit(text: string, edit: Edit, shownPath: string): { text: string; report: string } {
+  if (edit.old_text === '') {
+    throw new ToolError('old_text is empty; give the exact text to replace (use write_file for a new file)');
+  }
+  if (edit.old_text === edit.new_text)
+    throw new ToolError('old_text and new_text are identical; nothing to change');
+  const matches = findAll(text, edit.old_text);
+  if (matches.length === 0) throw new ToolError(notFound(text, edit.old_text, shownPath));
+  const lines = matches.slice(0, LISTED_MATCHES).map((i) => lineAt(text, i));
+  const listed = `line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}${matches.length > LISTED_MATCHES ? ', ...' : ''}`;
+  if (matches.length > 1 && !edit.replace_all) {
+    throw new ToolError(
+      `old_text matches ${matches.length} times in ${shownPath} (${listed}); include more surrounding ` +
+        'text so it matches once, or pass replace_all: true to replace every occurrence',
+    );
+  }
+  if (edit.replace_all) {
+    // Counted without overlaps, as split/join replaces them.
+    const count = text.split(edit.old_text).length - 1;
+    return {
+      text: text.split(edit.old_text).join(edit.new_text),
+      report: `replaced ${count} occurrence${count === 1 ? '' : 's'} (${listed})`,
+    };
+  }
+  const at = matches[0]!;
+  return {
+    text: text.slice(0, at) + edit.new_text + text.slice(at + edit.old_text.length),
+    report:
+      `replaced ${countLines(edit.old_text)} line(s) at line ${lineAt(text, at)} ` +
+      `with ${countLines(edit.new_text)} line(s)`,
+  };
+}
+
+const oneEdit = {
+  old_text: z.string().describe('Exact text to replace, whitespace included, without line numbers'),
+  new_text: z.string().describe('Text to put in its place (empty to delete it)'),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe('Replace every occurrence (a rename) instead of requiring exactly one (default false)'),
+};
+
+const editFileInput = z.object({
+  path: z.string().describe('File path relative to the repository root'),
+  old_text: oneEdit.old_text.optional(),
+  new_text: oneEdit.new_text.optional(),
+  replace_all: oneEdit.replace_all,
+  edits: z
+    .array(z.object(oneEdit))
+    .min(1)
+    .max(MAX_EDITS)
+    .optional()
+    .describe('Several edits to this file, applied in order, all or none; instead of old_text/new_text'),
+});
+
+/** The edits a call asks for: either the single old_text/new_text pair or the edits list. */
+function editsOf(input: z.infer<typeof editFileInput>): Edit[] {
+  const single = input.old_text !== undefined || input.new_text !== undefined;
+  if (input.edits && single) throw new ToolError('give either old_text/new_text or edits, not both');
+  if (input.edits) return input.edits;
+  if (input.old_text === undefined || input.new_text === undefined) {
+    throw new ToolError('old_text and new_text are required (or an edits list)');
+  }
+  return [{ old_text: input.old_text, new_text: input.new_text, replace_all: input.replace_all }];
+}
+
+export const editFileTool: Tool<typeof editFileInput> = {
+  name: 'edit_file',
+  description:
+    'Replace exact text in an existing file; the rest of the file is left byte-for-byte unchanged. ' +
+    'old_text must match exactly once (include enough surrounding lines to make it unique), unless ' +
+    'replace_all is true, which replaces every occurrence (renaming a variable). For several changes to ' +
+    'one file, pass edits: [{old_text, new_text, replace_all?}, ...], applied in order; if any fails, ' +
+    'none is written. Copy old_text from read_file output without its line-number prefix. A miss names ' +
+    'the nearest lines; a text matching several times lists their line numbers.',
+  inputSchema: editFileInput,
+  async run(input, context) {
+    const edits = editsOf(input);
+    const file = await resolveInWorkspace(context.workspace, input.path, {
+      hidden: context.hidden ?? [],
+      mustExist: true,
+      forWrite: true,
+    });
+    const info = await statTextFile(file, input.path);
+    if (info.size > MAX_EDIT_BYTES) {
+      throw new ToolError(`${input.path} is ${formatCount(info.size)} bytes, too large to edit; use bash`);
+    }
+    let text: string | null;
+    try {
+      text = decodeUtf8(await readFile(file));
+    } catch (error) {
+      throw fsFailure('read', input.path, error);
+    }
+    if (text === null) throw binaryFile(info.size);
+
+    const reports: string[] = [];
+    for (const [index, edit] of edits.entries()) {
+      try {
+        const applied = applyEdit(text, edit, input.path);
+        text = applied.text;
+        reports.push(applied.report);
+      } catch (error) {
+        if (edits.length === 1 || !(error instanceof ToolError)) throw error;
+        throw new ToolError(`edit ${index + 1} of ${edits.length} (nothing was written): ${error.message}`);
+      }
+    }
+    try {
+      await writeFile(file, text, 'utf8');
+    } catch (error) {
+      throw fsFailure('write', input.path, error);
+    }
+    if (reports.length === 1) return `edited ${input.path}: ${reports[0]}`;
+    return `edited ${input.path} (${reports.length} edits):\n${reports.map((r, i) => `${i + 1}. ${r}`).join('\n')}`;
+  },
+};

@@ -1,0 +1,73 @@
+// The bookkeeping of a run's conversation: the messages so far, the tokens they cost, the model's last words.
+import { emptyUsage, promptTokens, type Usage } from '../model/usage.js';
+import type { ContentBlockParam, Message, MessageParam } from '../model/messages.js';
+
+export class Transcript {
+  readonly messages: MessageParam[] = [];
+  /** Added up over every request of the run. */
+  readonly usage: Usage = emptyUsage();
+  /** Prompt and output tokens of the last request: how full the context window is. */
+  lastPrompt = 0;
+  lastOutput = 0;
+  /** The model's last text, its own summary of the work. */
+  lastText = '';
+
+  constructor(task: string) {
+    this.messages.push({ role: 'user', content: [{ type: 'text', text: task }] });
+  }
+
+  /** Adds a response to the history and its usage to the totals. Returns its text ('' when it has none). */
+  record(response: Message): string {
+    const usage = usageOf(response);
+    addUsage(this.usage, usage);
+    this.lastPrompt = promptTokens(usage);
+    this.lastOutput = usage.output_tokens;
+    // Empty text blocks would be refused when sent back, and an empty assistant turn is no turn at all.
+    const content = response.content.filter((block) => block.type !== 'text' || block.text.trim() !== '');
+    if (content.length > 0)
+      this.messages.push({ role: 'assistant', content: content as ContentBlockParam[] });
+    const text = response.content
+      .filter((block) => block.type === 'text')
+      .map((block) => block.text)
+      .join('\n')
+      .trim();
+    if (text) this.lastText = text;
+    return text;
+  }
+
+  /** The next user turn. */
+  reply(content: ContentBlockParam[]): void {
+    this.messages.push({ role: 'user', content });
+  }
+}
+
+export function toolResult(id: string, output: string, isError: boolean): ContentBlockParam {
+  // An empty tool_result text block would be refused; say so instead.
+  return {
+    type: 'tool_result',
+    tool_use_id: id,
+    content: output || '(no output)',
+    ...(isError ? { is_error: true } : {}),
+  };
+}
+
+export function hasText(message: Message): boolean {
+  return message.content.some((block) => block.type === 'text' && block.text.trim() !== '');
+}
+
+export function usageOf(message: Message): Usage {
+  const usage = message.usage;
+  return {
+    input_tokens: usage?.input_tokens ?? 0,
+    output_tokens: usage?.output_tokens ?? 0,
+    cache_creation_input_tokens: usage?.cache_creation_input_tokens ?? 0,
+    cache_read_input_tokens: usage?.cache_read_input_tokens ?? 0,
+  };
+}
+
+function addUsage(total: Usage, add: Usage): void {
+  total.input_tokens += add.input_tokens;
+  total.output_tokens += add.output_tokens;
+  total.cache_creation_input_tokens += add.cache_creation_input_tokens;
+  total.cache_read_input_tokens += add.cache_read_input_tokens;
+}
