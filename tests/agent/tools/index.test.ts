@@ -1,3 +1,7 @@
+import { z } from 'zod';
+import { editFileTool } from '../../../src/agent/tools/edit-file.js';
+import { readFileTool } from '../../../src/agent/tools/read-file.js';
+import { writeFileTool } from '../../../src/agent/tools/write-file.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,5 +63,32 @@ describe('the toolbox', () => {
     const accepted = await toolbox.run('todo', { items: [{ text: 'Plan', status: 'in_progress' }] }, context);
     expect(accepted).toEqual({ isError: false, output: '[>] #1: Plan\n\n(0/1 completed)' });
     expect(todos.items).toHaveLength(1);
+  });
+});
+
+describe('tool definitions', () => {
+  it('have fixed names and a description on every input field', () => {
+    const tools = [readFileTool, writeFileTool, editFileTool];
+    expect(tools.map((t) => t.name)).toEqual(['read_file', 'write_file', 'edit_file']);
+    const fields: Record<string, string[]> = {
+      read_file: ['path', 'offset', 'limit'],
+      write_file: ['path', 'content'],
+      edit_file: ['path', 'old_text', 'new_text', 'replace_all', 'edits'],
+    };
+    for (const tool of tools) {
+      const schema = z.toJSONSchema(tool.inputSchema) as {
+        properties: Record<string, { description?: string }>;
+      };
+      expect(Object.keys(schema.properties)).toEqual(fields[tool.name]);
+      for (const [name, field] of Object.entries(schema.properties)) {
+        expect(field.description, `${tool.name}.${name}`).toBeTruthy();
+      }
+    }
+  });
+
+  it('read_file accepts only a positive whole-number limit', () => {
+    expect(readFileTool.inputSchema.safeParse({ path: 'a', limit: 0 }).success).toBe(false);
+    expect(readFileTool.inputSchema.safeParse({ path: 'a', limit: 2.5 }).success).toBe(false);
+    expect(readFileTool.inputSchema.safeParse({ path: 'a', limit: 3 }).success).toBe(true);
   });
 });

@@ -1,0 +1,134 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { editFileTool } from '../../../src/agent/tools/edit-file.js';
+import { edit, fx, inWs, toolError, useFileToolWorkspace } from '../../support/file-tools.js';
+
+useFileToolWorkspace();
+
+describe('edit_file', () => {
+  it('replaces the one match and keeps every other byte', async () => {
+    const original = '\ufeffheader\r\nconst x = 1;\r\nconst y = $2;\r\nno newline at end';
+    await writeFile(inWs('f.ts'), original);
+    const result = await edit('f.ts', 'const x = 1;', 'const x = $&;');
+    expect(result).toBe('edited f.ts: replaced 1 line(s) at line 2 with 1 line(s)');
+    expect(await readFile(inWs('f.ts'))).toEqual(
+      Buffer.from('\ufeffheader\r\nconst x = $&;\r\nconst y = $2;\r\nno newline at end'),
+    );
+  });
+
+  it('reports zero matches, with a hint when only whitespace differs', async () => {
+    await writeFile(inWs('f.txt'), 'alpha\n    beta\ngamma\n');
+    expect(await toolError(edit('f.txt', 'delta', 'x'))).toMatch(
+      /^old_text not found in f\.txt; read the file again/,
+    );
+    expect(await toolError(edit('f.txt', '  beta  \n', 'x'))).toMatch(
+      /^old_text not found in f\.txt; it would match without its leading\/trailing whitespace/,
+    );
+    expect(await readFile(inWs('f.txt'), 'utf8')).toBe('alpha\n    beta\ngamma\n');
+  });
+
+  it('hints at CRLF line endings', async () => {
+    await writeFile(inWs('win.txt'), 'one\r\ntwo\r\n');
+    expect(await toolError(edit('win.txt', 'one\ntwo', 'x'))).toMatch(/CRLF line endings/);
+  });
+
+  it('refuses several matches and names their lines', async () => {
+    const content = 'todo\nkeep\ntodo\nkeep\ntodo\n';
+    await writeFile(inWs('f.txt'), content);
+    expect(await toolError(edit('f.txt', 'todo', 'done'))).toBe(
+      'old_text matches 3 times in f.txt (lines 1, 3, 5); include more surrounding text so it matches once, or pass replace_all: true to replace every occurrence',
+    );
+    expect(await readFile(inWs('f.txt'), 'utf8')).toBe(content);
+  });
+
+  it('with replace_all, renames every occurrence and names their lines', async () => {
+    await writeFile(inWs('f.py'), 'total = 0\nfor x in xs:\n    total += x\nprint(total)\n');
+    const edits = { path: 'f.py', old_text: 'total', new_text: 'sum_of_xs', replace_all: true };
+    expect(await editFileTool.run(edits, fx.context)).toBe(
+      'edited f.py: replaced 3 occurrences (lines 1, 3, 4)',
+    );
+    expect(await readFile(inWs('f.py'), 'utf8')).toBe(
+      'sum_of_xs = 0\nfor x in xs:\n    sum_of_xs += x\nprint(sum_of_xs)\n',
+    );
+  });
+
+  it('applies several edits in order, or none when one fails', async () => {
+    await writeFile(inWs('f.txt'), 'one\ntwo\nthree\n');
+    const ok = await editFileTool.run(
+      {
+        path: 'f.txt',
+        edits: [
+          { old_text: 'one', new_text: '1' },
+          { old_text: '1\ntwo', new_text: '1\n2' },
+        ],
+      },
+      fx.context,
+    );
+    expect(ok).toBe(
+      'edited f.txt (2 edits):\n1. replaced 1 line(s) at line 1 with 1 line(s)\n2. replaced 2 line(s) at line 1 with 2 line(s)',
+    );
+    expect(await readFile(inWs('f.txt'), 'utf8')).toBe('1\n2\nthree\n');
+    const failed = editFileTool.run(
+      {
+        path: 'f.txt',
+        edits: [
+          { old_text: 'three', new_text: '3' },
+          { old_text: 'four', new_text: '4' },
+        ],
+      },
+      fx.context,
+    );
+    expect(await toolError(failed)).toMatch(/^edit 2 of 2 \(nothing was written\): old_text not found/);
+    expect(await readFile(inWs('f.txt'), 'utf8')).toBe('1\n2\nthree\n');
+    expect(
+      await toolError(
+        editFileTool.run({ path: 'f.txt', old_text: 'a', new_text: 'b', edits: [] }, fx.context),
+      ),
+    ).toBe('give either old_text/new_text or edits, not both');
+    expect(await toolError(editFileTool.run({ path: 'f.txt', old_text: 'a' }, fx.context))).toBe(
+      'old_text and new_text are required (or an edits list)',
+    );
+  });
+
+  it('names the nearest lines when old_text matches nothing', async () => {
+    await writeFile(
+      inWs('app.ts'),
+      'import x from "x";\n\nexport function greet(name: string) {\n  return `Hi ${name}`;\n}\n',
+    );
+    const message = await toolError(edit('app.ts', 'export function greet(name) {\n', 'x'));
+    expect(message).toBe(
+      'old_text not found in app.ts; the nearest lines are:\nline 3: export function greet(name: string) {\n' +
+        'read the file again and copy the text exactly, whitespace included',
+    );
+  });
+
+  it('says when old_text carries read_file line numbers', async () => {
+    await writeFile(inWs('f.txt'), 'alpha\nbeta\n');
+    expect(await toolError(edit('f.txt', '     2\tbeta', 'x'))).toMatch(/read_file's line numbers/);
+  });
+
+  it('counts overlapping matches as ambiguous', async () => {
+    await writeFile(inWs('f.txt'), 'aaa');
+    expect(await toolError(edit('f.txt', 'aa', 'b'))).toMatch(/^old_text matches 2 times/);
+  });
+
+  it('handles a multi-line replacement and deletion', async () => {
+    await writeFile(inWs('f.txt'), 'a\nb\nc\nd\n');
+    expect(await edit('f.txt', 'b\nc\n', 'B\n')).toBe(
+      'edited f.txt: replaced 2 line(s) at line 2 with 1 line(s)',
+    );
+    expect(await edit('f.txt', 'd\n', '')).toBe('edited f.txt: replaced 1 line(s) at line 3 with 0 line(s)');
+    expect(await readFile(inWs('f.txt'), 'utf8')).toBe('a\nB\n');
+  });
+
+  it('refuses an empty or unchanged old_text, a missing file, .git and binary files', async () => {
+    await writeFile(inWs('f.txt'), 'x');
+    await writeFile(inWs('.git', 'config'), 'x');
+    await writeFile(inWs('bin'), Buffer.from([0x78, 0x00]));
+    expect(await toolError(edit('f.txt', '', 'y'))).toMatch(/^old_text is empty/);
+    expect(await toolError(edit('f.txt', 'x', 'x'))).toMatch(/identical/);
+    expect(await toolError(edit('missing.txt', 'x', 'y'))).toBe('no such file: missing.txt');
+    expect(await toolError(edit('.git/config', 'x', 'y'))).toMatch(/^refusing to write inside \.git/);
+    expect(await toolError(edit('bin', 'x', 'y'))).toMatch(/^binary file/);
+  });
+});
