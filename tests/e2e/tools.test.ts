@@ -17,6 +17,10 @@ const ONE_ITEM = (status: string) =>
 const numberedLines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join('');
 const row = (n: number) => `${String(n).padStart(6)}\tline ${n}`;
 
+/** A file as the pushed branch holds it, in the world's origin. */
+const pushedFile = (branch: string | undefined, file: string) =>
+  world!.sandbox.git(['--git-dir', world!.sandbox.origin, 'show', `${branch}:${file}`], world!.sandbox.root);
+
 describe('tools in a run', () => {
   it('reads a 2,500-line file in two pages, every line once, with its own line number', async () => {
     world = await createWorld(
@@ -71,10 +75,7 @@ describe('tools in a run', () => {
         isError: false,
       },
     ]);
-    const pushed = await world.sandbox.git(
-      ['--git-dir', world.sandbox.origin, 'show', `${run.outputs.branch}:hello.py`],
-      world.sandbox.root,
-    );
+    const pushed = await pushedFile(run.outputs.branch, 'hello.py');
     expect(pushed).toBe('def welcome(name):\n    return "Hello, " + name + "!"\n\nprint(welcome("world"))');
   });
 
@@ -129,10 +130,7 @@ describe('tools in a run', () => {
     expect(result.text).toContain(
       'package.json no longer parses as JSON: line 4, column 1: property name expected. The file is written as asked',
     );
-    const pushed = await world.sandbox.git(
-      ['--git-dir', world.sandbox.origin, 'show', `${run.outputs.branch}:package.json`],
-      world.sandbox.root,
-    );
+    const pushed = await pushedFile(run.outputs.branch, 'package.json');
     expect(pushed).toBe('{\n  "name": "hello",\n  "version": "1.0.1",\n}');
   });
 

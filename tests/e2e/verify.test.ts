@@ -34,6 +34,10 @@ const TWO_FAILING_ROUNDS = [
   reply(text('Should pass now.')),
 ];
 
+/** A file as the pushed branch holds it, in the world's origin. */
+const pushedFile = (branch: string | undefined, file: string) =>
+  world!.sandbox.git(['--git-dir', world!.sandbox.origin, 'show', `${branch}:${file}`], world!.sandbox.root);
+
 describe('verify_command', () => {
   it('sends two failures back to the model, then opens the PR once it passes, with 3 rounds shown', async () => {
     world = await createWorld([
@@ -81,10 +85,7 @@ describe('verify_command', () => {
     expect(world.model.remaining()).toBe(0);
     expect(run.outputs.pr_url).toBe('');
     expect(world.github.state.pulls).toHaveLength(0);
-    const notes = await world.sandbox.git(
-      ['--git-dir', world.sandbox.origin, 'show', `${run.outputs.branch}:notes.md`],
-      world.sandbox.root,
-    );
+    const notes = await pushedFile(run.outputs.branch, 'notes.md');
     expect(notes).toBe('notes');
     const final = world.botComments()[0]!.body;
     expect(final).toContain('⏸ todo-agent stopped');
@@ -130,10 +131,7 @@ describe('verify_command', () => {
     // Blocked: one round only, no nudge after the stop, the branch pushed with the work, no PR.
     expect(model.requests).toHaveLength(7);
     expect(github.state.pulls).toHaveLength(0);
-    const notes = await world.sandbox.git(
-      ['--git-dir', world.sandbox.origin, 'show', `${run.outputs.branch}:notes.md`],
-      world.sandbox.root,
-    );
+    const notes = await pushedFile(run.outputs.branch, 'notes.md');
     expect(notes).toBe('notes');
     const final = world.botComments()[0]!.body;
     expect(final).toContain('⏸ todo-agent stopped');
