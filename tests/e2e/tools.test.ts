@@ -111,12 +111,14 @@ describe('tools in a run', () => {
     });
   });
 
-  it('reports the line of the JSON error an edit of package.json brings in, and the edit stays made', async () => {
+  it('reports the line of the JSON error an edit of package.json brings in (and a Python one), the edit kept', async () => {
     const manifest = '{\n  "name": "hello",\n  "version": "1.0.0"\n}\n';
     world = await createWorld(
       [
         reply(ONE_ITEM('in_progress')),
         reply(toolUse('edit_file', { path: 'package.json', old_text: '"1.0.0"', new_text: '"1.0.1",' })),
+        // Python is checked by python3 itself, in the sandbox like the model's own commands.
+        reply(toolUse('write_file', { path: 'tool.py', content: 'def main(:\n    pass\n' })),
         reply(ONE_ITEM('completed')),
         reply(text('Bumped the version.')),
       ],
@@ -129,6 +131,9 @@ describe('tools in a run', () => {
     expect(result.text).toContain('     3\t  "version": "1.0.1",\n     4\t}');
     expect(result.text).toContain(
       'package.json no longer parses as JSON: line 4, column 1: property name expected. The file is written as asked',
+    );
+    expect(newestResults(world.model.requests[3]!)[0]!.text).toContain(
+      'tool.py does not parse as Python: line 1, column 10: invalid syntax.',
     );
     const pushed = await pushedFile(run.outputs.branch, 'package.json');
     expect(pushed).toBe('{\n  "name": "hello",\n  "version": "1.0.1",\n}');
