@@ -96,9 +96,18 @@ describe('the layout', () => {
 
   it('uses no outside package but the ones named here', () => {
     // zod is the one library of the language itself: every boundary that takes data validates it with it.
-    const known = /^(node:|zod$|@anthropic-ai\/|@actions\/(core|github)$|@octokit\/)/;
+    const known =
+      /^(node:|zod$|@anthropic-ai\/|@actions\/(core|github)$|@octokit\/|jsonc-parser$|yaml$|smol-toml$|acorn$)/;
     const unknown = sources.flatMap((s) => s.imports.filter((name) => !ours(name) && !known.test(name)));
     expect(unknown).toEqual([]);
+  });
+
+  it('the parsers that check a written file sit behind one module, loaded on first use', () => {
+    const parsers = /^(jsonc-parser|yaml|smol-toml|acorn)$/;
+    const users = sources.filter((s) => s.imports.some((name) => !ours(name) && parsers.test(name)));
+    expect(users.map((s) => s.file)).toEqual(['agent/tools/syntax-parsers.ts']);
+    const loaders = sources.filter((s) => s.imports.includes('agent/tools/syntax-parsers.ts'));
+    expect(loaders.map((s) => s.file)).toEqual(['agent/tools/syntax-check.ts']);
   });
 
   it('nothing imports the wiring: action/ only from src/index.ts, cli/ only from src/cli.ts', () => {

@@ -14,7 +14,7 @@ export const KEEP_RECENT_TURNS = 3;
 const STUB = '[old tool result cleared]';
 const NOTE_STUB = '[old note cleared]';
 /** Nudges the loop added: stale copies of the list once newer ones exist. */
-const NOTE_PREFIXES = ['<reminder>', '<context-note>'];
+const NOTE_PREFIXES = ['<reminder>', '<context-note>', '<open-items>'];
 const LONG_INPUT_CHARS = 400;
 
 export function needsClearing(lastPrompt: number, lastOutput: number, window: number): boolean {

@@ -2,6 +2,7 @@
 import { classifyModelError } from '../model/client.js';
 import type { ContentBlockParam } from '../model/messages.js';
 import type { AgentStatus, VerifyReport } from './events.js';
+import { blockers, type TodoItem } from './todos.js';
 
 export interface Ending {
   end: AgentStatus;
@@ -48,6 +49,13 @@ export function verifyEnding(report: VerifyReport, lastRound: boolean): Ending |
     end: 'incomplete',
     reason: `${command} still fails after ${report.round} round${report.round === 1 ? '' : 's'}`,
   };
+}
+
+/** The model stopped with items it cannot do, each named by a "Blocked:" item: the run ends here, saying why. */
+export function blockedEnding(items: readonly TodoItem[]): Ending | undefined {
+  const found = blockers(items);
+  if (found.length === 0) return undefined;
+  return { end: 'incomplete', reason: `the model stopped at a blocker: ${found.join('; ')}` };
 }
 
 /** max_turns reached; `check`: the completion check, when every item was completed by then. */

@@ -16,6 +16,7 @@ import type { Sandbox } from '../sandbox/namespaces.js';
 import { failureMessage, VerifyGate, withFixItem, type VerifySettings } from './verify.js';
 import { hasText, toolResult, Transcript, usageOf } from './turn.js';
 import {
+  blockedEnding,
   CANCELLED,
   costEnding,
   modelErrorEnding,
@@ -223,6 +224,9 @@ class Run {
     if (this.options.planOnly && this.todos.items.length > 0)
       return { end: 'planned', reason: 'the plan is ready' };
     if (allCompleted(this.todos.items)) return await this.checkCompleted();
+    // An item it cannot do, named as blocked: an honest stop, not one to nudge past.
+    const blocked = blockedEnding(this.todos.items);
+    if (blocked) return blocked;
     if (this.openItemNudges >= OPEN_ITEM_NUDGES) {
       return { end: 'incomplete', reason: `the model stopped with ${describeOpen(this.todos.items)}` };
     }

@@ -31,6 +31,6 @@ export class ReminderPolicy {
   take(items: readonly TodoItem[]): string | undefined {
     if (this.#since < this.rounds || allCompleted(items)) return undefined;
     this.#since = 0;
-    return `${REMINDER_PREFIX}\nYou have gone ${this.rounds} turns without updating the todo list. Mark finished items completed, set the one you are on to in_progress, or revise the plan.\n\nCurrent list:\n${renderPlain(items)}`;
+    return `${REMINDER_PREFIX}\nYou have gone ${this.rounds} turns without updating the todo list. Mark finished items completed, set the one you are on to in_progress, or revise the plan. If the list is current, carry on without calling todo.\n\nCurrent list:\n${renderPlain(items)}`;
   }
 }

@@ -18,7 +18,10 @@ export class TodoUpdateError extends Error {
   override name = 'TodoUpdateError';
 }
 
-/** The `todo` tool's input: loose on purpose, so that `validateTodos` can name the broken rule. */
+/**
+ * The `todo` tool's input as the model sees it, `status` an enum. The tool parses the raw input itself with
+ * `validateTodos`, which names the broken rule better than a schema error would.
+ */
 export const todoInputSchema = z.object({
   items: z
     .array(
@@ -28,7 +31,7 @@ export const todoInputSchema = z.object({
           .optional()
           .describe('Stable id; defaults to the 1-based position'),
         text: z.string().describe('What this item achieves, imperative ("Add type hints")'),
-        status: z.string().optional().describe('pending | in_progress | completed (default pending)'),
+        status: z.enum(STATUSES).optional().describe('Default pending'),
         activeForm: z
           .string()
           .optional()
@@ -115,6 +118,20 @@ export function unverifiedItems(items: readonly TodoItem[]): { text: string; rea
   return items.flatMap((item) => {
     const match = item.status === 'completed' ? NOT_VERIFIED.exec(item.text) : null;
     return match ? [{ text: item.text.slice(0, match.index).trim(), reason: match[1]!.trim() }] : [];
+  });
+}
+
+/**
+ * An item that cannot be done here stays open, and an item of its own names what blocks it:
+ * "Blocked: npm test fails on the base branch too". A run that stops there ends incomplete and says so.
+ */
+const BLOCKER = /^blocked:\s*(.+)$/is;
+
+/** What blocks the open items, as their "Blocked:" items say, in list order. */
+export function blockers(items: readonly TodoItem[]): string[] {
+  return items.flatMap((item) => {
+    const match = item.status === 'completed' ? null : BLOCKER.exec(item.text);
+    return match ? [match[1]!.trim()] : [];
   });
 }
 

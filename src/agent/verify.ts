@@ -90,6 +90,13 @@ export function withFixItem(items: readonly TodoItem[]): TodoItem[] | undefined 
   return [...items, { id: String(id), ...fix }];
 }
 
+/** The way out when the failure is not the model's: shown with every failed round. */
+export const PRE_EXISTING =
+  'It may have failed before your change too: check by running it without your change (`git stash`, run ' +
+  'the command, `git stash pop`). If it fails the same way, say so: leave the Fix item open, add an item ' +
+  '"Blocked: verify_command fails without this change too (what fails)", and finish with your summary. ' +
+  'The run then ends incomplete with your work pushed; do not delete or complete an item to get past it.';
+
 /** The new user message after a failed round: what failed, its output's end, and what to do. */
 export function failureMessage(report: VerifyReport, timeoutSeconds: number, listed: boolean): string {
   const output = report.outputTail.trim() === '' ? '(no output)' : report.outputTail;
@@ -100,8 +107,10 @@ export function failureMessage(report: VerifyReport, timeoutSeconds: number, lis
       `${describeFailure(report, timeoutSeconds)}. The pull request opens only once it passes. ` +
       `The end of its output:\n${fence}\n${output}\n${fence}</verify-failed>`,
     listed
-      ? `Your todo list has the item "${FIX_ITEM.text}" in progress. Find the cause, fix it, run the ` +
-        'command yourself to check, then mark the item completed and finish with your summary.'
-      : 'Find the cause, fix it and run the command yourself to check, then finish with your summary.',
+      ? `Your todo list has the item "${FIX_ITEM.text}" in progress. If your change caused the failure, fix ` +
+        'it, run the command yourself to check, then mark the item completed and finish with your summary.'
+      : 'If your change caused the failure, fix it and run the command yourself to check, then finish with ' +
+        'your summary.',
+    PRE_EXISTING,
   ].join('\n\n');
 }

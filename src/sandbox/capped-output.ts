@@ -53,9 +53,14 @@ export class CappedOutput {
   #total = 0;
   readonly #decoder = new StringDecoder('utf8');
 
+  /**
+   * `hint`, if given, ends the marker: what the reader can do to see what was cut (COMMAND_OUTPUT_HINT for
+   * a command's output).
+   */
   constructor(
     limit = DEFAULT_OUTPUT_LIMIT,
     private readonly redaction?: Redaction,
+    private readonly hint?: string,
   ) {
     if (!Number.isInteger(limit) || limit < 2) {
       throw new RangeError(`limit must be an integer >= 2: ${limit}`);
@@ -108,7 +113,7 @@ export class CappedOutput {
     return (
       head +
       `\n... [${formatCount(cut)} characters cut: showing the first ${formatCount(headChars)}` +
-      ` and the last ${formatCount(tailChars)}] ...\n` +
+      ` and the last ${formatCount(tailChars)}${this.hint ? `; ${this.hint}` : ''}] ...\n` +
       tail
     );
   }
@@ -130,6 +135,11 @@ export class CappedOutput {
     if (this.#tail.length > 2 * this.#tailRoom) this.#tail = this.#tail.slice(-this.#tailRoom);
   }
 }
+
+/** How to see what a command's capped output left out: the marker's last words for bash and verify output. */
+export const COMMAND_OUTPUT_HINT =
+  'to see the rest, narrow the command (grep -n, head, tail, one test file) or send its output to a file ' +
+  'under /tmp (`cmd > /tmp/out.txt 2>&1`) and search that with grep -n';
 
 /** Caps a string the same way: head + marker + tail when it is longer than `limit`. */
 export function capText(text: string, limit = DEFAULT_OUTPUT_LIMIT, redaction?: Redaction): string {

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import { CappedOutput, DEFAULT_OUTPUT_LIMIT, type Redaction } from './capped-output.js';
+import { CappedOutput, COMMAND_OUTPUT_HINT, DEFAULT_OUTPUT_LIMIT, type Redaction } from './capped-output.js';
 import type { Sandbox } from './namespaces.js';
 
 /** Between SIGTERM and SIGKILL when a command times out or is aborted. */
@@ -72,7 +72,7 @@ export function runCommand(command: string, opts: RunCommandOptions): Promise<Co
       resolve({ exitCode: null, signal: null, timedOut: false, aborted: true, output: '' });
       return;
     }
-    const output = new CappedOutput(opts.limit ?? DEFAULT_OUTPUT_LIMIT, opts.redaction);
+    const output = new CappedOutput(opts.limit ?? DEFAULT_OUTPUT_LIMIT, opts.redaction, COMMAND_OUTPUT_HINT);
     const shell = findShell(opts.env);
     const call = opts.sandbox?.call(shell, command, opts) ?? { argv: [shell, '-c', command] };
     const [program, ...args] = call.argv;

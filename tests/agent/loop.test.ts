@@ -178,6 +178,30 @@ describe('the agent loop', () => {
     expect(lastUserBlocks(requests[2]!)[0]?.text).toContain('[>] #1: step 1');
   });
 
+  it('ends incomplete at once when the model stops at an item it names as blocked, keeping every item', async () => {
+    const blocked = toolUse('todo', {
+      items: [
+        { text: 'step 1', status: 'completed' },
+        { text: 'step 2', status: 'pending' },
+        { text: 'Blocked: the tests need a database that is not here', status: 'pending' },
+      ],
+    });
+    const { result, requests, events } = await play([
+      reply(plan('in_progress', 'pending')),
+      reply(blocked),
+      reply(text('Step 2 needs a database; I stopped there.')),
+    ]);
+    expect(result.status).toBe('incomplete');
+    expect(result.reason).toBe('the model stopped at a blocker: the tests need a database that is not here');
+    expect(result.todos.map((item) => item.text)).toEqual([
+      'step 1',
+      'step 2',
+      'Blocked: the tests need a database that is not here',
+    ]);
+    expect(events.filter((e) => e.type === 'nudge')).toEqual([]);
+    expect(requests).toHaveLength(3);
+  });
+
   it('asks an empty end_turn to continue instead of ending', async () => {
     const { result, requests, violations } = await play([
       reply(plan('in_progress')),

@@ -36,6 +36,12 @@ describe('ReminderPolicy', () => {
     expect(() => new ReminderPolicy(0)).toThrow(RangeError);
   });
 
+  it('tells the model that a current list needs no todo call', () => {
+    const policy = new ReminderPolicy(1);
+    policy.recordTurn(false);
+    expect(policy.take(open)).toContain('If the list is current, carry on without calling todo.');
+  });
+
   it('starts with the reminder tag and carries the current list', () => {
     const policy = new ReminderPolicy(1);
     policy.recordTurn(false);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  blockers,
   MAX_TODOS,
   renderPlain,
   TodoManager,
@@ -126,6 +127,21 @@ describe('plain rendering for the model', () => {
   it('says so when empty', () => {
     expect(renderPlain([])).toBe('No todos.');
     expect(new TodoManager().update([])).toBe('No todos.');
+  });
+});
+
+describe('blockers', () => {
+  it('reads what blocks the list from its open "Blocked:" items, in order', () => {
+    const items = validateTodos([
+      { text: 'Blocked: CI needs a secret this run has no access to', status: 'pending' },
+      { text: 'Unblock the queue', status: 'pending' },
+      { text: 'BLOCKED:  the base branch fails too ', status: 'in_progress' },
+      { text: 'Blocked: solved already', status: 'completed' },
+    ]);
+    expect(blockers(items)).toEqual([
+      'CI needs a secret this run has no access to',
+      'the base branch fails too',
+    ]);
   });
 });
 

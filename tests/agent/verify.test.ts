@@ -99,4 +99,14 @@ describe('failureMessage', () => {
       'timed out after 600 s',
     );
   });
+
+  it("does not assume the failure is the model's: how to tell, and the honest way out if it is not", () => {
+    for (const listed of [true, false]) {
+      const message = failureMessage(report, 600, listed);
+      expect(message).toContain('If your change caused the failure, fix');
+      expect(message).toContain('(`git stash`, run the command, `git stash pop`)');
+      expect(message).toContain('add an item "Blocked: verify_command fails without this change too');
+      expect(message).toContain('do not delete or complete an item to get past it');
+    }
+  });
 });

@@ -327,7 +327,7 @@ describe('secrets across the cuts of command output', () => {
     );
     // The cuts happened, around the secret: the pieces next to them are there.
     expect(results[2]).toMatch(
-      /\n\.\.\. \[[\d,]+ characters cut: showing the first [\d,]+ and the last [\d,]+\] \.\.\.\n/,
+      /\n\.\.\. \[[\d,]+ characters cut: showing the first [\d,]+ and the last [\d,]+; to see the rest[^\]]*\] \.\.\.\n/,
     );
     expect(results[2]).toContain('pad line\npad line');
     expect(results[3]).toContain('ab ab ab');

@@ -17,6 +17,10 @@ const ONE_ITEM = (status: string) =>
 const numberedLines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join('');
 const row = (n: number) => `${String(n).padStart(6)}\tline ${n}`;
 
+/** A file as the pushed branch holds it, in the world's origin. */
+const pushedFile = (branch: string | undefined, file: string) =>
+  world!.sandbox.git(['--git-dir', world!.sandbox.origin, 'show', `${branch}:${file}`], world!.sandbox.root);
+
 describe('tools in a run', () => {
   it('reads a 2,500-line file in two pages, every line once, with its own line number', async () => {
     world = await createWorld(
@@ -63,13 +67,76 @@ describe('tools in a run', () => {
       '### Checks that did not run\n\n- Do the task: mypy is not installed',
     );
     expect(newestResults(world.model.requests[2]!)).toEqual([
-      { text: 'edited hello.py: replaced 2 occurrences (lines 1, 4)', isError: false },
+      {
+        text:
+          'edited hello.py: replaced 2 occurrences (lines 1, 4)\n' +
+          '     1\tdef welcome(name):\n     2\t    return "Hello, " + name + "!"\n     3\t\n' +
+          '     4\tprint(welcome("world"))',
+        isError: false,
+      },
     ]);
-    const pushed = await world.sandbox.git(
-      ['--git-dir', world.sandbox.origin, 'show', `${run.outputs.branch}:hello.py`],
-      world.sandbox.root,
-    );
+    const pushed = await pushedFile(run.outputs.branch, 'hello.py');
     expect(pushed).toBe('def welcome(name):\n    return "Hello, " + name + "!"\n\nprint(welcome("world"))');
+  });
+
+  it('answers an edit with the changed lines numbered as read_file numbers them, and a write likewise', async () => {
+    world = await createWorld(
+      [
+        reply(ONE_ITEM('in_progress')),
+        reply(
+          toolUse('edit_file', { path: 'big.txt', old_text: 'line 50\n', new_text: 'fifty\nand more\n' }),
+        ),
+        reply(toolUse('read_file', { path: 'big.txt', offset: 47, limit: 8 })),
+        reply(toolUse('write_file', { path: 'notes/new.md', content: '# Notes\n\nOne line.\n' })),
+        reply(ONE_ITEM('completed')),
+        reply(text('Edited big.txt and wrote the notes.')),
+      ],
+      { files: { ...HELLO_FILES, 'big.txt': numberedLines(100) } },
+    );
+    const run = await world.trigger('/agent edit big.txt');
+    expect(run.outputs.status).toBe('completed');
+    const [edited, read, written] = [2, 3, 4].map((i) => newestResults(world!.model.requests[i]!)[0]!);
+    const window = [row(47), row(48), row(49), '    50\tfifty', '    51\tand more'].join('\n');
+    expect(edited).toEqual({
+      text:
+        `edited big.txt: replaced 1 line(s) at line 50 with 2 line(s)\n${window}\n` +
+        '    52\tline 51\n    53\tline 52\n    54\tline 53',
+      isError: false,
+    });
+    // The same numbers read_file gives for those lines afterwards.
+    expect(read!.text.startsWith(window)).toBe(true);
+    expect(written).toEqual({
+      text: 'created notes/new.md (19 bytes)\n     1\t# Notes\n     2\t\n     3\tOne line.',
+      isError: false,
+    });
+  });
+
+  it('reports the line of the JSON error an edit of package.json brings in (and a Python one), the edit kept', async () => {
+    const manifest = '{\n  "name": "hello",\n  "version": "1.0.0"\n}\n';
+    world = await createWorld(
+      [
+        reply(ONE_ITEM('in_progress')),
+        reply(toolUse('edit_file', { path: 'package.json', old_text: '"1.0.0"', new_text: '"1.0.1",' })),
+        // Python is checked by python3 itself, in the sandbox like the model's own commands.
+        reply(toolUse('write_file', { path: 'tool.py', content: 'def main(:\n    pass\n' })),
+        reply(ONE_ITEM('completed')),
+        reply(text('Bumped the version.')),
+      ],
+      { files: { ...HELLO_FILES, 'package.json': manifest } },
+    );
+    const run = await world.trigger('/agent bump the version');
+    expect(run.outputs.status).toBe('completed');
+    const result = newestResults(world.model.requests[2]!)[0]!;
+    expect(result.isError).toBe(false);
+    expect(result.text).toContain('     3\t  "version": "1.0.1",\n     4\t}');
+    expect(result.text).toContain(
+      'package.json no longer parses as JSON: line 4, column 1: property name expected. The file is written as asked',
+    );
+    expect(newestResults(world.model.requests[3]!)[0]!.text).toContain(
+      'tool.py does not parse as Python: line 1, column 10: invalid syntax.',
+    );
+    const pushed = await pushedFile(run.outputs.branch, 'package.json');
+    expect(pushed).toBe('{\n  "name": "hello",\n  "version": "1.0.1",\n}');
   });
 
   it('honours a per-call bash timeout, refuses one over bash_timeout, and reports a failing pipeline', async () => {

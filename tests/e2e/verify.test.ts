@@ -2,6 +2,7 @@
 // failure goes back to the model as a new message with a Fix item, and the PR waits until it passes.
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
+import { newestResults } from '../support/requests.js';
 import { createWorld, type World } from './setup.js';
 
 let world: World | undefined;
@@ -32,6 +33,10 @@ const TWO_FAILING_ROUNDS = [
   reply(list(done(WORK), done(FIX))),
   reply(text('Should pass now.')),
 ];
+
+/** A file as the pushed branch holds it, in the world's origin. */
+const pushedFile = (branch: string | undefined, file: string) =>
+  world!.sandbox.git(['--git-dir', world!.sandbox.origin, 'show', `${branch}:${file}`], world!.sandbox.root);
 
 describe('verify_command', () => {
   it('sends two failures back to the model, then opens the PR once it passes, with 3 rounds shown', async () => {
@@ -80,10 +85,7 @@ describe('verify_command', () => {
     expect(world.model.remaining()).toBe(0);
     expect(run.outputs.pr_url).toBe('');
     expect(world.github.state.pulls).toHaveLength(0);
-    const notes = await world.sandbox.git(
-      ['--git-dir', world.sandbox.origin, 'show', `${run.outputs.branch}:notes.md`],
-      world.sandbox.root,
-    );
+    const notes = await pushedFile(run.outputs.branch, 'notes.md');
     expect(notes).toBe('notes');
     const final = world.botComments()[0]!.body;
     expect(final).toContain('⏸ todo-agent stopped');
@@ -93,5 +95,53 @@ describe('verify_command', () => {
     expect(final).toContain('```\nboom: 1 test failed\n```');
     expect(final).toContain('/agent continue');
     expect(run.summary).toContain('boom: 1 test failed');
+  });
+
+  it('ends incomplete when verify fails with and without the change: the blocker in the comment, no item deleted', async () => {
+    const BLOCKED = {
+      id: '3',
+      text: 'Blocked: verify_command fails without this change too (boom: 1 test failed)',
+      status: 'pending',
+    };
+    const CHECK_WITHOUT =
+      'git stash -u && { sh -c "$VERIFY"; echo "status without the change: $?"; }; git stash pop';
+    world = await createWorld([
+      reply(list({ ...WORK, status: 'in_progress' })),
+      reply(toolUse('write_file', { path: 'notes.md', content: 'notes\n' })),
+      reply(list(done(WORK))),
+      reply(text('Wrote the notes.')), // round 1 fails
+      reply(
+        toolUse('bash', { command: CHECK_WITHOUT.replace('$VERIFY', 'echo boom: 1 test failed; exit 2') }),
+      ),
+      reply(list(done(WORK), { ...FIX, status: 'pending' }, BLOCKED)),
+      reply(text('The verify command fails the same way without my change, so the Fix item is blocked.')),
+    ]);
+    const run = await world.trigger('/agent write notes', {
+      inputs: { verify_command: 'echo "boom: 1 test failed"; exit 2' },
+    });
+    const { model, github } = world;
+    expect(run.outputs.status).toBe('incomplete');
+    expect(model.remaining()).toBe(0);
+    expect(model.violations).toEqual([]);
+    // The failure message offered the way out; the model's own check ran without the change.
+    const failure = JSON.stringify(model.requests[4]!.body.messages.at(-1));
+    expect(failure).toContain('(`git stash`, run the command, `git stash pop`)');
+    const without = newestResults(model.requests[5]!)[0]!.text;
+    expect(without).toContain('boom: 1 test failed\nstatus without the change: 2');
+    // Blocked: one round only, no nudge after the stop, the branch pushed with the work, no PR.
+    expect(model.requests).toHaveLength(7);
+    expect(github.state.pulls).toHaveLength(0);
+    const notes = await pushedFile(run.outputs.branch, 'notes.md');
+    expect(notes).toBe('notes');
+    const final = world.botComments()[0]!.body;
+    expect(final).toContain('⏸ todo-agent stopped');
+    expect(final).toContain(
+      'the model stopped at a blocker: verify\\_command fails without this change too \\(boom: 1 test failed\\)',
+    );
+    // Every item is still there: the work done, the Fix item open, the blocker open.
+    expect(final).toContain('- [x] Write the notes');
+    expect(final).toContain('- [ ] Fix: verify\\_command fails');
+    expect(final).toContain('- [ ] Blocked: verify\\_command fails without this change too');
+    expect(final).toContain('/agent continue');
   });
 });

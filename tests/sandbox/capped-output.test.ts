@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CappedOutput, capText, splitLimit } from '../../src/sandbox/capped-output.js';
+import { CappedOutput, capText, COMMAND_OUTPUT_HINT, splitLimit } from '../../src/sandbox/capped-output.js';
 import { Redactor } from '../../src/text/redact.js';
 
 describe('CappedOutput', () => {
@@ -20,6 +20,16 @@ describe('CappedOutput', () => {
     );
     expect(out.totalChars).toBe(26);
     expect(out.truncated).toBe(true);
+  });
+
+  it('ends the marker with a hint when given one: how to see what a command printed past the cut', () => {
+    const out = new CappedOutput(10, undefined, COMMAND_OUTPUT_HINT);
+    out.write('abcdefghijklmnopqrstuvwxyz');
+    expect(out.toString()).toBe(
+      'abcd\n... [16 characters cut: showing the first 4 and the last 6; to see the rest, narrow the command ' +
+        '(grep -n, head, tail, one test file) or send its output to a file under /tmp ' +
+        '(`cmd > /tmp/out.txt 2>&1`) and search that with grep -n] ...\nuvwxyz',
+    );
   });
 
   it('splits the default 50,000 into the first 20,000 and the last 30,000, with grouped numbers', () => {

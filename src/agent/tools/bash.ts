@@ -50,7 +50,8 @@ export function createBashTool(maxSeconds: number) {
       'call starts a fresh shell (cd and exports do not carry over). pipefail is on, so a pipeline fails ' +
       'when any part fails. Outputs over about 50,000 characters are cut to their first and last parts; ' +
       'trim long output yourself and keep the end, where errors are: `npm test 2>&1 | tail -n 60`, ' +
-      '`grep -n pattern file | head -n 40`. A command is killed with all its children after ' +
+      '`grep -n pattern file | head -n 40`. To search the repository use `git grep -n pattern` (tracked files ' +
+      'only, so no node_modules or build output) and to list its files `git ls-files`. A command is killed with all its children after ' +
       `${defaultSeconds} s, or after timeout seconds if you pass one (at most ${maxSeconds} s): pass a ` +
       'larger timeout for installs, builds and full test suites. Background processes are killed when ' +
       'the command ends. Independent commands can go in parallel calls in one reply.',

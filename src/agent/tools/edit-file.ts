@@ -3,11 +3,20 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { formatCount } from '../../sandbox/capped-output.js';
 import { resolveInWorkspace } from '../workspace.js';
-import { binaryFile, countLines, decodeUtf8, fsFailure, splitLines, statTextFile } from './text-file.js';
+import {
+  binaryFile,
+  countLines,
+  decodeUtf8,
+  fsFailure,
+  MAX_EDIT_BYTES,
+  splitLines,
+  statTextFile,
+} from './text-file.js';
 import type { Tool } from './types.js';
 import { ToolError } from './types.js';
+import { carrySpans, showChanges, type CharSpan, type Replacement } from './changed-region.js';
+import { writeAndCheck } from './syntax-check.js';
 
-const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 /** How many match lines an "old_text matches K times" error lists. */
 const LISTED_MATCHES = 10;
 /** How many near-miss lines a "not found" error offers, and how alike they must be (0..1). */
@@ -87,7 +96,11 @@ interface Edit {
 }
 
 /** Applies one edit to the text in memory; a problem is a sentence, and the text is left as it was. */
-function applyEdit(text: string, edit: Edit, shownPath: string): { text: string; report: string } {
+function applyEdit(
+  text: string,
+  edit: Edit,
+  shownPath: string,
+): { text: string; report: string; replacements: Replacement[] } {
   if (edit.old_text === '') {
     throw new ToolError('old_text is empty; give the exact text to replace (use write_file for a new file)');
   }
@@ -105,10 +118,19 @@ function applyEdit(text: string, edit: Edit, shownPath: string): { text: string;
   }
   if (edit.replace_all) {
     // Counted without overlaps, as split/join replaces them.
-    const count = text.split(edit.old_text).length - 1;
+    const pieces = text.split(edit.old_text);
+    const count = pieces.length - 1;
+    const replacements: Replacement[] = [];
+    let at = 0;
+    for (const piece of pieces.slice(0, -1)) {
+      at += piece.length;
+      replacements.push({ at, length: edit.old_text.length, inserted: edit.new_text.length });
+      at += edit.old_text.length;
+    }
     return {
-      text: text.split(edit.old_text).join(edit.new_text),
+      text: pieces.join(edit.new_text),
       report: `replaced ${count} occurrence${count === 1 ? '' : 's'} (${listed})`,
+      replacements,
     };
   }
   const at = matches[0]!;
@@ -117,6 +139,7 @@ function applyEdit(text: string, edit: Edit, shownPath: string): { text: string;
     report:
       `replaced ${countLines(edit.old_text)} line(s) at line ${lineAt(text, at)} ` +
       `with ${countLines(edit.new_text)} line(s)`,
+    replacements: [{ at, length: edit.old_text.length, inserted: edit.new_text.length }],
   };
 }
 
@@ -182,23 +205,33 @@ export const editFileTool: Tool<typeof editFileInput> = {
     }
     if (text === null) throw binaryFile(info.size);
 
+    const before = text;
     const reports: string[] = [];
+    let spans: CharSpan[] = [];
     for (const [index, edit] of edits.entries()) {
       try {
         const applied = applyEdit(text, edit, input.path);
         text = applied.text;
         reports.push(applied.report);
+        spans = carrySpans(spans, applied.replacements);
       } catch (error) {
         if (edits.length === 1 || !(error instanceof ToolError)) throw error;
         throw new ToolError(`edit ${index + 1} of ${edits.length} (nothing was written): ${error.message}`);
       }
     }
-    try {
-      await writeFile(file, text, 'utf8');
-    } catch (error) {
-      throw fsFailure('write', input.path, error);
-    }
-    if (reports.length === 1) return `edited ${input.path}: ${reports[0]}`;
-    return `edited ${input.path} (${reports.length} edits):\n${reports.map((r, i) => `${i + 1}. ${r}`).join('\n')}`;
+    const after = text;
+    const write = async () => {
+      try {
+        await writeFile(file, after, 'utf8');
+      } catch (error) {
+        throw fsFailure('write', input.path, error);
+      }
+    };
+    const syntax = await writeAndCheck(write, { file, shownPath: input.path, before, after }, context);
+    const summary =
+      reports.length === 1
+        ? `edited ${input.path}: ${reports[0]}`
+        : `edited ${input.path} (${reports.length} edits):\n${reports.map((r, i) => `${i + 1}. ${r}`).join('\n')}`;
+    return [summary, showChanges(after, spans, input.path), syntax].filter(Boolean).join('\n');
   },
 };

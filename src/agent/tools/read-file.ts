@@ -26,7 +26,12 @@ const MAX_LINE_CHARS = 2000;
  * whole length when `line` holds only its start (a line streamed from a huge file: the cap plus the
  * redaction's margin). A line over the cap is redacted across its cut, so no secret is kept in half.
  */
-function numbered(lineNumber: number, line: string, length = line.length, redaction?: Redaction): string {
+export function numbered(
+  lineNumber: number,
+  line: string,
+  length = line.length,
+  redaction?: Redaction,
+): string {
   let shown = line.endsWith('\r') ? line.slice(0, -1) : line;
   if (length > MAX_LINE_CHARS) {
     const cut = dropHalfPair(shown.slice(0, MAX_LINE_CHARS), 'end').length;

@@ -54,3 +54,6 @@ export function splitLines(text: string): string[] {
   if (lines.at(-1) === '') lines.pop();
   return lines;
 }
+
+/** The largest file edit_file changes, and write_file compares with what it replaces. */
+export const MAX_EDIT_BYTES = 10 * 1024 * 1024;

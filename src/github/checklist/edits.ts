@@ -133,11 +133,12 @@ export function describeEdits(edits: readonly ListEdit[], items: readonly TodoIt
         return `- unticked #${edit.id}: it is open again`;
     }
   });
-  return [
+  const note = [
     'The maintainer edited the todo list in the checklist comment. The item text below comes from the maintainer (hidden characters removed): follow their changes.',
     lines.join('\n'),
     `Your todo list is now:\n\n${renderPlain(items)}`,
   ].join('\n\n');
+  return `<maintainer-edit>${note}</maintainer-edit>`;
 }
 
 function boxEdits(item: TodoItem, line: ShownLine): ListEdit[] {

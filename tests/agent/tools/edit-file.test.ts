@@ -1,7 +1,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { editFileTool } from '../../../src/agent/tools/edit-file.js';
-import { edit, fx, inWs, toolError, useFileToolWorkspace } from '../../support/file-tools.js';
+import {
+  edit,
+  fx,
+  inWs,
+  numberedLines,
+  shownLines,
+  toolError,
+  useFileToolWorkspace,
+} from '../../support/file-tools.js';
 
 useFileToolWorkspace();
 
@@ -10,7 +18,10 @@ describe('edit_file', () => {
     const original = '\ufeffheader\r\nconst x = 1;\r\nconst y = $2;\r\nno newline at end';
     await writeFile(inWs('f.ts'), original);
     const result = await edit('f.ts', 'const x = 1;', 'const x = $&;');
-    expect(result).toBe('edited f.ts: replaced 1 line(s) at line 2 with 1 line(s)');
+    expect(result).toBe(
+      'edited f.ts: replaced 1 line(s) at line 2 with 1 line(s)\n' +
+        '     1\t\ufeffheader\n     2\tconst x = $&;\n     3\tconst y = $2;\n     4\tno newline at end',
+    );
     expect(await readFile(inWs('f.ts'))).toEqual(
       Buffer.from('\ufeffheader\r\nconst x = $&;\r\nconst y = $2;\r\nno newline at end'),
     );
@@ -45,7 +56,8 @@ describe('edit_file', () => {
     await writeFile(inWs('f.py'), 'total = 0\nfor x in xs:\n    total += x\nprint(total)\n');
     const edits = { path: 'f.py', old_text: 'total', new_text: 'sum_of_xs', replace_all: true };
     expect(await editFileTool.run(edits, fx.context)).toBe(
-      'edited f.py: replaced 3 occurrences (lines 1, 3, 4)',
+      'edited f.py: replaced 3 occurrences (lines 1, 3, 4)\n' +
+        '     1\tsum_of_xs = 0\n     2\tfor x in xs:\n     3\t    sum_of_xs += x\n     4\tprint(sum_of_xs)',
     );
     expect(await readFile(inWs('f.py'), 'utf8')).toBe(
       'sum_of_xs = 0\nfor x in xs:\n    sum_of_xs += x\nprint(sum_of_xs)\n',
@@ -65,7 +77,8 @@ describe('edit_file', () => {
       fx.context,
     );
     expect(ok).toBe(
-      'edited f.txt (2 edits):\n1. replaced 1 line(s) at line 1 with 1 line(s)\n2. replaced 2 line(s) at line 1 with 2 line(s)',
+      'edited f.txt (2 edits):\n1. replaced 1 line(s) at line 1 with 1 line(s)\n2. replaced 2 line(s) at line 1 with 2 line(s)\n' +
+        '     1\t1\n     2\t2\n     3\tthree',
     );
     expect(await readFile(inWs('f.txt'), 'utf8')).toBe('1\n2\nthree\n');
     const failed = editFileTool.run(
@@ -115,9 +128,11 @@ describe('edit_file', () => {
   it('handles a multi-line replacement and deletion', async () => {
     await writeFile(inWs('f.txt'), 'a\nb\nc\nd\n');
     expect(await edit('f.txt', 'b\nc\n', 'B\n')).toBe(
-      'edited f.txt: replaced 2 line(s) at line 2 with 1 line(s)',
+      'edited f.txt: replaced 2 line(s) at line 2 with 1 line(s)\n     1\ta\n     2\tB\n     3\td',
     );
-    expect(await edit('f.txt', 'd\n', '')).toBe('edited f.txt: replaced 1 line(s) at line 3 with 0 line(s)');
+    expect(await edit('f.txt', 'd\n', '')).toBe(
+      'edited f.txt: replaced 1 line(s) at line 3 with 0 line(s)\n     1\ta\n     2\tB',
+    );
     expect(await readFile(inWs('f.txt'), 'utf8')).toBe('a\nB\n');
   });
 
@@ -130,5 +145,45 @@ describe('edit_file', () => {
     expect(await toolError(edit('missing.txt', 'x', 'y'))).toBe('no such file: missing.txt');
     expect(await toolError(edit('.git/config', 'x', 'y'))).toMatch(/^refusing to write inside \.git/);
     expect(await toolError(edit('bin', 'x', 'y'))).toMatch(/^binary file/);
+  });
+});
+
+describe('what an edit shows', () => {
+  it('shows each far-apart edit in its own window, parted by an ellipsis', async () => {
+    await writeFile(inWs('n.txt'), numberedLines(100));
+    const result = await editFileTool.run(
+      {
+        path: 'n.txt',
+        edits: [
+          { old_text: 'line 10\n', new_text: 'ten\n' },
+          { old_text: 'line 60\n', new_text: 'sixty\n' },
+        ],
+      },
+      fx.context,
+    );
+    expect(result.split('\n').slice(3)).toEqual([
+      ...shownLines(7, 9).split('\n'),
+      '    10\tten',
+      ...shownLines(11, 13).split('\n'),
+      '     …',
+      ...shownLines(57, 59).split('\n'),
+      '    60\tsixty',
+      ...shownLines(61, 63).split('\n'),
+    ]);
+  });
+
+  it('reports a syntax error the edit brought in, with its line, and keeps the edit', async () => {
+    await writeFile(inWs('package.json'), '{\n  "name": "x",\n  "version": "1.0.0"\n}\n');
+    const result = await edit('package.json', '"version": "1.0.0"', '"version": "1.0.0",');
+    expect(result.split('\n').at(-1)).toBe(
+      'package.json no longer parses as JSON: line 4, column 1: property name expected. ' +
+        'The file is written as asked; fix it with another edit if that was not the intent.',
+    );
+    expect(await readFile(inWs('package.json'), 'utf8')).toContain('"1.0.0",\n}');
+  });
+
+  it('says nothing of an error that was there before the edit', async () => {
+    await writeFile(inWs('broken.json'), '{\n  "a": 1,\n}\n');
+    expect(await edit('broken.json', '"a": 1', '"a": 2')).not.toMatch(/parses/);
   });
 });

@@ -35,6 +35,24 @@ describe('the toolbox', () => {
     }
     const todo = toolbox.definitions.find((d) => d.name === 'todo')!;
     expect(JSON.stringify(todo.input_schema)).toContain('activeForm');
+    const item = (
+      todo.input_schema as unknown as { properties: { items: { items: { properties: object } } } }
+    ).properties.items.items;
+    expect(item.properties).toMatchObject({
+      status: { type: 'string', enum: ['pending', 'in_progress', 'completed'] },
+    });
+  });
+
+  it("keeps the TodoManager's own words for a status outside the enum the model sees", async () => {
+    const outcome = await createToolbox(new TodoManager(), 5).run(
+      'todo',
+      { items: [{ text: 'Plan', status: 'done' }] },
+      context,
+    );
+    expect(outcome).toEqual({
+      isError: true,
+      output: "todo failed: item #1: invalid status 'done' (use pending, in_progress or completed)",
+    });
   });
 
   it('answers an unknown tool with an error naming the tools that exist', async () => {

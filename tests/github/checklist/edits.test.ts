@@ -48,6 +48,9 @@ describe('readEdits and applyEdits', () => {
     ]);
     const words = describeEdits(edits, items);
     expect(words).toContain('comes from the maintainer');
+    // The tag the system prompt names: the maintainer's words are instructions, unlike a tool result.
+    expect(words.startsWith('<maintainer-edit>The maintainer edited the todo list')).toBe(true);
+    expect(words.endsWith('</maintainer-edit>')).toBe(true);
     expect(words).toContain('- added #5: "Add a CHANGELOG entry"');
     expect(words).toContain('[ ] #5: Add a CHANGELOG entry');
   });
