@@ -231,9 +231,8 @@ export const CONTINUE = /^continue(?=$|[\s:,.;!-])/i;
 /** `plan <task>`: only plan the task. */
 const PLAN = /^plan(?=$|[\s:,.;!-])/i;
 /**
- * `cancel` as the first word: stop the run going on this thread. Words after it change nothing; a task
- * that starts with the word is read as a cancel too, as the workflow's concurrency rule (which cannot tell
- * them apart) already treats it.
+ * `cancel` as the first word: stop the run going on this thread, at once (it never waits in the queue).
+ * Words after it change nothing; a task that starts with the word is read as a cancel too, one rule for all.
  */
 const CANCEL = /^cancel(?=$|[\s:,.;!-])/i;
 /** `go`, alone or with more instructions: run the plan the thread holds. */
