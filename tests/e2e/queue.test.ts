@@ -1,5 +1,6 @@
 // No request lost (issue 20, point 2): requests on one issue wait their turn on the Actions API, in order,
 // each saying what it waits for, instead of a concurrency group cancelling the older pending one.
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -75,5 +76,24 @@ describe('the per-thread queue', () => {
       '⏳ todo-agent will start on this request once [run 101](https://github.com/octo-org/hello-world/actions/runs/101), [run 102](https://github.com/octo-org/hello-world/actions/runs/102) on this issue finish (2 requests ahead).',
     ]);
     expect(w.github.violations).toEqual([]);
+  });
+
+  it('says so when a waiting request is cancelled, and does not run it', async () => {
+    world = await createWorld([]);
+    const w = world;
+    // A run is going on the issue and does not end while this one waits.
+    w.github.addWorkflowRun({ id: 101, title: 'todo-agent #1' });
+    w.github.addWorkflowRun({ id: 102, title: 'todo-agent #1' });
+    let child: ChildProcess | undefined;
+    const running = w.trigger('/agent say one', { runId: '102', onSpawn: (spawned) => (child = spawned) });
+    while (!w.botComments().some((c) => c.body.startsWith('⏳')))
+      await new Promise((done) => setTimeout(done, 50));
+    child!.kill('SIGTERM');
+    const run = await running;
+    expect(run.outputs.status).toBe('cancelled');
+    expect(w.botComments().at(-1)!.body).toBe(
+      '⏹ This request was cancelled while it waited its turn, so it did not run.',
+    );
+    expect(w.model.requests).toHaveLength(0);
   });
 });
