@@ -72,14 +72,14 @@ export class GitHubApi {
   async issue(issueNumber: number): Promise<DispatchedIssue> {
     const { data } = await this.#octokit.rest.issues.get({ ...this.#repo, issue_number: issueNumber });
     return {
-      number: data.number,
-      title: data.title,
-      body: data.body ?? '',
-      author: data.user?.login ?? 'ghost',
-      authorAssociation: data.author_association ?? 'NONE',
-      state: data.state,
-      locked: data.locked,
+      issueNumber: data.number,
       isPullRequest: data.pull_request != null,
+      issueTitle: data.title,
+      issueBody: data.body ?? '',
+      issueAuthor: data.user?.login ?? 'ghost',
+      issueAuthorAssociation: data.author_association ?? 'NONE',
+      issueState: data.state,
+      locked: data.locked,
       htmlUrl: data.html_url,
     };
   }

@@ -8,6 +8,8 @@ import {
   commentEventSchema,
   describeIssues,
   isBot,
+  issueFields,
+  type IssueFields,
   parseTrigger,
   repositorySchema,
   senderSchema,
@@ -35,18 +37,8 @@ export interface DispatchRequest {
   repo: string;
 }
 
-/** The issue a dispatch names, as `GET /repos/{owner}/{repo}/issues/{n}` gives it. */
-export interface DispatchedIssue {
-  number: number;
-  title: string;
-  body: string;
-  author: string;
-  authorAssociation: string;
-  state: string;
-  locked: boolean;
-  isPullRequest: boolean;
-  htmlUrl: string;
-}
+/** The issue a dispatch names, as `GET /repos/{owner}/{repo}/issues/{n}` gives it, or a payload carries it. */
+export type DispatchedIssue = IssueFields & { htmlUrl: string };
 
 const issuesEventSchema = z.object({
   action: z.string(),
@@ -103,17 +95,7 @@ function issuesTrigger(payload: unknown, { label, assignee }: IssueTriggerOption
       source,
       event.sender.login,
       event.repository,
-      {
-        number: issue.number,
-        title: issue.title,
-        body: issue.body ?? '',
-        author: issue.user?.login ?? 'ghost',
-        authorAssociation: issue.author_association ?? 'NONE',
-        state: issue.state,
-        locked: issue.locked ?? false,
-        isPullRequest: issue.pull_request != null,
-        htmlUrl: issue.html_url,
-      },
+      { ...issueFields(issue, issue.pull_request != null), htmlUrl: issue.html_url },
       issue.updated_at,
     ),
   };
@@ -160,25 +142,18 @@ function issueSource(
   source: 'label' | 'assignment' | 'dispatch',
   sender: string,
   repository: z.infer<typeof repositorySchema>,
-  issue: DispatchedIssue,
+  { htmlUrl, ...issue }: DispatchedIssue,
   askedAt: string,
 ): TriggerSource {
   return {
     source,
-    issueNumber: issue.number,
-    isPullRequest: issue.isPullRequest,
+    ...issue,
     // No comment asked: reactions go on the issue itself (see action/main.ts).
     commentId: 0,
-    commentUrl: issue.htmlUrl,
+    commentUrl: htmlUrl,
     sender,
     owner: repository.owner.login,
     repo: repository.name,
-    issueTitle: issue.title,
-    issueBody: issue.body,
-    issueAuthor: issue.author,
-    issueAuthorAssociation: issue.authorAssociation,
-    issueState: issue.state,
-    locked: issue.locked,
     commentCreatedAt: askedAt,
   };
 }

@@ -167,22 +167,42 @@ function readRequest(eventName: string, payload: unknown): Request | { error: z.
     sender,
     source: {
       source: read.source,
-      issueNumber: issue.number,
-      isPullRequest: read.isPullRequest,
+      ...issueFields(issue, read.isPullRequest),
       commentId: asking.id,
       ...(read.threadId === undefined ? {} : { threadId: read.threadId }),
       commentUrl: asking.html_url,
       sender: sender.login,
       owner: repository.owner.login,
       repo: repository.name,
-      issueTitle: issue.title,
-      issueBody: issue.body ?? '',
-      issueAuthor: issue.user?.login ?? 'ghost',
-      issueAuthorAssociation: issue.author_association ?? 'NONE',
-      issueState: issue.state,
-      locked: issue.locked ?? false,
       commentCreatedAt: asking.created_at,
     },
+  };
+}
+
+/** What a trigger holds of the issue (or pull request) it is on. */
+export type IssueFields = Pick<
+  TriggerSource,
+  | 'issueNumber'
+  | 'isPullRequest'
+  | 'issueTitle'
+  | 'issueBody'
+  | 'issueAuthor'
+  | 'issueAuthorAssociation'
+  | 'issueState'
+  | 'locked'
+>;
+
+/** A payload's issue or pull request as a trigger holds it. */
+export function issueFields(issue: z.infer<typeof pullSchema>, isPullRequest: boolean): IssueFields {
+  return {
+    issueNumber: issue.number,
+    isPullRequest,
+    issueTitle: issue.title,
+    issueBody: issue.body ?? '',
+    issueAuthor: issue.user?.login ?? 'ghost',
+    issueAuthorAssociation: issue.author_association ?? 'NONE',
+    issueState: issue.state,
+    locked: issue.locked ?? false,
   };
 }
 

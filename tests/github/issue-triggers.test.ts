@@ -76,14 +76,14 @@ describe('readTrigger: labels and assignments', () => {
 });
 
 const issue = {
-  number: 4,
-  title: 'Tidy up',
-  body: 'body',
-  author: 'someone',
-  authorAssociation: 'NONE',
-  state: 'open',
-  locked: false,
+  issueNumber: 4,
   isPullRequest: false,
+  issueTitle: 'Tidy up',
+  issueBody: 'body',
+  issueAuthor: 'someone',
+  issueAuthorAssociation: 'NONE',
+  issueState: 'open',
+  locked: false,
   htmlUrl: 'https://github.com/octo-org/hello-world/issues/4',
 };
 
