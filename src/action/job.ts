@@ -1,5 +1,6 @@
 // One triggered run: prepare where to work, keep the checklist comment live, run the agent, deliver the
 // work, report. Each step lives in its own module; this file is the order they run in.
+import { basename } from 'node:path';
 import type { AgentResult } from '../agent/events.js';
 import { runAgent } from '../agent/loop.js';
 import type { Delivery } from '../delivery/deliver.js';
@@ -10,6 +11,7 @@ import { agentOptions } from './agent-options.js';
 import { deliverWork } from './deliver-work.js';
 import { openChecklist } from './live-checklist.js';
 import { prepare, type JobRequest } from './prepare.js';
+import { recordDelivery, recordForSummary } from './record.js';
 
 export type JobOutcome =
   | { status: AgentResult['status']; result: AgentResult; delivery: Delivery; branch?: string }
@@ -25,11 +27,21 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   const checklist = await openChecklist({ settings, issueNumber: trigger.issueNumber, api }, prepared.plan);
   try {
     const summary = new RunSummary();
-    const observers = [checklist.observer, summary.observer, logObserver()];
+    const { record } = request;
+    const observers = [
+      checklist.observer,
+      summary.observer,
+      logObserver(),
+      ...(record ? [record.observer] : []),
+    ];
     const options = await agentOptions(request, prepared, { observers, inbox: checklist.inbox });
     const agentResult = await runAgent(options).finally(() => prepared.sandbox?.close());
     const { result, delivery } = await deliverWork(request, prepared, agentResult, checklist);
-    await summary.write(await checklist.finish(result, delivery));
+    const failedDelivery = result.status !== agentResult.status ? result.reason : undefined;
+    await recordDelivery(record, prepared, delivery, failedDelivery);
+    record?.result({ status: result.status, reason: result.reason });
+    const body = await checklist.finish(result, delivery, record && basename(record.path));
+    await summary.write(body, await recordForSummary(record));
     const pushed = delivery.pushedBranch;
     return { status: result.status, result, delivery, ...(pushed ? { branch: pushed } : {}) };
   } catch (error) {

@@ -27,8 +27,11 @@ export interface LiveChecklist {
   readonly observer: AgentObserver;
   /** The maintainer's edits of the comment not yet handed to the agent loop (its inbox). */
   readonly inbox: () => InboxEntry[];
-  /** Stops watching, writes the run's outcome and delivery, and returns the final body. */
-  finish(result: AgentResult, delivery: Delivery): Promise<string>;
+  /**
+   * Stops watching, writes the run's outcome and delivery (and the run record's file name, to say where it
+   * is), and returns the final body.
+   */
+  finish(result: AgentResult, delivery: Delivery, recordFile?: string): Promise<string>;
   /** Stops watching and writes the run as failed with the error's sentence. */
   fail(error: unknown): Promise<void>;
 }
@@ -99,10 +102,11 @@ export async function openChecklist(
     },
     observer: progress.observer,
     inbox: () => edits.take(),
-    async finish(result, delivery) {
+    async finish(result, delivery, recordFile) {
       watch.stop();
       progress.update({
         ...outcomeOf(result, delivery, settings),
+        ...(recordFile ? { record: recordFile } : {}),
         items: edits.shown(result.todos),
         resume: { ...progress.state.resume, ...resumeOf(result, delivery, plan) },
       });

@@ -4,13 +4,11 @@ import { GitHubApi, type Reaction } from '../github/api.js';
 import { answer } from '../github/answer.js';
 import { cancelRun } from '../github/cancel.js';
 import { canWrite } from '../github/permissions.js';
-import {
-  parseTrigger,
-  taskProblem,
-  type RunTrigger,
-  type Trigger,
-  type TriggerSource,
-} from '../github/trigger.js';
+import { dispatchTrigger, readTrigger } from '../github/issue-triggers.js';
+import { taskProblem, type RunTrigger, type Trigger, type TriggerSource } from '../github/trigger.js';
+import type { RunRecord } from '../record/run-record.js';
+import { startRecord } from './record.js';
+import { waitTurn } from './wait-turn.js';
 import { runUrl } from '../github/urls.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { runJob, type JobOutcome } from './job.js';
@@ -26,11 +24,16 @@ export async function run(): Promise<void> {
   for (const secret of secrets) addSecret(secret);
   // Once a run has been acknowledged (👀), a failure of any kind is acknowledged too (😕).
   let acknowledged: { api: GitHubApi; trigger: TriggerSource } | undefined;
+  let record: RunRecord | undefined;
   try {
     const settings = readSettings(process.env);
-    const trigger = parseTrigger(settings.eventName, await readEvent(settings), settings.inputs.trigger);
-    if (trigger.kind === 'skip') {
-      log.info(`Nothing to do: ${trigger.reason}.`);
+    const asked = readTrigger(settings.eventName, await readEvent(settings), {
+      prefix: settings.inputs.trigger,
+      label: settings.inputs.label,
+      assignee: settings.inputs.assignee,
+    });
+    if (asked.kind === 'skip') {
+      log.info(`Nothing to do: ${asked.reason}.`);
       setOutputs('skipped');
       return;
     }
@@ -41,21 +44,36 @@ export async function run(): Promise<void> {
       baseUrl: settings.apiUrl,
       warn: log.warning,
     });
+    // A dispatch names its issue; what a comment's payload carries is read from GitHub.
+    const trigger =
+      asked.kind === 'dispatch' ? dispatchTrigger(asked, await api.issue(asked.issueNumber)) : asked;
+    if (trigger.kind === 'skip') throw new Error(trigger.reason);
+    record = startRecord(settings, trigger);
     await react(api, trigger, 'eyes');
     acknowledged = { api, trigger };
     const run = await gate(api, trigger, settings);
     if (typeof run === 'string') {
+      record?.result({ status: run });
       setOutputs(run);
       return;
     }
     if (run.mode === 'cancel') {
       const cancelled = await cancelRun(api, run, settings.runId, (id) => runUrl(settings, id));
       await react(api, trigger, cancelled.status === 'failed' ? 'confused' : '+1');
+      record?.result({ status: cancelled.status, reason: cancelled.reply });
       setOutputs(cancelled.status);
       if (cancelled.status === 'failed') setFailed(cancelled.reply);
       return;
     }
     const controller = cancelOnSignals();
+    // Requests on one thread run one at a time, in order (wait-turn.ts); `/agent cancel` above never waits.
+    if (
+      (await waitTurn({ api, trigger: run, settings, signal: controller.signal, record })) === 'cancelled'
+    ) {
+      record?.result({ status: 'cancelled', reason: 'the run was cancelled while it waited its turn' });
+      setOutputs('cancelled');
+      return;
+    }
     const outcome = await runJob({
       settings,
       trigger: run,
@@ -63,17 +81,24 @@ export async function run(): Promise<void> {
       redactor,
       secrets,
       signal: controller.signal,
+      record,
     });
     if ('result' in outcome && outcome.status !== 'cancelled') {
       const fine = outcome.status === 'completed' || outcome.status === 'planned';
       const done = outcome.delivery.pr ? 'rocket' : fine ? '+1' : 'confused';
       await react(api, trigger, done);
     }
+    if (!('result' in outcome)) record?.result({ status: outcome.status, reason: outcome.declined });
     report(outcome);
   } catch (error) {
     if (acknowledged) await react(acknowledged.api, acknowledged.trigger, 'confused');
+    record?.result({ status: 'failed', reason: errorSentence(error) });
     setOutputs('failed');
     setFailed(`todo-agent failed: ${errorSentence(error)}`);
+  } finally {
+    await record
+      ?.close()
+      .catch((error: unknown) => log.warning(`the run record is incomplete: ${errorSentence(error)}`));
   }
 }
 
@@ -87,7 +112,8 @@ async function gate(
   trigger: Exclude<Trigger, { kind: 'skip' }>,
   settings: Settings,
 ): Promise<RunStatus | RunTrigger> {
-  const permission = await api.permission(trigger.sender);
+  // Only someone with write access (or their automation) can dispatch a workflow: GitHub checked already.
+  const permission = trigger.source === 'dispatch' ? 'write' : await api.permission(trigger.sender);
   if (!canWrite(permission)) {
     log.info(`@${trigger.sender} has ${permission} permission; only write or admin may run todo-agent.`);
     await answer(
@@ -139,11 +165,16 @@ function cancelOnSignals(): AbortController {
   return controller;
 }
 
-/** Reacts to the comment that asked; a review takes no reactions through the REST API, so it gets none. */
+/**
+ * Reacts to the comment that asked, or to the issue itself for a label, an assignment or a dispatch; a review
+ * takes no reactions through the REST API, so it gets none.
+ */
 async function react(api: GitHubApi, trigger: TriggerSource, content: Reaction): Promise<void> {
   if (trigger.source === 'review') return;
   try {
-    await api.react(trigger.commentId, content, trigger.source === 'issue_comment' ? 'issue' : 'review');
+    if (trigger.source === 'issue_comment') await api.react(trigger.commentId, content, 'issue');
+    else if (trigger.source === 'review_comment') await api.react(trigger.commentId, content, 'review');
+    else await api.reactToIssue(trigger.issueNumber, content);
   } catch (error) {
     log.warning(`could not add the ${content} reaction: ${errorSentence(error)}`);
   }

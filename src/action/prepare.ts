@@ -17,6 +17,7 @@ import { errorSentence } from '../text/error-sentence.js';
 import type { Settings } from '../settings/settings.js';
 import { log } from '../runner/output.js';
 import { startSandbox } from './tool-sandbox.js';
+import type { RunRecord } from '../record/run-record.js';
 
 export interface JobRequest {
   settings: Settings;
@@ -26,6 +27,8 @@ export interface JobRequest {
   redactor: Redaction;
   secrets: string[];
   signal: AbortSignal;
+  /** The run record (action/record.ts): the agent's events, the delivery and the result go in it. */
+  record?: RunRecord | undefined;
 }
 
 /** A run ready to start: where it works, what the model reads, and what to restore afterwards. */

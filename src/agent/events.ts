@@ -1,4 +1,5 @@
 // What the agent core tells its observers. The core knows nothing of GitHub or terminals.
+import type { MessageParam } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import type { TodoItem } from './todos.js';
 
@@ -45,8 +46,26 @@ export type NudgeKind =
   | 'verify_failed'
   | 'maintainer';
 
+/** A block of a model response as observers get it: a thinking block keeps only its type, never its text. */
+export interface ResponseBlock {
+  type: string;
+  text?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+}
+
 export type AgentEvent =
   | { type: 'turn_start'; turn: number }
+  /** What this request adds to the conversation: the messages since the last request. */
+  | { type: 'request'; turn: number; messages: readonly MessageParam[] }
+  | {
+      type: 'response';
+      turn: number;
+      stopReason: string | null;
+      content: readonly ResponseBlock[];
+      usage: Usage;
+    }
   | { type: 'assistant_text'; turn: number; text: string }
   | { type: 'todos'; turn: number; items: readonly TodoItem[] }
   | {
@@ -57,6 +76,8 @@ export type AgentEvent =
       output: string;
       isError: boolean;
       durationMs: number;
+      /** A command's exit code (bash): null when it was killed; absent for the other tools. */
+      exitCode?: number | null;
     }
   | { type: 'nudge'; turn: number; kind: NudgeKind; text: string }
   | { type: 'verify'; turn: number; report: VerifyReport }

@@ -14,7 +14,7 @@ import type { ToolContext } from './tools/types.js';
 import type { Redaction } from '../sandbox/capped-output.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { failureMessage, VerifyGate, withFixItem, type VerifySettings } from './verify.js';
-import { hasText, toolResult, Transcript, usageOf } from './turn.js';
+import { hasText, observedBlock, toolResult, Transcript, usageOf } from './turn.js';
 import {
   blockedEnding,
   CANCELLED,
@@ -141,6 +141,7 @@ class Run {
   /** One request with the conversation so far; a failure the client gave up on ends the run. */
   async ask(): Promise<Message | Ending> {
     try {
+      this.emit({ type: 'request', turn: this.turn, messages: this.transcript.takeUnsent() });
       return await this.options.model.send({
         system: SYSTEM_PROMPT,
         tools: this.toolbox.definitions,
@@ -195,6 +196,7 @@ class Run {
         output,
         isError: outcome.isError,
         durationMs: performance.now() - started,
+        ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
       });
       results.push(toolResult(call.id, output, outcome.isError));
     }
@@ -259,7 +261,11 @@ class Run {
     if (needsClearing(lastPrompt, lastOutput, this.budget)) {
       const fixed = [SYSTEM_PROMPT, this.toolbox.definitions];
       const room = makeRoom(messages, fixed, lastPrompt + lastOutput, this.budget);
-      if (room) notes.push(this.nudge('context_cleared', contextNote(room.dropped, this.todos.items)));
+      if (room) {
+        // The history was rewritten: the next request adds only the turn that follows.
+        this.transcript.markSent();
+        notes.push(this.nudge('context_cleared', contextNote(room.dropped, this.todos.items)));
+      }
     }
     return [...content, ...notes];
   }
@@ -295,6 +301,13 @@ class Run {
 
   record(response: Message): void {
     const text = this.transcript.record(response);
+    this.emit({
+      type: 'response',
+      turn: this.turn,
+      stopReason: response.stop_reason,
+      content: response.content.map(observedBlock),
+      usage: usageOf(response),
+    });
     if (text) this.emit({ type: 'assistant_text', turn: this.turn, text });
   }
 

@@ -1,6 +1,7 @@
 // The bookkeeping of a run's conversation: the messages so far, the tokens they cost, the model's last words.
 import { emptyUsage, promptTokens, type Usage } from '../model/usage.js';
 import type { ContentBlockParam, Message, MessageParam } from '../model/messages.js';
+import type { ResponseBlock } from './events.js';
 
 export class Transcript {
   readonly messages: MessageParam[] = [];
@@ -11,6 +12,8 @@ export class Transcript {
   lastOutput = 0;
   /** The model's last text, its own summary of the work. */
   lastText = '';
+  /** How many of `messages` earlier requests carried (or responses brought): the rest are new. */
+  #sent = 0;
 
   constructor(task: string) {
     this.messages.push({ role: 'user', content: [{ type: 'text', text: task }] });
@@ -26,6 +29,7 @@ export class Transcript {
     const content = response.content.filter((block) => block.type !== 'text' || block.text.trim() !== '');
     if (content.length > 0)
       this.messages.push({ role: 'assistant', content: content as ContentBlockParam[] });
+    this.#sent = this.messages.length;
     const text = response.content
       .filter((block) => block.type === 'text')
       .map((block) => block.text)
@@ -33,6 +37,18 @@ export class Transcript {
       .trim();
     if (text) this.lastText = text;
     return text;
+  }
+
+  /** What the next request adds to the conversation the last one ended with; from then on, sent. */
+  takeUnsent(): MessageParam[] {
+    const added = this.messages.slice(this.#sent);
+    this.#sent = this.messages.length;
+    return added;
+  }
+
+  /** After a clearing rewrote the history: what it holds now counts as sent. */
+  markSent(): void {
+    this.#sent = this.messages.length;
   }
 
   /** The next user turn. */
@@ -49,6 +65,18 @@ export function toolResult(id: string, output: string, isError: boolean): Conten
     content: output || '(no output)',
     ...(isError ? { is_error: true } : {}),
   };
+}
+
+/** A response block as observers get it: thinking keeps only its type (its text stays in the conversation). */
+export function observedBlock(block: Message['content'][number]): ResponseBlock {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'tool_use':
+      return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
+    default:
+      return { type: block.type };
+  }
 }
 
 export function hasText(message: Message): boolean {

@@ -20,12 +20,16 @@ import {
   type NumberSetting,
   type Rule,
 } from '../settings/parse.js';
-import { openEventLog, type EventLog } from '../terminal/event-log.js';
+import { openEventLog, type EventLog } from '../record/event-log.js';
+import { openRunRecord, type RunRecord } from '../record/run-record.js';
+import { showCommand } from './show.js';
 import { terminalReporter } from '../terminal/reporter.js';
 
 const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--provider P]
                   [--base-url URL] [--max-context-tokens N] [--effort LEVEL] [--price-per-mtok IN,OUT]
-                  [--verify CMD] [--verify-attempts N] [--events FILE] [--tool-network allow|none] [--no-sandbox]
+                  [--verify CMD] [--verify-attempts N] [--events FILE] [--transcript FILE]
+                  [--tool-network allow|none] [--no-sandbox]
+       todo-agent show FILE
 
 Runs the agent on <task> in the current directory. --provider is anthropic (the default; needs
 ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL for another endpoint), bedrock (AWS credentials and AWS_REGION)
@@ -33,7 +37,9 @@ or vertex (Google application default credentials, CLOUD_ML_REGION and ANTHROPIC
 --max-context-tokens caps each request's prompt (default: the model's window); --effort is low, medium,
 high, xhigh or max (default: the model's own); --price-per-mtok prices a model the table lacks, in USD per
 million input and output tokens. --verify runs CMD once every item is completed, and sends a failure back
-to the model. --events writes every agent event to FILE as JSON Lines. Commands run in the same sandbox as
+to the model. --events writes every agent event to FILE as JSON Lines; --transcript writes the run record
+(requests, responses, tool calls, usage, the result) to FILE as the action does, and \`todo-agent show FILE\`
+prints a record as the terminal showed its run. Commands run in the same sandbox as
 in the action when it can be built (as root, or with passwordless sudo); otherwise the CLI says so and runs
 them directly. Exits 0 when every todo item is completed (and CMD passed), 1 when the run ends otherwise,
 2 on bad usage.`;
@@ -53,6 +59,7 @@ const OPTIONS = {
   verify: { type: 'string' },
   'verify-attempts': { type: 'string' },
   events: { type: 'string' },
+  transcript: { type: 'string' },
   'tool-network': { type: 'string' },
   'no-sandbox': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -138,12 +145,13 @@ function readFlags(values: Flags, positionals: string[]): CliSettings {
   };
 }
 
-function openLog(path: string, redact: (text: string) => string): EventLog {
+/** A file a flag names, opened now: a path that cannot be written is bad usage, before any run. */
+function openFor<T>(flag: string, path: string, open: (path: string) => T): T {
   try {
-    return openEventLog(path, redact);
+    return open(path);
   } catch (error) {
     throw new UsageError(
-      `--events: cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? error})`,
+      `--${flag}: cannot write ${path} (${(error as NodeJS.ErrnoException).code ?? error})`,
     );
   }
 }
@@ -172,6 +180,8 @@ async function committedInstructions(dir: string): Promise<InstructionFile[]> {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // `show` as the first word is the command; a task that starts with the word is quoted as one argument.
+  if (argv[0] === 'show') return await showCommand(argv.slice(1), USAGE);
   let parsed;
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
@@ -190,18 +200,28 @@ export async function main(argv: string[]): Promise<number> {
     const secrets = secretValues(process.env);
     for (const secret of secrets) redactor.add(secret);
     const redact = (text: string) => redactor.redact(text);
-    const events = values.events === undefined ? undefined : openLog(values.events, redact);
+    const events =
+      values.events === undefined
+        ? undefined
+        : openFor('events', values.events, (path) => openEventLog(path, redact));
+    const record =
+      values.transcript === undefined
+        ? undefined
+        : openFor('transcript', values.transcript, (path) => openRunRecord(path, redact));
+    record?.start({ task: settings.task, source: 'cli', ...(values.model ? { model: values.model } : {}) });
     const color = shouldColor(process.stdout, process.env);
     const workspace = await openWorkspace(process.cwd());
     const sandbox = values['no-sandbox'] ? undefined : await trySandbox(workspace, settings.network);
     const run = runAgent(
-      await agentOptions(values, settings, { workspace, sandbox, secrets, events, color }),
+      await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, color }),
     );
     // Every line reaches the file, however the run ended.
     const result = await run.finally(() => {
       events?.close();
       sandbox?.close();
     });
+    record?.result({ status: result.status, reason: result.reason });
+    await record?.close();
     printResult(result, color, redact);
     return result.status === 'completed' ? 0 : 1;
   } catch (error) {
@@ -220,6 +240,7 @@ interface RunPlace {
   sandbox: Sandbox | undefined;
   secrets: string[];
   events: EventLog | undefined;
+  record: RunRecord | undefined;
   color: boolean;
 }
 
@@ -227,7 +248,7 @@ interface RunPlace {
 async function agentOptions(
   values: Flags,
   settings: CliSettings,
-  { workspace, sandbox, secrets, events, color }: RunPlace,
+  { workspace, sandbox, secrets, events, record, color }: RunPlace,
 ): Promise<AgentOptions> {
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
@@ -257,6 +278,7 @@ async function agentOptions(
     observers: [
       terminalReporter({ write: (text) => process.stdout.write(redactor.redact(text)), color }),
       ...(events ? [events.observer] : []),
+      ...(record ? [record.observer] : []),
     ],
   };
 }

@@ -279,6 +279,25 @@ export class GitRepo {
     throw new GitError(full, result.stderr, result.code);
   }
 
+  /** The files the commits since `sha` change, as `git diff --name-status` lists them (`M\thello.py`). */
+  async changedSince(sha: string): Promise<string[]> {
+    assertNotOption(sha, 'diff');
+    return lines(await this.#git(['diff', '--name-status', '--no-renames', sha, 'HEAD']));
+  }
+
+  /** What the work tree holds that no commit does (.gitignore respected): what a commit left out. */
+  async uncommitted(): Promise<string[]> {
+    return lines(await this.#git(['status', '--porcelain', '--untracked-files=all'])).map((line) =>
+      line.slice(3),
+    );
+  }
+
+  /** The commits since `sha` as one patch (`git format-patch --stdout`), for work that could not be pushed. */
+  async patchSince(sha: string): Promise<string> {
+    assertNotOption(sha, 'format-patch');
+    return await this.#git(['format-patch', '--stdout', `${sha}..HEAD`]);
+  }
+
   /** Runs git, throws GitError unless it exits 0, returns stdout. */
   async #git(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
     const result = await this.#run(args, extraEnv);
@@ -318,6 +337,10 @@ function authEnv(serverUrl: string, token: string): NodeJS.ProcessEnv {
     GIT_CONFIG_KEY_0: `http.${serverUrl.replace(/\/+$/, '')}/.extraheader`,
     GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`,
   };
+}
+
+function lines(text: string): string[] {
+  return text.split('\n').filter((line) => line !== '');
 }
 
 /** A name starting with '-' would be read as an option. */

@@ -1,5 +1,6 @@
 // What the action asks of the GitHub REST API, one method per question or write, over octokit.ts.
 import { createOctokit, type ApiOptions, type Octokit } from './octokit.js';
+import type { DispatchedIssue } from './issue-triggers.js';
 
 export type Permission = 'admin' | 'write' | 'read' | 'none';
 export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1' | '-1' | 'laugh' | 'heart' | 'hooray';
@@ -65,6 +66,27 @@ export class GitHubApi {
       if (statusOf(error) === 404) return 'none';
       throw error;
     }
+  }
+
+  /** An issue (or pull request) as a dispatch names it: what a comment's payload would have carried. */
+  async issue(issueNumber: number): Promise<DispatchedIssue> {
+    const { data } = await this.#octokit.rest.issues.get({ ...this.#repo, issue_number: issueNumber });
+    return {
+      issueNumber: data.number,
+      isPullRequest: data.pull_request != null,
+      issueTitle: data.title,
+      issueBody: data.body ?? '',
+      issueAuthor: data.user?.login ?? 'ghost',
+      issueAuthorAssociation: data.author_association ?? 'NONE',
+      issueState: data.state,
+      locked: data.locked,
+      htmlUrl: data.html_url,
+    };
+  }
+
+  /** Reacts to an issue (or pull request) itself: what a label, an assignment or a dispatch asked on. */
+  async reactToIssue(issueNumber: number, content: Reaction): Promise<void> {
+    await this.#octokit.rest.reactions.createForIssue({ ...this.#repo, issue_number: issueNumber, content });
   }
 
   async defaultBranch(): Promise<string> {
@@ -175,6 +197,33 @@ export class GitHubApi {
       if (status === 409) return 'finished';
       if (status === 403) return 'forbidden';
       if (status === 404) return 'unknown';
+      throw error;
+    }
+  }
+
+  /** Every run of this repository that has not completed (each status GitHub may show one in, asked at once). */
+  async unfinishedRuns(): Promise<WorkflowRunInfo[]> {
+    const lists = await Promise.all(
+      UNFINISHED.map((status) =>
+        this.#octokit.paginate(this.#octokit.rest.actions.listWorkflowRunsForRepo, {
+          ...this.#repo,
+          status,
+          per_page: 100,
+          exclude_pull_requests: true,
+        }),
+      ),
+    );
+    const byId = new Map(lists.flat().map((run) => [run.id, runInfo(run)]));
+    return [...byId.values()];
+  }
+
+  /** One run's status now, or 'gone' when GitHub has no such run (any more). */
+  async runStatus(runId: number): Promise<string> {
+    try {
+      const { data } = await this.#octokit.rest.actions.getWorkflowRun({ ...this.#repo, run_id: runId });
+      return data.status ?? 'unknown';
+    } catch (error) {
+      if (statusOf(error) === 404) return 'gone';
       throw error;
     }
   }
@@ -291,6 +340,40 @@ export class GitHubApi {
     }
     return { files, more: false };
   }
+}
+
+/** Every status a run that has not completed can show (`waiting`, `pending` and `requested` are GitHub's own). */
+const UNFINISHED = ['queued', 'in_progress', 'waiting', 'pending', 'requested'] as const;
+
+/** A workflow run as the queue reads it. */
+export interface WorkflowRunInfo {
+  id: number;
+  workflowId: number;
+  /** The run's name as shown (`display_title`): the workflow's `run-name`, which names the thread. */
+  title: string;
+  status: string;
+  /** When its latest attempt started (a re-run starts again), else when it was made. */
+  startedAt: string;
+  htmlUrl: string;
+}
+
+function runInfo(run: {
+  id: number;
+  workflow_id: number;
+  display_title: string;
+  status: string | null;
+  run_started_at?: string;
+  created_at: string;
+  html_url: string;
+}): WorkflowRunInfo {
+  return {
+    id: run.id,
+    workflowId: run.workflow_id,
+    title: run.display_title,
+    status: run.status ?? 'unknown',
+    startedAt: run.run_started_at ?? run.created_at,
+    htmlUrl: run.html_url,
+  };
 }
 
 /** How many changed files a pull request body lists. */

@@ -4,15 +4,19 @@ import { stripHidden } from './thread/hidden-text.js';
 
 export const MAX_TASK_CHARS = 20_000;
 
-/** Where the request was written: an issue or PR conversation comment, a review comment on a line, a review. */
-export type TriggerOrigin = 'issue_comment' | 'review_comment' | 'review';
+/**
+ * Where the request came from: an issue or PR conversation comment, a review comment on a line, a review;
+ * or, with no comment (see issue-triggers.ts), a label, an assignment or a workflow_dispatch.
+ */
+export type TriggerOrigin =
+  'issue_comment' | 'review_comment' | 'review' | 'label' | 'assignment' | 'dispatch';
 
 /** Who asked, where, and what the issue (or pull request) says. */
 export interface TriggerSource {
   source: TriggerOrigin;
   issueNumber: number;
   isPullRequest: boolean;
-  /** The id of what asked, in its own kind's numbering: the issue comment, the review comment or the review. */
+  /** The id of what asked, in its own kind's numbering: the issue comment, the review comment or the review (0: none). */
   commentId: number;
   /** A review comment's thread: the id of its top comment (its own when it starts the thread). */
   threadId?: number;
@@ -48,10 +52,10 @@ export type RunTrigger = Extract<Trigger, { kind: 'run' }>;
 // Only the fields read below; everything else in the payload is ignored.
 const actionSchema = z.object({ action: z.string() });
 
-const repositorySchema = z.object({ name: z.string(), owner: z.object({ login: z.string() }) });
-const senderSchema = z.object({ login: z.string(), type: z.string() });
+export const repositorySchema = z.object({ name: z.string(), owner: z.object({ login: z.string() }) });
+export const senderSchema = z.object({ login: z.string(), type: z.string() });
 
-const commentEventSchema = z.object({
+export const commentEventSchema = z.object({
   comment: z.object({
     id: z.number().int(),
     html_url: z.string(),
@@ -112,10 +116,17 @@ interface Request {
  * Reads an `issue_comment` (created), `pull_request_review_comment` (created) or `pull_request_review`
  * (submitted) event: a text starting with `triggerPrefix` asks for a run.
  */
-export function parseTrigger(eventName: string, payload: unknown, triggerPrefix: string): Trigger {
+export function parseTrigger(
+  eventName: string,
+  payload: unknown,
+  triggerPrefix: string,
+  otherEvents: readonly string[] = [],
+): Trigger {
   const event = EVENTS[eventName];
-  if (!event)
-    return skip(`event '${eventName}' cannot ask for a run (${Object.keys(EVENTS).join(', ')} can)`);
+  if (!event) {
+    const can = [...Object.keys(EVENTS), ...otherEvents].join(', ');
+    return skip(`event '${eventName}' cannot ask for a run (${can} can)`);
+  }
   const action = actionSchema.safeParse(payload);
   if (!action.success) return skip(`malformed ${eventName} payload: ${describeIssues(action.error)}`);
   if (action.data.action !== event.action) return skip(`${event.noun} ${action.data.action}, ignored`);
@@ -129,7 +140,11 @@ export function parseTrigger(eventName: string, payload: unknown, triggerPrefix:
   if (asked === undefined) return skip(`${event.noun} does not start with ${triggerPrefix}`);
   // The task too is read as the maintainer saw it: text pasted from elsewhere may carry hidden parts.
   const task = stripHidden(asked).trim();
+  return askFor(task, source);
+}
 
+/** What a task asks, read as a comment's words after the prefix: a task, `plan`, `go`, `continue`, `cancel`. */
+export function askFor(task: string, source: TriggerSource): Trigger {
   if (task === '') return { kind: 'usage', ...source };
   if (PLAN.test(task))
     return { kind: 'run', task: afterKeyword(task, PLAN), isContinue: false, mode: 'plan', ...source };
@@ -152,22 +167,42 @@ function readRequest(eventName: string, payload: unknown): Request | { error: z.
     sender,
     source: {
       source: read.source,
-      issueNumber: issue.number,
-      isPullRequest: read.isPullRequest,
+      ...issueFields(issue, read.isPullRequest),
       commentId: asking.id,
       ...(read.threadId === undefined ? {} : { threadId: read.threadId }),
       commentUrl: asking.html_url,
       sender: sender.login,
       owner: repository.owner.login,
       repo: repository.name,
-      issueTitle: issue.title,
-      issueBody: issue.body ?? '',
-      issueAuthor: issue.user?.login ?? 'ghost',
-      issueAuthorAssociation: issue.author_association ?? 'NONE',
-      issueState: issue.state,
-      locked: issue.locked ?? false,
       commentCreatedAt: asking.created_at,
     },
+  };
+}
+
+/** What a trigger holds of the issue (or pull request) it is on. */
+export type IssueFields = Pick<
+  TriggerSource,
+  | 'issueNumber'
+  | 'isPullRequest'
+  | 'issueTitle'
+  | 'issueBody'
+  | 'issueAuthor'
+  | 'issueAuthorAssociation'
+  | 'issueState'
+  | 'locked'
+>;
+
+/** A payload's issue or pull request as a trigger holds it. */
+export function issueFields(issue: z.infer<typeof pullSchema>, isPullRequest: boolean): IssueFields {
+  return {
+    issueNumber: issue.number,
+    isPullRequest,
+    issueTitle: issue.title,
+    issueBody: issue.body ?? '',
+    issueAuthor: issue.user?.login ?? 'ghost',
+    issueAuthorAssociation: issue.author_association ?? 'NONE',
+    issueState: issue.state,
+    locked: issue.locked ?? false,
   };
 }
 
@@ -216,9 +251,8 @@ export const CONTINUE = /^continue(?=$|[\s:,.;!-])/i;
 /** `plan <task>`: only plan the task. */
 const PLAN = /^plan(?=$|[\s:,.;!-])/i;
 /**
- * `cancel` as the first word: stop the run going on this thread. Words after it change nothing; a task
- * that starts with the word is read as a cancel too, as the workflow's concurrency rule (which cannot tell
- * them apart) already treats it.
+ * `cancel` as the first word: stop the run going on this thread, at once (it never waits in the queue).
+ * Words after it change nothing; a task that starts with the word is read as a cancel too, one rule for all.
  */
 const CANCEL = /^cancel(?=$|[\s:,.;!-])/i;
 /** `go`, alone or with more instructions: run the plan the thread holds. */
@@ -254,16 +288,16 @@ function taskAfterPrefix(body: string, prefix: string): string | undefined {
   return rest.trim();
 }
 
-function isBot(sender: Request['sender']): boolean {
+export function isBot(sender: Request['sender']): boolean {
   return sender.type === 'Bot' || sender.login.endsWith('[bot]');
 }
 
-function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(payload)'}: ${issue.message}`)
     .join('; ');
 }
 
-function skip(reason: string): Trigger {
+export function skip(reason: string): Trigger {
   return { kind: 'skip', reason };
 }

@@ -127,7 +127,8 @@ async function planOnPull(
   const head = await api.pullHead(trigger.issueNumber);
   if (!head.sameRepo) return { decline: FORK };
   // A review is answered on the agent's own pull requests only: a person's branch is theirs to change.
-  if (trigger.source !== 'issue_comment' && !(await api.wroteIt({ user: head.author }))) {
+  const isReview = trigger.source === 'review_comment' || trigger.source === 'review';
+  if (isReview && !(await api.wroteIt({ user: head.author }))) {
     return { decline: NOT_OURS };
   }
   await git.checkoutRemoteBranch(head.ref);

@@ -12,6 +12,24 @@ interface TurnRow {
 
 const MAX_ROWS = 200;
 
+/** The most of the record's rendering the summary shows: its start and its end, around a cut. */
+const RECORD_CHARS = 30_000;
+
+/** The record's rendering in a closed <details>, fenced so that no backtick run in it can close the fence. */
+function collapsed({ path, text }: { path: string; text: string }): string {
+  const shown =
+    text.length > RECORD_CHARS
+      ? `${text.slice(0, RECORD_CHARS / 2)}\n… (${text.length - RECORD_CHARS} characters cut; the file has everything) …\n${text.slice(-RECORD_CHARS / 2)}`
+      : text;
+  const longest = Math.max(2, ...[...shown.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `<details><summary>Run record: <code>${escapeHtml(path)}</code></summary>\n\n${fence}text\n${shown.trimEnd()}\n${fence}\n\n</details>\n`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 export class RunSummary {
   readonly #turns = new Map<number, TurnRow>();
 
@@ -25,8 +43,11 @@ export class RunSummary {
     }
   };
 
-  /** Writes the summary; `checklist` is the final comment body. */
-  async write(checklist: string): Promise<void> {
+  /**
+   * Writes the summary; `checklist` is the final comment body, `record` the run record shown as the terminal
+   * shows a run, which goes in collapsed.
+   */
+  async write(checklist: string, record?: { path: string; text: string }): Promise<void> {
     const rows = [...this.#turns.values()]
       .slice(-MAX_ROWS)
       .map((row) => [
@@ -38,6 +59,7 @@ export class RunSummary {
       ]);
     await writeSummary((summary) => {
       summary.addRaw(checklist, true).addEOL();
+      if (record) summary.addRaw(collapsed(record), true);
       if (rows.length === 0) return;
       summary.addHeading('Turns', 3).addTable([
         [

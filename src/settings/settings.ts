@@ -1,4 +1,5 @@
 // The action's inputs and runner context, read and validated once into one typed settings object.
+import { tmpdir } from 'node:os';
 import { z } from 'zod';
 import { SECRET_NAME_PATTERN } from '../sandbox/child-env.js';
 import { DEFAULT_MODEL } from '../model/client.js';
@@ -86,6 +87,10 @@ const inputsSchema = z.object({
   tool_network: ruled(SETTING_RULES.tool_network),
   verify_command: text(),
   verify_attempts: ruled(wholeNumberRule('verify_attempts')),
+  /** An issue labeled with this runs its title and body as the task; empty is off. */
+  label: text(),
+  /** An issue assigned to this login runs likewise; empty is off. */
+  assignee: text().refine((value) => !/\s/.test(value), 'assignee must be one login, like todo-agent-bot'),
   branch_prefix: text('agent/').refine(
     (value) => !/[\s~^:?*[\\]|\.\.|@\{/.test(value),
     'branch_prefix must be usable in a git branch name',
@@ -109,6 +114,10 @@ const runnerSchema = z.object({
   GITHUB_SERVER_URL: z.string().default('https://github.com'),
   GITHUB_API_URL: z.string().default('https://api.github.com'),
   GITHUB_WORKSPACE: z.string().default(process.cwd()),
+  RUNNER_TEMP: z
+    .string()
+    .default('')
+    .transform((value) => value || tmpdir()),
 });
 
 export type Inputs = z.output<typeof inputsSchema>;
@@ -124,6 +133,8 @@ export interface Settings {
   serverUrl: string;
   apiUrl: string;
   workspace: string;
+  /** The runner's temp folder for this job (RUNNER_TEMP): the run record goes there. */
+  runnerTemp: string;
 }
 
 export class SettingsError extends Error {
@@ -165,6 +176,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     serverUrl,
     apiUrl: context.GITHUB_API_URL.replace(/\/+$/, ''),
     workspace: context.GITHUB_WORKSPACE,
+    runnerTemp: context.RUNNER_TEMP,
   };
 }
 

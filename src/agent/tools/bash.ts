@@ -24,6 +24,12 @@ export function describeResult(result: CommandResult, timeoutSeconds: number, ti
   return `${status}\n${result.output.length > 0 ? result.output : '(no output)'}`;
 }
 
+/** The exit code `describeResult` put on the first line of `output`; null for a command that was killed. */
+export function exitCodeOf(output: string): number | null {
+  const code = /^exit code: (-?\d+)\n/.exec(output)?.[1];
+  return code === undefined ? null : Number(code);
+}
+
 /** The bash tool for a run whose calls may last at most `maxSeconds` (the bash_timeout setting). */
 export function createBashTool(maxSeconds: number) {
   const defaultSeconds = Math.min(DEFAULT_CALL_SECONDS, maxSeconds);
@@ -56,6 +62,7 @@ export function createBashTool(maxSeconds: number) {
       'larger timeout for installs, builds and full test suites. Background processes are killed when ' +
       'the command ends. Independent commands can go in parallel calls in one reply.',
     inputSchema: input,
+    exitCode: exitCodeOf,
     async run({ command, timeout }, context) {
       if (command.trim() === '') throw new ToolError('command is empty');
       const ceiling = context.bashTimeoutSeconds;

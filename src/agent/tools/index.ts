@@ -13,6 +13,8 @@ import { errorMessage } from '../../text/error-sentence.js';
 export interface ToolOutcome {
   output: string;
   isError: boolean;
+  /** A command's exit code, for a tool that runs one (null: killed); absent otherwise. */
+  exitCode?: number | null;
 }
 
 export class Toolbox {
@@ -39,7 +41,9 @@ export class Toolbox {
     }
     try {
       const input = parseInput(tool, raw);
-      return { output: await tool.run(input, context), isError: false };
+      const output = await tool.run(input, context);
+      const exitCode = tool.exitCode?.(output);
+      return { output, isError: false, ...(exitCode === undefined ? {} : { exitCode }) };
     } catch (error) {
       return { output: `${name} failed: ${errorMessage(error)}`, isError: true };
     }

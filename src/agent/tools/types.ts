@@ -27,6 +27,8 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
   /** Optional own parsing of the raw input (default: inputSchema); throw to refuse it. */
   parse?: (raw: unknown) => z.infer<Schema>;
   run(input: z.infer<Schema>, context: ToolContext): Promise<string>;
+  /** For a tool that runs a command: its exit code, read from the output `run` gave (null: killed). */
+  exitCode?: (output: string) => number | null;
 }
 
 /** A failure the model can act on; its message is sent back as an error tool_result. */

@@ -39,6 +39,8 @@ export interface ChecklistState {
   note?: string;
   /** The latest round of verify_command, if it ran. */
   verify?: VerifyReport;
+  /** The run record's file name, once the run ended: the footer says where to find it. */
+  record?: string;
   resume: ResumeState;
 }
 
@@ -166,6 +168,7 @@ function footerLine(state: ChecklistState): string {
   if (state.elapsedMs !== undefined) parts.push(formatDuration(state.elapsedMs));
   const runUrl = state.runUrl && safeUrl(state.runUrl);
   if (runUrl) parts.push(`[workflow run](${runUrl})`);
+  if (state.record) parts.push(`record ${codeSpan(state.record)} in the run's summary and artifacts`);
   if (state.branch) parts.push(`branch ${branchLink(state.branch)}`);
   if (state.pr) parts.push(`PR #${state.pr.number}`);
   return parts.length > 0 ? `<sub>${parts.join(' · ')}</sub>` : '';

@@ -457,3 +457,32 @@ describe('GitHub emulator with Octokit', () => {
     expect(emu.violations).toEqual([]);
   });
 });
+
+describe('workflow runs, as the queue reads them', () => {
+  let emu: GitHubEmulator | undefined;
+  afterEach(async () => {
+    await emu?.close();
+    emu = undefined;
+  });
+
+  it('lists the runs by status and reads one, answers as GitHub documents them', async () => {
+    emu = await startGitHubEmulator({ owner: 'octo-org', repo: 'hello-world' });
+    emu.addWorkflowRun({ id: 5, title: 'todo-agent #1' });
+    emu.addWorkflowRun({ id: 6, status: 'queued', title: 'todo-agent #2' });
+    emu.addWorkflowRun({ id: 4, status: 'completed', conclusion: 'success' });
+    const octokit = getOctokit('ghs_x', { baseUrl: emu.url });
+    const repo = { owner: 'octo-org', repo: 'hello-world' };
+    const going = await octokit.rest.actions.listWorkflowRunsForRepo({ ...repo, status: 'in_progress' });
+    expect(going.data.workflow_runs.map((run) => [run.id, run.display_title])).toEqual([
+      [5, 'todo-agent #1'],
+    ]);
+    const all = await octokit.rest.actions.listWorkflowRunsForRepo(repo);
+    expect(all.data.workflow_runs.map((run) => run.id)).toEqual([6, 5, 4]); // newest first
+    const one = await octokit.rest.actions.getWorkflowRun({ ...repo, run_id: 4 });
+    expect(one.data).toMatchObject({ status: 'completed', conclusion: 'success' });
+    await expect(octokit.rest.actions.getWorkflowRun({ ...repo, run_id: 99 })).rejects.toMatchObject({
+      status: 404,
+    });
+    expectHonest(emu);
+  });
+});

@@ -48,6 +48,12 @@ export interface WorkflowRunState {
   id: number;
   status: 'queued' | 'in_progress' | 'completed';
   conclusion?: 'cancelled' | 'success';
+  /** Its workflow (the emulator's one workflow unless said otherwise). */
+  workflowId: number;
+  /** `display_title`: the workflow's run-name, `todo-agent #1` by default. */
+  title: string;
+  /** When it was made (and started): an ISO time. */
+  createdAt: string;
   onCancel?: () => void;
 }
 
@@ -194,9 +200,7 @@ export interface GitHubEmulator {
   /** Conditional GETs answered 304 Not Modified, which GitHub does not count against the rate limit. */
   notModified: number;
   /** Registers a workflow run (in progress unless said otherwise) that the API may be asked to cancel. */
-  addWorkflowRun(
-    run: Omit<WorkflowRunState, 'status'> & { status?: WorkflowRunState['status'] },
-  ): WorkflowRunState;
+  addWorkflowRun(run: Pick<WorkflowRunState, 'id'> & Partial<WorkflowRunState>): WorkflowRunState;
   /** Makes the next `times` (default 1) requests matching method and path regex fail with `response`. */
   failNext(match: { method?: string; path: RegExp }, response: InjectedResponse, times?: number): void;
   /** Calls other than GET/HEAD, in order. */

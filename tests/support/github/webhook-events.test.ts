@@ -4,6 +4,8 @@ import type { GitHubEmulator } from './emulator.js';
 import { validateWebhook } from './openapi.js';
 import {
   issueCommentEvent,
+  issuesEvent,
+  workflowDispatchEvent,
   pullRequestReviewCommentEvent,
   pullRequestReviewEvent,
 } from './webhook-events.js';
@@ -109,5 +111,30 @@ describe('webhook payload builders', () => {
     const event = issueCommentEvent({ body: '/agent go', issueNumber: 7 }) as Payload;
     expect(event).toMatchObject({ action: 'created', issue: { number: 7 }, comment: { body: '/agent go' } });
     expect(event.comment.user.login).toBe('maintainer');
+  });
+});
+
+describe('the issues and workflow_dispatch payload builders', () => {
+  it('build labeled and assigned payloads that GitHub’s description accepts', () => {
+    const labeled = issuesEvent({ action: 'labeled', label: 'todo-agent', sender: 'maintainer' }) as Payload;
+    expect(validateWebhook('issues-labeled', labeled)).toEqual([]);
+    expect(labeled).toMatchObject({
+      action: 'labeled',
+      label: { name: 'todo-agent' },
+      sender: { login: 'maintainer' },
+    });
+    const assigned = issuesEvent({ action: 'assigned', assignee: 'todo-agent-bot' }) as Payload;
+    expect(validateWebhook('issues-assigned', assigned)).toEqual([]);
+    expect(assigned.assignee.login).toBe('todo-agent-bot');
+    expect(assigned.repository.full_name).toBe('octo-org/hello-world');
+  });
+
+  it('builds a workflow_dispatch payload with its inputs that GitHub’s description accepts', () => {
+    const event = workflowDispatchEvent({ issue: '3', task: 'x' }, 'github-actions[bot]', 'Bot') as Payload;
+    expect(validateWebhook('workflow-dispatch', event)).toEqual([]);
+    expect(event).toMatchObject({
+      inputs: { issue: '3', task: 'x' },
+      sender: { login: 'github-actions[bot]', type: 'Bot' },
+    });
   });
 });

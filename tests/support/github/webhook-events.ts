@@ -209,3 +209,66 @@ export function pullRequestReviewEvent(options: ReviewEventOptions): Record<stri
   event.sender = asUser(event.sender, review.user, options.userType);
   return event;
 }
+
+export interface IssuesEventOptions {
+  action: 'labeled' | 'assigned' | 'opened';
+  /** The label added (labeled) or the login assigned (assigned). */
+  label?: string;
+  assignee?: string;
+  /** Who labeled or assigned. */
+  sender?: string;
+  senderType?: 'User' | 'Bot';
+  issueNumber?: number;
+  title?: string;
+  body?: string;
+  issueState?: 'open' | 'closed';
+}
+
+/** An `issues` payload (labeled or assigned) from @octokit/webhooks-examples, changed to fit the case. */
+export function issuesEvent(options: IssuesEventOptions): Record<string, unknown> {
+  const event = example('issues', options.action === 'opened' ? 'opened' : options.action);
+  const sender = options.sender ?? 'maintainer';
+  const number = options.issueNumber ?? 1;
+  event.issue = {
+    ...event.issue,
+    number,
+    title: options.title ?? 'Tidy up hello.py',
+    body: options.body ?? 'hello.py could use type hints and a main guard.',
+    state: options.issueState ?? 'open',
+    locked: false,
+    url: `${API}/repos/${OWNER}/${REPO}/issues/${number}`,
+    html_url: `${WEB}/${OWNER}/${REPO}/issues/${number}`,
+    updated_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  };
+  delete event.issue.pull_request;
+  if (options.action === 'labeled') {
+    event.label = { ...event.label, name: options.label ?? 'todo-agent' };
+    event.issue.labels = [event.label];
+  }
+  if (options.action === 'assigned') {
+    const assignee = asUser(event.assignee, options.assignee ?? 'todo-agent-bot');
+    event.assignee = assignee;
+    event.issue.assignee = assignee;
+    event.issue.assignees = [assignee];
+  }
+  event.sender = asUser(event.sender, sender, options.senderType);
+  event.repository = ourRepository(event.repository);
+  return event;
+}
+
+/** A `workflow_dispatch` payload with the workflow's inputs, as the runner's event file holds it. */
+export function workflowDispatchEvent(
+  inputs: Record<string, string>,
+  sender = 'maintainer',
+  senderType: 'User' | 'Bot' = 'User',
+): Record<string, unknown> {
+  const groups = require('@octokit/webhooks-examples') as Array<{ name: string; examples: Payload[] }>;
+  const event = structuredClone(groups.find((g) => g.name === 'workflow_dispatch')!.examples[0]!);
+  event.inputs = inputs;
+  event.ref = 'refs/heads/main';
+  event.workflow = '.github/workflows/todo-agent.yml';
+  event.sender = asUser(event.sender, sender, senderType);
+  event.repository = ourRepository(event.repository);
+  if (event.organization) event.organization = { ...event.organization, login: OWNER };
+  return event;
+}
