@@ -16,14 +16,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dropPersistedCredentials, saveConfig } from '../../src/git/config-guard.js';
 import { GitRepo } from '../../src/git/repo.js';
+import { git, GIT_ENV } from '../support/git-fixture.js';
 
-const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+const env = GIT_ENV;
 const TOKEN = 'ghs_configGuardToken000000000000000000001';
 const HEADER = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`;
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
 
 let root: string;
 let origin: string;

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -15,13 +14,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reserveGitDir } from '../../src/git/own-git-dir.js';
 import { GitRepo } from '../../src/git/repo.js';
+import { git, GIT_ENV, WHO } from '../support/git-fixture.js';
 
-const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-const who = ['-c', 'user.name=T', '-c', 'user.email=t@example.com'];
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
+const env = GIT_ENV;
+const who = WHO;
 
 let root: string;
 let origin: string;
