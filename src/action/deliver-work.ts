@@ -31,7 +31,9 @@ export async function deliverWork(
     logDisarmed(await prepared.config.restore(git));
     // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     if (plan.kind === 'plan') return {};
-    return deliver(deliveryOf(request, prepared, agentResult, checklist));
+    const delivered = await deliver(deliveryOf(request, prepared, agentResult, checklist));
+    await handBack(prepared);
+    return delivered;
   });
   const result: AgentResult = error ? { ...agentResult, status: 'failed', reason: error } : agentResult;
   if (delivery.pushedBranch)
@@ -72,6 +74,13 @@ function deliveryOf(
         }),
     },
   };
+}
+
+/** The commit goes back into the workspace's repository for later steps; failing that, a warning only. */
+async function handBack({ ownDir, git, startSha }: Prepared): Promise<void> {
+  await ownDir.handBack(git, startSha).catch((error: unknown) => {
+    log.warning(`The commit could not be handed back to the workspace's repository: ${errorSentence(error)}`);
+  });
 }
 
 /** What was taken out of the workspace's git directories, for the log: names, never contents. */

@@ -21,6 +21,13 @@ export interface OwnGitDir {
    * and `info/exclude`. Returns our git for the workspace, bound to this directory.
    */
   adopt(checkout: GitRepo, options?: GitRepoOptions): Promise<GitRepo>;
+  /**
+   * Hands our commit back to the workspace's repository for the workflow's later steps: its objects fetched
+   * into the workspace's `.git` and its branch (or detached HEAD) and index moved to it, so that the work
+   * tree is clean there again. Call it only once every `.git` of the workspace was disarmed (git-dirs.ts):
+   * git then writes nothing through a link. Does nothing when no commit was made.
+   */
+  handBack(repo: GitRepo, startSha: string): Promise<void>;
   /** Deletes it (at the end of the run). */
   remove(): Promise<void>;
 }
@@ -45,9 +52,15 @@ export async function reserveGitDir(env: NodeJS.ProcessEnv = process.env): Promi
         async () => await mkdtemp(path.join(tmpdir(), prefix)),
       )
     : await mkdtemp(path.join(tmpdir(), prefix));
+  // The environment adopt was given (secret-free), for handBack's git too.
+  let gitBase: NodeJS.ProcessEnv = process.env;
   return {
     path: dir,
-    adopt: async (checkout, options = {}) => await adopt(dir, checkout, options),
+    adopt: async (checkout, options = {}) => {
+      gitBase = options.env ?? process.env;
+      return await adopt(dir, checkout, options);
+    },
+    handBack: async (repo, startSha) => await handBack(dir, repo, startSha, gitBase),
     remove: async () => await rm(dir, { recursive: true, force: true }),
   };
 }
@@ -104,6 +117,28 @@ async function adopt(dir: string, checkout: GitRepo, options: GitRepoOptions): P
   // The copied index's file times are the checkout's: refresh them (exit 1 just means changes).
   await runGit(checkout.dir, bound, ['update-index', '-q', '--refresh']);
   return new GitRepo(checkout.dir, { ...options, gitDir: dir });
+}
+
+async function handBack(
+  dir: string,
+  repo: GitRepo,
+  startSha: string,
+  base: NodeJS.ProcessEnv,
+): Promise<void> {
+  const sha = await repo.head();
+  if (sha === startSha) return;
+  const workspace = repo.dir;
+  const env = gitEnv(base, { gitDir: path.join(workspace, '.git'), workTree: workspace });
+  for (const args of [
+    ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', dir, sha],
+    ['reset', '--quiet', '--mixed', sha],
+  ]) {
+    const result = await runGit(workspace, env, args);
+    // `reset` exits 1 when the index does not match the work tree: what it reports is not an error here.
+    if (result.code !== 0 && !(args[0] === 'reset' && result.code === 1)) {
+      throw new GitError(args, result.stderr || result.stdout, result.code);
+    }
+  }
 }
 
 /**

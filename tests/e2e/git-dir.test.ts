@@ -190,13 +190,18 @@ describe.each(USERS)('the model attacks the git the action delivers with, as $wh
     laterStep(workspace, as);
     laterStep(join(workspace, 'vendor/lib'), as);
     expect(await readdir(marks)).toEqual([]);
-    // …and still finds usable repositories: the shallow checkout on the run's branch, the work uncommitted.
-    const status = spawnSync('git', ['-c', 'safe.directory=*', 'status', '--porcelain'], {
-      cwd: workspace,
-      encoding: 'utf8',
-    });
+    // …and still finds a usable repository: the shallow checkout, its branch at the commit we pushed.
+    const plainGit = (...args: string[]) =>
+      spawnSync('git', ['-c', 'safe.directory=*', ...args], { cwd: workspace, encoding: 'utf8' });
+    const status = plainGit('status', '--porcelain');
     expect(status.stderr).toBe('');
-    expect(status.stdout).toContain(' M hello.py');
+    expect(status.stdout).not.toContain('hello.py');
+    const pushedSha = await sandbox.git(
+      ['--git-dir', sandbox.origin, 'rev-parse', 'agent/issue-1-4242'],
+      root,
+    );
+    expect(plainGit('rev-parse', 'agent/issue-1-4242').stdout.trim()).toBe(pushedSha);
+    expect(plainGit('rev-parse', 'HEAD').stdout.trim()).toBe(pushedSha);
     expect(await readFile(join(workspace, '.git/shallow'), 'utf8')).toMatch(/^[0-9a-f]{40}\n$/);
   }, 180_000);
 });

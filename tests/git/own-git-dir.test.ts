@@ -12,6 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { disarmGitDirs } from '../../src/git/git-dirs.js';
 import { reserveGitDir } from '../../src/git/own-git-dir.js';
 import { GitRepo } from '../../src/git/repo.js';
 import { git, GIT_ENV, WHO } from '../support/git-fixture.js';
@@ -129,6 +130,14 @@ describe('reserveGitDir', () => {
     expect(git(origin, 'cat-file', 'blob', `${sha!}:passwd-link`)).toBe('/etc/passwd');
     expect(readFileSync(outsideFile, 'utf8')).toBe('outside\n');
     expect(readdirSync(marks)).toEqual(['post-commit']);
+
+    // Handed back (after the disarm the run does first): the workspace's branch holds the commit, clean.
+    await disarmGitDirs(dir, repo, [join(dir, '.git')]);
+    await own.handBack(repo, start);
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(sha);
+    expect(git(dir, 'symbolic-ref', 'HEAD')).toBe('refs/heads/main');
+    expect(git(dir, '-c', 'core.fsmonitor=false', 'status', '--porcelain')).toBe('');
+    expect(readFileSync(outsideFile, 'utf8')).toBe('outside\n');
     await own.remove();
   }, 20_000);
 });
