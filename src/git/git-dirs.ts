@@ -219,5 +219,6 @@ export async function disarmGitDirs(
   const trustedReal = new Set(await Promise.all(trusted.map(async (dir) => (await real(dir)) ?? dir)));
   const disarm = new Disarm(root, git, trustedReal);
   await disarm.walkWorkTree(root);
-  return disarm.result;
+  // Sorted: the log reads the same whatever order the file system lists entries in.
+  return { links: disarm.result.links.sort(), configs: disarm.result.configs.sort() };
 }
