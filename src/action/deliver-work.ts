@@ -1,6 +1,9 @@
-// What a run hands over once the agent is done: the workspace's git configuration restored, then the work
-// committed, pushed and opened as a pull request (a plan delivers nothing), and review threads answered.
+// What a run hands over once the agent is done: every git directory of the workspace made safe for later
+// steps (its configuration restored), then the work committed in our own git directory, pushed and opened
+// as a pull request (a plan delivers nothing), and review threads answered.
 import type { AgentResult } from '../agent/events.js';
+import type { Disarmed } from '../git/git-dirs.js';
+import { log } from '../runner/output.js';
 import { deliver, type Delivery, type DeliveryRequest } from '../delivery/deliver.js';
 import { pullBody } from '../delivery/pull-body.js';
 import { replyInThreads } from '../delivery/thread-replies.js';
@@ -23,11 +26,14 @@ export async function deliverWork(
   const { settings, trigger, api } = request;
   const { git, startSha, threads, plan } = prepared;
   const { delivery, error } = await deliverSafely(async () => {
-    // Every tool process is gone (each call's namespace died with it); what the model configured goes too.
-    await prepared.config.restore();
+    // Every tool process is gone (each call's namespace died with it); what the model configured goes too,
+    // before our git stages anything (staging a nested repository reads its refs).
+    logDisarmed(await prepared.config.restore(git));
     // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     if (plan.kind === 'plan') return {};
-    return deliver(deliveryOf(request, prepared, agentResult, checklist));
+    const delivered = await deliver(deliveryOf(request, prepared, agentResult, checklist));
+    await handBack(prepared);
+    return delivered;
   });
   const result: AgentResult = error ? { ...agentResult, status: 'failed', reason: error } : agentResult;
   if (delivery.pushedBranch)
@@ -68,6 +74,20 @@ function deliveryOf(
         }),
     },
   };
+}
+
+/** The commit goes back into the workspace's repository for later steps; failing that, a warning only. */
+async function handBack({ ownDir, git, startSha }: Prepared): Promise<void> {
+  await ownDir.handBack(git, startSha).catch((error: unknown) => {
+    log.warning(`The commit could not be handed back to the workspace's repository: ${errorSentence(error)}`);
+  });
+}
+
+/** What was taken out of the workspace's git directories, for the log: names, never contents. */
+function logDisarmed({ links, configs }: Disarmed): void {
+  if (links.length > 0) log.warning(`Removed links leading out of the workspace: ${links.join(', ')}.`);
+  if (configs.length > 0)
+    log.warning(`Cut nested git configuration down to inert settings: ${configs.join(', ')}.`);
 }
 
 /** Commit, push and pull request, where any throw becomes a sentence rather than a lost result. */

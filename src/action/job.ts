@@ -47,5 +47,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   } catch (error) {
     await checklist.fail(error);
     throw error;
+  } finally {
+    await prepared.ownDir.remove();
   }
 }

@@ -1,12 +1,15 @@
-// Everything a run needs before the checklist exists: the workspace's git, the sandbox, the thread as the
-// maintainer saw it, who wrote it, where the work goes and the instructions the base branch holds.
+// Everything a run needs before the checklist exists: our own git directory, the sandbox, the thread as the
+// maintainer saw it, who wrote it, where the work goes and the instructions the base branch holds. The
+// checkout's own `.git` is used only here, before the first tool call; from then on our git works in a
+// directory of its own (own-git-dir.ts), filled from the checkout at the end of this step.
 import { childEnv } from '../sandbox/child-env.js';
 import { loadInstructions, type InstructionFile } from '../agent/instructions.js';
 import { credentialFiles } from '../sandbox/credential-files.js';
 import type { Redaction } from '../sandbox/capped-output.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { dropPersistedCredentials, saveConfig, type SavedConfig } from '../git/config-guard.js';
-import { GitRepo } from '../git/repo.js';
+import { reserveGitDir, type OwnGitDir } from '../git/own-git-dir.js';
+import { GitRepo, type GitRepoOptions } from '../git/repo.js';
 import type { GitHubApi, IssueComment, Permission } from '../github/api.js';
 import { answer } from '../github/answer.js';
 import { humanComments } from '../github/thread/issue-context.js';
@@ -33,7 +36,10 @@ export interface JobRequest {
 
 /** A run ready to start: where it works, what the model reads, and what to restore afterwards. */
 export interface Prepared {
+  /** Our git: the action's own git directory, the workspace as its work tree only. */
   git: GitRepo;
+  /** That directory, hidden from the tools; removed when the run ends. */
+  ownDir: OwnGitDir;
   plan: WorkPlan;
   /** The thread as it stood when the maintainer asked. */
   thread: IssueComment[];
@@ -47,13 +53,18 @@ export interface Prepared {
 
 /** Prepares the run, or says why it cannot start; a throw is answered on the issue before it goes on. */
 export async function prepare(request: JobRequest): Promise<Prepared | { decline: string }> {
-  return await beforeStart(request, async () => {
+  let ownDir: OwnGitDir | undefined;
+  const prepared = beforeStart(request, async () => {
     const { settings, trigger, api } = request;
-    const git = workspaceRepo(request);
+    const options = gitOptions(request);
+    const git = new GitRepo(settings.workspace, options);
     const removed = await dropPersistedCredentials(git);
     if (removed > 0)
       log.info(`Removed ${removed} persisted credential(s) from the workspace's git configuration.`);
-    const sandbox = await startSandbox(settings, trigger.mode === 'plan' ? 'read-only' : 'read-write');
+    // Made before the sandbox, so that the tools never see it.
+    ownDir = await reserveGitDir(process.env);
+    const access = trigger.mode === 'plan' ? 'read-only' : 'read-write';
+    const sandbox = await startSandbox(settings, access, [ownDir.path]);
     // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
     const checkoutSha = await git.head();
     const [defaultBranch, allComments, threads] = await Promise.all([
@@ -74,24 +85,32 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
     const thread = threadAsAsked(trigger, allComments);
     const permissions = await authorPermissions(api, trigger.issueAuthor, thread, threadAuthors(threads));
     const instructions = 'plan' in outcome ? await baseInstructions(git, outcome.plan.base, checkoutSha) : [];
-    const startSha = await git.head();
-    const config = await saveConfig(settings.workspace);
     if ('decline' in outcome) {
       sandbox?.close();
+      await ownDir.remove();
       return outcome;
     }
+    const config = await saveConfig(settings.workspace);
+    const started = performance.now();
+    const own = await ownDir.adopt(git, options);
+    log.info(`Own git directory ready in ${Math.round(performance.now() - started)} ms.`);
+    const startSha = await own.head();
     const { plan } = outcome;
-    return { git, plan, thread, threads, permissions, instructions, sandbox, startSha, config };
+    return { git: own, ownDir, plan, thread, threads, permissions, instructions, sandbox, startSha, config };
+  });
+  return await prepared.catch(async (error: unknown) => {
+    await ownDir?.remove();
+    throw error;
   });
 }
 
 /** Our git gets a secret-free environment; the token reaches only its fetch, ls-remote and push. */
-function workspaceRepo({ settings, secrets }: JobRequest): GitRepo {
-  return new GitRepo(settings.workspace, {
+function gitOptions({ settings, secrets }: JobRequest): GitRepoOptions {
+  return {
     env: childEnv(process.env, secrets),
     auth: { serverUrl: settings.serverUrl, token: settings.inputs.github_token },
     exclude: credentialFiles(process.env),
-  });
+  };
 }
 
 /** The model reads the thread as it stood when the maintainer asked: nothing posted after the trigger. */

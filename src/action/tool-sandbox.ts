@@ -14,6 +14,8 @@ import type { Settings } from '../settings/settings.js';
 export async function startSandbox(
   settings: Settings,
   workspaceAccess: WorkspaceAccess = 'read-write',
+  /** More to hide from the tools (the action's own git directory). */
+  hidden: readonly string[] = [],
 ): Promise<Sandbox | undefined> {
   if (settings.inputs.sandbox === 'off') {
     log.warning('sandbox: off: the tools run without a sandbox and can read the runner and its credentials.');
@@ -25,7 +27,7 @@ export async function startSandbox(
       workspace: await openWorkspace(settings.workspace),
       network: settings.inputs.tool_network === 'none' ? 'none' : 'host',
       // A cloud login step's credentials file sits in the workspace: bash sees an empty file there.
-      hidden: [...runnerFiles(process.env), ...credentialFiles(process.env)],
+      hidden: [...runnerFiles(process.env), ...credentialFiles(process.env), ...hidden],
       workspaceAccess,
     });
     log.info(`Sandbox ready in ${Math.round(performance.now() - started)} ms.`);

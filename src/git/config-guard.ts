@@ -1,12 +1,16 @@
 // The workspace's git configuration as something the model must not steer: the credentials
-// actions/checkout persisted are removed before the first tool call, and the configuration (and hooks) as
-// they were then are put back after the last one, before our own git commits and pushes.
-import { lstat, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+// actions/checkout persisted are removed before the first tool call, and the configuration, hooks and
+// `shallow` as they were then are put back after the last one, for the workflow's later steps (our own git
+// works in a directory of its own and reads none of them). Nothing is written back through a link.
+import { lstat, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { disarmGitDirs, type Disarmed } from './git-dirs.js';
 import type { GitRepo } from './repo.js';
 
 /** Files in .git that change which configuration or repository git reads; absent ones stay absent. */
 const CONFIG_FILES = ['config', 'config.worktree', 'commondir'] as const;
+/** Put back only when the model replaced it by something else than a file (a link to a secret, say). */
+const SHALLOW = 'shallow';
 
 /** One configuration entry: `name` as git prints it (lower-cased section and key) and its value. */
 interface Entry {
@@ -88,8 +92,11 @@ export async function dropPersistedCredentials(git: GitRepo): Promise<number> {
 }
 
 export interface SavedConfig {
-  /** Puts the configuration back; throws if `.git` is no longer the directory it was. */
-  restore(): Promise<void>;
+  /**
+   * Puts the configuration, hooks and `shallow` back when `.git` is still a directory, then disarms every
+   * git directory of the workspace (git-dirs.ts). `git` runs `git config --file` only: our own repository.
+   */
+  restore(git: GitRepo): Promise<Disarmed>;
 }
 
 /** The regular files in .git/hooks and their contents (hooks are small scripts). */
@@ -100,8 +107,8 @@ interface Hook {
 
 async function readHooks(hooksDir: string): Promise<Map<string, Hook>> {
   const hooks = new Map<string, Hook>();
-  const names = await readdir(hooksDir).catch(() => [] as string[]);
-  for (const name of names) {
+  if (!(await lstat(hooksDir).catch(() => undefined))?.isDirectory()) return hooks;
+  for (const name of await readdir(hooksDir)) {
     const file = path.join(hooksDir, name);
     const stat = await lstat(file);
     if (stat.isFile()) hooks.set(name, { content: await readFile(file), mode: stat.mode & 0o777 });
@@ -111,53 +118,71 @@ async function readHooks(hooksDir: string): Promise<Map<string, Hook>> {
 
 /**
  * Removes the hooks the model added or changed, so that no later step's git (a workflow's own push) runs
- * them: our own git ignores them anyway.
+ * them. A `hooks` that is no longer a directory (a link to a directory outside) is removed, never what it
+ * names, and a directory made in its place.
  */
 async function restoreHooks(hooksDir: string, saved: Map<string, Hook>): Promise<void> {
-  const names = await readdir(hooksDir).catch(() => [] as string[]);
-  for (const name of names) {
+  const stat = await lstat(hooksDir).catch(() => undefined);
+  if (stat && !stat.isDirectory()) await rm(hooksDir, { force: true });
+  if (!stat?.isDirectory()) {
+    if (saved.size === 0) return;
+    await mkdir(hooksDir);
+  }
+  for (const name of await readdir(hooksDir)) {
     const file = path.join(hooksDir, name);
     const before = saved.get(name);
-    const stat = await lstat(file);
+    const now = await lstat(file);
     const same =
       before &&
-      stat.isFile() &&
-      (stat.mode & 0o777) === before.mode &&
+      now.isFile() &&
+      (now.mode & 0o777) === before.mode &&
       (await readFile(file)).equals(before.content);
-    if (same) continue;
-    await rm(file, { recursive: true, force: true });
-    if (before) await writeFile(file, before.content, { mode: before.mode });
+    if (!same) await rm(file, { recursive: true, force: true });
+  }
+  for (const [name, hook] of saved) {
+    const file = path.join(hooksDir, name);
+    if (!(await lstat(file).catch(() => undefined)))
+      await writeFile(file, hook.content, { flag: 'wx', mode: hook.mode });
   }
 }
 
-/** Remembers the workspace's git configuration and hooks (call it before the first tool call). */
+/** A new file renamed over `file`: a link planted in its place is replaced, never followed. */
+async function writeOver(file: string, text: string): Promise<void> {
+  const temporary = `${file}.todo-agent-${process.pid}`;
+  await rm(temporary, { recursive: true, force: true });
+  await writeFile(temporary, text, { flag: 'wx' });
+  if ((await lstat(file).catch(() => undefined))?.isDirectory()) await rm(file, { recursive: true });
+  await rename(temporary, file);
+}
+
+async function readIfFile(file: string): Promise<string | undefined> {
+  return (await lstat(file).catch(() => undefined))?.isFile() ? await readFile(file, 'utf8') : undefined;
+}
+
+/** Remembers the workspace's git configuration, hooks and `shallow` (call it before the first tool call). */
 export async function saveConfig(workspace: string): Promise<SavedConfig> {
   const gitDir = path.join(workspace, '.git');
   await assertGitDir(gitDir);
   const saved = new Map<string, string | undefined>();
-  for (const name of CONFIG_FILES) {
-    const file = path.join(gitDir, name);
-    saved.set(name, (await exists(file)) ? await readFile(file, 'utf8') : undefined);
-  }
+  for (const name of CONFIG_FILES) saved.set(name, await readIfFile(path.join(gitDir, name)));
+  const shallow = await readIfFile(path.join(gitDir, SHALLOW));
   const hooksDir = path.join(gitDir, 'hooks');
   const hooks = await readHooks(hooksDir);
   return {
-    async restore() {
-      await assertGitDir(gitDir);
-      await restoreHooks(hooksDir, hooks);
-      for (const [name, text] of saved) {
-        const file = path.join(gitDir, name);
-        if (text === undefined) {
-          await rm(file, { recursive: true, force: true });
-          continue;
+    async restore(git) {
+      // Checked here, written just below: no process of the model is left to swap it meanwhile.
+      if ((await lstat(gitDir).catch(() => undefined))?.isDirectory()) {
+        await restoreHooks(hooksDir, hooks);
+        for (const [name, text] of saved) {
+          const file = path.join(gitDir, name);
+          if (text === undefined) await rm(file, { recursive: true, force: true });
+          else await writeOver(file, text);
         }
-        // A new file renamed over the old one: a symlink planted in its place is replaced, not followed.
-        const temporary = `${file}.todo-agent-${process.pid}`;
-        await rm(temporary, { recursive: true, force: true });
-        await writeFile(temporary, text, { flag: 'wx' });
-        if ((await lstat(file).catch(() => undefined))?.isDirectory()) await rm(file, { recursive: true });
-        await rename(temporary, file);
+        const shallowFile = path.join(gitDir, SHALLOW);
+        const now = await lstat(shallowFile).catch(() => undefined);
+        if (shallow !== undefined && !now?.isFile()) await writeOver(shallowFile, shallow);
       }
+      return await disarmGitDirs(workspace, git, [gitDir]);
     },
   };
 }

@@ -1,12 +1,13 @@
-// The one module that runs git. Every call goes through execFile (never a shell) with an argument array,
-// and runs only git: no system or global configuration, and command-line settings that switch off what a
-// repository's own configuration could make git run (hooks, fsmonitor, credential helpers, ssh commands,
-// protocols other than https and local files). The push token reaches only this module's git processes,
-// as an http.extraheader in their environment; it is never written to the repository's configuration.
-import { execFile } from 'node:child_process';
-import { isAbsolute, relative } from 'node:path';
-import { redactor } from '../text/redact.js';
+// Our git's operations on one repository: HEAD, branches, the change, the commit and the push. Every
+// process goes through git-process.ts (locked down, no system or global configuration). The push token
+// reaches only these git processes, as an http.extraheader in their environment; it is never written to a
+// repository's configuration. After the tools ran, the repository is the action's own git directory
+// (own-git-dir.ts) with the workspace as its work tree only.
+import { isAbsolute, join, relative } from 'node:path';
 import { errorMessage } from '../text/error-sentence.js';
+import { GitError, gitEnv, runGit, type GitOutput } from './git-process.js';
+
+export { GitError } from './git-process.js';
 
 export const BOT_IDENTITY = {
   name: 'github-actions[bot]',
@@ -27,93 +28,20 @@ export interface GitRepoOptions {
   auth?: { serverUrl: string; token: string };
   /** Files never staged, wherever .gitignore stands (credential files an earlier step left in the workspace). */
   exclude?: readonly string[];
+  /**
+   * The git directory, when it is not `<dir>/.git`: the action's own (see own-git-dir.ts). Then `dir` is only
+   * the work tree, and no configuration, hook or file of `<dir>/.git` is read.
+   */
+  gitDir?: string;
 }
 
 export type PushResult = { ok: true } | { ok: false; rejected: boolean; message: string };
 
-/** Network commands get minutes, not forever: a hung fetch must not eat the job's whole time budget. */
-const GIT_TIMEOUT_MS = 5 * 60_000;
-const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
-/**
- * These would point git at another repository or index than the one in `dir`, add configuration, or name
- * programs for git to run.
- */
-const UNWANTED_VARS = [
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_COMMON_DIR',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_CONFIG',
-  'GIT_CONFIG_PARAMETERS',
-  'GIT_CONFIG_COUNT',
-  'GIT_ASKPASS',
-  'SSH_ASKPASS',
-  'GIT_SSH',
-  'GIT_SSH_COMMAND',
-  'GIT_PROXY_COMMAND',
-  'GIT_EXTERNAL_DIFF',
-  'GIT_EDITOR',
-  'GIT_SEQUENCE_EDITOR',
-  'GIT_EXEC_PATH',
-  'GIT_TEMPLATE_DIR',
-];
-
-/**
- * Settings given on every command line, where they win over the repository's configuration: nothing the
- * workspace configures runs inside our git. (The repository's configuration is also put back as it was
- * before the model's first tool call; see config-guard.ts.)
- */
-export const GIT_LOCKDOWN: readonly string[] = [
-  'core.hooksPath=/dev/null',
-  'core.fsmonitor=false',
-  'core.sshCommand=false',
-  'core.askPass=',
-  'core.editor=false',
-  'core.pager=cat',
-  'credential.helper=',
-  'diff.external=',
-  'submodule.recurse=false',
-  'protocol.allow=never',
-  'protocol.https.allow=always',
-  'protocol.file.allow=always',
-  'commit.gpgsign=false',
-  'tag.gpgsign=false',
-].flatMap((setting) => ['-c', setting]);
-
-/** `scheme://user:secret@host` → `scheme://***@host`, for anything git may echo back. */
-function scrubCredentials(text: string): string {
-  return redactor.redact(text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@'));
-}
-
-export class GitError extends Error {
-  override name = 'GitError';
-  /** `git <args>`, credentials scrubbed; the environment is never included. */
-  readonly command: string;
-  readonly stderr: string;
-  /** Undefined when git did not exit on its own (not found, timed out, output too large). */
-  readonly exitCode: number | undefined;
-
-  constructor(args: readonly string[], stderr: string, exitCode?: number) {
-    const command = scrubCredentials(['git', ...args].join(' '));
-    const detail = scrubCredentials(stderr.trim());
-    const status = exitCode === undefined ? 'failed' : `failed (exit ${exitCode})`;
-    super(detail ? `${command} ${status}: ${detail}` : `${command} ${status}`);
-    this.command = command;
-    this.stderr = detail;
-    this.exitCode = exitCode;
-  }
-}
-
-interface GitOutput {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 export class GitRepo {
+  /** The work tree. */
   readonly dir: string;
+  /** The git directory: `<dir>/.git`, or the action's own. */
+  readonly gitDir: string;
   readonly #env: NodeJS.ProcessEnv;
   readonly #identity: GitIdentity;
   /** Extra environment for commands that talk to the remote. */
@@ -123,16 +51,9 @@ export class GitRepo {
 
   constructor(dir: string, options: GitRepoOptions = {}) {
     this.dir = dir;
-    const env: NodeJS.ProcessEnv = {
-      ...(options.env ?? process.env),
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-    };
-    for (const name of Object.keys(env)) {
-      if (UNWANTED_VARS.includes(name) || /^GIT_CONFIG_(KEY|VALUE)_/.test(name)) delete env[name];
-    }
-    this.#env = env;
+    this.gitDir = options.gitDir ?? join(dir, '.git');
+    const base = options.env ?? process.env;
+    this.#env = gitEnv(base, options.gitDir ? { gitDir: options.gitDir, workTree: dir } : undefined);
     this.#identity = options.identity ?? BOT_IDENTITY;
     this.#authEnv = options.auth ? authEnv(options.auth.serverUrl, options.auth.token) : {};
     const inside = (options.exclude ?? [])
@@ -307,22 +228,7 @@ export class GitRepo {
 
   /** Runs git and reports its exit code; throws only when git could not run to the end. */
   #run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<GitOutput> {
-    const fullArgs = ['-c', `safe.directory=${this.dir}`, ...GIT_LOCKDOWN, ...args];
-    const options = {
-      cwd: this.dir,
-      env: { ...this.#env, ...extraEnv },
-      encoding: 'utf8' as const,
-      maxBuffer: MAX_OUTPUT_BYTES,
-      timeout: GIT_TIMEOUT_MS,
-    };
-    return new Promise((resolve, reject) => {
-      execFile('git', fullArgs, options, (error, stdout, stderr) => {
-        if (!error) return resolve({ code: 0, stdout, stderr });
-        if (typeof error.code === 'number') return resolve({ code: error.code, stdout, stderr });
-        const why = error.killed ? `timed out or killed (${error.signal ?? 'no signal'})` : error.message;
-        reject(new GitError(args, `${why}\n${stderr}`));
-      });
-    });
+    return runGit(this.dir, this.#env, args, extraEnv);
   }
 }
 

@@ -16,14 +16,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dropPersistedCredentials, saveConfig } from '../../src/git/config-guard.js';
 import { GitRepo } from '../../src/git/repo.js';
+import { git, GIT_ENV } from '../support/git-fixture.js';
 
-const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+const env = GIT_ENV;
 const TOKEN = 'ghs_configGuardToken000000000000000000001';
 const HEADER = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`;
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
 
 let root: string;
 let origin: string;
@@ -97,7 +94,7 @@ describe('saveConfig', () => {
     writeFileSync(join(hooks, 'pre-push'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
     writeFileSync(join(hooks, sample[0]!), 'changed\n');
 
-    await saved.restore();
+    await saved.restore(new GitRepo(dir, { env }));
 
     expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(before);
     expect(readdirSync(hooks).sort()).toEqual(sample); // the new hook is gone, the changed one is back
@@ -106,11 +103,51 @@ describe('saveConfig', () => {
     expect(readFileSync(elsewhere, 'utf8')).toContain('hooksPath'); // the link was replaced, not followed
   });
 
-  it('refuses when .git was replaced by a file pointing elsewhere', async () => {
+  it('removes a .git replaced by a file pointing out of the workspace, and leaves what it named alone', async () => {
     const saved = await saveConfig(dir);
+    const originConfig = readFileSync(join(origin, 'config'), 'utf8');
     rmSync(join(dir, '.git'), { recursive: true });
     writeFileSync(join(dir, '.git'), `gitdir: ${origin}\n`);
-    await expect(saved.restore()).rejects.toThrow(/is not a directory/);
+    const disarmed = await saved.restore(new GitRepo(dir, { env }));
+    expect(disarmed.links).toEqual(['.git']);
+    expect(existsSync(join(dir, '.git'))).toBe(false);
+    expect(readFileSync(join(origin, 'config'), 'utf8')).toBe(originConfig);
+  });
+
+  it('replaces a hooks link by a directory of the saved hooks, never emptying what the link named', async () => {
+    const saved = await saveConfig(dir);
+    const hooks = join(dir, '.git', 'hooks');
+    const sample = readdirSync(hooks).sort();
+    const outside = join(root, 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'keep.txt'), 'keep\n');
+    rmSync(hooks, { recursive: true });
+    symlinkSync(outside, hooks);
+
+    await saved.restore(new GitRepo(dir, { env }));
+
+    expect(readdirSync(outside)).toEqual(['keep.txt']);
+    expect(readdirSync(hooks).sort()).toEqual(sample);
+  });
+
+  it('puts back a shallow file replaced by a link, and removes the links that lead out', async () => {
+    const shallowFile = join(dir, '.git', 'shallow');
+    writeFileSync(shallowFile, `${git(dir, 'rev-parse', 'HEAD')}\n`);
+    const saved = await saveConfig(dir);
+    const secret = join(root, 'npmrc');
+    writeFileSync(secret, '//registry.npmjs.org/:_authToken=npm_notForGit\n');
+    rmSync(shallowFile);
+    symlinkSync(secret, shallowFile);
+    rmSync(join(dir, '.git', 'COMMIT_EDITMSG'), { force: true });
+    symlinkSync(secret, join(dir, '.git', 'COMMIT_EDITMSG'));
+    symlinkSync(join(dir, 'README.md'), join(dir, '.git', 'inside-link'));
+
+    const disarmed = await saved.restore(new GitRepo(dir, { env }));
+
+    expect(readFileSync(shallowFile, 'utf8')).toBe(`${git(dir, 'rev-parse', 'HEAD')}\n`);
+    expect(disarmed.links).toEqual(['.git/COMMIT_EDITMSG']);
+    expect(existsSync(join(dir, '.git', 'inside-link'))).toBe(true); // leads nowhere outside
+    expect(readFileSync(secret, 'utf8')).toContain('npm_notForGit');
   });
 });
 

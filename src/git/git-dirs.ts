@@ -1,0 +1,224 @@
+// Every git directory of the workspace made safe for a later step's plain `git status`, `git log` or
+// `git diff`: the top `.git`, nested repositories the model made, submodules' directories under
+// `.git/modules`, worktrees, and whatever a `.git` file or `commondir` names. No link in any of them leads
+// out of the workspace, no pointer file (gitfile, `commondir`, alternates) names a place outside it, and a
+// nested repository keeps only configuration that runs nothing (no fsmonitor, hooksPath, filter, pager,
+// editor, alias, sshCommand, credential helper, include…) and no hooks. Runs after the last tool call, when
+// no process of the model is left, and before our own git stages anything (staging a nested repository
+// reads its HEAD and refs).
+import { lstat, readFile, readdir, readlink, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { GitRepo } from './repo.js';
+
+export interface Disarmed {
+  /** Links (and pointer files) removed because they led out of the workspace, relative to it. */
+  links: string[];
+  /** Nested git directories whose configuration was cut down to inert settings, relative to the workspace. */
+  configs: string[];
+}
+
+/** Inert settings a nested repository keeps (names as `git config --list` prints them). */
+const INERT = [
+  /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|eol|safecrlf|quotepath|sparsecheckout|sparsecheckoutcone|checkstat|trustctime|abbrev|splitindex|untrackedcache|commitgraph|multipackindex)$/,
+  /^extensions\.(objectformat|refstorage|worktreeconfig|preciousobjects|partialclone|noop)$/,
+  /^remote\..+\.(url|pushurl|fetch|push|mirror|tagopt|prune|promisor|partialclonefilter)$/,
+  /^branch\..+\.(remote|merge|rebase|pushremote)$/,
+  /^submodule\..+\.(url|active|branch)$/,
+  /^user\.(name|email)$/,
+  /^(index\.version|init\.defaultbranch|gc\.auto|fetch\.prune|pull\.rebase)$/,
+];
+
+/** Is `inner` the workspace or inside it (both real paths)? */
+function inside(inner: string, root: string): boolean {
+  const relative = path.relative(root, inner);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** The real path `target` names, or undefined when it does not exist (a dangling link proves nothing). */
+async function real(target: string): Promise<string | undefined> {
+  return await realpath(target).catch(() => undefined);
+}
+
+class Disarm {
+  readonly result: Disarmed = { links: [], configs: [] };
+  readonly #root: string;
+  readonly #git: GitRepo;
+  readonly #trusted: ReadonlySet<string>;
+  readonly #seen = new Set<string>();
+
+  constructor(root: string, git: GitRepo, trusted: ReadonlySet<string>) {
+    this.#root = root;
+    this.#git = git;
+    this.#trusted = trusted;
+  }
+
+  #name(file: string): string {
+    return path.relative(this.#root, file) || '.';
+  }
+
+  async #drop(file: string): Promise<void> {
+    await rm(file, { recursive: true, force: true });
+    this.result.links.push(this.#name(file));
+  }
+
+  /** A link is kept only when what it names exists and is inside the workspace. */
+  async #checkLink(link: string): Promise<string | undefined> {
+    const target = await real(path.resolve(path.dirname(link), await readlink(link)));
+    if (target && inside(target, this.#root)) return target;
+    await this.#drop(link);
+    return undefined;
+  }
+
+  /** The path a pointer file names (relative to `base`), or undefined after removing a file that leads out. */
+  async #checkPointer(file: string, named: string, base: string): Promise<string | undefined> {
+    const target = await real(path.resolve(base, named));
+    if (target && inside(target, this.#root)) return target;
+    await this.#drop(file);
+    return undefined;
+  }
+
+  /** The work tree, walked without following links, for every entry named `.git`. */
+  async walkWorkTree(dir: string): Promise<void> {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    // A directory git would take for a bare repository when a later step runs git inside it.
+    const names = new Set(entries.map((entry) => entry.name));
+    if (names.has('HEAD') && names.has('objects') && names.has('refs')) await this.gitDir(dir);
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.name === '.git') await this.#dotGit(full);
+      else if (entry.isDirectory()) await this.walkWorkTree(full);
+    }
+  }
+
+  async #dotGit(entry: string): Promise<void> {
+    const stat = await lstat(entry);
+    if (stat.isSymbolicLink()) {
+      const target = await this.#checkLink(entry);
+      if (target) await this.gitDir(target);
+    } else if (stat.isDirectory()) {
+      await this.gitDir(entry);
+    } else if (stat.isFile()) {
+      const text = await readFile(entry, 'utf8');
+      const named = /^gitdir: (.+)$/m.exec(text)?.[1];
+      const target = named ? await this.#checkPointer(entry, named.trim(), path.dirname(entry)) : undefined;
+      if (target) await this.gitDir(target);
+    }
+  }
+
+  /** One git directory: its links, its pointer files, its configuration and hooks, its nested git dirs. */
+  async gitDir(dir: string): Promise<void> {
+    const key = (await real(dir)) ?? dir;
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    await this.#links(dir);
+    const commondir = await this.#pointerFile(path.join(dir, 'commondir'));
+    if (commondir) {
+      const target = await this.#checkPointer(path.join(dir, 'commondir'), commondir, dir);
+      if (target) await this.gitDir(target);
+    }
+    await this.#alternates(path.join(dir, 'objects', 'info', 'alternates'));
+    if (!this.#trusted.has(key)) {
+      await this.#inertConfig(dir);
+      await rm(path.join(dir, 'hooks'), { recursive: true, force: true });
+    }
+    for (const group of ['modules', 'worktrees']) await this.#nested(path.join(dir, group));
+  }
+
+  /** Every link under `dir` (not followed) that leads out is removed. */
+  async #links(dir: string): Promise<void> {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isSymbolicLink()) await this.#checkLink(full);
+      else if (entry.isDirectory()) await this.#links(full);
+    }
+  }
+
+  /** The first line of a regular file (links were dealt with already), or undefined. */
+  async #pointerFile(file: string): Promise<string | undefined> {
+    if (!(await lstat(file).catch(() => undefined))?.isFile()) return undefined;
+    return (await readFile(file, 'utf8')).split('\n')[0]?.trim() || undefined;
+  }
+
+  async #alternates(file: string): Promise<void> {
+    if (!(await lstat(file).catch(() => undefined))?.isFile()) return;
+    const lines = (await readFile(file, 'utf8'))
+      .split('\n')
+      .filter((line) => line.trim() && !line.startsWith('#'));
+    for (const line of lines) {
+      const target = await real(path.resolve(path.dirname(path.dirname(file)), line.trim()));
+      if (!target || !inside(target, this.#root)) return await this.#drop(file);
+    }
+  }
+
+  /** `modules/<name>` (nested again for submodules of submodules) and `worktrees/<id>`. */
+  async #nested(group: string): Promise<void> {
+    const entries = await readdir(group, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      const full = path.join(group, entry.name);
+      const isGitDir = await lstat(path.join(full, 'HEAD')).then(
+        () => true,
+        () => false,
+      );
+      if (isGitDir) await this.gitDir(full);
+      else await this.#nested(full); // a submodule named a/b lives in modules/a/b
+    }
+  }
+
+  /** `config` and `config.worktree` rewritten with the inert settings only (a new file, renamed over). */
+  async #inertConfig(dir: string): Promise<void> {
+    for (const name of ['config', 'config.worktree']) {
+      const file = path.join(dir, name);
+      const stat = await lstat(file).catch(() => undefined);
+      if (!stat) continue;
+      // A file git cannot parse keeps nothing: it could not be read as inert either.
+      const listed = stat.isFile()
+        ? await this.#git.configFile(file, ['--null', '--list']).catch(() => undefined)
+        : undefined;
+      const kept: Array<[string, string]> = [];
+      let dropped = listed === undefined;
+      for (const record of (listed ?? '').split('\0').filter(Boolean)) {
+        const newline = record.indexOf('\n');
+        const key = newline === -1 ? record : record.slice(0, newline);
+        const value = newline === -1 ? '' : record.slice(newline + 1);
+        if (await this.#inert(dir, key, value)) kept.push([key, value]);
+        else dropped = true;
+      }
+      if (!dropped) continue;
+      const temporary = `${file}.todo-agent-${process.pid}`;
+      await rm(temporary, { recursive: true, force: true });
+      await writeFile(temporary, '', { flag: 'wx', mode: 0o644 });
+      for (const [key, value] of kept) await this.#git.configFile(temporary, ['--add', key, value]);
+      await rm(file, { recursive: true, force: true });
+      await rename(temporary, file);
+      this.result.configs.push(this.#name(file));
+    }
+  }
+
+  async #inert(dir: string, key: string, value: string): Promise<boolean> {
+    if (key === 'core.worktree') {
+      const target = await real(path.resolve(dir, value));
+      return target !== undefined && inside(target, this.#root);
+    }
+    return INERT.some((pattern) => pattern.test(key));
+  }
+}
+
+/**
+ * Makes every git directory in `workspace` safe (see the top of this file). `trusted` git directories (the
+ * top `.git`, whose configuration and hooks config-guard.ts put back) keep theirs. `git` only reads and
+ * writes configuration files (`git config --file`): give it our own repository, never the workspace's.
+ */
+export async function disarmGitDirs(
+  workspace: string,
+  git: GitRepo,
+  trusted: readonly string[] = [],
+): Promise<Disarmed> {
+  const root = await realpath(workspace);
+  const trustedReal = new Set(await Promise.all(trusted.map(async (dir) => (await real(dir)) ?? dir)));
+  const disarm = new Disarm(root, git, trustedReal);
+  await disarm.walkWorkTree(root);
+  // Sorted: the log reads the same whatever order the file system lists entries in.
+  return { links: disarm.result.links.sort(), configs: disarm.result.configs.sort() };
+}

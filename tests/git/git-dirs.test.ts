@@ -1,0 +1,180 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { disarmGitDirs } from '../../src/git/git-dirs.js';
+import { GitRepo } from '../../src/git/repo.js';
+import { git, GIT_ENV, WHO } from '../support/git-fixture.js';
+
+const env = GIT_ENV;
+const who = WHO;
+
+let root: string;
+let dir: string;
+let marks: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'todo-agent-git-dirs-'));
+  dir = join(root, 'work');
+  marks = join(root, 'marks');
+  mkdirSync(marks);
+  mkdirSync(dir);
+  git(dir, 'init', '--quiet', '--initial-branch=main');
+  writeFileSync(join(dir, 'README.md'), '# hello\n');
+  git(dir, 'add', '-A');
+  git(dir, ...who, 'commit', '-qm', 'init');
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** A nested repository whose configuration runs something on every plain git command it can. */
+function plantNested(path: string): void {
+  mkdirSync(path, { recursive: true });
+  git(path, 'init', '--quiet');
+  writeFileSync(join(path, 'x.txt'), 'x\n');
+  git(path, 'add', '-A');
+  git(path, ...who, 'commit', '-qm', 'x');
+  writeFileSync(join(path, 'x.txt'), 'changed\n');
+  const mark = (name: string) => `touch ${marks}/${name}`;
+  writeFileSync(join(path, '.gitattributes'), '* filter=evil diff=evil\n');
+  const included = join(root, 'included.config');
+  writeFileSync(included, `[core]\n\tpager = ${mark('include-pager')}; cat\n`);
+  for (const [key, value] of [
+    ['core.fsmonitor', `${mark('fsmonitor')}; false`],
+    ['core.hooksPath', marks],
+    ['core.pager', `${mark('pager')}; cat`],
+    ['core.editor', mark('editor')],
+    ['core.sshCommand', mark('ssh')],
+    ['pager.log', `${mark('pager-log')}; cat`],
+    ['alias.st', `!${mark('alias')}`],
+    ['filter.evil.clean', `${mark('filter')}; cat`],
+    ['filter.evil.smudge', `${mark('filter')}; cat`],
+    ['diff.evil.textconv', `sh -c '${mark('textconv')}; cat "$1"' -`],
+    ['credential.helper', `!${mark('credential')}`],
+    ['log.showSignature', 'true'],
+    ['gpg.program', mark('gpg')],
+    ['include.path', included],
+    ['remote.origin.uploadpack', mark('uploadpack')],
+  ]) {
+    git(path, 'config', key!, value!);
+  }
+  const hook = join(path, '.git', 'hooks', 'post-checkout');
+  writeFileSync(hook, `#!/bin/sh\n${mark('hook')}\n`);
+  chmodSync(hook, 0o755);
+}
+
+/** What a later workflow step runs: plain git, with whatever configuration the machine has. */
+function laterStep(cwd: string): void {
+  for (const args of [['status'], ['log', '-p', '-1'], ['diff'], ['st'], ['show', 'HEAD']]) {
+    spawnSync('git', args, { cwd, env: { ...process.env, GIT_PAGER: '', PAGER: '' }, stdio: 'ignore' });
+  }
+}
+
+/** Every link under `dir` (not followed) whose target is missing or outside `within`. */
+function linksOut(dir: string, within: string): string[] {
+  const found: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    const stat = lstatSync(full);
+    if (stat.isSymbolicLink()) {
+      const target = execFileSync('readlink', ['-f', full]).toString().trim();
+      if (!target.startsWith(`${within}/`) || !existsSync(target)) found.push(full);
+    } else if (stat.isDirectory()) found.push(...linksOut(full, within));
+  }
+  return found;
+}
+
+describe('disarmGitDirs', () => {
+  it('leaves a nested repository that a later plain git status, log, diff or alias runs nothing of', async () => {
+    const nested = join(dir, 'vendor', 'lib');
+    plantNested(nested);
+    // The check that the marks are reached at all: before, the plain commands run the plants.
+    laterStep(nested);
+    expect(readdirSync(marks).length).toBeGreaterThan(3);
+    for (const name of readdirSync(marks)) rmSync(join(marks, name));
+
+    const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+
+    expect(disarmed.configs).toEqual(['vendor/lib/.git/config']);
+    laterStep(nested);
+    laterStep(dir);
+    expect(readdirSync(marks)).toEqual([]);
+    // What makes it a repository stays: its commit, its remote-less state, its changed file.
+    expect(git(nested, 'log', '--format=%s')).toBe('x');
+    expect(git(nested, 'status', '--porcelain')).toContain('x.txt');
+    expect(existsSync(join(nested, '.git', 'hooks'))).toBe(false);
+  });
+
+  it('removes every link in a .git that leads out, and .git files, commondir and alternates that do', async () => {
+    const secret = join(root, 'npmrc');
+    writeFileSync(secret, '//registry.npmjs.org/:_authToken=npm_packedRefsLeak\n');
+    const nested = join(dir, 'nested');
+    plantNested(nested);
+    rmSync(join(nested, '.git', 'packed-refs'), { force: true });
+    symlinkSync(secret, join(nested, '.git', 'packed-refs'));
+    symlinkSync(root, join(dir, '.git', 'logs', 'outside-dir'));
+    symlinkSync(join(dir, 'README.md'), join(dir, '.git', 'inside'));
+    symlinkSync(join(root, 'missing'), join(dir, '.git', 'dangling'));
+    // A .git file naming a repository outside, and a worktree-like git dir whose commondir leads out.
+    mkdirSync(join(dir, 'pointer'));
+    writeFileSync(join(dir, 'pointer', '.git'), `gitdir: ${root}\n`);
+    mkdirSync(join(dir, 'wt'));
+    const linked = join(dir, '.git', 'worktrees', 'wt');
+    mkdirSync(linked, { recursive: true });
+    writeFileSync(join(linked, 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(linked, 'commondir'), `${root}\n`);
+    writeFileSync(join(dir, '.git', 'objects', 'info', 'alternates'), '/usr/share/objects\n');
+    // A work-tree link out is the work's content: it stays.
+    symlinkSync('/etc/passwd', join(dir, 'passwd-link'));
+
+    const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+
+    expect(disarmed.links.sort()).toEqual(
+      [
+        '.git/dangling',
+        '.git/logs/outside-dir',
+        '.git/objects/info/alternates',
+        '.git/worktrees/wt/commondir',
+        'nested/.git/packed-refs',
+        'pointer/.git',
+      ].sort(),
+    );
+    expect(linksOut(join(dir, '.git'), dir)).toEqual([]);
+    expect(linksOut(join(nested, '.git'), dir)).toEqual([]);
+    expect(existsSync(join(dir, '.git', 'inside'))).toBe(true);
+    expect(lstatSync(join(dir, 'passwd-link')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(secret, 'utf8')).toContain('npm_packedRefsLeak');
+  });
+
+  it('treats a directory that git would take for a bare repository as one', async () => {
+    const bare = join(dir, 'fake');
+    git(root, 'init', '--quiet', '--bare', bare);
+    git(bare, 'config', 'core.pager', `touch ${marks}/bare-pager; cat`);
+    git(bare, 'config', 'alias.st', `!touch ${marks}/bare-alias`);
+    const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+    expect(disarmed.configs).toEqual(['fake/config']);
+    laterStep(bare);
+    expect(readdirSync(marks)).toEqual([]);
+    expect(git(bare, 'rev-parse', '--is-bare-repository')).toBe('true');
+  });
+
+  it('keeps the configuration and hooks of the git dirs it is told to trust', async () => {
+    git(dir, 'config', 'core.sshCommand', 'ssh -i key');
+    const before = readFileSync(join(dir, '.git', 'config'), 'utf8');
+    const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+    expect(disarmed).toEqual({ links: [], configs: [] });
+    expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(before);
+  });
+});
