@@ -19,6 +19,8 @@ export interface TriggerSource {
   commentUrl: string;
   /** Login of the commenter. */
   sender: string;
+  /** The commenter's numeric account id (for the commit's Co-authored-by address). */
+  senderId?: number;
   owner: string;
   repo: string;
   issueTitle: string;
@@ -49,7 +51,7 @@ export type RunTrigger = Extract<Trigger, { kind: 'run' }>;
 const actionSchema = z.object({ action: z.string() });
 
 const repositorySchema = z.object({ name: z.string(), owner: z.object({ login: z.string() }) });
-const senderSchema = z.object({ login: z.string(), type: z.string() });
+const senderSchema = z.object({ login: z.string(), type: z.string(), id: z.number().int().optional() });
 
 const commentEventSchema = z.object({
   comment: z.object({
@@ -158,6 +160,7 @@ function readRequest(eventName: string, payload: unknown): Request | { error: z.
       ...(read.threadId === undefined ? {} : { threadId: read.threadId }),
       commentUrl: asking.html_url,
       sender: sender.login,
+      ...(sender.id === undefined ? {} : { senderId: sender.id }),
       owner: repository.owner.login,
       repo: repository.name,
       issueTitle: issue.title,
