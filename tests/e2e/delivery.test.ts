@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse, type ScriptStep } from '../support/anthropic/server.js';
 import { planAt } from '../support/anthropic/scenarios.js';
 import { refuseWorkflowPushes } from '../support/github/origin-rules.js';
-import { createWorld, type World } from './setup.js';
+import { createWorld, TOKEN, type World } from './setup.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -118,6 +118,7 @@ describe('delivery (dist/index.js)', () => {
     expect(comment).toContain('<details><summary>');
     expect(comment).toContain('+name: ci');
     expect(comment).toContain('diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml');
-    expect(run.stdout).not.toContain('ghs_');
+    expect(run.outputs.status).toBe('completed');
+    expect(comment).not.toContain(TOKEN);
   });
 });
