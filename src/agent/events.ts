@@ -43,6 +43,7 @@ export type NudgeKind =
   | 'more_tokens'
   | 'context_cleared'
   | 'verify_failed'
+  | 'review'
   | 'maintainer';
 
 export type AgentEvent =

@@ -15,7 +15,7 @@ const RULES: Array<{ pattern: RegExp; refusal: (match: RegExpMatchArray) => Refu
     refusal: (match) => ({
       rule: `the token may not create or change workflow files (${match[1]?.trim() || '.github/workflows/'})`,
       advice:
-        'Give the action a token that may change workflows (a GitHub App with the Workflows permission, or a fine-grained token with Workflows: write) as `github_token`, or ask for the task without touching `.github/workflows/`.',
+        'Ask for the task without touching `.github/workflows/` and apply the workflow part from the patch yourself; or, knowing that it lets the agent’s pull requests change the workflows that run it (see SECURITY.md), give `github_token` a token with Workflows: write.',
     }),
   },
   {

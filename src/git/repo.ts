@@ -361,17 +361,21 @@ export class GitRepo {
     return await this.#git(['diff', '--binary', '--full-index', '--no-color', '--no-ext-diff', from, 'HEAD']);
   }
 
-  /** Lines added and removed per file from `from` to HEAD (binary files count none). */
-  async lineCounts(from: string): Promise<Map<string, { additions: number; deletions: number }>> {
+  /** Lines added and removed per file from `from` to HEAD, or to the index (binary files count none). */
+  async lineCounts(
+    from: string,
+    { staged = false }: { staged?: boolean } = {},
+  ): Promise<Map<string, { additions: number; deletions: number }>> {
     assertNotOption(from, 'diff');
     const numstat = await this.#git([
       'diff',
+      ...(staged ? ['--cached'] : []),
       '--numstat',
       '-z',
       '--no-renames',
       '--no-ext-diff',
       from,
-      'HEAD',
+      ...(staged ? [] : ['HEAD']),
     ]);
     const counts = new Map<string, { additions: number; deletions: number }>();
     for (const entry of numstat.split('\0').filter(Boolean)) {

@@ -84,11 +84,17 @@ describe('delivery (dist/index.js)', () => {
       'touch .DS_Store',
       "printf 'def tool():\\n    return 1\\n' > pkg/tool.py",
     ].join(' && ');
-    world = await createWorld(oneCommand(command));
+    // Something is held back, so the model gets its last look at the list, and says it is right.
+    world = await createWorld([...oneCommand(command), reply(text('The list is right: only pkg/tool.py.'))]);
     const run = await world.trigger(`/agent ${TASK}`);
-    const { github } = world;
+    const { github, model } = world;
     expect(github.violations).toEqual([]);
     expect(run.outputs.status).toBe('completed');
+    expect(model.remaining()).toBe(0);
+    const review = JSON.stringify(model.requests.at(-1)!.body);
+    expect(review).toContain('check the files that will be committed (1)');
+    expect(review).toContain('pkg/tool.py (new, +2 −0)');
+    expect(review).toContain('.venv: a Python virtualenv');
     const files = await originGit(world, ['diff', '--name-only', 'main...agent/issue-1-4242']);
     expect(files.split('\n')).toEqual(['pkg/tool.py']);
     const body = github.state.pulls[0]!.body;
