@@ -301,7 +301,8 @@ export class GitHubApi {
       return 'created';
     } catch (error) {
       // 422 also answers a sha GitHub does not have: only "Reference already exists" means the name is taken.
-      if (statusOf(error) === 422 && /already exists/i.test(String((error as Error).message))) return 'exists';
+      if (statusOf(error) === 422 && /already exists/i.test(String((error as Error).message)))
+        return 'exists';
       throw error;
     }
   }
