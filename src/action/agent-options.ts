@@ -10,6 +10,7 @@ import { runContext } from '../github/thread/run-context.js';
 import type { Briefing, RunFacts } from '../agent/prompt.js';
 import type { VerifySettings } from '../agent/verify.js';
 import type { WorkPlan } from '../github/work-plan.js';
+import { deliveryReview } from '../delivery/review.js';
 import { log } from '../runner/output.js';
 import type { Settings } from '../settings/settings.js';
 import type { JobRequest, Prepared } from './prepare.js';
@@ -17,7 +18,7 @@ import type { JobRequest, Prepared } from './prepare.js';
 /** The agent's whole brief for this run: task, context, model, limits, and who watches it. */
 export async function agentOptions(
   { settings, trigger, signal, redactor, secrets }: JobRequest,
-  { plan, sandbox, thread, threads, permissions, instructions }: Prepared,
+  { plan, sandbox, thread, threads, permissions, instructions, git, startSha }: Prepared,
   watch: { observers: AgentObserver[]; inbox: () => InboxEntry[] },
 ): Promise<AgentOptions> {
   const { inputs } = settings;
@@ -46,6 +47,8 @@ export async function agentOptions(
     ...verifyGate(settings),
     observers: watch.observers,
     inbox: watch.inbox,
+    // The agent never learns of git: it is handed a last look at what delivery will commit, as text.
+    ...(plan.kind === 'plan' ? {} : { review: () => deliveryReview(git, startSha) }),
     signal,
     redaction: redactor,
     secrets,

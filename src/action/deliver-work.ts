@@ -5,6 +5,7 @@ import type { AgentResult } from '../agent/events.js';
 import type { Disarmed } from '../git/git-dirs.js';
 import { log } from '../runner/output.js';
 import { deliver, type Delivery, type DeliveryRequest } from '../delivery/deliver.js';
+import { commitMessage } from '../delivery/commit-message.js';
 import { pullBody } from '../delivery/pull-body.js';
 import { replyInThreads } from '../delivery/thread-replies.js';
 import { headline, type WorkPlan } from '../github/work-plan.js';
@@ -58,19 +59,30 @@ function deliveryOf(
     base: plan.base,
     continuesBranch: plan.continuesBranch,
     openPull: plan.kind !== 'pull-request',
-    // Git is not GitHub's API: the commit message is redacted on its way to git here.
+    signed: settings.inputs.signed_commits,
+    redact,
+    // Git is not GitHub's API: the commit message is redacted (before it is cut) on its way to git here.
     commitMessage: redact(
-      `${firstLine(headline(plan), 72, redact)}\n\nWork by todo-agent for #${trigger.issueNumber}.`,
+      commitMessage({
+        task: redact(headline(plan)),
+        items: result.todos,
+        ...(trigger.senderId === undefined
+          ? {}
+          : { requester: { login: trigger.sender, id: trigger.senderId } }),
+        runUrl: settings.runUrl,
+      }),
     ),
     pull: {
       title: firstLine(headline(plan), 100, redact),
       draft: settings.inputs.draft,
-      body: (files) =>
+      body: ({ files, heldBack, unsignedBecause }) =>
         pullBody({
           ...closesOf(plan, trigger.issueNumber),
           result,
           ...(checklist.url ? { checklistUrl: checklist.url } : {}),
-          ...(files ? { files } : {}),
+          files,
+          heldBack,
+          ...(unsignedBecause ? { unsignedBecause } : {}),
         }),
     },
   };

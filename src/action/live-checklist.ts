@@ -135,6 +135,7 @@ function outcomeOf(result: AgentResult, delivery: Delivery, settings: Settings):
       undefined,
     ...(pushed ? { branch: { name: pushed, url: treeUrl(settings, pushed) } } : {}),
     ...(delivery.pr ? { pr: { number: delivery.pr.number, url: delivery.pr.url } } : {}),
+    ...(delivery.patch !== undefined ? { refused: { ...delivery.refusal, patch: delivery.patch } } : {}),
   };
 }
 

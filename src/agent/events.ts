@@ -44,6 +44,7 @@ export type NudgeKind =
   | 'more_tokens'
   | 'context_cleared'
   | 'verify_failed'
+  | 'review'
   | 'maintainer';
 
 /** A block of a model response as observers get it: a thinking block keeps only its type, never its text. */

@@ -69,6 +69,11 @@ export interface AgentOptions extends Briefing {
    * entry may replace the list (validated as a todo update) and adds a text to the next user message.
    */
   inbox?: () => InboxEntry[];
+  /**
+   * A last look before the run completes, asked once: a text for the model (the files about to be delivered,
+   * say), answered with one more round to act on it; undefined lets the run complete at once.
+   */
+  review?: () => Promise<string | undefined>;
 }
 
 /** Given the list as it stands: the list to replace it with, if any, and what to tell the model. */
@@ -96,6 +101,8 @@ class Run {
   toolCalls = 0;
   maxTokens: number;
   openItemNudges = 0;
+  /** The review (the files about to be delivered) was shown: it is shown once. */
+  reviewed = false;
 
   constructor(readonly options: AgentOptions) {
     this.todos = new TodoManager(options.resumedTodos ?? []);
@@ -241,6 +248,8 @@ class Run {
    * goes back to the model as a new message, until the rounds run out (or `lastChance`: no turns left).
    */
   async checkCompleted(lastChance = false): Promise<Reply> {
+    const review = lastChance ? undefined : await this.takeReview();
+    if (review) return { content: [this.nudge('review', review)] };
     if (!this.verify) return { end: 'completed', reason: 'every todo item is completed' };
     const report = await this.verify.run();
     this.emit({ type: 'verify', turn: this.turn, report });
@@ -250,6 +259,13 @@ class Run {
     if (items) this.todos.update(items);
     const text = failureMessage(report, this.context.bashTimeoutSeconds, items !== undefined);
     return { content: [this.nudge('verify_failed', text)] };
+  }
+
+  /** The review text, the first time only. */
+  async takeReview(): Promise<string | undefined> {
+    if (this.reviewed || !this.options.review) return undefined;
+    this.reviewed = true;
+    return await this.options.review();
   }
 
   /** Adds the reminder and the context note when due: after every tool_result block, as the API requires. */

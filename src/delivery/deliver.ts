@@ -1,9 +1,14 @@
-// After the loop: commit the work, push a branch, and open the pull request when every item is done.
+// After the loop, one straight path: the change as our own git sees it → what is held back → the commit
+// (through GitHub's API, signed, or pushed with git) → the pull request, its whole description in one
+// request. Each step is one named function below, in the order they run.
 import type { AgentResult } from '../agent/events.js';
 import type { GitRepo } from '../git/repo.js';
 import type { ChangedFile, GitHubApi, OpenPull } from '../github/api.js';
 import { statusOf } from '../github/api.js';
-import { errorSentence } from '../text/error-sentence.js';
+import { errorMessage, errorSentence } from '../text/error-sentence.js';
+import { commitThroughApi } from './api-commit.js';
+import { holdBack, type HeldBack } from './held-back.js';
+import { refusalOf, type Refusal } from './refusal.js';
 
 export interface DeliveryRequest {
   git: GitRepo;
@@ -17,16 +22,26 @@ export interface DeliveryRequest {
   continuesBranch: boolean;
   /** Open (or reuse) a pull request when every item is completed; false for a run on a PR's own head. */
   openPull: boolean;
+  /** Commit through GitHub's API (signed) rather than push with git. */
+  signed: boolean;
   commitMessage: string;
+  /** Secrets out of anything shown (the patch of a refused change). */
+  redact: (text: string) => string;
   pull: {
     title: string;
-    /** The description, given the files GitHub counts once the pull request exists (before: none). */
-    body: (files?: PullFiles) => string;
+    /** The whole description, given what was delivered. */
+    body: (delivered: Delivered) => string;
     draft: boolean;
   };
 }
 
-export type PullFiles = { files: ChangedFile[]; more: boolean };
+/** What the pull request's description says of the delivery. */
+export interface Delivered {
+  files: { files: ChangedFile[]; more: boolean };
+  heldBack: readonly HeldBack[];
+  /** Why the commit was pushed with git, unsigned, although signed commits are on. */
+  unsignedBecause?: string;
+}
 
 export interface Delivery {
   /** The branch that holds the work on the remote, if anything was pushed. */
@@ -34,89 +49,197 @@ export interface Delivery {
   pr?: { number: number; url: string; reused: boolean };
   /** A sentence for the comment when there is something to say (no changes, push failed). */
   note?: string;
+  /** The commit that holds the work, and whether GitHub made (and signed) it. */
+  commit?: { sha: string; signed: boolean };
+  heldBack?: readonly HeldBack[];
+  /** GitHub refused the work: the rule and what to change. */
+  refusal?: Refusal;
+  /** The whole change as a patch (`git apply`), kept when it could not be delivered: for the run record. */
+  patch?: string;
 }
 
 const PUSH_ATTEMPTS = 3;
 /** Before pushing again after a failure that was not a rejection (a network or server hiccup). */
 const PUSH_RETRY_DELAY_MS = 2_000;
+/** How many changed files a pull request body lists. */
+const MAX_LISTED_FILES = 100;
 
 export async function deliver(request: DeliveryRequest): Promise<Delivery> {
-  const { git, result } = request;
-  await git.commitAll(request.commitMessage);
-  const madeCommits = (await git.head()) !== request.startSha;
-  if (!madeCommits && !request.continuesBranch) {
-    return result.status === 'completed'
-      ? {
-          note: 'Every item is completed, and the work left no changes in the repository, so there is no pull request.',
-        }
-      : {};
-  }
-  // A continued branch already holds the earlier work on the remote: with nothing new, there is nothing to push.
-  // A name taken by other work (or a continued branch that moved on meanwhile) means a fresh name, never lost work.
-  const pushed = madeCommits
-    ? await pushSomewhere(git, request.branch, true)
-    : { branch: request.branch, message: '' };
-  if (!pushed.branch) return { note: `The work could not be pushed: ${pushed.message}` };
+  const added = await stageChange(request);
+  const heldBack = await holdBackStrays(request, added);
+  const madeCommits = await commitLocally(request);
+  if (!madeCommits && !request.continuesBranch) return { heldBack, ...nothingToDeliver(request.result) };
+  const landed = madeCommits
+    ? await landCommit(request)
+    : { branch: request.branch, sha: await request.git.head(), signed: false };
+  if ('failed' in landed) return { heldBack, ...(await keepRefusedWork(request, landed)) };
   const moved =
-    request.continuesBranch && pushed.branch !== request.branch
-      ? `\`${request.branch}\` changed while the agent worked, so its work went to \`${pushed.branch}\` instead.`
+    request.continuesBranch && landed.branch !== request.branch
+      ? `\`${request.branch}\` changed while the agent worked, so its work went to \`${landed.branch}\` instead.`
       : undefined;
-  const opens = result.status === 'completed' && request.openPull;
-  const found = await pullFor(request, pushed.branch, opens);
-  if ('error' in found) {
-    return { pushedBranch: pushed.branch, note: [moved, found.error].filter(Boolean).join(' ') };
-  }
-  const { pr } = found;
-  if (!pr) return { pushedBranch: pushed.branch, ...(moved ? { note: moved } : {}) };
-  // A description this action wrote (now, or an earlier run's) is brought up to date; a person's is left alone.
-  const described = pr.ours ? await describe(request, pr.number) : undefined;
-  const note = [moved, described].filter(Boolean).join(' ');
+  const delivered: Delivered = {
+    files: await filesChanged(request),
+    heldBack,
+    ...(landed.unsignedBecause ? { unsignedBecause: landed.unsignedBecause } : {}),
+  };
+  const pulled = await openPullRequest(request, landed.branch, delivered);
+  const note = [moved, pulled.note].filter(Boolean).join(' ');
   return {
-    pushedBranch: pushed.branch,
-    pr: { number: pr.number, url: pr.htmlUrl, reused: pr.reused },
+    pushedBranch: landed.branch,
+    commit: { sha: landed.sha, signed: landed.signed },
+    heldBack,
+    ...(pulled.pr ? { pr: pulled.pr } : {}),
     ...(note ? { note } : {}),
   };
 }
 
+/** 1. The change, as our own git sees it: everything staged, and the files it adds since the start. */
+async function stageChange({
+  git,
+  startSha,
+}: DeliveryRequest): Promise<Array<{ path: string; size: number }>> {
+  await git.stageAll();
+  const changes = await git.changesBetween(startSha, await git.stagedTree());
+  return changes.filter((change) => change.status === 'A').map(({ path, size }) => ({ path, size }));
+}
+
+/** 2. What is held back: generated environments, caches and large new files leave the index (not the disk). */
+async function holdBackStrays(request: DeliveryRequest, added: Array<{ path: string; size: number }>) {
+  const { heldBack, heldPaths } = holdBack(added);
+  await request.git.unstage(heldPaths);
+  return heldBack;
+}
+
+/** 3a. The local commit of what is staged; whether the branch now holds commits the start did not. */
+async function commitLocally({ git, commitMessage, startSha }: DeliveryRequest): Promise<boolean> {
+  await git.commitStaged(commitMessage);
+  return (await git.head()) !== startSha;
+}
+
+function nothingToDeliver(result: AgentResult): Pick<Delivery, 'note'> {
+  return result.status === 'completed'
+    ? {
+        note: 'Every item is completed, and the work left no changes in the repository, so there is no pull request.',
+      }
+    : {};
+}
+
+type Landed = { branch: string; sha: string; signed: boolean; unsignedBecause?: string };
+type Failed = { failed: true; message: string };
+
 /**
- * The pull request the pushed work belongs to: opened (or reused) when the run completed on its own branch;
- * otherwise the one already open for the branch, if any (a run on a PR, a continued run).
+ * 3b. The commit on GitHub: through the API (signed) when asked and the change allows it, else pushed with
+ * git. A name taken by other work (or a continued branch that moved on meanwhile) means a fresh name.
  */
-async function pullFor(
+async function landCommit(request: DeliveryRequest): Promise<Landed | Failed> {
+  const { git, api, branch } = request;
+  let unsignedBecause: string | undefined;
+  if (request.signed) {
+    const parent = await parentOnRemote(request);
+    if (!parent) {
+      unsignedBecause = `\`${branch}\` moved on while the agent worked`;
+    } else {
+      try {
+        const outcome = await commitThroughApi({
+          git,
+          api,
+          branch,
+          message: request.commitMessage,
+          ...parent,
+        });
+        if (outcome.landed) return { branch: outcome.branch, sha: outcome.sha, signed: true };
+        unsignedBecause = outcome.why;
+      } catch (error) {
+        const message = errorMessage(error);
+        // A rule refuses the change whichever way it goes; anything else may still get through with git.
+        if (refusalOf(message)) return { failed: true, message };
+        unsignedBecause = `GitHub's API did not take the commit (${statusOf(error) ?? 'error'}: ${errorSentence(error)})`;
+      }
+    }
+  }
+  const pushed = await pushSomewhere(git, branch);
+  if (!pushed.branch) return { failed: true, message: pushed.message };
+  return {
+    branch: pushed.branch,
+    sha: await git.head(),
+    signed: false,
+    ...(unsignedBecause ? { unsignedBecause } : {}),
+  };
+}
+
+/** The remote commit an API commit goes on; undefined when the remote branch is not behind HEAD. */
+async function parentOnRemote({ git, branch, startSha, continuesBranch }: DeliveryRequest) {
+  if (!continuesBranch) return { parent: startSha, branchExists: false };
+  const tip = await git.remoteTip(branch);
+  if (!tip) return { parent: startSha, branchExists: false };
+  return (await git.mergeBase(tip)) === tip ? { parent: tip, branchExists: true } : undefined;
+}
+
+/** A refused or failed push: the rule and what to change when GitHub said, and the whole change as a patch. */
+async function keepRefusedWork(request: DeliveryRequest, failed: Failed): Promise<Delivery> {
+  const refusal = refusalOf(failed.message);
+  const patch = request.redact(await request.git.patchSince(request.startSha));
+  const note = refusal
+    ? 'The work was not pushed; the whole change is kept as a patch.'
+    : `The work could not be pushed (${failed.message}); the whole change is kept as a patch.`;
+  return { note, patch, ...(refusal ? { refusal } : {}) };
+}
+
+/** 4a. The files the branch changes since it left the base, counted by our git (not asked of GitHub). */
+async function filesChanged({ git, base, startSha }: DeliveryRequest): Promise<Delivered['files']> {
+  const from = (await git.mergeBase(`refs/remotes/origin/${base}`)) ?? startSha;
+  const [changes, counts] = await Promise.all([git.changesBetween(from, 'HEAD'), git.lineCounts(from)]);
+  const STATUS = { A: 'added', D: 'removed', M: 'modified', T: 'changed' } as const;
+  const files = changes.slice(0, MAX_LISTED_FILES).map((change) => ({
+    path: change.path,
+    status: STATUS[change.status] ?? 'modified',
+    ...(counts.get(change.path) ?? { additions: 0, deletions: 0 }),
+  }));
+  return { files, more: changes.length > MAX_LISTED_FILES };
+}
+
+/**
+ * 4b. The pull request: opened with its whole description in one request when the run completed on its own
+ * branch (a reused one of ours is described again); otherwise the one already open for the branch, if any.
+ */
+async function openPullRequest(
   request: DeliveryRequest,
   branch: string,
-  opens: boolean,
-): Promise<{ pr?: OpenPull } | { error: string }> {
+  delivered: Delivered,
+): Promise<{ pr?: Delivery['pr']; note?: string }> {
+  const opens = request.result.status === 'completed' && request.openPull;
+  const body = request.pull.body(delivered);
+  let pr: OpenPull | undefined;
   try {
-    if (!opens) return { pr: await request.api.findOpenPull(branch) };
-    const { title, draft } = request.pull;
-    const pr = await request.api.openPull({
-      head: branch,
-      base: request.base,
-      title,
-      draft,
-      body: request.pull.body(),
-    });
-    return { pr };
+    pr = opens
+      ? await request.api.openPull({
+          head: branch,
+          base: request.base,
+          title: request.pull.title,
+          draft: request.pull.draft,
+          body,
+        })
+      : await request.api.findOpenPull(branch);
   } catch (error) {
     // The work is pushed: say where, rather than fail the run and hide the branch.
     if (!opens) return {};
     const status = statusOf(error);
-    const why = errorSentence(error);
     return {
-      error: `The pull request could not be opened (${status ? `${status}: ` : ''}${why}); the work is on the branch.`,
+      note: `The pull request could not be opened (${status ? `${status}: ` : ''}${errorSentence(error)}); the work is on the branch.`,
     };
   }
-}
-
-/** Rewrites the description with the files GitHub counts; a sentence for the comment when that fails. */
-async function describe(request: DeliveryRequest, pullNumber: number): Promise<string | undefined> {
+  if (!pr) return {};
+  const shown = { number: pr.number, url: pr.htmlUrl, reused: pr.reused };
+  // A description this action wrote (an earlier run's) is brought up to date; a person's is left alone.
+  if (!pr.reused || !pr.ours) return { pr: shown };
   try {
-    const files = await request.api.pullFiles(pullNumber);
-    await request.api.updatePullBody(pullNumber, request.pull.body(files));
-    return undefined;
+    await request.api.updatePullBody(pr.number, body);
+    return { pr: shown };
   } catch (error) {
-    return `The pull request description could not be brought up to date: ${errorSentence(error)}.`;
+    return {
+      pr: shown,
+      note: `The pull request description could not be brought up to date: ${errorSentence(error)}.`,
+    };
   }
 }
 
@@ -124,11 +247,7 @@ async function describe(request: DeliveryRequest, pullNumber: number): Promise<s
  * Pushes to the branch; when the name is taken by other work, moves to a fresh name instead of losing it.
  * Any other failure (network, server) is tried again under the same name after a pause.
  */
-async function pushSomewhere(
-  git: GitRepo,
-  branch: string,
-  mayRename: boolean,
-): Promise<{ branch?: string; message: string }> {
+async function pushSomewhere(git: GitRepo, branch: string): Promise<{ branch?: string; message: string }> {
   let message = '';
   let name = branch;
   let renames = 0;
@@ -137,9 +256,10 @@ async function pushSomewhere(
     if (outcome.ok) return { branch: name, message: '' };
     message = outcome.message;
     if (outcome.rejected) {
-      if (!mayRename) break;
       renames++;
       name = `${branch}-${renames + 1}`;
+    } else if (refusalOf(message)) {
+      break;
     } else if (attempt < PUSH_ATTEMPTS) {
       await new Promise((resolve) => setTimeout(resolve, PUSH_RETRY_DELAY_MS));
     }

@@ -2,6 +2,7 @@
 import { type AgentResult } from '../agent/events.js';
 import { promptTokens } from '../model/usage.js';
 import type { ChangedFile } from '../github/api.js';
+import type { HeldBack } from './held-back.js';
 import { unverifiedItems } from '../agent/todos.js';
 import { renderTaskList, verifyLine } from '../github/checklist/render.js';
 import { codeSpan, escapeMarkdown, safeUrl } from '../text/markdown.js';
@@ -14,11 +15,22 @@ export interface PullBodyParts {
   result: AgentResult;
   /** The live checklist comment on the issue. */
   checklistUrl?: string;
-  /** The files as GitHub counts them, once the branch is pushed and the pull request exists. */
+  /** The files the branch changes, as our git counts them. */
   files?: { files: readonly ChangedFile[]; more: boolean };
+  /** What the run made but the pull request leaves out, and why. */
+  heldBack?: readonly HeldBack[];
+  /** Why the commit was pushed with git, unsigned, although signed commits are on. */
+  unsignedBecause?: string;
 }
 
-export function pullBody({ closes, result, checklistUrl, files }: PullBodyParts): string {
+export function pullBody({
+  closes,
+  result,
+  checklistUrl,
+  files,
+  heldBack = [],
+  unsignedBecause,
+}: PullBodyParts): string {
   const usage = result.usage;
   const link = checklistUrl && safeUrl(checklistUrl);
   const unverified = unverifiedItems(result.todos);
@@ -37,6 +49,10 @@ export function pullBody({ closes, result, checklistUrl, files }: PullBodyParts)
         ]
       : []),
     ...(files ? ['### Files changed', filesSection(files.files, files.more)] : []),
+    ...(heldBack.length > 0 ? ['### Held back', heldBackSection(heldBack)] : []),
+    ...(unsignedBecause
+      ? [`_The commit was pushed with git, so GitHub did not sign it: ${escapeMarkdown(unsignedBecause)}._`]
+      : []),
     '### Summary',
     inertMarkdown(result.lastText) || '_The model left no summary._',
     `<sub>${result.turns} turns · ${result.toolCalls} tool calls · ${promptTokens(usage)} input tokens (${usage.cache_read_input_tokens} cached), ${usage.output_tokens} output tokens · ~$${result.costUsd.toFixed(2)} · opened by todo-agent</sub>`,
@@ -57,4 +73,16 @@ function filesSection(files: readonly ChangedFile[], more: boolean): string {
   return [`${count}, +${added} −${removed} lines${more ? ' in those listed' : ''}`, ...lines, ...rest].join(
     '\n',
   );
+}
+
+/** What the run made that is not in the pull request: each folder or file once, with why. */
+function heldBackSection(heldBack: readonly HeldBack[]): string {
+  const lines = heldBack.map(({ path, why, files }) => {
+    const count = files > 1 ? ` (${files} files)` : '';
+    return `- ${codeSpan(path)}${count}: ${escapeMarkdown(why)}`;
+  });
+  return [
+    'The run made these, and they are not committed (generated environments, caches and large new files never are):',
+    ...lines,
+  ].join('\n');
 }

@@ -116,6 +116,23 @@ export function gitEnv(base: NodeJS.ProcessEnv, gitDir?: { gitDir: string; workT
   return env;
 }
 
+/** Runs git for its bytes (a blob, binary safe) with the same lockdown; throws unless it exits 0. */
+export function readGitBytes(cwd: string, env: NodeJS.ProcessEnv, args: readonly string[]): Promise<Buffer> {
+  const fullArgs = ['-c', `safe.directory=${cwd}`, ...GIT_LOCKDOWN, ...args];
+  const options = {
+    cwd,
+    env,
+    encoding: 'buffer' as const,
+    maxBuffer: 256 * 1024 * 1024,
+    timeout: GIT_TIMEOUT_MS,
+  };
+  return new Promise((resolve, reject) => {
+    execFile('git', fullArgs, options, (error, stdout, stderr) =>
+      error ? reject(new GitError(args, stderr.toString())) : resolve(stdout),
+    );
+  });
+}
+
 /**
  * Runs git in `cwd` with `env` (from gitEnv) and the lockdown; reports its exit code, and throws only when
  * git could not run to the end.

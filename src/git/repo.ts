@@ -5,7 +5,7 @@
 // (own-git-dir.ts) with the workspace as its work tree only.
 import { isAbsolute, join, relative } from 'node:path';
 import { errorMessage } from '../text/error-sentence.js';
-import { GitError, gitEnv, runGit, type GitOutput } from './git-process.js';
+import { GitError, gitEnv, readGitBytes, runGit, type GitOutput } from './git-process.js';
 
 export { GitError } from './git-process.js';
 
@@ -33,6 +33,19 @@ export interface GitRepoOptions {
    * the work tree, and no configuration, hook or file of `<dir>/.git` is read.
    */
   gitDir?: string;
+}
+
+/** One file's change between two trees, as `git diff-tree --raw` reports it, with the new blob's size. */
+export interface TreeChange {
+  path: string;
+  /** A added, M modified, D deleted, T type changed (file ↔ link). */
+  status: 'A' | 'M' | 'D' | 'T';
+  oldMode: string;
+  /** 100644 file, 100755 executable, 120000 symbolic link, 160000 submodule, 000000 deleted. */
+  mode: string;
+  blob: string;
+  /** Bytes of the new blob (0 for a deletion). */
+  size: number;
 }
 
 export type PushResult = { ok: true } | { ok: false; rejected: boolean; message: string };
@@ -133,7 +146,17 @@ export class GitRepo {
    * when nothing changed.
    */
   async commitAll(message: string): Promise<string | undefined> {
+    await this.stageAll();
+    return this.commitStaged(message);
+  }
+
+  /** Stages every change in the work tree (.gitignore respected, excluded files left out). */
+  async stageAll(): Promise<void> {
     await this.#git(['add', '--all', ...this.#pathspec]);
+  }
+
+  /** Commits what is staged as the identity; undefined when nothing is. */
+  async commitStaged(message: string): Promise<string | undefined> {
     const staged = await this.#run(['diff', '--cached', '--quiet']);
     if (staged.code === 0) return undefined;
     if (staged.code !== 1) throw new GitError(['diff', '--cached', '--quiet'], staged.stderr, staged.code);
@@ -188,6 +211,104 @@ export class GitRepo {
     return output.split('\n').some((line) => line.split('\t')[1] === ref);
   }
 
+  // ---- What delivery reads and writes: the change as this git sees it, blobs, patches, the remote's commit ----
+
+  /** The staged index as a tree (the change about to be committed), without committing it. */
+  async stagedTree(): Promise<string> {
+    return (await this.#git(['write-tree'])).trim();
+  }
+
+  /** Every file that differs between two tree-ish revisions, with its mode, blob and size (renames as two). */
+  async changesBetween(from: string, to: string): Promise<TreeChange[]> {
+    assertNotOption(from, 'diff-tree');
+    assertNotOption(to, 'diff-tree');
+    const raw = await this.#git(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', from, to]);
+    const fields = raw.split('\0');
+    const changes: TreeChange[] = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const [oldMode = '', mode = '', , blob = '', status = 'M'] = (fields[i] ?? '')
+        .replace(/^:/, '')
+        .split(' ');
+      const path = fields[i + 1] ?? '';
+      changes.push({ path, status: status[0] as TreeChange['status'], oldMode, mode, blob, size: 0 });
+    }
+    const sizes = await this.#blobSizes(to);
+    for (const change of changes) change.size = sizes.get(change.path) ?? 0;
+    return changes;
+  }
+
+  async #blobSizes(tree: string): Promise<Map<string, number>> {
+    const listing = await this.#git(['ls-tree', '-r', '-l', '-z', '--full-tree', tree]);
+    const sizes = new Map<string, number>();
+    for (const entry of listing.split('\0').filter(Boolean)) {
+      const tab = entry.indexOf('\t');
+      const size = Number(entry.slice(0, tab).trim().split(/\s+/)[3]);
+      sizes.set(entry.slice(tab + 1), Number.isFinite(size) ? size : 0);
+    }
+    return sizes;
+  }
+
+  /** Takes paths out of the index again (the work tree keeps them). */
+  async unstage(paths: readonly string[]): Promise<void> {
+    for (let i = 0; i < paths.length; i += 200) {
+      const literal = paths.slice(i, i + 200).map((path) => `:(literal)${path}`);
+      await this.#git(['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', ...literal]);
+    }
+  }
+
+  /** A blob's bytes, as they are (binary safe). */
+  async blob(sha: string): Promise<Buffer> {
+    assertNotOption(sha, 'cat-file');
+    return await readGitBytes(this.dir, this.#env, ['cat-file', 'blob', sha]);
+  }
+
+  /** The whole change from `from` to HEAD as one patch `git apply` takes (binary files included). */
+  async patchSince(from: string): Promise<string> {
+    assertNotOption(from, 'diff');
+    return await this.#git(['diff', '--binary', '--full-index', '--no-color', '--no-ext-diff', from, 'HEAD']);
+  }
+
+  /** Lines added and removed per file from `from` to HEAD, or to the index (binary files count none). */
+  async lineCounts(
+    from: string,
+    { staged = false }: { staged?: boolean } = {},
+  ): Promise<Map<string, { additions: number; deletions: number }>> {
+    assertNotOption(from, 'diff');
+    const numstat = await this.#git([
+      'diff',
+      ...(staged ? ['--cached'] : []),
+      '--numstat',
+      '-z',
+      '--no-renames',
+      '--no-ext-diff',
+      from,
+      ...(staged ? [] : ['HEAD']),
+    ]);
+    const counts = new Map<string, { additions: number; deletions: number }>();
+    for (const entry of numstat.split('\0').filter(Boolean)) {
+      const [added = '-', removed = '-', ...path] = entry.split('\t');
+      counts.set(path.join('\t'), { additions: Number(added) || 0, deletions: Number(removed) || 0 });
+    }
+    return counts;
+  }
+
+  /** The commit where HEAD left `rev`, or undefined when they share none (or `rev` is unknown). */
+  async mergeBase(rev: string): Promise<string | undefined> {
+    assertNotOption(rev, 'merge-base');
+    const result = await this.#run(['merge-base', rev, 'HEAD']);
+    return result.code === 0 ? result.stdout.trim() : undefined;
+  }
+
+  /**
+   * Fetches origin's `name` (a commit GitHub made) and moves the current branch onto it, work tree untouched:
+   * the local branch then matches the remote one, so a later run continues from it.
+   */
+  async adoptRemoteBranch(name: string): Promise<string> {
+    await this.#fetchBranch(name);
+    await this.#git(['reset', '--quiet', '--mixed', `refs/remotes/origin/${name}`]);
+    return this.head();
+  }
+
   /**
    * `git config --file <file> <args>`: reads or edits one configuration file as it is, includes not
    * followed. Exit code 1 (no such key) gives ''.
@@ -211,12 +332,6 @@ export class GitRepo {
     return lines(await this.#git(['status', '--porcelain', '--untracked-files=all'])).map((line) =>
       line.slice(3),
     );
-  }
-
-  /** The commits since `sha` as one patch (`git format-patch --stdout`), for work that could not be pushed. */
-  async patchSince(sha: string): Promise<string> {
-    assertNotOption(sha, 'format-patch');
-    return await this.#git(['format-patch', '--stdout', `${sha}..HEAD`]);
   }
 
   /** Runs git, throws GitError unless it exits 0, returns stdout. */

@@ -340,6 +340,53 @@ export class GitHubApi {
     }
     return { files, more: false };
   }
+
+  // ---- Commits through the API (GitHub signs them) ----
+
+  /** Creates branch `name` at `sha`: 'exists' when the name is taken (GitHub's 422). */
+  async createBranch(name: string, sha: string): Promise<'created' | 'exists'> {
+    try {
+      await this.#octokit.rest.git.createRef({ ...this.#repo, ref: `refs/heads/${name}`, sha });
+      return 'created';
+    } catch (error) {
+      // 422 also answers a sha GitHub does not have: only "Reference already exists" means the name is taken.
+      if (statusOf(error) === 422 && /already exists/i.test(String((error as Error).message)))
+        return 'exists';
+      throw error;
+    }
+  }
+
+  /**
+   * Appends one commit to `branch` with GraphQL's createCommitOnBranch: GitHub authors it as the token's
+   * owner and signs it. `expectedHeadOid` makes it fail, rather than overwrite, when the branch moved on.
+   */
+  async createCommitOnBranch(commit: ApiCommit): Promise<{ oid: string; url: string }> {
+    const result = await this.#octokit.graphql<{
+      createCommitOnBranch: { commit: { oid: string; url: string } };
+    }>(CREATE_COMMIT, {
+      input: {
+        branch: { repositoryNameWithOwner: `${this.owner}/${this.repo}`, branchName: commit.branch },
+        message: { headline: commit.headline, ...(commit.body ? { body: commit.body } : {}) },
+        fileChanges: { additions: commit.additions, deletions: commit.deletions },
+        expectedHeadOid: commit.expectedHeadOid,
+      },
+    });
+    return result.createCommitOnBranch.commit;
+  }
+}
+
+const CREATE_COMMIT = `mutation ($input: CreateCommitOnBranchInput!) {
+  createCommitOnBranch(input: $input) { commit { oid url } }
+}`;
+
+export interface ApiCommit {
+  branch: string;
+  headline: string;
+  body?: string;
+  /** Contents as RFC 4648 base64. */
+  additions: Array<{ path: string; contents: string }>;
+  deletions: Array<{ path: string }>;
+  expectedHeadOid: string;
 }
 
 /** Every status a run that has not completed can show (`waiting`, `pending` and `requested` are GitHub's own). */

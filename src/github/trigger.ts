@@ -23,6 +23,8 @@ export interface TriggerSource {
   commentUrl: string;
   /** Login of the commenter. */
   sender: string;
+  /** The commenter's numeric account id (for the commit's Co-authored-by address). */
+  senderId?: number;
   owner: string;
   repo: string;
   issueTitle: string;
@@ -53,7 +55,11 @@ export type RunTrigger = Extract<Trigger, { kind: 'run' }>;
 const actionSchema = z.object({ action: z.string() });
 
 export const repositorySchema = z.object({ name: z.string(), owner: z.object({ login: z.string() }) });
-export const senderSchema = z.object({ login: z.string(), type: z.string() });
+export const senderSchema = z.object({
+  login: z.string(),
+  type: z.string(),
+  id: z.number().int().optional(),
+});
 
 export const commentEventSchema = z.object({
   comment: z.object({
@@ -172,6 +178,7 @@ function readRequest(eventName: string, payload: unknown): Request | { error: z.
       ...(read.threadId === undefined ? {} : { threadId: read.threadId }),
       commentUrl: asking.html_url,
       sender: sender.login,
+      ...(sender.id === undefined ? {} : { senderId: sender.id }),
       owner: repository.owner.login,
       repo: repository.name,
       commentCreatedAt: asking.created_at,

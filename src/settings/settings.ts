@@ -40,12 +40,13 @@ const text = (fallback = '') =>
     .transform((value) => value || fallback);
 
 /** A YAML 1.2 boolean as the runner passes it (what @actions/core's getBooleanInput accepts); empty is false. */
-const flag = (name: string) =>
+const flag = (name: string, empty = false) =>
   z
     .string()
     .trim()
     .transform((value, context) => {
-      if (value === '' || /^(false|False|FALSE)$/.test(value)) return false;
+      if (value === '') return empty;
+      if (/^(false|False|FALSE)$/.test(value)) return false;
       if (/^(true|True|TRUE)$/.test(value)) return true;
       context.addIssue({ code: 'custom', message: `${name} must be true or false, got '${value}'` });
       return z.NEVER;
@@ -64,6 +65,8 @@ const inputsSchema = z.object({
   reminder_rounds: ruled(wholeNumberRule('reminder_rounds')),
   base_branch: text(),
   draft: flag('draft'),
+  /** Commit through GitHub's API, which signs the commit (true when empty); false pushes with git. */
+  signed_commits: flag('signed_commits', true),
   max_cost_usd: z
     .string()
     .trim()

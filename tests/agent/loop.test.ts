@@ -525,3 +525,37 @@ describe('a plan-only run', () => {
     expect(JSON.stringify(requests[1]!.body.messages.at(-1))).toContain('You stopped without a plan');
   });
 });
+
+describe('the last look before delivery (the review option)', () => {
+  it('shows the review text once when every item is done, and completes after the model answers it', async () => {
+    let asked = 0;
+    const review = async () => {
+      asked++;
+      return 'Check the files that will be committed: a.txt (new, +1 −0)';
+    };
+    const { result, requests, events } = await play(
+      [
+        reply(plan('completed')),
+        reply(text('Done.')),
+        reply(bash('true')),
+        reply(text('The list is right.')),
+      ],
+      { review },
+    );
+    expect(result.status).toBe('completed');
+    expect(asked).toBe(1);
+    expect(requests).toHaveLength(4);
+    expect(JSON.stringify(requests[2]!.body.messages.at(-1))).toContain(
+      'Check the files that will be committed',
+    );
+    expect(events.filter((e) => e.type === 'nudge' && e.kind === 'review')).toHaveLength(1);
+  });
+
+  it('completes at once when the review has nothing to show', async () => {
+    const { result, requests } = await play([reply(plan('completed')), reply(text('Done.'))], {
+      review: async () => undefined,
+    });
+    expect(result.status).toBe('completed');
+    expect(requests).toHaveLength(2);
+  });
+});

@@ -7,6 +7,7 @@ import { describeFailure } from '../../agent/verify.js';
 import { countDone } from '../../agent/todos.js';
 import type { TodoItem } from '../../agent/todos.js';
 import { redactor } from '../../text/redact.js';
+import { refusedWorkBlock, type RefusedWork } from './kept-patch.js';
 import {
   shortNumber,
   formatDuration,
@@ -41,6 +42,8 @@ export interface ChecklistState {
   verify?: VerifyReport;
   /** The run record's file name, once the run ended: the footer says where to find it. */
   record?: string;
+  /** Work GitHub refused (or that could not be pushed): why, and the change as a patch. */
+  refused?: RefusedWork & { attach?: boolean };
   resume: ResumeState;
 }
 
@@ -80,6 +83,10 @@ export function renderChecklist(state: ChecklistState): string {
     body = renderWithin(state, limits);
     if (body.length <= MAX_BODY_CHARS) break;
   }
+  // A patch that does not fit beside the list stays in the run's record only.
+  if (body.length > MAX_BODY_CHARS && state.refused?.patch !== undefined) {
+    return renderWithin({ ...state, refused: { ...state.refused, attach: false } }, LIMIT_STEPS.at(-1)!);
+  }
   return body;
 }
 
@@ -100,6 +107,7 @@ function renderWithin(state: ChecklistState, limits: TextLimits): string {
   }
   if (state.verify && !state.verify.passed && state.phase !== 'working')
     blocks.push(verifyOutput(state.verify));
+  if (state.refused) blocks.push(refusedWorkBlock(state.refused, state.refused.attach !== false));
   if (state.phase === 'incomplete') blocks.push(continueLine(state.branch, trigger));
   const footer = footerLine(state);
   return `${blocks.join('\n\n')}\n\n${footer ? `${footer}\n` : ''}${stateLine(state.items, state.resume, limits.stored)}`;

@@ -9,6 +9,7 @@
  * and one module per resource group, each contributing a table of handlers by operationId.
  */
 import { actionsHandlers, addWorkflowRun } from './actions.js';
+import { gitRefHandlers } from './git-refs.js';
 import { startServer } from './http.js';
 import { addComment, editComment, issueHandlers } from './issues.js';
 import { addReview, addReviewComment, pullReviewHandlers } from './pull-reviews.js';
@@ -28,6 +29,7 @@ const RESOURCES: Array<(emu: Emu) => HandlerTable> = [
   pullHandlers,
   pullReviewHandlers,
   actionsHandlers,
+  gitRefHandlers,
 ];
 
 /** One table of every handler; an operationId claimed twice is a mistake in the emulator. */

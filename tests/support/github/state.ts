@@ -45,6 +45,7 @@ export function createEmu(options: EmulatorOptions): Emu {
       workflowRuns: new Map(),
       pulls: [],
       issues: new Map(),
+      apiCommits: [],
     },
     violations: [],
     actor: options.tokenUser ?? options.appBot ?? BOT_LOGIN,

@@ -41,6 +41,11 @@ export interface EmulatorOptions {
   issues?: SeedIssue[];
   /** The token may cancel workflow runs (the workflow grants `actions: write`); default true. */
   actionsWrite?: boolean;
+  /**
+   * The token may create or change files under `.github/workflows/` (the `workflows` permission); default
+   * true. False refuses such a createCommitOnBranch as GitHub does (the git side: ./origin-rules.ts).
+   */
+  workflowsPermission?: boolean;
 }
 
 /** A workflow run GitHub knows of; `onCancel` plays the runner stopping the job (e.g. SIGTERM to it). */
@@ -55,6 +60,13 @@ export interface WorkflowRunState {
   /** When it was made (and started): an ISO time. */
   createdAt: string;
   onCancel?: () => void;
+}
+
+/** A commit the emulator made for createCommitOnBranch: GitHub signs these, so they show as Verified. */
+export interface ApiCommitState {
+  oid: string;
+  branch: string;
+  verified: true;
 }
 
 export interface RecordedCall {
@@ -174,6 +186,8 @@ export interface EmulatorState {
   pulls: PullState[];
   /** Issues and pull requests (which are issues too), by number. */
   issues: Map<number, IssueState>;
+  /** Commits made through GraphQL's createCommitOnBranch, oldest first. */
+  apiCommits: ApiCommitState[];
 }
 
 export interface InjectedResponse {

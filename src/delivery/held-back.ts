@@ -1,0 +1,77 @@
+// What is never delivered, whatever .gitignore says: generated environments and caches, and new files too
+// large to belong in a repository. Pure: it sorts the paths a change adds.
+
+export interface HeldBack {
+  /** A folder (held back whole) or a file, relative to the repository's root. */
+  path: string;
+  why: string;
+  /** How many of the change's new files it holds. */
+  files: number;
+}
+
+/** A new untracked file over this is held back (GitHub warns at 50 MB and refuses 100 MB). */
+export const MAX_NEW_FILE_BYTES = 10 * 1024 * 1024;
+
+/** Folders that only tools make, by name, wherever they sit. */
+const GENERATED_FOLDERS: Record<string, string> = {
+  node_modules: 'installed Node packages',
+  __pycache__: 'Python bytecode cache',
+  '.pytest_cache': 'pytest cache',
+  '.mypy_cache': 'mypy cache',
+  '.ruff_cache': 'Ruff cache',
+  '.tox': 'tox environments',
+};
+
+/** Files that only tools make, by name. */
+const GENERATED_FILES: Array<[RegExp, string]> = [
+  [/\.pyc$/, 'Python bytecode'],
+  [/^\.DS_Store$/, 'macOS folder metadata'],
+];
+
+/**
+ * Sorts the paths a change adds into those delivered and those held back. A virtualenv is any folder that
+ * holds a `pyvenv.cfg` among the new files; a generated folder is held back whole, named once.
+ */
+export function holdBack(added: ReadonlyArray<{ path: string; size: number }>): {
+  kept: string[];
+  heldBack: HeldBack[];
+  /** Every new file held back, one by one (a held folder may also hold tracked files, which stay). */
+  heldPaths: string[];
+} {
+  const venvs = added
+    .filter(({ path }) => path === 'pyvenv.cfg' || path.endsWith('/pyvenv.cfg'))
+    .map(({ path }) => path.slice(0, -'pyvenv.cfg'.length).replace(/\/$/, ''));
+  const held = new Map<string, HeldBack>();
+  const kept: string[] = [];
+  const heldPaths: string[] = [];
+  const hold = (path: string, why: string, file: string) => {
+    const entry = held.get(path) ?? { path, why, files: 0 };
+    entry.files++;
+    held.set(path, entry);
+    heldPaths.push(file);
+  };
+  for (const { path, size } of added) {
+    const venv = venvs.find((root) => root === '' || path === root || path.startsWith(`${root}/`));
+    if (venv !== undefined) {
+      hold(venv || '.', 'a Python virtualenv (it holds pyvenv.cfg)', path);
+      continue;
+    }
+    const parts = path.split('/');
+    const folderAt = parts.slice(0, -1).findIndex((part) => GENERATED_FOLDERS[part]);
+    if (folderAt >= 0) {
+      hold(parts.slice(0, folderAt + 1).join('/'), GENERATED_FOLDERS[parts[folderAt]!]!, path);
+      continue;
+    }
+    const name = parts.at(-1) ?? path;
+    const file = GENERATED_FILES.find(([pattern]) => pattern.test(name));
+    if (file) hold(path, file[1], path);
+    else if (size > MAX_NEW_FILE_BYTES)
+      hold(path, `a new file of ${megabytes(size)}, over the 10 MB a new file may have`, path);
+    else kept.push(path);
+  }
+  return { kept, heldBack: [...held.values()], heldPaths };
+}
+
+export function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
