@@ -151,7 +151,8 @@ describe.each(USERS)('the model attacks the git the action delivers with, as $wh
     expect(github.state.pulls).toHaveLength(1);
 
     // Outside the workspace, nothing changed: the runner's files, the files the links named.
-    expect(await readdir(runnerTemp)).toEqual(['keep.txt']); // our own git dir is gone too
+    // Our own git dir is gone too; the run's record is the one file the action leaves there, by design.
+    expect((await readdir(runnerTemp)).sort()).toEqual(['keep.txt', 'todo-agent-record.jsonl']);
     expect(await readFile(join(runnerTemp, 'keep.txt'), 'utf8')).toBe('runner file\n');
     expect(await readFile(join(outside, 'commit-editmsg'), 'utf8')).toBe('GITHUB_ENV before\n');
     expect(await readFile(join(outside, 'logs-head'), 'utf8')).toBe('log before\n');
