@@ -95,10 +95,10 @@ show() {
   if [ -z "$idmap_ns" ]; then mount --rbind "$1" "$2"; return; fi
   perl -e "$idmap_pl" "/proc/$idmap_ns/ns/user" "$1" "$2" || fail "cannot show $1 to uid $idmap (idmapped mounts need Linux 5.12 and a filesystem that has them)"
 }
-# NAME LOWER: an overlay at NAME whose lower layer is LOWER, read-only, and whose upper layer is NAME-upper,
-# owned by the tools' identity with LOWER's mode (the overlay's root shows the upper layer's).
+# NAME LOWER OWNER: an overlay at NAME whose lower layer is LOWER, read-only, and whose upper layer is
+# NAME-upper, owned by OWNER with LOWER's mode (the overlay's root shows the upper layer's).
 layer() {
-  chown "$owner" "$1-upper"
+  chown "$3" "$1-upper"
   chmod "$(stat -c %a "$2")" "$1-upper"
   if mount -t overlay overlay -o "lowerdir=$2,upperdir=$private/$1-upper,workdir=$private/$1-work" "$1" 2>/dev/null; then return; fi
   mount -t tmpfs -o mode=700 tmpfs "$1-layer"
@@ -110,12 +110,13 @@ layer() {
 
 cd "$private"
 show "$workspace" workspace
-if [ -n "$home" ]; then layer home "$home"; fi
-if [ -n "$tools" ] && [ -z "$idmap_ns" ]; then layer tools "$tools"; fi
+if [ -n "$home" ]; then layer home "$home" "$owner"; fi
+if [ -n "$tools" ] && [ -z "$idmap_ns" ]; then layer tools "$tools" "$owner"; fi
 if [ -n "$tools" ] && [ -n "$idmap_ns" ]; then
-  # The tool cache belongs to root as the workspace does: shown to the tools as theirs where the kernel can.
-  layer tools-merged "$tools"
-  perl -e "$idmap_pl" "/proc/$idmap_ns/ns/user" tools-merged tools 2>/dev/null || mount --rbind tools-merged tools
+  # The tool cache belongs to root as the workspace does: its lower layer is shown to the tools as theirs
+  # where the kernel can, so that their installs there can change what is in it.
+  perl -e "$idmap_pl" "/proc/$idmap_ns/ns/user" "$tools" tools-lower 2>/dev/null || mount --rbind "$tools" tools-lower
+  layer tools "$private/tools-lower" "$owner"
 fi
 mount -t tmpfs -o "nosuid,nodev,mode=1777,size=$temp_size" tmpfs tmp
 mount -t tmpfs -o "nosuid,nodev,mode=1777,size=$temp_size" tmpfs var-tmp

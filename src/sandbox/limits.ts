@@ -35,3 +35,18 @@ const NETWORK_FAILED =
 
 export const NETWORK_OFF_NOTE =
   '[todo-agent: the network is off: the workflow sets `tool_network: none`, so commands in the sandbox reach no host and name lookups fail]';
+
+/**
+ * With the network off, package managers are told so, where they would otherwise retry a failed lookup for
+ * a minute or more (npm retries even ENOTFOUND): set for the tools unless the workflow set them itself.
+ */
+export const NETWORK_OFF_ENV: Readonly<Record<string, string>> = {
+  npm_config_fetch_retries: '0',
+  npm_config_fetch_timeout: '5000',
+  PIP_RETRIES: '0',
+  PIP_TIMEOUT: '5',
+  UV_OFFLINE: '1',
+  YARN_ENABLE_NETWORK: '0',
+  CARGO_NET_OFFLINE: 'true',
+  GOPROXY: 'off',
+};

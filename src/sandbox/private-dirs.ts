@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** The staging mount points and layers inside the sandbox's directory; init.ts uses these names. */
-const LAYERED = ['home', 'tools', 'tools-merged'];
+const LAYERED = ['home', 'tools'];
 const DIRECTORIES = [
   'tmp',
   'var-tmp',
   'workspace',
+  'tools-lower',
   ...LAYERED.flatMap((name) => [name, `${name}-upper`, `${name}-work`, `${name}-layer`]),
 ];
 

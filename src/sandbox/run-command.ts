@@ -5,7 +5,7 @@ import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { CappedOutput, DEFAULT_OUTPUT_LIMIT, type Redaction } from './capped-output.js';
 import type { Sandbox } from './namespaces.js';
-import { limitNote } from './limits.js';
+import { limitNote, NETWORK_OFF_ENV } from './limits.js';
 
 /** Between SIGTERM and SIGKILL when a command times out or is aborted. */
 const KILL_GRACE_MS = 1_000;
@@ -75,11 +75,12 @@ export function runCommand(command: string, opts: RunCommandOptions): Promise<Co
     }
     const output = new CappedOutput(opts.limit ?? DEFAULT_OUTPUT_LIMIT, opts.redaction);
     const shell = findShell(opts.env);
-    const call = opts.sandbox?.call(shell, command, opts) ?? { argv: [shell, '-c', command] };
+    const env = opts.sandbox?.config.network === 'none' ? { ...NETWORK_OFF_ENV, ...opts.env } : opts.env;
+    const call = opts.sandbox?.call(shell, command, { cwd: opts.cwd, env }) ?? { argv: [shell, '-c', command] };
     const [program, ...args] = call.argv;
     const child = spawn(program as string, args, {
       cwd: opts.cwd,
-      env: call.env ?? opts.env,
+      env: call.env ?? env,
       ...call.identity,
       detached: true, // its own process group, so one kill reaches every descendant
       stdio: ['ignore', 'pipe', 'pipe'],
