@@ -76,7 +76,9 @@ export function runCommand(command: string, opts: RunCommandOptions): Promise<Co
     const output = new CappedOutput(opts.limit ?? DEFAULT_OUTPUT_LIMIT, opts.redaction);
     const shell = findShell(opts.env);
     const env = opts.sandbox?.config.network === 'none' ? { ...NETWORK_OFF_ENV, ...opts.env } : opts.env;
-    const call = opts.sandbox?.call(shell, command, { cwd: opts.cwd, env }) ?? { argv: [shell, '-c', command] };
+    const call = opts.sandbox?.call(shell, command, { cwd: opts.cwd, env }) ?? {
+      argv: [shell, '-c', command],
+    };
     const [program, ...args] = call.argv;
     const child = spawn(program as string, args, {
       cwd: opts.cwd,
