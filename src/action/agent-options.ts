@@ -74,6 +74,7 @@ export function runFacts({ owner, repo, inputs }: Settings, plan: WorkPlan): Run
     date: new Date().toISOString().slice(0, 10),
     freshCheckout: true,
     ...(inputs.verify_command ? { verifyCommand: inputs.verify_command } : {}),
+    ...(inputs.tool_network === 'none' ? { network: 'off' as const } : {}),
   };
 }
 

@@ -29,6 +29,7 @@ export async function startSandbox(
       // A cloud login step's credentials file sits in the workspace: bash sees an empty file there.
       hidden: [...runnerFiles(process.env), ...credentialFiles(process.env), ...hidden],
       workspaceAccess,
+      ...(process.env.RUNNER_TOOL_CACHE ? { toolCache: process.env.RUNNER_TOOL_CACHE } : {}),
     });
     log.info(`Sandbox ready in ${Math.round(performance.now() - started)} ms.`);
     return sandbox;

@@ -48,6 +48,8 @@ export interface RunFacts {
   freshCheckout: boolean;
   /** The command the action runs once every item is completed (verify_command). */
   verifyCommand?: string;
+  /** `off`: the workflow set `tool_network: none`, so no command reaches the network. */
+  network?: 'off';
 }
 
 export interface Briefing {
@@ -81,6 +83,8 @@ function factsBlock(facts: RunFacts): string {
     facts.freshCheckout && 'Checkout: fresh from CI (no dependencies installed, nothing built)',
     facts.verifyCommand &&
       `Verify command: \`${facts.verifyCommand}\`. The action runs it when every item is completed; the pull request opens only if it passes.`,
+    facts.network === 'off' &&
+      'Network: off. The workflow sets `tool_network: none`, so commands reach no host and name lookups fail at once: nothing can be downloaded (no package installs from a registry). Work with what the workspace, HOME and the tool cache already hold, and say in your summary what could not be checked without the network.',
   ].filter(Boolean);
   return `<environment>\n${lines.join('\n')}\n</environment>`;
 }

@@ -259,6 +259,7 @@ async function agentOptions(
       date: new Date().toISOString().slice(0, 10),
       freshCheckout: false,
       ...(verify ? { verifyCommand: verify.command } : {}),
+      ...(settings.network === 'none' ? { network: 'off' as const } : {}),
     },
     instructions: await committedInstructions(process.cwd()),
     ...(verify ? { verify } : {}),

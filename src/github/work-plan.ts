@@ -262,7 +262,7 @@ const NOTHING_TO_CONTINUE = 'there is no earlier run on this issue with pushed w
  * notice says why.
  */
 function listAsShown(earlier: SavedRun): { todos: readonly TodoItem[]; edits?: string; notice?: string } {
-  const edits = readEdits(earlier.shown, earlier.items);
+  const edits = readEdits(earlier.shown, earlier.items, earlier.cut);
   if (edits.length === 0) return { todos: earlier.items };
   try {
     const items = applyEdits(earlier.items, edits);

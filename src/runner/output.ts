@@ -1,13 +1,16 @@
 // Everything the action hands the runner: log lines, warnings, groups, step outputs, the failure and the job
-// summary. Secrets are redacted here, in one place, so that a caller (a new one included) cannot forget it.
+// summary. Secrets are redacted here, in one place, so that a caller (a new one included) cannot forget it;
+// and here, in one place too, a log line cannot be a workflow command unless the action itself sends one
+// (a group, a warning, a mask), through @actions/core, with the text as its escaped data.
 import * as core from '@actions/core';
 import { redactor } from '../text/redact.js';
+import { inertCommands } from './inert-commands.js';
 
 const clean = (text: string): string => redactor.redact(text);
 
-/** The step log. */
+/** The step log: `info` lines are plain text whatever they hold (tool output, the model's words). */
 export const log = {
-  info: (message: string): void => core.info(clean(message)),
+  info: (message: string): void => core.info(inertCommands(clean(message))),
   warning: (message: string): void => core.warning(clean(message)),
   startGroup: (name: string): void => core.startGroup(clean(name)),
   endGroup: (): void => core.endGroup(),

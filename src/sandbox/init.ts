@@ -1,73 +1,161 @@
-// The two shell scripts that build the sandbox. Every path reaches them as an argument, never as script text.
+// The shell scripts that build the sandbox, and the two perl lines they use for system calls util-linux has
+// no command for. Every path reaches them as an argument, never as script text.
 //
 // TEMPLATE runs once per run, as root, in a mount namespace of its own (and a network namespace of its
 // own with `tool_network: none`); it stays alive, reading its stdin, so that each call can copy its mounts:
 //
-//   sh -c TEMPLATE todo-agent-sandbox PRIVATE WORKSPACE ACCESS HOME M HIDDEN…
+//   sh -c TEMPLATE todo-agent-sandbox PRIVATE WORKSPACE ACCESS NETWORK OWNER IDMAP TEMP_SIZE IDMAP_PL HOME
+//     TOOLS M HIDDEN…
 //
-// PRIVATE is the sandbox's own directory on the host (private-dirs.ts). The script makes every
-// mount read-only, then puts the sandbox's own views in place: PRIVATE/tmp and PRIVATE/var-tmp as /tmp and
-// /var/tmp; an overlay on HOME (when HOME is not empty) whose lower layer is the real HOME, read-only, and
-// whose upper layer is PRIVATE/home-upper, so tools find what a setup step installed there and every write
-// lands in PRIVATE; and the workspace, writable unless ACCESS is `read-only`. It gives a /dev of harmless
-// devices only, and covers each HIDDEN path (a directory with an empty read-only tmpfs, a file with
-// /dev/null). It prints `ready <its pid>` when done and exits when its stdin closes.
+// PRIVATE is the sandbox's own directory on the host (private-dirs.ts). The script puts the sandbox's own
+// views in place: a tmpfs of TEMP_SIZE each as /tmp and /var/tmp; an overlay on HOME and on TOOLS (the
+// runner's tool cache), each when not empty, whose lower layer is the real directory, read-only, and whose
+// upper layer lives in PRIVATE and belongs to OWNER (the tools' uid:gid), so tools find what a setup step
+// installed and every write lands in PRIVATE; and the workspace, writable unless ACCESS is `read-only`. When
+// IDMAP is a uid, the workspace belongs to root and is shown to that uid as its own through an idmapped mount
+// (IDMAP_PL), so that the tools never need uid 0. Then it makes every other mount read-only and checks that
+// it did (mountinfo's escapes decoded): a mount it cannot make read-only stops the build. It gives a /dev of
+// harmless devices only, and covers each HIDDEN path (a directory with an empty read-only tmpfs, a file with
+// /dev/null). With NETWORK `none` it also covers /run (where host sockets live) and answers name lookups from
+// /etc/hosts only, so they fail at once. It prints `ready <its pid>` when done and exits when stdin closes.
 //
-// When the host's temp directory cannot hold the overlay's upper layer, a tmpfs holds it instead.
+// When the host's temp directory cannot hold an overlay's upper layer, a tmpfs holds it instead.
 //
 // The new views are first mounted on staging points inside PRIVATE, while every path is still the host's,
 // and moved into place from there, PRIVATE being the script's working directory: HOME and the workspace
 // may lie under /tmp (or the workspace under HOME), and covering one must not lose the other. Those moves
 // name their sources relative to the working directory, so mount must not canonicalize them.
 //
-// CALL is PID 1 of each call's fresh PID namespace (with a /proc that shows only that namespace), in a
-// copy of the template's mounts:
+// CALL is PID 1 of each call's fresh PID namespace, made with a user namespace in which it is root mapped to
+// the tools' uid (so nothing in it is ever the host's root), an IPC namespace and a copy of the template's
+// mounts with a /proc of the call's own:
 //
-//   sh -c CALL todo-agent-call UID GID SETPRIV CWD SHELL -c COMMAND
+//   sh -c CALL todo-agent-call UID GID PROCESSES SHM_SIZE KEYCTL KEYRING_PL CWD SHELL -c COMMAND
 //
-// It runs the command through `setpriv` with no capabilities, no supplementary groups and no_new_privs:
-// as UID when it is not 0; when it is 0, already inside a child user namespace (where the template's mounts
-// are locked), with /proc/sys read-only and the "no root" securebits. PID 1 waits for the command: when it
-// returns, the kernel kills every process left in the namespace, setsid and double-forked ones included.
+// It makes /proc/sys read-only and gives the call a /dev/shm of its own, then becomes the command: with a
+// limit of PROCESSES processes, in a second user namespace in which it is UID:GID (the workspace's owner as
+// the tools see it), in a session keyring of its own (KEYRING_PL), with no capabilities and no_new_privs.
+// Keys, shared memory and semaphores therefore go with the call's namespaces. Nothing privileged stays in the
+// namespace, and when the command returns, the kernel kills every process left in it, setsid and
+// double-forked ones included.
 
 /** `${D}{…}` in the text below is the shell's `${…}`: a template literal would read it as its own. */
 const D = '$';
 
+/**
+ * `perl -e IDMAP_PL USERNS SOURCE TARGET`: a copy of the mount tree at SOURCE, shown through USERNS's id
+ * mapping, at TARGET (open_tree, mount_setattr and move_mount, numbered alike on every architecture).
+ */
+export const IDMAP_PL = String.raw`
+use strict; use warnings;
+my ($userns, $source, $target) = @ARGV;
+my ($here, $there) = ('', '');
+open(my $ns, '<', $userns) or die "$userns: $!
+";
+my $tree = syscall(428, -100, $source, 0x1 | 0x80000 | 0x8000);
+die "open_tree $source: $!
+" if $tree < 0;
+my $attr = pack('QQQQ', 0x100000, 0, 0, fileno($ns));
+syscall(442, $tree, $here, 0x1000 | 0x8000, $attr, length $attr) == 0 or die "mount_setattr $source: $!
+";
+syscall(429, $tree, $there, -100, $target, 0x4) == 0 or die "move_mount $target: $!
+";
+`;
+
+/** `perl -e KEYRING_PL KEYCTL PROGRAM ARGS…`: joins a new anonymous session keyring, then runs PROGRAM. */
+export const KEYRING_PL = String.raw`
+my $keyctl = shift;
+syscall($keyctl, 1, 0) >= 0 or die "todo-agent-call: no session keyring of its own: $!
+";
+exec { $ARGV[0] } @ARGV or die "todo-agent-call: $ARGV[0]: $!
+";
+`;
+
 export const TEMPLATE = String.raw`
 set -euf
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
-private=$1 workspace=$2 access=$3 home=$4
-shift 4
+private=$1 workspace=$2 access=$3 network=$4 owner=$5 idmap=$6 temp_size=$7 idmap_pl=$8 home=$9
+shift 9
+tools=$1
+shift
 
-cd "$private"
-mount --rbind "$workspace" workspace
-if [ -n "$home" ] &&
-  ! mount -t overlay overlay -o "lowerdir=$home,upperdir=$private/home-upper,workdir=$private/home-work" home 2>/dev/null
-then
-  # The host's temp directory cannot hold an upper layer (an overlayfs itself, as in many containers):
-  # the layer goes to a tmpfs instead, in memory, with the owner and mode prepared for it.
-  mount -t tmpfs -o mode=700 tmpfs home-layer
-  mkdir home-layer/upper home-layer/work
-  chown "$(stat -c %u:%g home-upper)" home-layer/upper
-  chmod "$(stat -c %a home-upper)" home-layer/upper
-  mount -t overlay overlay -o "lowerdir=$home,upperdir=$private/home-layer/upper,workdir=$private/home-layer/work" home
+fail() { echo "todo-agent-sandbox: $*" >&2; exit 1; }
+
+# A user namespace whose one mapping shows on-disk uid and gid 0 as $idmap, for an idmapped mount.
+idmap_ns=
+if [ -n "$idmap" ]; then
+  unshare --user sleep 60 &
+  idmap_ns=$!
+  while [ "$(readlink /proc/$idmap_ns/ns/user)" = "$(readlink /proc/self/ns/user)" ]; do :; done
+  echo "0 $idmap 1" > /proc/$idmap_ns/uid_map
+  echo "0 $idmap 1" > /proc/$idmap_ns/gid_map
 fi
-mount --bind tmp tmp
-mount --bind var-tmp var-tmp
-
-stays_writable() {
-  case "$1" in
-    "$private"/workspace | "$private"/workspace/*) [ "$access" = read-write ] ;;
-    "$private" | "$private"/*) return 0 ;;
-    *) return 1 ;;
-  esac
+# SOURCE TARGET: SOURCE, with what lies below it, at TARGET; through the mapping above when there is one.
+show() {
+  if [ -z "$idmap_ns" ]; then mount --rbind "$1" "$2"; return; fi
+  perl -e "$idmap_pl" "/proc/$idmap_ns/ns/user" "$1" "$2" || fail "cannot show $1 to uid $idmap (idmapped mounts need Linux 5.12 and a filesystem that has them)"
+}
+# NAME LOWER OWNER: an overlay at NAME whose lower layer is LOWER, read-only, and whose upper layer is
+# NAME-upper, owned by OWNER with LOWER's mode (the overlay's root shows the upper layer's).
+layer() {
+  chown "$3" "$1-upper"
+  chmod "$(stat -c %a "$2")" "$1-upper"
+  if mount -t overlay overlay -o "lowerdir=$2,upperdir=$private/$1-upper,workdir=$private/$1-work" "$1" 2>/dev/null; then return; fi
+  mount -t tmpfs -o mode=700 tmpfs "$1-layer"
+  mkdir "$1-layer/upper" "$1-layer/work"
+  chown "$(stat -c %u:%g "$1-upper")" "$1-layer/upper"
+  chmod "$(stat -c %a "$1-upper")" "$1-layer/upper"
+  mount -t overlay overlay -o "lowerdir=$2,upperdir=$private/$1-layer/upper,workdir=$private/$1-layer/work" "$1"
 }
 
-while read -r _id _parent _dev _root mp opts _rest; do
-  case "$mp" in /proc | /proc/* | /dev | /dev/*) continue ;; esac
-  case ",$opts," in *,ro,*) continue ;; esac
-  stays_writable "$mp" || mount -o remount,bind,ro "$mp" 2>/dev/null || true
-done < /proc/self/mountinfo
+cd "$private"
+show "$workspace" workspace
+if [ -n "$home" ]; then layer home "$home" "$owner"; fi
+if [ -n "$tools" ] && [ -z "$idmap_ns" ]; then layer tools "$tools" "$owner"; fi
+if [ -n "$tools" ] && [ -n "$idmap_ns" ]; then
+  # The tool cache belongs to root as the workspace does: its lower layer is shown to the tools as theirs
+  # where the kernel can, so that their installs there can change what is in it.
+  perl -e "$idmap_pl" "/proc/$idmap_ns/ns/user" "$tools" tools-lower 2>/dev/null || mount --rbind "$tools" tools-lower
+  layer tools "$private/tools-lower" "$owner"
+fi
+mount -t tmpfs -o "nosuid,nodev,mode=1777,size=$temp_size" tmpfs tmp
+mount -t tmpfs -o "nosuid,nodev,mode=1777,size=$temp_size" tmpfs var-tmp
+if [ -n "$idmap_ns" ]; then kill "$idmap_ns"; fi
+if [ "$network" = none ]; then
+  # Name lookups that fail at once: only /etc/hosts is asked, and there is no name server to wait for.
+  printf '# tool_network: none: the sandbox has no network\nhosts: files\n' > "$private/nsswitch.conf"
+  printf '# tool_network: none: the sandbox has no network\noptions attempts:1 timeout:1\n' > "$private/resolv.conf"
+  if [ -f /etc/nsswitch.conf ]; then mount --bind -o ro "$private/nsswitch.conf" /etc/nsswitch.conf; fi
+  if [ -f /etc/resolv.conf ] && [ ! -L /etc/resolv.conf ]; then mount --bind -o ro "$private/resolv.conf" /etc/resolv.conf; fi
+fi
+
+# The mounts still writable that must not be: mountinfo's escapes (\040 space, \011 tab, \012 newline,
+# \134 backslash) decoded; a mount covered by another at the same place is out of reach and skipped.
+writable_mounts() {
+  awk -v private="$private" -v access="$access" '
+    function unescape(s) {
+      gsub(/\\040/, " ", s); gsub(/\\011/, "\t", s); gsub(/\\012/, "\n", s); gsub(/\\134/, "\\", s)
+      return s
+    }
+    function under(p, dir) { return p == dir || index(p, dir "/") == 1 }
+    {
+      id[NR] = $1; raw[NR] = $5; mp[NR] = unescape($5); rw[NR] = ("," $6 ",") !~ /,ro,/
+      covered[$2 SUBSEP $5] = 1
+    }
+    END {
+      for (i = 1; i <= NR; i++) {
+        p = mp[i]
+        if (!rw[i] || covered[id[i] SUBSEP raw[i]]) continue
+        if (under(p, "/proc") || under(p, "/dev")) continue
+        if (under(p, private "/workspace")) { if (access == "read-write") continue }
+        else if (under(p, private)) continue
+        print p
+      }
+    }' /proc/self/mountinfo
+}
+writable_mounts | while IFS= read -r mp; do mount -o remount,bind,ro "$mp" 2>/dev/null || true; done
+left=$(writable_mounts | tr '\n' ' ')
+[ -z "$left" ] || fail "cannot make these mounts read-only, so the sandbox is not built: $left"
 if [ "$access" != read-write ]; then mount -o remount,bind,ro workspace; fi
 
 mount -t tmpfs -o nosuid,noexec,mode=755,size=64k tmpfs /dev
@@ -80,7 +168,6 @@ ln -s /proc/self/fd/0 /dev/stdin
 ln -s /proc/self/fd/1 /dev/stdout
 ln -s /proc/self/fd/2 /dev/stderr
 mkdir /dev/shm /dev/pts
-mount -t tmpfs -o nosuid,nodev,mode=1777 tmpfs /dev/shm
 mount -o remount,ro,nosuid,noexec /dev
 
 place() {
@@ -90,8 +177,15 @@ place() {
 place tmp /tmp
 if [ -d /var/tmp ]; then place var-tmp /var/tmp; fi
 if [ -n "$home" ]; then place home "$home"; fi
+if [ -n "$tools" ]; then place tools "$tools"; fi
 place workspace "$workspace"
 cd /
+
+if [ "$network" = none ]; then
+  # No path to a host socket.
+  if [ -d /run ] && [ ! -L /run ]; then mount -t tmpfs -o ro,nosuid,nodev,noexec,mode=755,size=4k tmpfs /run; fi
+  if [ -d /var/run ] && [ ! -L /var/run ]; then mount -t tmpfs -o ro,nosuid,nodev,noexec,mode=755,size=4k tmpfs /var/run; fi
+fi
 
 n=$1; shift
 while [ "$n" -gt 0 ]; do
@@ -111,19 +205,14 @@ while read -r _line; do :; done
 export const CALL = String.raw`
 tool_path=$PATH
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
-uid=$1 gid=$2 setpriv_bin=$3 cwd=$4
-shift 4
+uid=$1 gid=$2 processes=$3 shm_size=$4 keyctl=$5 keyring_pl=$6 cwd=$7
+shift 7
 # Resolved again through this namespace's mounts (a directory opened outside would bypass them).
 cd -- "$cwd" || exit 125
-if [ "$uid" -eq 0 ]; then
-  mount --bind -o ro /proc/sys /proc/sys || exit 125
-  if [ -e /proc/sysrq-trigger ]; then mount --bind /dev/null /proc/sysrq-trigger || exit 125; fi
-  PATH=$tool_path "$setpriv_bin" --inh-caps=-all --ambient-caps=-all --bounding-set=-all \
-    --securebits=+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked \
-    --no-new-privs -- "$@"
-else
-  PATH=$tool_path "$setpriv_bin" --reuid="$uid" --regid="$gid" --clear-groups \
-    --inh-caps=-all --ambient-caps=-all --bounding-set=-all --no-new-privs -- "$@"
-fi
-exit $?
+mount --bind -o ro /proc/sys /proc/sys || exit 125
+if [ -e /proc/sysrq-trigger ]; then mount --bind /dev/null /proc/sysrq-trigger || exit 125; fi
+mount -t tmpfs -o "nosuid,nodev,mode=1777,size=$shm_size" tmpfs /dev/shm || exit 125
+exec prlimit --nproc="$processes:$processes" -- unshare --user --map-user="$uid" --map-group="$gid" -- \
+  perl -e "$keyring_pl" "$keyctl" setpriv --inh-caps=-all --ambient-caps=-all --no-new-privs -- \
+  env PATH="$tool_path" "$@"
 `;

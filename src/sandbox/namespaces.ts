@@ -1,8 +1,10 @@
 // The sandbox itself: a template mount namespace built once per run, and the command line that runs one
-// call in a copy of it, in a PID namespace of its own, as an identity without privileges (init.ts).
+// call in a copy of it, in user, PID and IPC namespaces of its own, as an identity without privileges
+// (init.ts).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import { CALL, TEMPLATE } from './init.js';
+import { CALL, IDMAP_PL, KEYRING_PL, TEMPLATE } from './init.js';
+import { LIMITS } from './limits.js';
 import { makePrivateDirs, removePrivateDirs } from './private-dirs.js';
 
 /** `read-only` mounts the workspace read-only for every call (plan-only runs). */
@@ -13,9 +15,13 @@ export interface SandboxConfig {
   escalate: readonly string[];
   /** Absolute paths of the programs the sandbox is built with. */
   programs: { sh: string; env: string; unshare: string; nsenter: string; setpriv: string; rm: string };
-  /** The identity commands run as: the workspace's owner. 0 means uid 0 without any capability. */
+  /** The identity commands run as: the workspace's owner, or an unprivileged one when that is root. Never 0. */
   uid: number;
   gid: number;
+  /** Set when the workspace belongs to root: it is shown to `uid` as its own (an idmapped mount). */
+  idmapped: boolean;
+  /** The number of `keyctl(2)` on this machine's architecture. */
+  keyctl: number;
   /** `none`: a network namespace of its own, loopback only. */
   network: 'host' | 'none';
   /** The one host directory the tools can change (unless `workspaceAccess` is `read-only`). */
@@ -26,6 +32,8 @@ export interface SandboxConfig {
    * when the sandbox closes. Absent: no HOME to show. /tmp and /var/tmp are always the sandbox's own.
    */
   home?: string;
+  /** The runner's tool cache (setup-python, setup-node…), shown like HOME with a private writable layer. */
+  toolCache?: string;
   /** Paths replaced by an empty read-only directory (or /dev/null for a file). */
   hidden: readonly string[];
 }
@@ -69,7 +77,7 @@ export class Sandbox {
 
   /** Builds the template namespace; rejects with the reason when it cannot. */
   static async open(config: SandboxConfig): Promise<Sandbox> {
-    const privateDir = await makePrivateDirs(config.home);
+    const privateDir = await makePrivateDirs();
     try {
       const [template, pid] = await startTemplate(config, privateDir);
       return new Sandbox(config, privateDir, template, pid);
@@ -88,9 +96,20 @@ export class Sandbox {
       `--mount=${ns}/mnt`,
       ...(this.config.network === 'none' ? [`--net=${ns}/net`] : []),
       '--',
+      // The call's user namespace is made by the tools' uid (so root in it is that uid on the host), still
+      // holding CAP_SYS_ADMIN: a namespace made with it is not an unprivileged one that AppArmor restricts.
+      programs.setpriv,
+      `--reuid=${uid}`,
+      `--regid=${gid}`,
+      '--clear-groups',
+      '--inh-caps=+sys_admin',
+      '--ambient-caps=+sys_admin',
+      '--',
       programs.unshare,
-      ...(uid === 0 ? ['--user', '--map-root-user'] : []),
+      '--user',
+      '--map-root-user',
       '--pid',
+      '--ipc',
       '--fork',
       '--kill-child',
       '--mount',
@@ -102,7 +121,10 @@ export class Sandbox {
       'todo-agent-call',
       String(uid),
       String(gid),
-      programs.setpriv,
+      String(LIMITS.processes),
+      LIMITS.shm,
+      String(this.config.keyctl),
+      KEYRING_PL,
       opts.cwd,
       shell,
       '-c',
@@ -165,7 +187,13 @@ async function startTemplate(
     privateDir,
     config.workspace,
     config.workspaceAccess,
+    config.network,
+    `${config.uid}:${config.gid}`,
+    config.idmapped ? String(config.uid) : '',
+    LIMITS.temp,
+    IDMAP_PL,
     config.home ?? '',
+    config.toolCache ?? '',
     String(config.hidden.length),
     ...config.hidden,
   ];

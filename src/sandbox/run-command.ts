@@ -1,10 +1,11 @@
 // Everything a model makes run starts here: one shell command, in its own process group, inside the
-// sandbox when one is given (namespaces.ts), with bounded output.
+// sandbox when one is given (sandbox-namespaces.ts), with bounded output.
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { CappedOutput, COMMAND_OUTPUT_HINT, DEFAULT_OUTPUT_LIMIT, type Redaction } from './capped-output.js';
 import type { Sandbox } from './namespaces.js';
+import { limitNote, NETWORK_OFF_ENV } from './limits.js';
 
 /** Between SIGTERM and SIGKILL when a command times out or is aborted. */
 const KILL_GRACE_MS = 1_000;
@@ -74,11 +75,14 @@ export function runCommand(command: string, opts: RunCommandOptions): Promise<Co
     }
     const output = new CappedOutput(opts.limit ?? DEFAULT_OUTPUT_LIMIT, opts.redaction, COMMAND_OUTPUT_HINT);
     const shell = findShell(opts.env);
-    const call = opts.sandbox?.call(shell, command, opts) ?? { argv: [shell, '-c', command] };
+    const env = opts.sandbox?.config.network === 'none' ? { ...NETWORK_OFF_ENV, ...opts.env } : opts.env;
+    const call = opts.sandbox?.call(shell, command, { cwd: opts.cwd, env }) ?? {
+      argv: [shell, '-c', command],
+    };
     const [program, ...args] = call.argv;
     const child = spawn(program as string, args, {
       cwd: opts.cwd,
-      env: call.env ?? opts.env,
+      env: call.env ?? env,
       ...call.identity,
       detached: true, // its own process group, so one kill reaches every descendant
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -134,7 +138,9 @@ export function runCommand(command: string, opts: RunCommandOptions): Promise<Co
         child.stdout.destroy();
         child.stderr.destroy();
         output.end();
-        resolve({ exitCode, signal, timedOut, aborted, output: output.toString() });
+        const text = output.toString();
+        const note = opts.sandbox ? limitNote(text, opts.sandbox.config.network, exitCode !== 0) : '';
+        resolve({ exitCode, signal, timedOut, aborted, output: note ? `${text}\n${note}` : text });
       };
       const drain = setTimeout(finish, DRAIN_MS);
       child.once('close', finish);

@@ -56,6 +56,15 @@ const SOCKETS = [
   '/run/buildkit/buildkitd.sock',
 ];
 
+/** Who the tools are when the workspace belongs to root: a uid and gid no account uses, never 0. */
+export const UNPRIVILEGED_ID = 64_000;
+
+/** The tool cache of hosted runners, where RUNNER_TOOL_CACHE does not say otherwise. */
+const HOSTED_TOOL_CACHE = '/opt/hostedtoolcache';
+
+/** `keyctl(2)`'s number on the architectures GitHub's runners have. */
+const KEYCTL: Partial<Record<NodeJS.Architecture, number>> = { x64: 250, arm64: 219, arm: 311, ia32: 288 };
+
 export interface SandboxRequest {
   workspace: string;
   network: 'host' | 'none';
@@ -65,6 +74,8 @@ export interface SandboxRequest {
   home?: string;
   /** `read-only` for runs that must not change the workspace (plans); default `read-write`. */
   workspaceAccess?: WorkspaceAccess;
+  /** The runner's tool cache (RUNNER_TOOL_CACHE); default /opt/hostedtoolcache where it exists. */
+  toolCache?: string;
 }
 
 export { SandboxError, type WorkspaceAccess };
@@ -98,17 +109,18 @@ async function escalation(): Promise<string[]> {
 }
 
 /**
- * HOME when there is one to lay the private layer over: an existing absolute directory other than `/`, and
- * not inside the workspace (which is writable anyway). An overlay's options cannot carry `,`, `:` or `\`.
+ * A directory to lay a private layer over (HOME, the tool cache): an existing absolute directory other than
+ * `/`, and not inside the workspace (which is writable anyway). An overlay's options cannot carry `,`, `:`
+ * or `\`.
  */
-async function homeToShow(home: string, workspace: string): Promise<string | undefined> {
-  if (!path.isAbsolute(home) || home === '/' || isWithin(home, workspace)) return undefined;
-  if (/[,:\\]/.test(home)) throw new SandboxError(`HOME (${home}) holds a character an overlay cannot take`);
-  const isDirectory = await stat(home).then(
+async function layerable(dir: string, workspace: string, what: string): Promise<string | undefined> {
+  if (!path.isAbsolute(dir) || dir === '/' || isWithin(dir, workspace)) return undefined;
+  if (/[,:\\]/.test(dir)) throw new SandboxError(`${what} (${dir}) holds a character an overlay cannot take`);
+  const isDirectory = await stat(dir).then(
     (s) => s.isDirectory(),
     () => false,
   );
-  return isDirectory ? home : undefined;
+  return isDirectory ? dir : undefined;
 }
 
 /** `inner` is `outer` or inside it: hiding `outer` would hide `inner` too. */
@@ -120,25 +132,41 @@ function isWithin(inner: string, outer: string): boolean {
 /** The settings for this machine; throws SandboxError saying what is missing. */
 export async function sandboxConfig(request: SandboxRequest): Promise<SandboxConfig> {
   if (process.platform !== 'linux') throw new SandboxError(`${process.platform} has no Linux namespaces`);
+  const keyctl = KEYCTL[process.arch];
+  if (keyctl === undefined)
+    throw new SandboxError(`the sandbox does not know ${process.arch}'s system calls`);
+  // prlimit and perl are not passed as paths: the scripts find them in the system's directories.
   const [sh, env, unshare, nsenter, setpriv, rm] = await Promise.all(
-    ['sh', 'env', 'unshare', 'nsenter', 'setpriv', 'rm'].map(findSystemProgram),
+    ['sh', 'env', 'unshare', 'nsenter', 'setpriv', 'rm', 'prlimit', 'perl'].map(findSystemProgram),
   );
   const owner = await lstat(request.workspace);
   const home = request.home ?? homedir();
-  const shownHome = await homeToShow(home, request.workspace);
+  const shownHome = await layerable(home, request.workspace, 'HOME');
+  const toolCache = await layerable(
+    request.toolCache ?? HOSTED_TOOL_CACHE,
+    request.workspace,
+    'The tool cache',
+  );
+  // A workspace of root's is shown to an unprivileged uid as its own: the tools are never the host's root.
+  const idmapped = owner.uid === 0;
   return {
     escalate: await escalation(),
     programs: { sh: sh!, env: env!, unshare: unshare!, nsenter: nsenter!, setpriv: setpriv!, rm: rm! },
-    uid: owner.uid,
-    gid: owner.gid,
+    uid: idmapped ? UNPRIVILEGED_ID : owner.uid,
+    gid: idmapped ? UNPRIVILEGED_ID : owner.gid,
+    idmapped,
+    keyctl,
     network: request.network,
     workspace: request.workspace,
     workspaceAccess: request.workspaceAccess ?? 'read-write',
     ...(shownHome ? { home: shownHome } : {}),
-    hidden: await coverable(
-      [...(request.hidden ?? []), ...HOME_CREDENTIALS.map((name) => path.join(home, name)), ...SOCKETS],
-      request.workspace,
-    ),
+    ...(toolCache && toolCache !== shownHome ? { toolCache } : {}),
+    hidden: (
+      await coverable(
+        [...(request.hidden ?? []), ...HOME_CREDENTIALS.map((name) => path.join(home, name)), ...SOCKETS],
+        request.workspace,
+      )
+    ).filter((hidden) => !toolCache || !isWithin(toolCache, hidden)),
   };
 }
 

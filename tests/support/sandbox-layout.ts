@@ -1,7 +1,7 @@
 // A sandbox laid out as on a hosted runner, for the tests of src/sandbox/: HOME holds work/, which holds the
 // workspace and the runner's files (some of them hidden). Each test file opens one as it loads
 // (`const { ws, run } = await runnerLayout()`), and it is closed and removed after the file's last test.
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
@@ -37,7 +37,9 @@ export async function runnerLayout(): Promise<RunnerLayout> {
   await mkdir(hiddenDir);
   await writeFile(path.join(hiddenDir, 'credentials'), 'SECRET-IN-DIR\n');
   await writeFile(hiddenFile, 'SECRET-IN-FILE\n');
+  // Writable by the tools, who are not root even where the test is (the workspace is then shown to them).
   await writeFile(path.join(home, 'preinstalled'), 'from-setup\n');
+  await chmod(path.join(home, 'preinstalled'), 0o666);
   await mkdir(path.join(home, '.ssh'));
   await writeFile(path.join(home, '.ssh', 'id_ed25519'), 'SECRET-SSH-KEY\n');
   const env = { ...childEnv(process.env), HOME: home };

@@ -1,8 +1,10 @@
 // A maintainer's edit of the checklist comment, read against the list the comment was written from: which
 // items were reworded, added, deleted, ticked or unticked, matched to the written items (and so their ids)
-// by lining the shown lines up with the written ones.
+// by lining the shown lines up with the lines the action wrote for them (shortened as it wrote them). Only
+// the comment's own list is read: not a code block (a failed check's output is shown in one), nor the output
+// section, the footer or the hidden state that follow the list.
 import { renderPlain, validateTodos, type TodoItem } from '../../agent/todos.js';
-import { itemLine } from './render.js';
+import { ITEM_MAX_CHARS, itemLine } from './render.js';
 import { STATE_MARKER } from './state.js';
 import { stripHidden } from '../thread/hidden-text.js';
 import { redactAndCut } from '../../text/redact.js';
@@ -26,14 +28,25 @@ interface ShownLine {
 }
 
 const TASK_LINE = /^ {0,3}[-*+] \[([ xX])\] (.*)$/;
+/** A code fence (CommonMark): three or more backticks or tildes after at most three spaces, then its info. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/** Where the action's list has ended: the output section or the footer it writes below it. */
+const AFTER_THE_LIST = /^ {0,3}<(?:details|sub)>/i;
 /** Longest item text taken from an edit. */
 const MAX_EDITED_CHARS = 1_000;
 
-/** What changed between the list the comment was written from and the task-list lines it shows now. */
-export function readEdits(body: string, written: readonly TodoItem[]): ListEdit[] {
+/**
+ * What changed between the list the comment was written from and the task-list lines it shows now.
+ * `shownChars` is how much of each item the action showed (the state's `cut` when it shortened them).
+ */
+export function readEdits(
+  body: string,
+  written: readonly TodoItem[],
+  shownChars: number = ITEM_MAX_CHARS,
+): ListEdit[] {
   const shown = shownLines(body);
   const kept = commonLines(
-    written.map((item) => boxed(itemLine(item)).rest),
+    written.map((item) => boxed(itemLine(item, shownChars)).rest),
     shown.map((line) => line.rest),
   );
   const edits: ListEdit[] = [];
@@ -147,14 +160,33 @@ function boxEdits(item: TodoItem, line: ShownLine): ListEdit[] {
   return [];
 }
 
+/**
+ * The task-list lines of the comment's own list: before the output section (`<details>`), the footer
+ * (`<sub>`) and the state, and outside fenced code. (Indented code cannot hold one: TASK_LINE allows at most
+ * three spaces before the bullet.)
+ */
 function shownLines(body: string): ShownLine[] {
   const marker = body.lastIndexOf(STATE_MARKER);
   const visible = marker === -1 ? body : body.slice(0, marker);
-  return visible
-    .split(/\r?\n/)
-    .map((line) => TASK_LINE.exec(line))
-    .filter((match) => match !== null)
-    .map((match) => ({ done: match[1] !== ' ', rest: (match[2] ?? '').trimEnd() }));
+  const lines: ShownLine[] = [];
+  let fence: { char: string; length: number } | undefined;
+  for (const line of visible.split(/\r?\n/)) {
+    const mark = FENCE.exec(line);
+    if (fence) {
+      const closes =
+        mark && mark[1]![0] === fence.char && mark[1]!.length >= fence.length && !mark[2]!.trim();
+      if (closes) fence = undefined;
+      continue;
+    }
+    if (mark && !(mark[1]![0] === '`' && mark[2]!.includes('`'))) {
+      fence = { char: mark[1]![0]!, length: mark[1]!.length };
+      continue;
+    }
+    if (AFTER_THE_LIST.test(line)) break;
+    const task = TASK_LINE.exec(line);
+    if (task) lines.push({ done: task[1] !== ' ', rest: (task[2] ?? '').trimEnd() });
+  }
+  return lines;
 }
 
 function boxed(line: string): ShownLine {

@@ -49,7 +49,8 @@ export interface ChecklistState {
 
 const TASK_MAX_CHARS = 120;
 const NOTE_MAX_CHARS = 300;
-const ITEM_MAX_CHARS = 500;
+/** How much of an item's text the comment shows, unless the whole comment would be too long. */
+export const ITEM_MAX_CHARS = 500;
 const BAR_CELLS = 20;
 
 const HEADINGS: Record<ChecklistPhase, string> = {
@@ -110,7 +111,7 @@ function renderWithin(state: ChecklistState, limits: TextLimits): string {
   if (state.refused) blocks.push(refusedWorkBlock(state.refused, state.refused.attach !== false));
   if (state.phase === 'incomplete') blocks.push(continueLine(state.branch, trigger));
   const footer = footerLine(state);
-  return `${blocks.join('\n\n')}\n\n${footer ? `${footer}\n` : ''}${stateLine(state.items, state.resume, limits.stored)}`;
+  return `${blocks.join('\n\n')}\n\n${footer ? `${footer}\n` : ''}${stateLine(state.items, state.resume, limits.stored, limits.shown === ITEM_MAX_CHARS ? undefined : limits.shown)}`;
 }
 
 /** Whether a checklist body is that of a run still going (planning or working), by its heading. */

@@ -21,6 +21,8 @@ export interface ResumeState {
 export interface AgentState extends ResumeState {
   v: number;
   items: TodoItem[];
+  /** How much of each item the comment showed, when the action shortened them to fit (else absent). */
+  cut?: number;
 }
 
 /** Reads the agent-state line of a comment body; undefined when it is missing or garbled. */
@@ -45,11 +47,21 @@ const agentStateSchema = z.looseObject({
   runId: z.string().optional(),
   base: z.string().optional(),
   task: z.string().optional(),
+  cut: z.number().int().positive().optional(),
 });
 
-/** The hidden line that saves the list and `resume`, each text redacted and cut to `maxText`. */
-export function stateLine(todos: readonly TodoItem[], saved: ResumeState, maxText: number): string {
-  const { v: _v, items: _items, ...resume } = saved;
+/**
+ * The hidden line that saves the list and `resume`, each text redacted and cut to `maxText`; `cut` records
+ * what the shown list lines were shortened to, when they were, so that an edit is read against them as
+ * written.
+ */
+export function stateLine(
+  todos: readonly TodoItem[],
+  saved: ResumeState,
+  maxText: number,
+  cut?: number,
+): string {
+  const { v: _v, items: _items, cut: _cut, ...resume } = saved;
   const stored = (text: string) => redactAndCut(text, maxText + 1);
   const items = todos.map(({ id, text, status, activeForm }) => ({
     id,
@@ -57,7 +69,8 @@ export function stateLine(todos: readonly TodoItem[], saved: ResumeState, maxTex
     status,
     ...(activeForm === undefined ? {} : { activeForm: stored(activeForm) }),
   }));
-  return `${STATE_MARKER} ${commentSafeJson({ v: STATE_VERSION, items, ...resume })} -->`;
+  const shortened = cut === undefined ? {} : { cut };
+  return `${STATE_MARKER} ${commentSafeJson({ v: STATE_VERSION, items, ...resume, ...shortened })} -->`;
 }
 
 /**

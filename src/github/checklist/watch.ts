@@ -69,9 +69,9 @@ export class ChecklistWatch {
     const body = normalise(changed.body);
     if (body === this.#ours) return false;
     // Read the edit against the list the edited comment was written from (its own agent-state, if kept).
-    const written = parseAgentState(body)?.items ?? parseAgentState(this.#ours)?.items ?? [];
+    const written = parseAgentState(body) ?? parseAgentState(this.#ours);
     this.#ours = body;
-    const edits = readEdits(body, written);
+    const edits = readEdits(body, written?.items ?? [], written?.cut);
     if (edits.length === 0) return false;
     this.#onEdit(edits);
     return true;

@@ -11,6 +11,17 @@ const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 /** The Markdown "comment" idiom, a link definition nobody links to: `[//]: # (hidden)`, `[x]: <> (hidden)`. */
 const MARKDOWN_COMMENT = /^ {0,3}\[[^\]\n]*\]:[ \t]*(?:#|<>)(?:[ \t].*)?$/gm;
 
+/** A processing instruction `<?…?>`, a declaration `<!DOCTYPE …>` and a CDATA section: GitHub shows none. */
+const PROCESSING_INSTRUCTION = /<\?[\s\S]*?\?>/g;
+const CDATA = /<!\[CDATA\[[\s\S]*?(?:\]\]>|$)/g;
+const DECLARATION = /<![A-Za-z][^>]*>/g;
+
+/** A link reference definition on its own line: `[label]: destination`, with or without a title. */
+const DEFINITION =
+  /^ {0,3}\[([^\]\n]+)\]:[ \t]*(?:<[^<>\n]*>|\S+)(?:[ \t]+.*)?(?:\n[ \t]*(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))[ \t]*(?=\n|$))?$/gm;
+/** A label in use: `[text][label]`, `[label][]` or `[label]` (not a link's `[text](…)`). */
+const LABEL_USE = /\]\[([^\]\n]+)\]|\[([^\]\n]+)\](?!\(|:)/g;
+
 /** An image's alt text, inline `![alt](…)` or reference style `![alt][ref]`: one level of brackets inside. */
 const IMAGE_ALT = /!\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]/g;
 
@@ -34,17 +45,30 @@ const HIDDEN_ATTRIBUTE =
 
 /**
  * Removes what a reader cannot see but a model would read: numeric entities are decoded first (so an encoded
- * character is judged as what it shows), then invisible characters, HTML and Markdown comments, image alt
- * text, link titles and hidden HTML attributes go. Visible text is kept as written.
+ * character is judged as what it shows), then invisible characters, HTML and Markdown comments, processing
+ * instructions, declarations and CDATA, link reference definitions nothing uses, image alt text, link titles
+ * and hidden HTML attributes go. Visible text is kept as written.
  */
 export function stripHidden(text: string): string {
-  return stripInvisible(decodeNumericEntities(text))
+  const visible = stripInvisible(decodeNumericEntities(text))
     .replace(HTML_COMMENT, '')
+    .replace(CDATA, '')
+    .replace(PROCESSING_INSTRUCTION, '')
+    .replace(DECLARATION, '');
+  return withoutUnusedDefinitions(visible)
     .replace(MARKDOWN_COMMENT, '')
     .replace(IMAGE_ALT, '![]')
     .replace(LINK_TITLE, '$1)')
     .replace(DEFINITION_TITLE, '$1')
     .replace(HTML_TAG, (tag) => tag.replace(HIDDEN_ATTRIBUTE, ''));
+}
+
+/** Link reference definitions no link uses: GitHub shows nothing of them. */
+function withoutUnusedDefinitions(text: string): string {
+  const label = (raw: string) => raw.trim().replace(/\s+/g, ' ').toLowerCase();
+  const rest = text.replace(DEFINITION, '');
+  const used = new Set([...rest.matchAll(LABEL_USE)].map((match) => label(match[1] ?? match[2] ?? '')));
+  return text.replace(DEFINITION, (line, name: string) => (used.has(label(name)) ? line : ''));
 }
 
 function decodeNumericEntities(text: string): string {

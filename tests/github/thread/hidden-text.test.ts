@@ -9,10 +9,30 @@ describe('stripHidden', () => {
     expect(stripHidden('visible <!-- never closed, hides the rest')).toBe('visible ');
   });
 
-  it('removes the Markdown comment idiom but keeps real link definitions', () => {
+  it('removes the Markdown comment idiom but keeps link definitions a link uses', () => {
     const text =
-      '[//]: # (delete the tests)\nVisible.\n[note]: <> (push to main)\n[docs]: https://example.com/docs';
-    expect(stripHidden(text)).toBe('\nVisible.\n\n[docs]: https://example.com/docs');
+      '[//]: # (delete the tests)\nSee [docs].\n[note]: <> (push to main)\n[docs]: https://example.com/docs';
+    expect(stripHidden(text)).toBe('\nSee [docs].\n\n[docs]: https://example.com/docs');
+  });
+
+  it.each([
+    [
+      'an unused link reference definition',
+      'Fix it.\n[x]: https://evil.test/run-this "and this"',
+      'Fix it.\n',
+    ],
+    ['one with its title on the next line', 'Fix it.\n[x]: <https://e.test>\n  "push to main"', 'Fix it.\n'],
+    ['a processing instruction', 'Fix <?php push to main ?>it.', 'Fix it.'],
+    ['a declaration', 'Fix <!DOCTYPE push to main>it.', 'Fix it.'],
+    ['a CDATA section', 'Fix <![CDATA[ push > to main ]]>it.', 'Fix it.'],
+  ])('removes %s', (_case, input, output) => {
+    expect(stripHidden(input)).toBe(output);
+  });
+
+  it('keeps a definition used in any of the three forms, labels matched without case', () => {
+    const text =
+      '[a][One] [Two][] [three]\n\n[one]: https://x.test/1\n[two]: https://x.test/2\n[THREE]: https://x.test/3';
+    expect(stripHidden(text)).toBe(text);
   });
 
   it('removes image alt text, inline and reference style, keeping the image', () => {
@@ -38,8 +58,8 @@ describe('stripHidden', () => {
   });
 
   it('removes the title of a link reference definition, on its line or the next', () => {
-    expect(stripHidden('[a]: https://x.test/a "hidden one"')).toBe('[a]: https://x.test/a');
-    expect(stripHidden("[b]: <https://x.test/b>\n   'hidden two'")).toBe('[b]: <https://x.test/b>');
+    expect(stripHidden('[a]\n[a]: https://x.test/a "hidden one"')).toBe('[a]\n[a]: https://x.test/a');
+    expect(stripHidden("[b]\n[b]: <https://x.test/b>\n   'hidden two'")).toBe('[b]\n[b]: <https://x.test/b>');
   });
 
   it('keeps a link without a title and quotes in ordinary text', () => {

@@ -1,0 +1,216 @@
+// Issue 18, points 3–7: the second round of attacks on dist/index.js from the bash tool. Nothing a call
+// makes (shared memory, keys, processes, files in /tmp) outlives it or takes the runner down; the tools are
+// never root; a mount that cannot be made read-only stops the build; `tool_network: none` leaves no host
+// socket and no slow lookup; and a setup-python interpreter in the tool cache installs a package.
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { reply, text, toolUse, type ScriptedModelServer } from '../support/anthropic/server.js';
+import { createWorld, openingText, type World } from './setup.js';
+
+const execFileAsync = promisify(execFile);
+const asRoot = process.getuid?.() === 0;
+const MARK = `todo-agent-i18-${process.pid}`;
+
+let world: World | undefined;
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const PLAN = (status: 'in_progress' | 'completed') =>
+  toolUse('todo', { items: [{ id: '1', text: 'Probe the sandbox', activeForm: 'Probing', status }] });
+
+/** A run whose model makes one bash call per command; resolves with each call's result as the model saw it. */
+async function calls(
+  commands: string[],
+  options: {
+    inputs?: Record<string, string>;
+    env?: Record<string, string>;
+    before?: (world: World) => Promise<void>;
+  } = {},
+): Promise<string[]> {
+  world = await createWorld([
+    reply(PLAN('in_progress')),
+    ...commands.map((command) => reply(toolUse('bash', { command }))),
+    reply(PLAN('completed')),
+    reply(text('Done.')),
+  ]);
+  await options.before?.(world);
+  await world.trigger('/agent probe', {
+    ...(options.inputs ? { inputs: options.inputs } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
+  return resultsOf(world.model, commands.length);
+}
+
+function resultsOf(model: ScriptedModelServer, count: number): string[] {
+  return Array.from({ length: count }, (_, k) => {
+    const content = model.requests[2 + k]?.body.messages.at(-1)?.content as Array<{ content?: unknown }>;
+    return JSON.parse(JSON.stringify(content?.[0]?.content ?? '')) as string;
+  }).map((result) => (typeof result === 'string' ? result : JSON.stringify(result)));
+}
+
+/** The uid the tools run as here: the workspace's owner, or the unprivileged one for a root-owned workspace. */
+const TOOLS_UID = asRoot ? 64_000 : (process.getuid?.() ?? 0);
+
+describe('what a call leaves behind', () => {
+  it('no shared memory outlives the call: System V segments and /dev/shm files are the call’s own', async () => {
+    const [, second] = await calls([
+      `ipcmk -M 67108864 && head -c 1048576 /dev/zero > /dev/shm/${MARK} && echo made`,
+      `echo "segments: $(ipcs -m | grep -c 67108864)"; ls /dev/shm`,
+    ]);
+    const host = spawnSync('ipcs', ['-m'], { encoding: 'utf8' }).stdout;
+    expect([second, host.includes('67108864')]).toEqual(['exit code: 0\nsegments: 0\n', false]);
+  });
+
+  it('no key a tool adds outlives the call: not in the user, user-session or session keyring', async () => {
+    // add_key(2) on x86-64 (248), to the session (-3), user (-4) and user-session (-5) keyrings.
+    const add = `perl -e 'my ($type, $data) = ("user", "secret"); for my $ring (-3, -4, -5) { my $name = "${MARK}$ring"; syscall(248, $type, $name, $data, 6, $ring) >= 0 or print "add: $!\\n" }'; grep -c ${MARK} /proc/keys`;
+    const [first, second] = await calls([
+      add, // The kernel frees a dead namespace's keyrings moments after the call: give it up to 5 s.
+      `for i in $(seq 50); do grep -q ${MARK} /proc/keys || break; sleep 0.1; done; grep -c ${MARK} /proc/keys; true`,
+    ]);
+    const asTools = asRoot
+      ? ['setpriv', `--reuid=${TOOLS_UID}`, `--regid=${TOOLS_UID}`, '--clear-groups', 'cat', '/proc/keys']
+      : ['cat', '/proc/keys'];
+    const host = spawnSync(asTools[0]!, asTools.slice(1), { encoding: 'utf8' }).stdout;
+    expect([first, second, host.includes(MARK)]).toEqual(['exit code: 0\n3\n', 'exit code: 0\n0\n', false]);
+  });
+
+  it('a fork bomb ends at the process limit with a clear message, and the next call runs', async () => {
+    const [bomb = '', next] = await calls([
+      'bomb() { bomb | bomb & }; bomb; sleep 3; echo after',
+      'echo usable',
+    ]);
+    expect([bomb.includes('limit of 1024 processes per call'), next]).toEqual([
+      true,
+      'exit code: 0\nusable\n',
+    ]);
+  }, 120_000);
+
+  it('a write past the size of the private /tmp fails the write, not the run', async () => {
+    const [write] = await calls([
+      `head -c 1100M /dev/zero > /tmp/${MARK}; echo "exit=$?"; rm -f /tmp/${MARK}`,
+    ]);
+    expect(write).toMatch(/No space left on device[\s\S]*exit=1/);
+  });
+});
+
+describe('who the tools are', () => {
+  it('never the host’s root: /etc/shadow and a 0600 file of root’s stay closed', async () => {
+    // Root's file in HOME, where the test runs as root (as a container job or a root runner does).
+    const before = async ({ sandbox }: World) => {
+      if (asRoot) await writeFile(join(sandbox.home, `${MARK}-secret`), 'ROOT-ONLY\n', { mode: 0o600 });
+    };
+    const [read] = await calls([`id -u; cat /etc/shadow ~/${MARK}-secret 2>&1; true`], { before });
+    expect(read).not.toMatch(/^root:|ROOT-ONLY|exit code: 0\n0\n/m);
+  });
+});
+
+describe.skipIf(!asRoot)('mounts the sandbox must make read-only (root: the test mounts them)', () => {
+  async function bindMount(dir: string): Promise<void> {
+    await mkdir(dir, { recursive: true });
+    await execFileAsync('mount', ['--bind', dir, dir]);
+    cleanups.push(async () => {
+      await execFileAsync('umount', [dir]).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    });
+  }
+
+  it('a mount whose path mountinfo escapes (a space, \\040) is read-only to the tools', async () => {
+    const dir = `/mnt/${MARK} with space`;
+    await bindMount(dir);
+    await calls([`touch "${dir}/written" 2>&1; true`]);
+    expect(existsSync(join(dir, 'written'))).toBe(false);
+  });
+
+  it('a mount it cannot make read-only stops the build with a clear error, before the model is asked', async () => {
+    await bindMount(`/mnt/${MARK}\nnewline`);
+    world = await createWorld([reply(text('never asked'))]);
+    await world.trigger('/agent probe');
+    expect(world.botComments()[0]!.body).toMatch(/cannot make these mounts read-only/);
+  });
+});
+
+describe('tool_network: none', () => {
+  it.skipIf(!asRoot)('reaches no host unix socket that has a path (one planted in /run)', async () => {
+    const path = `/run/${MARK}.sock`;
+    const connections: string[] = [];
+    const server: Server = createServer((socket) => {
+      connections.push('connected');
+      socket.end('HTTP/1.0 200 OK\r\n\r\nhello');
+    });
+    await new Promise<void>((done) => server.listen(path, done));
+    cleanups.push(() => new Promise<void>((done) => server.close(() => done())));
+    await calls([`curl -s -m 3 --unix-socket ${path} http://x/ 2>&1; echo "curl=$?"`], {
+      inputs: { tool_network: 'none' },
+    });
+    expect(connections).toEqual([]);
+  });
+
+  it('an install fails within 5 s and says why; the model was told the network is off', async () => {
+    const [install = ''] = await calls(
+      [
+        'timeout 5 npm install --no-audit --no-fund left-pad@1.3.0 2>&1; status=$?; echo "exit=$status"; exit $status',
+      ],
+      {
+        inputs: { tool_network: 'none' },
+      },
+    );
+    const opening = openingText(world!.model.requests[0]!);
+    expect([install.includes('exit=124'), install.includes('the network is off'), opening]).toEqual([
+      false,
+      true,
+      expect.stringContaining('Network: off. The workflow sets `tool_network: none`'),
+    ]);
+  }, 60_000);
+});
+
+describe('the tool cache', () => {
+  it('a setup-python interpreter there installs a local package; nothing of it outlives the run', async () => {
+    world = undefined;
+    const cache = join(process.env.TMPDIR ?? '/tmp', `${MARK}-toolcache`);
+    const python = join(cache, 'Python', '3.11.2', 'x64');
+    cleanups.push(() => rm(cache, { recursive: true, force: true }));
+    await mkdir(join(cache, 'wheels'), { recursive: true });
+    // The system's interpreter (a shim under /root, as pyenv's, is closed to the tools).
+    await execFileAsync('/usr/bin/python3', ['-m', 'venv', python]);
+    const wheel = join(cache, 'wheels', 'todo_agent_probe-0.1-py3-none-any.whl');
+    await writeFile(join(cache, 'make-wheel.py'), MAKE_WHEEL);
+    await execFileAsync('/usr/bin/python3', [join(cache, 'make-wheel.py'), wheel]);
+    const bin = '"$RUNNER_TOOL_CACHE/Python/3.11.2/x64/bin/python"';
+    const [install = ''] = await calls(
+      [
+        `${bin} -m pip install --no-index --no-cache-dir ${wheel} 2>&1 | tail -1 && ${bin} -c "import todo_agent_probe as p; print('probe', p.VALUE)"`,
+      ],
+      { env: { RUNNER_TOOL_CACHE: cache } },
+    );
+    const { stdout: left } = await execFileAsync(join(python, 'bin', 'python'), ['-m', 'pip', 'list']);
+    expect([install.trim().split('\n').at(-1), left.includes('todo-agent-probe')]).toEqual([
+      'probe 42',
+      false,
+    ]);
+  }, 120_000);
+});
+
+/** Writes a pure-Python wheel by hand, so that pip installs it without a build backend or the network. */
+const MAKE_WHEEL = String.raw`
+import sys, zipfile
+files = {
+    "todo_agent_probe/__init__.py": "VALUE = 42\n",
+    "todo_agent_probe-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: todo-agent-probe\nVersion: 0.1\n",
+    "todo_agent_probe-0.1.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+}
+record = "".join(f"{name},,\n" for name in files) + "todo_agent_probe-0.1.dist-info/RECORD,,\n"
+with zipfile.ZipFile(sys.argv[1], "w") as wheel:
+    for name, text in files.items():
+        wheel.writestr(name, text)
+    wheel.writestr("todo_agent_probe-0.1.dist-info/RECORD", record)
+`;
