@@ -17,6 +17,7 @@ import { errorSentence } from '../text/error-sentence.js';
 import type { Settings } from '../settings/settings.js';
 import { log } from '../runner/output.js';
 import { startSandbox } from './tool-sandbox.js';
+import { threadView, type ThreadView } from './thread-view.js';
 
 export interface JobRequest {
   settings: Settings;
@@ -40,6 +41,8 @@ export interface Prepared {
   sandbox: Sandbox | undefined;
   startSha: string;
   config: SavedConfig;
+  /** The thread's pictures and the issues and pull requests it points to. */
+  view: ThreadView;
 }
 
 /** Prepares the run, or says why it cannot start; a throw is answered on the issue before it goes on. */
@@ -78,7 +81,16 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       return outcome;
     }
     const { plan } = outcome;
-    return { git, plan, thread, threads, permissions, instructions, sandbox, startSha, config };
+    const view = await threadView({
+      api,
+      serverUrl: settings.serverUrl,
+      trigger,
+      allComments,
+      thread,
+      permissions,
+      signal: request.signal,
+    });
+    return { git, plan, thread, threads, permissions, instructions, sandbox, startSha, config, view };
   });
 }
 

@@ -70,6 +70,8 @@ export async function createWorld(
     appBot?: string;
     /** Every run starts from a `fetch-depth: 1` checkout of main instead of a full clone. */
     shallow?: boolean;
+    /** Where the emulator's rendered HTML sends images on other hosts (its camo). */
+    camoUrl?: string;
   } = {},
 ): Promise<World> {
   const sandbox = await createSandbox(options.files ?? HELLO_FILES);
@@ -80,6 +82,7 @@ export async function createWorld(
     ...(options.tokenUser ? { tokenUser: options.tokenUser } : {}),
     ...(options.actionsWrite === false ? { actionsWrite: false } : {}),
     ...(options.appBot ? { appBot: options.appBot } : {}),
+    ...(options.camoUrl ? { camoUrl: options.camoUrl } : {}),
     remoteDir: sandbox.origin,
     permissions: options.permissions ?? { maintainer: 'admin', writer: 'write', reader: 'read' },
     issues: [

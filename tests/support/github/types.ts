@@ -1,4 +1,7 @@
 // The GitHub emulator's public types: how it is started, what it keeps, what it records.
+import type { CheckRunSeed, CheckRunState, StatusSeed, StatusState } from './checks.js';
+
+export type { CheckRunSeed, CheckRunState, StatusSeed, StatusState } from './checks.js';
 
 export type Permission = 'admin' | 'write' | 'read' | 'none';
 
@@ -41,6 +44,8 @@ export interface EmulatorOptions {
   issues?: SeedIssue[];
   /** The token may cancel workflow runs (the workflow grants `actions: write`); default true. */
   actionsWrite?: boolean;
+  /** Where rendered HTML points images on other hosts (GitHub's camo proxy); default camo.githubusercontent.com. */
+  camoUrl?: string;
 }
 
 /** A workflow run GitHub knows of; `onCancel` plays the runner stopping the job (e.g. SIGTERM to it). */
@@ -168,6 +173,8 @@ export interface EmulatorState {
   pulls: PullState[];
   /** Issues and pull requests (which are issues too), by number. */
   issues: Map<number, IssueState>;
+  checkRuns: CheckRunState[];
+  statuses: StatusState[];
 }
 
 export interface InjectedResponse {
@@ -197,6 +204,15 @@ export interface GitHubEmulator {
   addWorkflowRun(
     run: Omit<WorkflowRunState, 'status'> & { status?: WorkflowRunState['status'] },
   ): WorkflowRunState;
+  /**
+   * Uploads a picture as a comment's drag-and-drop does; returns the URL to write in Markdown
+   * (`<api>/user-attachments/assets/<uuid>`: the emulator plays the server, GITHUB_SERVER_URL).
+   */
+  addAttachment(bytes: Uint8Array, contentType?: string): string;
+  /** A check run on a commit (or a pull request's head branch); with steps or a log, a GitHub Actions job. */
+  addCheckRun(seed: CheckRunSeed): CheckRunState;
+  /** A commit status on a commit (or a pull request's head branch). */
+  addStatus(seed: StatusSeed): StatusState;
   /** Makes the next `times` (default 1) requests matching method and path regex fail with `response`. */
   failNext(match: { method?: string; path: RegExp }, response: InjectedResponse, times?: number): void;
   /** Calls other than GET/HEAD, in order. */
