@@ -43,10 +43,18 @@ export function pictureBlocks(pictures: readonly ThreadPicture[]): ContentBlockP
   return blocks;
 }
 
-/** JSON.stringify's replacer for size estimates: an image counts as the text its tokens would be, not its bytes. */
-export function imageAsEstimate(_key: string, value: unknown): unknown {
-  const source = value as { type?: unknown; data?: unknown } | null;
-  if (source?.type === 'base64' && typeof source.data === 'string')
-    return { ...source, data: 'x'.repeat(IMAGE_ESTIMATE_CHARS) };
-  return value;
+/**
+ * How many characters of a value's JSON are image data beyond what the image costs, for size estimates: an
+ * image counts as the text its tokens would be, not as its base64. Only message content is looked into.
+ */
+export function imageExcessChars(value: unknown): number {
+  const content = (value as { content?: unknown } | null)?.content;
+  if (!Array.isArray(content)) return 0;
+  let excess = 0;
+  for (const block of content as Array<{ type?: string; source?: { data?: unknown }; content?: unknown }>) {
+    if (block.type === 'image' && typeof block.source?.data === 'string')
+      excess += Math.max(0, block.source.data.length - IMAGE_ESTIMATE_CHARS);
+    else if (block.type === 'tool_result') excess += imageExcessChars(block);
+  }
+  return excess;
 }

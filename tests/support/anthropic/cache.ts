@@ -29,7 +29,10 @@ function imageAsTokens(_key: string, value: unknown): unknown {
 /** Deterministic token estimate: a quarter of the characters of the string or of its JSON (images by size). */
 export function estimateTokens(value: unknown): number {
   if (value === undefined) return 0;
-  const chars = typeof value === 'string' ? value : (JSON.stringify(value, imageAsTokens) ?? '');
+  let chars = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+  // Only a value that holds an image is measured again (a replacer slows every other measure down).
+  if (typeof value !== 'string' && chars.includes('"base64"'))
+    chars = JSON.stringify(value, imageAsTokens) ?? '';
   return Math.ceil(chars.length / 4);
 }
 
