@@ -31,7 +31,7 @@ export async function threadView(request: {
     }),
     referenceLines(
       api.readOnly(),
-      api,
+      { owner: api.owner, repo: api.repo },
       mentionedNumbers(
         [trigger.task, trigger.issueTitle, trigger.issueBody, ...request.thread.map((c) => c.body)],
         {

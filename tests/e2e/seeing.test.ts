@@ -6,8 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
-import { newestResults } from '../support/requests.js';
+import { firstMessageText, newestResults } from '../support/requests.js';
 import { HELLO_FILES, pushFeatureBranch } from '../support/anthropic/scenarios.js';
+import { expectHonest } from '../support/github/honest.js';
 import { createWorld, type World } from './setup.js';
 
 let world: World | undefined;
@@ -86,7 +87,7 @@ describe('seeing the thread, CI and images', () => {
     expect(camo.hits).toEqual([]);
     // The signed URL was fetched without the token (the emulator flags a credential sent to a download).
     expect(world.github.calls.filter((c) => c.path.startsWith('/private-user-images/'))).toHaveLength(1);
-    expect(world.github.violations).toEqual([]);
+    expectHonest(world.github);
     expect(world.model.violations).toEqual([]);
   });
 
@@ -129,12 +130,14 @@ describe('seeing the thread, CI and images', () => {
       state: 'success',
       description: 'Docs built',
     });
-    const run = await world.trigger('/agent CI is red, fix it', {
+    const run = await world.trigger('/agent CI is red, fix it (the flaky one was #7)', {
       pullRequest: true,
       inputs: { verify_command: 'grep -q "Hello, " hello.py' },
     });
     expect(run.outputs.status).toBe('completed');
     const { requests } = world.model;
+    // The map of what the task points to, in the first message.
+    expect(firstMessageText(requests[0]!)).toContain('#7: not found in this repository\n</references>');
     const [checks] = newestResults(requests[2]!);
     expect(checks!.isError).toBe(false);
     expect(checks!.text.split('\n').slice(0, 3)).toEqual([
@@ -153,7 +156,8 @@ describe('seeing the thread, CI and images', () => {
       /E {3}AssertionError: expected "Hello, world!", got "Helo, world!"\n##\[error\]Process completed with exit code 1\.$/,
     );
     expect(log!.text).not.toContain('collected item 0\n');
-    expect(world.github.violations).toEqual([]);
+    // Every answer the emulator gave (check runs, statuses, the job, the log's redirect) is as GitHub documents it.
+    expectHonest(world.github);
   });
 
   it('read_file of a PNG in the workspace returns an image block', async () => {
@@ -202,6 +206,6 @@ describe('seeing the thread, CI and images', () => {
     expect(found!.text).toBe('1 match(es) for "type hints":\n#1 issue, open: Tidy up hello.py');
     const searches = world.github.calls.filter((c) => c.operationId === 'search/issues-and-pull-requests');
     expect(searches.map((c) => c.query.q)).toEqual(['type hints repo:octo-org/hello-world']);
-    expect(world.github.violations).toEqual([]);
+    expectHonest(world.github);
   });
 });
