@@ -10,7 +10,7 @@ export const MAX_REFERENCES = 15;
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The numbers mentioned, in order of first mention, each once, without `self`. */
+/** The numbers mentioned, text by text, each once, without `self`; at most MAX_REFERENCES. */
 export function mentionedNumbers(
   texts: readonly string[],
   where: { owner: string; repo: string; serverUrl: string; self: number },
