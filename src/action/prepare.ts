@@ -87,6 +87,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       trigger,
       allComments,
       thread,
+      threads,
       permissions,
       signal: request.signal,
     });

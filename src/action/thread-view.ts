@@ -4,6 +4,7 @@ import type { GitHubApi, IssueComment, Permission } from '../github/api.js';
 import { pictureSources, threadPictures, type Picture } from '../github/thread/pictures.js';
 import { mentionedNumbers, referenceLines } from '../github/thread/references.js';
 import type { RunTrigger } from '../github/trigger.js';
+import type { ReviewThread } from '../github/thread/review-threads.js';
 import { log } from '../runner/output.js';
 import { errorSentence } from '../text/error-sentence.js';
 
@@ -20,6 +21,8 @@ export async function threadView(request: {
   allComments: readonly IssueComment[];
   /** The comments the model reads (before the trigger, without it). */
   thread: readonly IssueComment[];
+  /** On a pull request, its review threads (their comments are searched for pictures too). */
+  threads: readonly ReviewThread[];
   permissions: ReadonlyMap<string, Permission>;
   signal?: AbortSignal;
 }): Promise<ThreadView> {
@@ -51,13 +54,13 @@ export async function threadView(request: {
 
 async function readPictures(request: Parameters<typeof threadView>[0]): Promise<Picture[]> {
   const { api, trigger } = request;
-  const trig =
-    trigger.source === 'issue_comment'
-      ? request.allComments.find((c) => c.id === trigger.commentId)
-      : undefined;
+  const reviewComments = request.threads.flatMap((t) => t.comments);
+  const asked = trigger.source === 'review_comment' ? reviewComments : request.allComments;
+  const trig = trigger.source === 'review' ? undefined : asked.find((c) => c.id === trigger.commentId);
+  const before = reviewComments.filter((c) => c.createdAt <= trigger.commentCreatedAt);
   const sources = pictureSources({
     trigger: trig,
-    comments: request.thread,
+    comments: [...request.thread, ...before],
     description: {
       html: await api.issueHtml(trigger.issueNumber),
       author: trigger.issueAuthor,

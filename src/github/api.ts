@@ -233,6 +233,7 @@ export class GitHubApi {
       ...this.#repo,
       pull_number: pullNumber,
       per_page: 100,
+      mediaType: { format: 'full+json' },
     });
     return all.map((comment) => ({
       ...commentOf(comment),

@@ -27,6 +27,7 @@ export interface Picture {
 /** Where pictures are looked for, in the order they are shown. */
 export function pictureSources(thread: {
   trigger?: IssueComment | undefined;
+  /** The conversation's comments and the review comments before the trigger, in any order. */
   comments: readonly IssueComment[];
   description: { html: string; author: string; kind: string };
   permissions: ReadonlyMap<string, Permission>;
@@ -40,9 +41,9 @@ export function pictureSources(thread: {
   return [
     ...(thread.trigger ? [comment(thread.trigger, 'the trigger comment')] : []),
     ...humanComments(thread.comments)
-      .slice()
-      .reverse()
-      .map((c) => comment(c, 'a comment')),
+      .filter((c) => c.id !== thread.trigger?.id)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id)
+      .map((c) => comment(c, 'path' in c ? `a review comment on ${String(c.path)}` : 'a comment')),
     {
       label: `the ${thread.description.kind} description by ${who(thread.description.author)}`,
       html: thread.description.html,
