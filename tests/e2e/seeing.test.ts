@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { firstMessageText, newestResults } from '../support/requests.js';
 import { HELLO_FILES, pushFeatureBranch } from '../support/anthropic/scenarios.js';
-import { expectHonest } from '../support/github/honest.js';
+import { validateResponse } from '../support/github/openapi.js';
 import { createWorld, type World } from './setup.js';
 
 let world: World | undefined;
@@ -44,6 +44,24 @@ async function otherHost(): Promise<{ url: string; hits: string[] }> {
   });
   await new Promise<void>((resolve) => elsewhere!.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`, hits };
+}
+
+/** No violations, and the answers of the reads this issue added are as GitHub's description documents them. */
+function expectHonestReads(github: World['github']): void {
+  expect(github.violations).toEqual([]);
+  const reads = github.calls.filter(
+    (c) =>
+      c.operationId &&
+      /^(checks\/|repos\/get-combined-status|actions\/(get-job|download-job)|search\/|issues\/(get|list-comments)$)/.test(
+        c.operationId,
+      ),
+  );
+  expect(reads.length).toBeGreaterThan(0);
+  for (const call of reads)
+    expect(
+      validateResponse(call.operationId!, call.status, call.response),
+      `${call.method} ${call.path}`,
+    ).toEqual([]);
 }
 
 interface ImageBlock {
@@ -87,7 +105,7 @@ describe('seeing the thread, CI and images', () => {
     expect(camo.hits).toEqual([]);
     // The signed URL was fetched without the token (the emulator flags a credential sent to a download).
     expect(world.github.calls.filter((c) => c.path.startsWith('/private-user-images/'))).toHaveLength(1);
-    expectHonest(world.github);
+    expectHonestReads(world.github);
     expect(world.model.violations).toEqual([]);
   });
 
@@ -157,7 +175,7 @@ describe('seeing the thread, CI and images', () => {
     );
     expect(log!.text).not.toContain('collected item 0\n');
     // Every answer the emulator gave (check runs, statuses, the job, the log's redirect) is as GitHub documents it.
-    expectHonest(world.github);
+    expectHonestReads(world.github);
   });
 
   it('read_file of a PNG in the workspace returns an image block', async () => {
@@ -206,6 +224,6 @@ describe('seeing the thread, CI and images', () => {
     expect(found!.text).toBe('1 match(es) for "type hints":\n#1 issue, open: Tidy up hello.py');
     const searches = world.github.calls.filter((c) => c.operationId === 'search/issues-and-pull-requests');
     expect(searches.map((c) => c.query.q)).toEqual(['type hints repo:octo-org/hello-world']);
-    expectHonest(world.github);
+    expectHonestReads(world.github);
   });
 });
