@@ -1,23 +1,16 @@
 // The github tool's reader: each question answered in the action's own process with the action's own
 // client (GETs only, through the same throttling), for this repository alone. The token never leaves it.
-import type { GitHubApi, ReadRequest } from '../api.js';
+import type { GitHubQuestion, RepositoryReader } from '../../agent/tools/types.js';
+import { statusOf, type GitHubApi, type ReadRequest } from '../api.js';
 import { checksAnswer } from './checks.js';
 import { issueAnswer, pullAnswer, pullFilesAnswer } from './issues.js';
 import { jobLogAnswer } from './job-log.js';
 import { searchAnswer } from './search.js';
-import { statusOf } from './text.js';
 
 /** The github tool's input, as the agent's schema gives it. */
-export interface Question {
-  what: 'issue' | 'pull' | 'pull_files' | 'checks' | 'job_log' | 'search';
-  number?: number | undefined;
-  ref?: string | undefined;
-  job_id?: number | undefined;
-  query?: string | undefined;
-  page?: number | undefined;
-}
+type Question = GitHubQuestion;
 
-export class RepositoryReading {
+export class RepositoryReading implements RepositoryReader {
   readonly #read: ReadRequest;
   readonly #repo: { owner: string; repo: string };
 

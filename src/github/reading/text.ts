@@ -23,8 +23,3 @@ export function pageNote(page: number, shown: number, more: boolean, what: strin
 export function hasNext(headers: { link?: string | undefined }): boolean {
   return /rel="next"/.test(headers.link ?? '');
 }
-
-export function statusOf(error: unknown): number | undefined {
-  const status = (error as { status?: unknown } | null)?.status;
-  return typeof status === 'number' ? status : undefined;
-}
