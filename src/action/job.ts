@@ -29,7 +29,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     const options = await agentOptions(request, prepared, { observers, inbox: checklist.inbox });
     const agentResult = await runAgent(options).finally(() => prepared.sandbox?.close());
     const { result, delivery } = await deliverWork(request, prepared, agentResult, checklist);
-    await summary.write(await checklist.finish(result, delivery));
+    await summary.write(await checklist.finish(result, delivery), api.reads);
     const pushed = delivery.pushedBranch;
     return { status: result.status, result, delivery, ...(pushed ? { branch: pushed } : {}) };
   } catch (error) {

@@ -25,8 +25,11 @@ export class RunSummary {
     }
   };
 
-  /** Writes the summary; `checklist` is the final comment body. */
-  async write(checklist: string): Promise<void> {
+  /**
+   * Writes the summary; `checklist` is the final comment body, `githubReads` the GitHub requests made for the
+   * model (the github tool and the first message's map of mentions).
+   */
+  async write(checklist: string, githubReads = 0): Promise<void> {
     const rows = [...this.#turns.values()]
       .slice(-MAX_ROWS)
       .map((row) => [
@@ -49,6 +52,7 @@ export class RunSummary {
         ],
         ...rows,
       ]);
+      if (githubReads > 0) summary.addRaw(`GitHub requests for the model: ${githubReads}`, true);
     });
   }
 }

@@ -154,6 +154,8 @@ describe('seeing the thread, CI and images', () => {
     });
     expect(run.outputs.status).toBe('completed');
     const { requests } = world.model;
+    // Counted in the job summary: #7 for the map, then the PR, its check runs and statuses, the job and its log.
+    expect(run.summary).toContain('GitHub requests for the model: 6');
     // The map of what the task points to, in the first message.
     expect(firstMessageText(requests[0]!)).toContain('#7: not found in this repository\n</references>');
     const [checks] = newestResults(requests[2]!);
