@@ -69,8 +69,8 @@ describe('the layout', () => {
     expect(sources.find((s) => s.file === 'agent/loop.ts')!.imports).toContain('agent/todos.ts');
   });
 
-  it('the agent core imports only the model, the sandbox and pure text helpers (never GitHub, git or the runner)', () => {
-    const allowed = /^(agent|model|sandbox|text)\//;
+  it('the agent core imports only the model, the sandbox and pure text and image helpers (never GitHub, git or the runner)', () => {
+    const allowed = /^(agent|model|sandbox|text|images)\//;
     const breaches = sources
       .filter((s) => s.folder === 'agent')
       .flatMap((s) =>
@@ -83,6 +83,8 @@ describe('the layout', () => {
     expect(foldersImporting(/^@anthropic-ai\//)).toEqual(['model']);
     expect(foldersImporting(/^@actions\/github$|^@octokit\//)).toEqual(['github']);
     expect(foldersImporting(/^@actions\/core$/)).toEqual(['runner']);
+    // The image codecs: pure JavaScript, reached only by the module that decodes and scales pictures.
+    expect(foldersImporting(/^(pngjs|jpeg-js|omggif)$/)).toEqual(['images']);
     // Processes start in two places: the sandbox (everything the model runs) and our own git.
     expect(foldersImporting(/^node:child_process$/)).toEqual(['git', 'sandbox']);
   });
@@ -97,7 +99,7 @@ describe('the layout', () => {
   it('uses no outside package but the ones named here', () => {
     // zod is the one library of the language itself: every boundary that takes data validates it with it.
     const known =
-      /^(node:|zod$|@anthropic-ai\/|@actions\/(core|github)$|@octokit\/|jsonc-parser$|yaml$|smol-toml$|acorn$)/;
+      /^(node:|zod$|@anthropic-ai\/|@actions\/(core|github)$|@octokit\/|jsonc-parser$|yaml$|smol-toml$|acorn$|(pngjs|jpeg-js|omggif)$)/;
     const unknown = sources.flatMap((s) => s.imports.filter((name) => !ours(name) && !known.test(name)));
     expect(unknown).toEqual([]);
   });

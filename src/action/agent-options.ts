@@ -14,11 +14,12 @@ import { deliveryReview } from '../delivery/review.js';
 import { log } from '../runner/output.js';
 import type { Settings } from '../settings/settings.js';
 import type { JobRequest, Prepared } from './prepare.js';
+import { RepositoryReading } from '../github/reading/reader.js';
 
 /** The agent's whole brief for this run: task, context, model, limits, and who watches it. */
 export async function agentOptions(
-  { settings, trigger, signal, redactor, secrets }: JobRequest,
-  { plan, sandbox, thread, threads, permissions, instructions, git, startSha }: Prepared,
+  { settings, trigger, api, signal, redactor, secrets }: JobRequest,
+  { plan, sandbox, thread, threads, permissions, instructions, git, startSha, view }: Prepared,
   watch: { observers: AgentObserver[]; inbox: () => InboxEntry[] },
 ): Promise<AgentOptions> {
   const { inputs } = settings;
@@ -29,6 +30,10 @@ export async function agentOptions(
     ...(plan.earlier ? briefingOf(plan.earlier) : {}),
     planOnly: plan.kind === 'plan',
     instructions,
+    pictures: view.pictures,
+    references: view.references,
+    // The github tool runs here, in the action's process, with the action's client: no tool holds the token.
+    github: new RepositoryReading(api),
     facts: runFacts(settings, plan),
     hiddenFiles: credentialFiles(process.env),
     model: new Model({

@@ -41,7 +41,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     await recordDelivery(record, prepared, delivery, failedDelivery);
     record?.result({ status: result.status, reason: result.reason });
     const body = await checklist.finish(result, delivery, record && basename(record.path));
-    await summary.write(body, await recordForSummary(record));
+    await summary.write(body, await recordForSummary(record), api.reads);
     const pushed = delivery.pushedBranch;
     return { status: result.status, result, delivery, ...(pushed ? { branch: pushed } : {}) };
   } catch (error) {

@@ -21,6 +21,7 @@ import type { Settings } from '../settings/settings.js';
 import { log } from '../runner/output.js';
 import { startSandbox } from './tool-sandbox.js';
 import type { RunRecord } from '../record/run-record.js';
+import { threadView, type ThreadView } from './thread-view.js';
 
 export interface JobRequest {
   settings: Settings;
@@ -49,6 +50,8 @@ export interface Prepared {
   sandbox: Sandbox | undefined;
   startSha: string;
   config: SavedConfig;
+  /** The thread's pictures and the issues and pull requests it points to. */
+  view: ThreadView;
 }
 
 /** Prepares the run, or says why it cannot start; a throw is answered on the issue before it goes on. */
@@ -96,7 +99,29 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
     log.info(`Own git directory ready in ${Math.round(performance.now() - started)} ms.`);
     const startSha = await own.head();
     const { plan } = outcome;
-    return { git: own, ownDir, plan, thread, threads, permissions, instructions, sandbox, startSha, config };
+    const view = await threadView({
+      api,
+      serverUrl: settings.serverUrl,
+      trigger,
+      allComments,
+      thread,
+      threads,
+      permissions,
+      signal: request.signal,
+    });
+    return {
+      git: own,
+      ownDir,
+      plan,
+      thread,
+      threads,
+      permissions,
+      instructions,
+      sandbox,
+      startSha,
+      config,
+      view,
+    };
   });
   return await prepared.catch(async (error: unknown) => {
     await ownDir?.remove();

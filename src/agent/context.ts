@@ -1,5 +1,6 @@
 // Keeping a long run inside the context window: old tool results give way, the todo list never does.
 import { withoutThinking, type ContentBlockParam, type MessageParam } from '../model/messages.js';
+import { imageExcessChars } from './pictures.js';
 
 /** Clear when a request reached this share of the budget: the next turn's tool output still has room. */
 export const CLEAR_AT_SHARE = 0.75;
@@ -96,7 +97,8 @@ export function makeRoom(
   lastTokens: number,
   budget: number,
 ): { dropped: number } | undefined {
-  const charsOf = (value: unknown) => JSON.stringify(value).length;
+  // An image counts as the tokens it costs, not as its base64 characters.
+  const charsOf = (value: unknown) => JSON.stringify(value).length - imageExcessChars(value);
   const fixedChars = fixed.reduce<number>((sum, value) => sum + charsOf(value), 0);
   const sentChars = messages.reduce((sum, message) => sum + charsOf(message), fixedChars);
   const perChar = lastTokens / sentChars;

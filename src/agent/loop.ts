@@ -10,7 +10,8 @@ import { estimateCost, outputRoom } from '../model/catalogue.js';
 import { DEFAULT_REMINDER_ROUNDS, ReminderPolicy } from './reminder.js';
 import { allCompleted, TodoManager, type TodoItem } from './todos.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
-import type { ToolContext } from './tools/types.js';
+import type { RepositoryReader, ToolContext } from './tools/types.js';
+import { pictureBlocks, type ThreadPicture } from './pictures.js';
 import type { Redaction } from '../sandbox/capped-output.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { failureMessage, VerifyGate, withFixItem, type VerifySettings } from './verify.js';
@@ -74,6 +75,10 @@ export interface AgentOptions extends Briefing {
    * say), answered with one more round to act on it; undefined lets the run complete at once.
    */
   review?: () => Promise<string | undefined>;
+  /** The thread's pictures, shown in the first message after its text. */
+  pictures?: readonly ThreadPicture[];
+  /** Reads this repository on GitHub for the github tool, outside the sandbox; absent, there is no such tool. */
+  github?: RepositoryReader;
 }
 
 /** Given the list as it stands: the list to replace it with, if any, and what to tell the model. */
@@ -111,6 +116,7 @@ class Run {
     const bashTimeoutSeconds = options.bashTimeoutSeconds ?? DEFAULT_BASH_TIMEOUT_SECONDS;
     this.toolbox = createToolbox(this.todos, bashTimeoutSeconds, {
       readOnly: options.planOnly ?? false,
+      ...(options.github ? { github: options.github } : {}),
     });
     this.context = {
       workspace: options.workspace,
@@ -124,7 +130,7 @@ class Run {
     this.maxTokens = outputRoom(options.model.info).first;
     this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     this.verify = options.verify && new VerifyGate(options.verify, this.context);
-    this.transcript = new Transcript(firstMessage(options));
+    this.transcript = new Transcript(firstMessage(options), pictureBlocks(options.pictures ?? []));
   }
 
   /** Each turn: ask, record, answer (the tools, a nudge, or the end), report the turn, reply with notes. */
@@ -205,7 +211,7 @@ class Run {
         durationMs: performance.now() - started,
         ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
       });
-      results.push(toolResult(call.id, output, outcome.isError));
+      results.push(toolResult(call.id, output, outcome.isError, outcome.images));
     }
     this.reminder.recordTurn(calledTodo);
     if (calls.length > 0) this.openItemNudges = 0;

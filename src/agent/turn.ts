@@ -2,6 +2,8 @@
 import { emptyUsage, promptTokens, type Usage } from '../model/usage.js';
 import type { ContentBlockParam, Message, MessageParam } from '../model/messages.js';
 import type { ResponseBlock } from './events.js';
+import type { FittedImage } from '../images/fit.js';
+import { imageBlock } from './pictures.js';
 
 export class Transcript {
   readonly messages: MessageParam[] = [];
@@ -15,8 +17,9 @@ export class Transcript {
   /** How many of `messages` earlier requests carried (or responses brought): the rest are new. */
   #sent = 0;
 
-  constructor(task: string) {
-    this.messages.push({ role: 'user', content: [{ type: 'text', text: task }] });
+  /** The first message: its text (the task and what comes with it), then any pictures. */
+  constructor(task: string, pictures: readonly ContentBlockParam[] = []) {
+    this.messages.push({ role: 'user', content: [{ type: 'text', text: task }, ...pictures] });
   }
 
   /** Adds a response to the history and its usage to the totals. Returns its text ('' when it has none). */
@@ -57,12 +60,19 @@ export class Transcript {
   }
 }
 
-export function toolResult(id: string, output: string, isError: boolean): ContentBlockParam {
+/** A tool's answer: its text, then the pictures it showed (read_file of an image). */
+export function toolResult(
+  id: string,
+  output: string,
+  isError: boolean,
+  images: readonly FittedImage[] = [],
+): ContentBlockParam {
   // An empty tool_result text block would be refused; say so instead.
+  const text = output || '(no output)';
   return {
     type: 'tool_result',
     tool_use_id: id,
-    content: output || '(no output)',
+    content: images.length > 0 ? [{ type: 'text', text }, ...images.map(imageBlock)] : text,
     ...(isError ? { is_error: true } : {}),
   };
 }

@@ -8,6 +8,8 @@ export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1' | '-1' | 'laugh' | 
 export interface IssueComment {
   id: number;
   body: string;
+  /** The body as GitHub renders it (asked with media type full+json): its images carry signed URLs. */
+  bodyHtml?: string;
   user: string;
   userType: string;
   /** GitHub's author_association: OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, … */
@@ -34,8 +36,13 @@ export interface ReviewComment extends IssueComment {
 /** Who writes when the workflow's own GITHUB_TOKEN is used. */
 export const WORKFLOW_BOT = 'github-actions[bot]';
 
+/** GitHub's GET requests only: what the github tool may ask, through the same throttling as everything else. */
+export type ReadRequest = Octokit['request'];
+
 export class GitHubApi {
   readonly #octokit: Octokit;
+  /** Requests made for the github tool and the first message's map. */
+  reads = 0;
   readonly #repo: { owner: string; repo: string };
   #self: Promise<string | undefined> | undefined;
   /** The login our own reaction came back with: who this token writes as, whatever kind of token it is. */
@@ -129,14 +136,41 @@ export class GitHubApi {
     return author.user.toLowerCase() === (await this.identity()).toLowerCase();
   }
 
-  /** The issue's comments, oldest first. */
+  /** The issue's comments, oldest first, each with its rendered HTML too. */
   async comments(issueNumber: number): Promise<IssueComment[]> {
     const all = await this.#octokit.paginate(this.#octokit.rest.issues.listComments, {
       ...this.#repo,
       issue_number: issueNumber,
       per_page: 100,
+      mediaType: { format: 'full+json' },
     });
     return all.map(commentOf);
+  }
+
+  /** The issue's (or pull request's) description as GitHub renders it, with its images' signed URLs. */
+  async issueHtml(issueNumber: number): Promise<string> {
+    const { data } = await this.#octokit.rest.issues.get({
+      ...this.#repo,
+      issue_number: issueNumber,
+      mediaType: { format: 'full+json' },
+    });
+    return data.body_html ?? '';
+  }
+
+  /**
+   * A request function that only reads: anything but a GET is refused before it is sent. The github tool's
+   * answers come through it, counted in `reads`.
+   */
+  readOnly(): ReadRequest {
+    const octokit = this.#octokit;
+    const read = (async (route: string, params?: Record<string, unknown>) => {
+      const method = (params?.method as string | undefined) ?? route.split(' ')[0];
+      if (!route.startsWith('GET ') || (method && method.toUpperCase() !== 'GET'))
+        throw new Error(`the github tool only reads; ${route} is refused`);
+      this.reads++;
+      return await octokit.request(route, params);
+    }) as unknown as ReadRequest;
+    return read;
   }
 
   /** The new comment, with its body as GitHub holds it and the answer's ETag (see `updateComment`). */
@@ -248,6 +282,7 @@ export class GitHubApi {
       ...this.#repo,
       pull_number: pullNumber,
       per_page: 100,
+      mediaType: { format: 'full+json' },
     });
     return all.map((comment) => ({
       ...commentOf(comment),
@@ -446,6 +481,7 @@ export interface OpenPull {
 function commentOf(comment: {
   id: number;
   body?: string | null;
+  body_html?: string;
   user?: { login: string; type: string } | null;
   author_association: string;
   created_at: string;
@@ -455,6 +491,7 @@ function commentOf(comment: {
   return {
     id: comment.id,
     body: comment.body ?? '',
+    ...(comment.body_html ? { bodyHtml: comment.body_html } : {}),
     user: comment.user?.login ?? 'ghost',
     userType: comment.user?.type ?? 'User',
     association: comment.author_association,

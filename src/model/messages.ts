@@ -4,6 +4,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 export type MessageParam = Anthropic.MessageParam;
 export type ContentBlockParam = Anthropic.ContentBlockParam;
 export type Message = Anthropic.Message;
+export type ImageBlockParam = Anthropic.ImageBlockParam;
 
 /** A tool as the model is shown it: its name, what it does, and the JSON Schema of its input. */
 export interface ToolDefinition {

@@ -45,9 +45,10 @@ export class RunSummary {
 
   /**
    * Writes the summary; `checklist` is the final comment body, `record` the run record shown as the terminal
-   * shows a run, which goes in collapsed.
+   * shows a run, which goes in collapsed, `githubReads` the GitHub requests made for the model (the github
+   * tool and the first message's map of mentions).
    */
-  async write(checklist: string, record?: { path: string; text: string }): Promise<void> {
+  async write(checklist: string, record?: { path: string; text: string }, githubReads = 0): Promise<void> {
     const rows = [...this.#turns.values()]
       .slice(-MAX_ROWS)
       .map((row) => [
@@ -71,6 +72,7 @@ export class RunSummary {
         ],
         ...rows,
       ]);
+      if (githubReads > 0) summary.addRaw(`GitHub requests for the model: ${githubReads}`, true);
     });
   }
 }

@@ -72,6 +72,8 @@ export async function createWorld(
     shallow?: boolean;
     /** The token may change workflow files (default true; see the emulator's `workflowsPermission`). */
     workflowsPermission?: boolean;
+    /** Where the emulator's rendered HTML sends images on other hosts (its camo). */
+    camoUrl?: string;
   } = {},
 ): Promise<World> {
   const sandbox = await createSandbox(options.files ?? HELLO_FILES);
@@ -83,6 +85,7 @@ export async function createWorld(
     ...(options.actionsWrite === false ? { actionsWrite: false } : {}),
     ...(options.appBot ? { appBot: options.appBot } : {}),
     ...(options.workflowsPermission === false ? { workflowsPermission: false } : {}),
+    ...(options.camoUrl ? { camoUrl: options.camoUrl } : {}),
     remoteDir: sandbox.origin,
     permissions: options.permissions ?? { maintainer: 'admin', writer: 'write', reader: 'read' },
     issues: [

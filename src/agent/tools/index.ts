@@ -4,10 +4,13 @@ import type { ToolDefinition } from '../../model/messages.js';
 import type { TodoManager } from '../todos.js';
 import { createBashTool } from './bash.js';
 import { editFileTool } from './edit-file.js';
+import { githubTool } from './github.js';
+import { withImages } from './image-file.js';
 import { readFileTool } from './read-file.js';
 import { writeFileTool } from './write-file.js';
 import { todoTool } from './todo.js';
-import type { Tool, ToolContext } from './types.js';
+import type { RepositoryReader, Tool, ToolAnswer, ToolContext } from './types.js';
+import type { FittedImage } from '../../images/fit.js';
 import { errorMessage } from '../../text/error-sentence.js';
 
 export interface ToolOutcome {
@@ -15,13 +18,15 @@ export interface ToolOutcome {
   isError: boolean;
   /** A command's exit code, for a tool that runs one (null: killed); absent otherwise. */
   exitCode?: number | null;
+  /** Pictures the tool showed (read_file of an image), sent after its text. */
+  images?: readonly FittedImage[];
 }
 
 export class Toolbox {
-  readonly #tools: Map<string, Tool>;
+  readonly #tools: Map<string, Tool<z.ZodType, ToolAnswer>>;
   readonly definitions: ToolDefinition[];
 
-  constructor(tools: readonly Tool[]) {
+  constructor(tools: ReadonlyArray<Tool<z.ZodType, ToolAnswer>>) {
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
     this.definitions = tools.map((tool) => ({
       name: tool.name,
@@ -41,9 +46,15 @@ export class Toolbox {
     }
     try {
       const input = parseInput(tool, raw);
-      const output = await tool.run(input, context);
+      const answer = await tool.run(input, context);
+      const output = typeof answer === 'string' ? answer : answer.text;
       const exitCode = tool.exitCode?.(output);
-      return { output, isError: false, ...(exitCode === undefined ? {} : { exitCode }) };
+      return {
+        output,
+        isError: false,
+        ...(exitCode === undefined ? {} : { exitCode }),
+        ...(typeof answer === 'string' ? {} : { images: answer.images }),
+      };
     } catch (error) {
       return { output: `${name} failed: ${errorMessage(error)}`, isError: true };
     }
@@ -52,19 +63,22 @@ export class Toolbox {
 
 /**
  * The five tools; `bashTimeoutSeconds` is the most any one bash call may last (bash_timeout).
- * `readOnly` (a plan-only run) leaves out the tools that write files.
+ * `readOnly` (a plan-only run) leaves out the tools that write files; `github` adds the github tool.
  */
 export function createToolbox(
   todos: TodoManager,
   bashTimeoutSeconds: number,
-  { readOnly = false } = {},
+  { readOnly = false, github }: { readOnly?: boolean; github?: RepositoryReader } = {},
 ): Toolbox {
   const bash = createBashTool(bashTimeoutSeconds);
   const writers = readOnly ? [] : [writeFileTool, editFileTool];
-  return new Toolbox([bash, readFileTool, ...writers, todoTool(todos)] as Tool[]);
+  const reader = github ? [githubTool(github)] : [];
+  return new Toolbox([bash, withImages(readFileTool), ...writers, ...reader, todoTool(todos)] as Array<
+    Tool<z.ZodType, ToolAnswer>
+  >);
 }
 
-function parseInput(tool: Tool, raw: unknown): unknown {
+function parseInput(tool: Tool<z.ZodType, ToolAnswer>, raw: unknown): unknown {
   if (tool.parse) return tool.parse(raw);
   const parsed = tool.inputSchema.safeParse(raw);
   if (parsed.success) return parsed.data;

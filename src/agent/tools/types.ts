@@ -1,5 +1,6 @@
 // The shape every tool has. A tool throws ToolError (or any Error) to report a failure to the model.
 import type { z } from 'zod';
+import type { FittedImage } from '../../images/fit.js';
 import type { Redaction } from '../../sandbox/capped-output.js';
 import type { Sandbox } from '../../sandbox/namespaces.js';
 
@@ -20,15 +21,36 @@ export interface ToolContext {
   hidden?: readonly string[];
 }
 
-export interface Tool<Schema extends z.ZodType = z.ZodType> {
+export interface Tool<Schema extends z.ZodType = z.ZodType, Answer extends ToolAnswer = string> {
   name: string;
   description: string;
   inputSchema: Schema;
   /** Optional own parsing of the raw input (default: inputSchema); throw to refuse it. */
   parse?: (raw: unknown) => z.infer<Schema>;
-  run(input: z.infer<Schema>, context: ToolContext): Promise<string>;
+  run(input: z.infer<Schema>, context: ToolContext): Promise<Answer>;
   /** For a tool that runs a command: its exit code, read from the output `run` gave (null: killed). */
   exitCode?: (output: string) => number | null;
+}
+
+/** What a tool answers: text, or text with the pictures the model is shown beside it (read_file of a PNG). */
+export type ToolAnswer = string | { text: string; images: readonly FittedImage[] };
+
+/** The github tool's question: what to read, and about which issue, pull request, ref, job or query. */
+export interface GitHubQuestion {
+  what: 'issue' | 'pull' | 'pull_files' | 'checks' | 'job_log' | 'search';
+  number?: number | undefined;
+  ref?: string | undefined;
+  job_id?: number | undefined;
+  query?: string | undefined;
+  page?: number | undefined;
+}
+
+/**
+ * Reads this repository on GitHub for the github tool. The wiring gives one that runs in the action's own
+ * process, with its own client: the token stays there, and the agent core never imports GitHub.
+ */
+export interface RepositoryReader {
+  answer(question: GitHubQuestion, signal?: AbortSignal): Promise<string>;
 }
 
 /** A failure the model can act on; its message is sent back as an error tool_result. */

@@ -68,11 +68,69 @@ function checkSystem(body: Json): string | undefined {
   return undefined;
 }
 
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+const MAX_IMAGE_BASE64 = 5 * 1024 * 1024;
+const MAX_IMAGE_PIXELS_EDGE = 8000;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The format the bytes announce, by their first bytes alone (kept apart from the action's own sniffer). */
+function formatOf(bytes: Buffer): string | undefined {
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif';
+  if (
+    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
+  )
+    return 'image/webp';
+  return undefined;
+}
+
+/** A PNG's or GIF's size from its header; undefined for the others (not checked here). */
+function sizeOf(bytes: Buffer, format: string): { width: number; height: number } | undefined {
+  if (format === 'image/png' && bytes.length >= 24)
+    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  if (format === 'image/gif' && bytes.length >= 10)
+    return { width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) };
+  return undefined;
+}
+
+/** The API's checks of an image block, with its messages (as seen in its 400 answers). */
+function imageProblem(block: Record<string, unknown>, role: string, at: string): string | undefined {
+  if (role !== 'user') return `${at}: image blocks can only appear in user messages`;
+  const source = block.source;
+  if (!isObject(source)) return `${at}.image.source: Field required`;
+  if (source.type !== 'base64') return undefined; // url and file sources are not used by the action
+  const where = `${at}.image.source.base64`;
+  if (typeof source.media_type !== 'string' || !IMAGE_TYPES.includes(source.media_type))
+    return `${where}.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`;
+  if (
+    typeof source.data !== 'string' ||
+    source.data === '' ||
+    !BASE64.test(source.data) ||
+    source.data.length % 4 !== 0
+  )
+    return `${where}.data: Invalid base64 data`;
+  if (source.data.length > MAX_IMAGE_BASE64)
+    return `${where}: image exceeds 5 MB maximum: ${source.data.length} bytes > ${MAX_IMAGE_BASE64} bytes`;
+  const bytes = Buffer.from(source.data, 'base64');
+  const format = formatOf(bytes);
+  if (format !== source.media_type)
+    return `${where}.data: Image does not match the provided media type ${source.media_type}`;
+  const size = sizeOf(bytes, format);
+  if (size && Math.max(size.width, size.height) > MAX_IMAGE_PIXELS_EDGE)
+    return `${where}.data: At least one of the image dimensions exceed max allowed size: ${MAX_IMAGE_PIXELS_EDGE} pixels`;
+  return undefined;
+}
+
 function checkBlock(block: unknown, role: string, at: string): string | undefined {
   if (!isObject(block) || typeof block.type !== 'string') return `${at}.type: Field required`;
   switch (block.type) {
     case 'text':
       return textProblem('messages', block.text);
+    case 'image':
+      return imageProblem(block, role, at);
     case 'tool_use':
       if (role !== 'assistant') return `${at}: \`tool_use\` blocks can only appear in assistant messages`;
       if (typeof block.id !== 'string' || block.id === '') return `${at}.tool_use.id: Field required`;
@@ -82,9 +140,13 @@ function checkBlock(block: unknown, role: string, at: string): string | undefine
     case 'tool_result':
       if (role !== 'user') return `${at}: \`tool_result\` blocks can only appear in user messages`;
       if (typeof block.tool_use_id !== 'string') return `${at}.tool_result.tool_use_id: Field required`;
-      for (const inner of asArray(block.content)) {
+      for (const [k, inner] of asArray(block.content).entries()) {
         if (isObject(inner) && inner.type === 'text') {
           const problem = textProblem('messages', inner.text);
+          if (problem) return problem;
+        }
+        if (isObject(inner) && inner.type === 'image') {
+          const problem = imageProblem(inner, role, `${at}.tool_result.content.${k}`);
           if (problem) return problem;
         }
       }

@@ -10,6 +10,9 @@
  */
 import { actionsHandlers, addWorkflowRun } from './actions.js';
 import { gitRefHandlers } from './git-refs.js';
+import { addAttachment } from './attachments.js';
+import { addCheckRun, addStatus, checkHandlers } from './checks.js';
+import { searchHandlers } from './search.js';
 import { startServer } from './http.js';
 import { addComment, editComment, issueHandlers } from './issues.js';
 import { addReview, addReviewComment, pullReviewHandlers } from './pull-reviews.js';
@@ -30,6 +33,8 @@ const RESOURCES: Array<(emu: Emu) => HandlerTable> = [
   pullReviewHandlers,
   actionsHandlers,
   gitRefHandlers,
+  checkHandlers,
+  searchHandlers,
 ];
 
 /** One table of every handler; an operationId claimed twice is a mistake in the emulator. */
@@ -77,6 +82,9 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
     addReviewComment: (pullNumber, user, seed) => addReviewComment(emu, pullNumber, user, seed),
     addReview: (pullNumber, user, seed) => addReview(emu, pullNumber, user, seed),
     addWorkflowRun: (run) => addWorkflowRun(emu, run),
+    addAttachment: (bytes, contentType) => addAttachment(emu, bytes, contentType),
+    addCheckRun: (seed) => addCheckRun(emu, seed),
+    addStatus: (seed) => addStatus(emu, seed),
     failNext: (match, response, times) => server.failNext(match, response, times),
     writes: () => calls.filter((c) => c.method !== 'GET' && c.method !== 'HEAD'),
     close: () => server.close(),

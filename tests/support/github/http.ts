@@ -12,6 +12,7 @@ import { DOCS, HttpError, notFound } from './replies.js';
 import type { HandlerTable, Reply, Request } from './replies.js';
 import type { Emu } from './state.js';
 import type { InjectedResponse, RecordedCall } from './types.js';
+import { signedDownload, type RawReply } from './attachments.js';
 
 export interface EmulatorServer {
   url: string;
@@ -156,6 +157,11 @@ export async function startServer(emu: Emu, handlers: HandlerTable): Promise<Emu
     res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
   };
 
+  const sendRaw = (res: ServerResponse, reply: RawReply): void => {
+    res.writeHead(reply.status, reply.headers ?? {});
+    res.end(reply.bytes ?? '');
+  };
+
   const server = createServer((req, res) => {
     const at = Date.now();
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
@@ -168,6 +174,12 @@ export async function startServer(emu: Emu, handlers: HandlerTable): Promise<Emu
       at,
     };
     calls.push(call);
+    const download = signedDownload(emu, req, url);
+    if (download) {
+      call.status = download.status;
+      sendRaw(res, download);
+      return;
+    }
     readBody(req)
       .then((raw) => dispatch(req, url, raw, call))
       .catch((error: unknown) => {

@@ -1,6 +1,7 @@
 // Issues, issue comments and their reactions: the handlers, and the seeds tests write with.
 import { commentJson, issueJson, timestamp } from './json.js';
 import { conditionalGet, etagOf } from './http.js';
+import { renderedFields } from './rendered.js';
 import { DOCS, commentBody, intParam, paged } from './replies.js';
 import type { HandlerTable } from './replies.js';
 import { commentCount, createComment, react, requireComment, requireIssue } from './state.js';
@@ -9,17 +10,21 @@ import type { CommentState } from './types.js';
 
 export function issueHandlers(emu: Emu): HandlerTable {
   return {
-    'issues/get': ({ match }) => {
+    'issues/get': ({ match, headers }) => {
       const issue = requireIssue(emu, intParam(match, 'issue_number'));
-      return { status: 200, body: issueJson(emu, issue, commentCount(emu, issue.number)) };
+      const json = issueJson(emu, issue, commentCount(emu, issue.number));
+      return { status: 200, body: { ...json, ...renderedFields(emu, { headers }, issue.body) } };
     },
-    'issues/list-comments': ({ match, url }) => {
+    'issues/list-comments': ({ match, url, headers }) => {
       const issue = requireIssue(emu, intParam(match, 'issue_number'));
       const since = url.searchParams.get('since');
       const all = [...emu.state.comments.values()]
         .filter((c) => c.issue_number === issue.number && (!since || c.updated_at >= since))
         .sort((a, b) => a.id - b.id);
-      return paged(all, url, emu.api, (c) => commentJson(emu, c));
+      return paged(all, url, emu.api, (c) => ({
+        ...commentJson(emu, c),
+        ...renderedFields(emu, { headers }, c.body),
+      }));
     },
     'issues/create-comment': ({ match, body }) => {
       const issue = requireIssue(emu, intParam(match, 'issue_number'));

@@ -3,6 +3,7 @@
 import type { OperationMatch } from './openapi.js';
 import { timestamp } from './json.js';
 import { reviewCommentJson, reviewJson } from './pull-json.js';
+import { renderedFields } from './rendered.js';
 import { DOCS, commentBody, intParam, notFound, paged, validationFailed } from './replies.js';
 import type { HandlerTable } from './replies.js';
 import { react, requirePull } from './state.js';
@@ -68,7 +69,7 @@ export function pullReviewHandlers(emu: Emu): HandlerTable {
   const pullOf = (match: OperationMatch) => requirePull(emu, intParam(match, 'pull_number'));
   const toJson = (comment: ReviewCommentState) => reviewCommentJson(emu, comment);
   return {
-    'pulls/list-review-comments': ({ match, url }) => {
+    'pulls/list-review-comments': ({ match, url, headers }) => {
       const pull = pullOf(match);
       const since = url.searchParams.get('since');
       const sort = url.searchParams.get('sort');
@@ -77,7 +78,10 @@ export function pullReviewHandlers(emu: Emu): HandlerTable {
         .filter((c) => c.pull_number === pull.number && (!since || c.updated_at >= since))
         .sort((a, b) => key(a).localeCompare(key(b)) || a.id - b.id);
       if (sort && url.searchParams.get('direction') === 'desc') comments.reverse();
-      return paged(comments, url, emu.api, toJson);
+      return paged(comments, url, emu.api, (c) => ({
+        ...toJson(c),
+        ...renderedFields(emu, { headers }, c.body),
+      }));
     },
     'pulls/get-review-comment': ({ match }) => ({
       status: 200,

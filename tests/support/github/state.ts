@@ -5,6 +5,7 @@ import { BOT_LOGIN, WEB, nodeId, timestamp, userJson } from './json.js';
 import type { Ctx } from './json.js';
 import { notFound } from './replies.js';
 import type { Reply } from './replies.js';
+import type { AttachmentState } from './attachments.js';
 import type {
   CommentState,
   EmulatorOptions,
@@ -24,7 +25,18 @@ export interface Emu extends Ctx {
   actor: string;
   /** Reaction JSON by `target:content`, so repeating a reaction returns the same one with 200. */
   reactionsByKey: Map<string, unknown>;
-  nextId: { comment: number; reaction: number; reviewComment: number; review: number };
+  nextId: {
+    comment: number;
+    reaction: number;
+    reviewComment: number;
+    review: number;
+    checkRun: number;
+    status: number;
+  };
+  /** Uploaded pictures by uuid. */
+  attachments: Map<string, AttachmentState>;
+  /** Job logs by job id. */
+  jobLogs: Map<number, string>;
 }
 
 /** A stand-in commit for a branch the emulator has no origin to look up. */
@@ -46,7 +58,11 @@ export function createEmu(options: EmulatorOptions): Emu {
       pulls: [],
       issues: new Map(),
       apiCommits: [],
+      checkRuns: [],
+      statuses: [],
     },
+    attachments: new Map(),
+    jobLogs: new Map(),
     violations: [],
     actor: options.tokenUser ?? options.appBot ?? BOT_LOGIN,
     reactionsByKey: new Map(),
@@ -55,6 +71,8 @@ export function createEmu(options: EmulatorOptions): Emu {
       reaction: 100_000_001,
       reviewComment: 2_000_000_001,
       review: 3_000_001,
+      checkRun: 40_000_001,
+      status: 9_000_001,
     },
   };
   for (const seed of options.issues ?? []) {

@@ -1,4 +1,7 @@
 // The GitHub emulator's public types: how it is started, what it keeps, what it records.
+import type { CheckRunSeed, CheckRunState, StatusSeed, StatusState } from './checks.js';
+
+export type { CheckRunSeed, CheckRunState, StatusSeed, StatusState } from './checks.js';
 
 export type Permission = 'admin' | 'write' | 'read' | 'none';
 
@@ -46,6 +49,8 @@ export interface EmulatorOptions {
    * true. False refuses such a createCommitOnBranch as GitHub does (the git side: ./origin-rules.ts).
    */
   workflowsPermission?: boolean;
+  /** Where rendered HTML points images on other hosts (GitHub's camo proxy); default camo.githubusercontent.com. */
+  camoUrl?: string;
 }
 
 /** A workflow run GitHub knows of; `onCancel` plays the runner stopping the job (e.g. SIGTERM to it). */
@@ -188,6 +193,8 @@ export interface EmulatorState {
   issues: Map<number, IssueState>;
   /** Commits made through GraphQL's createCommitOnBranch, oldest first. */
   apiCommits: ApiCommitState[];
+  checkRuns: CheckRunState[];
+  statuses: StatusState[];
 }
 
 export interface InjectedResponse {
@@ -215,6 +222,15 @@ export interface GitHubEmulator {
   notModified: number;
   /** Registers a workflow run (in progress unless said otherwise) that the API may be asked to cancel. */
   addWorkflowRun(run: Pick<WorkflowRunState, 'id'> & Partial<WorkflowRunState>): WorkflowRunState;
+  /**
+   * Uploads a picture as a comment's drag-and-drop does; returns the URL to write in Markdown
+   * (`<api>/user-attachments/assets/<uuid>`: the emulator plays the server, GITHUB_SERVER_URL).
+   */
+  addAttachment(bytes: Uint8Array, contentType?: string): string;
+  /** A check run on a commit (or a pull request's head branch); with steps or a log, a GitHub Actions job. */
+  addCheckRun(seed: CheckRunSeed): CheckRunState;
+  /** A commit status on a commit (or a pull request's head branch). */
+  addStatus(seed: StatusSeed): StatusState;
   /** Makes the next `times` (default 1) requests matching method and path regex fail with `response`. */
   failNext(match: { method?: string; path: RegExp }, response: InjectedResponse, times?: number): void;
   /** Calls other than GET/HEAD, in order. */

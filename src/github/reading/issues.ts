@@ -1,0 +1,115 @@
+// An issue or pull request as the github tool shows it: title, state, labels, body and comments, the
+// pull request's head, base and review threads, and its changed files with patch excerpts.
+import type { ReadRequest } from '../api.js';
+import { imageSources } from '../thread/attachments.js';
+import { cleaned, hasNext, pageNote, PER_PAGE } from './text.js';
+
+const PATCH_LINES = 40;
+
+interface Repo {
+  owner: string;
+  repo: string;
+}
+
+const when = (iso: string) => iso.slice(0, 10);
+const labelsOf = (labels: ReadonlyArray<string | { name?: string }>) =>
+  labels.map((label) => (typeof label === 'string' ? label : (label.name ?? ''))).filter(Boolean);
+
+export async function issueAnswer(
+  read: ReadRequest,
+  repo: Repo,
+  number: number,
+  page: number,
+): Promise<string> {
+  const { data: issue } = await read('GET /repos/{owner}/{repo}/issues/{issue_number}', {
+    ...repo,
+    issue_number: number,
+    mediaType: { format: 'full+json' },
+  });
+  const { data: comments, headers } = await read('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+    ...repo,
+    issue_number: number,
+    per_page: PER_PAGE,
+    page,
+    mediaType: { format: 'full+json' },
+  });
+  const kind = issue.pull_request ? 'pull request' : 'issue';
+  const labels = labelsOf(issue.labels);
+  const images =
+    imageSources(issue.body_html ?? '').length +
+    comments.reduce((sum, c) => sum + imageSources(c.body_html ?? '').length, 0);
+  const lines = [
+    `${kind} #${issue.number} (${issue.state}${issue.state_reason ? `, ${issue.state_reason}` : ''}): ${cleaned(issue.title, 300)}`,
+    `by @${issue.user?.login ?? 'ghost'} on ${when(issue.created_at)}; ${issue.comments} comment(s)`,
+    ...(labels.length > 0 ? [`labels: ${labels.join(', ')}`] : []),
+    ...(images > 0 ? [`images: ${images} on this page (the github tool does not show them)`] : []),
+  ];
+  const parts = [lines.join('\n')];
+  if (page === 1) parts.push(`--- description ---\n${cleaned(issue.body)}`);
+  for (const comment of comments) {
+    const author = comment.user?.login ?? 'ghost';
+    parts.push(`--- comment by @${author} on ${when(comment.created_at)} ---\n${cleaned(comment.body)}`);
+  }
+  return parts.join('\n\n') + pageNote(page, comments.length, hasNext(headers), 'comments');
+}
+
+export async function pullAnswer(
+  read: ReadRequest,
+  repo: Repo,
+  number: number,
+  page: number,
+): Promise<string> {
+  const { data: pull } = await read('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
+    ...repo,
+    pull_number: number,
+  });
+  const { data: comments, headers } = await read('GET /repos/{owner}/{repo}/pulls/{pull_number}/comments', {
+    ...repo,
+    pull_number: number,
+    per_page: PER_PAGE,
+    page,
+  });
+  const state = pull.merged_at ? 'merged' : pull.state;
+  const lines = [
+    `pull request #${pull.number} (${state}${pull.draft ? ', draft' : ''}): ${cleaned(pull.title, 300)}`,
+    `by @${pull.user?.login ?? 'ghost'} on ${when(pull.created_at)}`,
+    `head: ${pull.head.label} (${pull.head.sha.slice(0, 12)}) → base: ${pull.base.ref}`,
+    `${pull.changed_files ?? '?'} file(s) changed, +${pull.additions ?? '?'} −${pull.deletions ?? '?'}`,
+  ];
+  const parts = [lines.join('\n')];
+  if (page === 1) parts.push(`--- description ---\n${cleaned(pull.body)}`);
+  if (comments.length > 0) parts.push('--- review comments, by thread ---');
+  for (const comment of comments) {
+    const where = `${comment.path}${(comment.line ?? comment.original_line) ? `:${comment.line ?? comment.original_line}` : ''}`;
+    const reply = comment.in_reply_to_id
+      ? ` (reply in thread ${comment.in_reply_to_id})`
+      : ` (thread ${comment.id})`;
+    parts.push(`@${comment.user?.login ?? 'ghost'} on ${where}${reply}:\n${cleaned(comment.body, 2_000)}`);
+  }
+  return parts.join('\n\n') + pageNote(page, comments.length, hasNext(headers), 'review comments');
+}
+
+export async function pullFilesAnswer(
+  read: ReadRequest,
+  repo: Repo,
+  number: number,
+  page: number,
+): Promise<string> {
+  const { data: files, headers } = await read('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', {
+    ...repo,
+    pull_number: number,
+    per_page: PER_PAGE,
+    page,
+  });
+  if (files.length === 0)
+    return page === 1 ? `pull request #${number} changes no files` : `no files on page ${page}`;
+  const parts = files.map((file) => {
+    const head = `${file.status} ${file.filename}${file.previous_filename ? ` (was ${file.previous_filename})` : ''} (+${file.additions} −${file.deletions})`;
+    if (!file.patch) return `${head}\n(no patch: binary or too large)`;
+    const patch = file.patch.split('\n');
+    const shown = patch.slice(0, PATCH_LINES).join('\n');
+    const more = patch.length > PATCH_LINES ? `\n[… ${patch.length - PATCH_LINES} more patch lines]` : '';
+    return `${head}\n${shown}${more}`;
+  });
+  return `files of pull request #${number}:\n\n${parts.join('\n\n')}${pageNote(page, files.length, hasNext(headers), 'files')}`;
+}

@@ -1,0 +1,68 @@
+// The github tool's reader: each question answered in the action's own process with the action's own
+// client (GETs only, through the same throttling), for this repository alone. The token never leaves it.
+import type { GitHubQuestion, RepositoryReader } from '../../agent/tools/types.js';
+import { statusOf, type GitHubApi, type ReadRequest } from '../api.js';
+import { checksAnswer } from './checks.js';
+import { issueAnswer, pullAnswer, pullFilesAnswer } from './issues.js';
+import { jobLogAnswer } from './job-log.js';
+import { searchAnswer } from './search.js';
+
+/** The github tool's input, as the agent's schema gives it. */
+type Question = GitHubQuestion;
+
+export class RepositoryReading implements RepositoryReader {
+  readonly #read: ReadRequest;
+  readonly #repo: { owner: string; repo: string };
+
+  constructor(api: GitHubApi) {
+    this.#read = api.readOnly();
+    this.#repo = { owner: api.owner, repo: api.repo };
+  }
+
+  async answer(question: Question, signal?: AbortSignal): Promise<string> {
+    try {
+      return await this.#ask(question, signal);
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === 404)
+        throw new Error(`${describe(question)} was not found in ${this.#repo.owner}/${this.#repo.repo}`, {
+          cause: error,
+        });
+      if (status === 422)
+        throw new Error(`GitHub refused ${describe(question)} as invalid`, { cause: error });
+      throw error;
+    }
+  }
+
+  async #ask(question: Question, signal?: AbortSignal): Promise<string> {
+    const page = question.page ?? 1;
+    const read = this.#read;
+    const repo = this.#repo;
+    switch (question.what) {
+      case 'issue':
+        return await issueAnswer(read, repo, needs(question.number, 'issue', 'number'), page);
+      case 'pull':
+        return await pullAnswer(read, repo, needs(question.number, 'pull', 'number'), page);
+      case 'pull_files':
+        return await pullFilesAnswer(read, repo, needs(question.number, 'pull_files', 'number'), page);
+      case 'checks':
+        return await checksAnswer(read, repo, question);
+      case 'job_log':
+        return await jobLogAnswer(read, repo, needs(question.job_id, 'job_log', 'job_id'), signal);
+      case 'search':
+        return await searchAnswer(read, repo, needs(question.query, 'search', 'query'), page);
+    }
+  }
+}
+
+function needs<T>(value: T | undefined, what: string, field: string): T {
+  if (value === undefined) throw new Error(`${what} needs ${field}`);
+  return value;
+}
+
+function describe(question: Question): string {
+  if (question.what === 'job_log') return `job ${question.job_id}`;
+  if (question.what === 'search') return 'the search';
+  if (question.ref !== undefined) return `ref ${JSON.stringify(question.ref)}`;
+  return question.what === 'issue' ? `issue #${question.number}` : `pull request #${question.number}`;
+}

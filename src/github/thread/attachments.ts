@@ -1,0 +1,95 @@
+// The pictures a thread shows: the signed URLs that GitHub's rendered HTML (`body_html`, media type
+// `full+json`) gives each attachment, downloaded without the token, from GitHub's own hosts only.
+
+/** GitHub's image hosts, besides the server itself (which serves user-attachments, and on GHES everything). */
+const IMAGE_HOSTS = new Set([
+  'private-user-images.githubusercontent.com',
+  'user-images.githubusercontent.com',
+]);
+/** A download that grows past this is stopped: no picture worth reading is this large. */
+export const MAX_DOWNLOAD_BYTES = 10 * 1024 * 1024;
+const MAX_REDIRECTS = 3;
+const IMG_SRC = /<img\b[^>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
+const ENTITY = /&(amp|quot|#39|lt|gt);/g;
+const ENTITIES: Record<string, string> = { amp: '&', quot: '"', '#39': "'", lt: '<', gt: '>' };
+
+/** The `src` of every `<img>` in rendered HTML, in order, each once. */
+export function imageSources(html: string): string[] {
+  const found = [...html.matchAll(IMG_SRC)].map((m) =>
+    (m[1] ?? m[2] ?? '').replace(ENTITY, (_, e: string) => ENTITIES[e]!),
+  );
+  return [...new Set(found.filter((src) => src !== ''))];
+}
+
+/** Whether the action may fetch this URL: on the server's own host or GitHub's image hosts, over http(s). */
+export function mayFetch(url: string, serverUrl: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  const server = new URL(serverUrl);
+  if (parsed.username || parsed.password) return false;
+  if (parsed.host === server.host) return parsed.protocol === server.protocol;
+  return parsed.protocol === 'https:' && IMAGE_HOSTS.has(parsed.hostname) && parsed.port === '';
+}
+
+export type Download = { bytes: Uint8Array } | { failed: string };
+
+/**
+ * The bytes at `url`, fetched without any credential. A redirect is followed only onto an allowed host, and
+ * a download is stopped as soon as it passes `maxBytes`.
+ */
+export async function download(
+  url: string,
+  serverUrl: string,
+  { signal, maxBytes = MAX_DOWNLOAD_BYTES }: { signal?: AbortSignal; maxBytes?: number } = {},
+): Promise<Download> {
+  let at = url;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    if (!mayFetch(at, serverUrl))
+      return { failed: hop === 0 ? 'not on a GitHub host' : 'redirected off GitHub' };
+    const response = await fetch(at, {
+      redirect: 'manual',
+      headers: { accept: 'image/*' },
+      ...(signal ? { signal } : {}),
+    });
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel();
+      const location = response.headers.get('location');
+      if (!location) return { failed: `HTTP ${response.status} without a location` };
+      at = new URL(location, at).href;
+      continue;
+    }
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      return { failed: `HTTP ${response.status}` };
+    }
+    return await readCapped(response, maxBytes);
+  }
+  return { failed: 'too many redirects' };
+}
+
+async function readCapped(response: Response, maxBytes: number): Promise<Download> {
+  const tooLarge = { failed: `larger than ${Math.round(maxBytes / (1024 * 1024))} MB` };
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body?.cancel();
+    return tooLarge;
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body?.getReader();
+  if (!reader) return { bytes: new Uint8Array() };
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return tooLarge;
+    }
+    chunks.push(value);
+  }
+  return { bytes: Buffer.concat(chunks) };
+}

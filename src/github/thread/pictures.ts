@@ -1,0 +1,101 @@
+// The thread's pictures for the first message: the trigger's own first, then the comments newest first,
+// then the description; at most 20 shown. Each is downloaded from GitHub's hosts only and made fit for the
+// model; one that is not becomes a line saying why, never a failure of the run.
+import { fitImage, type FittedImage } from '../../images/fit.js';
+import type { IssueComment, Permission } from '../api.js';
+import { download, imageSources, mayFetch } from './attachments.js';
+import { humanComments } from './issue-context.js';
+
+/** The most pictures one run shows the model. */
+export const MAX_PICTURES = 20;
+/** Lines for pictures not shown stop here: a thread of a hundred external badges is not worth listing. */
+const MAX_SKIPPED = 10;
+const WRITERS: readonly Permission[] = ['admin', 'write'];
+
+export interface PictureSource {
+  /** Where the pictures are: "the trigger comment by @alice". */
+  label: string;
+  html: string;
+}
+
+export interface Picture {
+  label: string;
+  image?: FittedImage;
+  skipped?: string;
+}
+
+/** Where pictures are looked for, in the order they are shown. */
+export function pictureSources(thread: {
+  trigger?: IssueComment | undefined;
+  /** The conversation's comments and the review comments before the trigger, in any order. */
+  comments: readonly IssueComment[];
+  description: { html: string; author: string; kind: string };
+  permissions: ReadonlyMap<string, Permission>;
+}): PictureSource[] {
+  const who = (login: string) =>
+    `@${login}${WRITERS.includes(thread.permissions.get(login) ?? 'none') ? '' : ' (no write access)'}`;
+  const comment = (c: IssueComment, what: string): PictureSource => ({
+    label: `${what} by ${who(c.user)} on ${c.createdAt.slice(0, 10)}`,
+    html: c.bodyHtml ?? '',
+  });
+  return [
+    ...(thread.trigger ? [comment(thread.trigger, 'the trigger comment')] : []),
+    ...humanComments(thread.comments)
+      .filter((c) => c.id !== thread.trigger?.id)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id)
+      .map((c) => comment(c, 'path' in c ? `a review comment on ${String(c.path)}` : 'a comment')),
+    {
+      label: `the ${thread.description.kind} description by ${who(thread.description.author)}`,
+      html: thread.description.html,
+    },
+  ];
+}
+
+export async function threadPictures(
+  sources: readonly PictureSource[],
+  serverUrl: string,
+  { signal, max = MAX_PICTURES }: { signal?: AbortSignal; max?: number } = {},
+): Promise<Picture[]> {
+  const pictures: Picture[] = [];
+  let shown = 0;
+  let skipped = 0;
+  let over = 0;
+  const skip = (label: string, why: string) => {
+    if (skipped++ < MAX_SKIPPED) pictures.push({ label, skipped: why });
+  };
+  for (const source of sources) {
+    for (const url of imageSources(source.html)) {
+      if (!mayFetch(url, serverUrl)) {
+        skip(source.label, 'on a host other than GitHub, so not fetched');
+        continue;
+      }
+      if (shown === max) {
+        over++;
+        continue;
+      }
+      const picture = await fetchPicture(url, serverUrl, signal);
+      if (picture.image) {
+        shown++;
+        pictures.push({ label: source.label, image: picture.image });
+      } else skip(source.label, picture.skipped);
+    }
+  }
+  if (over > 0)
+    pictures.push({ label: `${over} more picture(s)`, skipped: `over the limit of ${max} a run` });
+  return pictures;
+}
+
+async function fetchPicture(
+  url: string,
+  serverUrl: string,
+  signal: AbortSignal | undefined,
+): Promise<{ image: FittedImage; skipped?: undefined } | { image?: undefined; skipped: string }> {
+  try {
+    const got = await download(url, serverUrl, signal ? { signal } : {});
+    if ('failed' in got) return { skipped: `download failed (${got.failed})` };
+    const fit = fitImage(got.bytes);
+    return 'image' in fit ? { image: fit.image } : { skipped: fit.skipped };
+  } catch (error) {
+    return { skipped: `download failed (${error instanceof Error ? error.message : String(error)})` };
+  }
+}

@@ -1,0 +1,231 @@
+// The agent sees what the maintainer sees, in runs of dist/index.js: the thread's screenshot as an image
+// (scaled, from the signed URL the emulator's body_html gives), never an image from another host; a PR's
+// failing check and its job log through the github tool; a PNG through read_file; and no other repository.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PNG } from 'pngjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { reply, text, toolUse } from '../support/anthropic/server.js';
+import { firstMessageText, newestResults } from '../support/requests.js';
+import { HELLO_FILES, pushFeatureBranch } from '../support/anthropic/scenarios.js';
+import { validateResponse } from '../support/github/openapi.js';
+import { createWorld, type World } from './setup.js';
+
+let world: World | undefined;
+let elsewhere: Server | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+  await new Promise((resolve) => (elsewhere ? elsewhere.close(resolve) : resolve(undefined)));
+  elsewhere = undefined;
+});
+
+const ONE_ITEM = (status: string) =>
+  toolUse('todo', { items: [{ text: 'Do the task', activeForm: 'Doing the task', status }] });
+
+/** A PNG of the given size: a gradient, so scaling has something to average. */
+function png(width: number, height: number): Buffer {
+  const image = new PNG({ width, height });
+  for (let i = 0; i < width * height; i++) {
+    image.data[i * 4] = i % 256;
+    image.data[i * 4 + 1] = (i >> 8) % 256;
+    image.data[i * 4 + 2] = 200;
+    image.data[i * 4 + 3] = 255;
+  }
+  return PNG.sync.write(image);
+}
+
+/** A server on another host (another port of 127.0.0.1) that counts what reaches it. */
+async function otherHost(): Promise<{ url: string; hits: string[] }> {
+  const hits: string[] = [];
+  elsewhere = createServer((req, res) => {
+    hits.push(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'image/png' }).end(png(10, 10));
+  });
+  await new Promise<void>((resolve) => elsewhere!.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`, hits };
+}
+
+/** No violations, and the answers of the reads this issue added are as GitHub's description documents them. */
+function expectHonestReads(github: World['github']): void {
+  expect(github.violations).toEqual([]);
+  const reads = github.calls.filter(
+    (c) =>
+      c.operationId &&
+      /^(checks\/|repos\/get-combined-status|actions\/(get-job|download-job)|search\/|issues\/(get|list-comments)$)/.test(
+        c.operationId,
+      ),
+  );
+  expect(reads.length).toBeGreaterThan(0);
+  for (const call of reads)
+    expect(
+      validateResponse(call.operationId!, call.status, call.response),
+      `${call.method} ${call.path}`,
+    ).toEqual([]);
+}
+
+interface ImageBlock {
+  type: 'image';
+  source: { type: string; media_type: string; data: string };
+}
+
+const imagesOf = (content: unknown): ImageBlock[] =>
+  (Array.isArray(content) ? (content as Array<{ type: string }>) : []).filter(
+    (block): block is ImageBlock => block.type === 'image',
+  );
+
+describe('seeing the thread, CI and images', () => {
+  it("shows the issue's screenshot as a scaled image and never fetches an image from another host", async () => {
+    const camo = await otherHost();
+    world = await createWorld([reply(ONE_ITEM('completed')), reply(text('Looked at it.'))], {
+      camoUrl: camo.url,
+    });
+    const shot = world.github.addAttachment(png(2400, 1200));
+    world.github.state.issues.get(1)!.body =
+      `The button overlaps the title, see:\n\n![screenshot of the bug](${shot})\n\n![badge](https://example.com/badge.png)`;
+    const run = await world.trigger('/agent fix the layout, see the screenshot', {
+      env: { GITHUB_SERVER_URL: world.github.url },
+    });
+    expect(run.outputs.status).toBe('completed');
+    const first = world.model.requests[0]!.body.messages[0]!;
+    const [image, ...others] = imagesOf(first.content);
+    expect(others).toEqual([]);
+    expect(image!.source.media_type).toBe('image/png');
+    const sent = PNG.sync.read(Buffer.from(image!.source.data, 'base64'));
+    expect([sent.width, sent.height]).toEqual([1568, 784]);
+    const texts = (first.content as Array<{ text?: string }>).map((b) => b.text ?? '').join('\n');
+    expect(texts).toContain(
+      'Picture 1: from the issue description by @Codertocat (no write access) (1568×784 px)',
+    );
+    expect(texts).toContain(
+      'Picture 2: from the issue description by @Codertocat (no write access), not shown: on a host other than GitHub, so not fetched',
+    );
+    // The alt text stays out: the picture is the content.
+    expect(texts).not.toContain('screenshot of the bug');
+    expect(camo.hits).toEqual([]);
+    // The signed URL was fetched without the token (the emulator flags a credential sent to a download).
+    expect(world.github.calls.filter((c) => c.path.startsWith('/private-user-images/'))).toHaveLength(1);
+    expectHonestReads(world.github);
+    expect(world.model.violations).toEqual([]);
+  });
+
+  it("reads a PR's failing check and its job log with the github tool, fixes the file, and verify passes", async () => {
+    const files = { ...HELLO_FILES, 'hello.py': 'def greet(name):\n    return "Helo, " + name + "!"\n' };
+    world = await createWorld(
+      [
+        reply(ONE_ITEM('in_progress')),
+        reply(toolUse('github', { what: 'checks', number: 1 })),
+        reply(toolUse('github', { what: 'job_log', job_id: 40_000_001 })),
+        reply(toolUse('edit_file', { path: 'hello.py', old_text: '"Helo, "', new_text: '"Hello, "' })),
+        reply(ONE_ITEM('completed')),
+        reply(text('Fixed the greeting the test expects.')),
+      ],
+      { files, issue: { pull_request: { head: 'feature' } } },
+    );
+    await pushFeatureBranch((args) => world!.sandbox.git(args));
+    const noise = Array.from(
+      { length: 400 },
+      (_, i) => `2026-12-03T10:00:${String(i % 60).padStart(2, '0')}.0000000Z collected item ${i}`,
+    );
+    world.github.addCheckRun({
+      name: 'test',
+      ref: 'feature',
+      conclusion: 'failure',
+      steps: [
+        { name: 'Set up job', conclusion: 'success' },
+        { name: 'Run python3 -m pytest', conclusion: 'failure' },
+      ],
+      log: [
+        ...noise,
+        '2026-12-03T10:01:00.0000000Z E   AssertionError: expected "Hello, world!", got "Helo, world!"',
+        '2026-12-03T10:01:00.1000000Z ##[error]Process completed with exit code 1.',
+      ].join('\n'),
+    });
+    world.github.addCheckRun({ name: 'lint', ref: 'feature', conclusion: 'success' });
+    world.github.addStatus({
+      ref: 'feature',
+      context: 'ci/docs',
+      state: 'success',
+      description: 'Docs built',
+    });
+    const run = await world.trigger('/agent CI is red, fix it (the flaky one was #7)', {
+      pullRequest: true,
+      inputs: { verify_command: 'grep -q "Hello, " hello.py' },
+    });
+    expect(run.outputs.status).toBe('completed');
+    const { requests } = world.model;
+    // Counted in the job summary: #7 for the map, then the PR, its check runs and statuses, the job and its log.
+    expect(run.summary).toContain('GitHub requests for the model: 6');
+    // The map of what the task points to, in the first message.
+    expect(firstMessageText(requests[0]!)).toContain('#7: not found in this repository\n</references>');
+    const [checks] = newestResults(requests[2]!);
+    expect(checks!.isError).toBe(false);
+    expect(checks!.text.split('\n').slice(0, 3)).toEqual([
+      expect.stringMatching(/^checks of pull request #1's head feature \([0-9a-f]{12}\):$/),
+      expect.stringMatching(
+        /^✗ test: completed, failure; job_id 40000001 https:\/\/github\.com\/.+\/job\/40000001$/,
+      ),
+      expect.stringMatching(/^✓ lint: completed, success; job_id 40000002/),
+    ]);
+    expect(checks!.text).toContain('commit statuses (combined: success):\n✓ ci/docs: success — Docs built');
+    const [log] = newestResults(requests[3]!);
+    expect(log!.text).toContain('✗ step 2: Run python3 -m pytest (failure)');
+    expect(log!.text).toContain('errors:\n##[error]Process completed with exit code 1.');
+    // The tail: the last lines, without timestamps; the start of a 400-line log is not there.
+    expect(log!.text).toMatch(
+      /E {3}AssertionError: expected "Hello, world!", got "Helo, world!"\n##\[error\]Process completed with exit code 1\.$/,
+    );
+    expect(log!.text).not.toContain('collected item 0\n');
+    // Every answer the emulator gave (check runs, statuses, the job, the log's redirect) is as GitHub documents it.
+    expectHonestReads(world.github);
+  });
+
+  it('read_file of a PNG in the workspace returns an image block', async () => {
+    world = await createWorld(
+      [
+        reply(ONE_ITEM('in_progress')),
+        reply(toolUse('read_file', { path: 'docs/shot.png' })),
+        reply(ONE_ITEM('completed')),
+        reply(text('Looked at the screenshot.')),
+      ],
+      { files: { ...HELLO_FILES } },
+    );
+    await import('node:fs/promises').then(async ({ mkdir, writeFile }) => {
+      await mkdir(`${world!.sandbox.workspace}/docs`, { recursive: true });
+      await writeFile(`${world!.sandbox.workspace}/docs/shot.png`, png(320, 200));
+    });
+    const run = await world.trigger('/agent look at docs/shot.png');
+    expect(run.outputs.status).toBe('completed');
+    const result = (
+      world.model.requests[2]!.body.messages.at(-1)!.content as Array<{ type: string; content?: unknown }>
+    ).find((block) => block.type === 'tool_result')!;
+    const blocks = result.content as Array<{ type: string; text?: string }>;
+    expect(blocks[0]).toEqual({ type: 'text', text: 'docs/shot.png: PNG image, 320×200 px (shown below)' });
+    const [image] = imagesOf(blocks);
+    expect(image!.source.media_type).toBe('image/png');
+    expect(PNG.sync.read(Buffer.from(image!.source.data, 'base64')).width).toBe(320);
+    expect(world.model.violations).toEqual([]);
+  });
+
+  it('refuses a github search that names another repository, and asks GitHub nothing for it', async () => {
+    world = await createWorld([
+      reply(ONE_ITEM('in_progress')),
+      reply(toolUse('github', { what: 'search', query: 'crash repo:someone/else' })),
+      reply(toolUse('github', { what: 'search', query: 'type hints' })),
+      reply(ONE_ITEM('completed')),
+      reply(text('Searched.')),
+    ]);
+    const run = await world.trigger('/agent find related issues');
+    expect(run.outputs.status).toBe('completed');
+    const [refused] = newestResults(world.model.requests[2]!);
+    expect(refused).toEqual({
+      isError: true,
+      text: 'github failed: the query names a scope (repo:); the github tool searches octo-org/hello-world only, so leave the qualifier out',
+    });
+    const [found] = newestResults(world.model.requests[3]!);
+    expect(found!.text).toBe('1 match(es) for "type hints":\n#1 issue, open: Tidy up hello.py');
+    const searches = world.github.calls.filter((c) => c.operationId === 'search/issues-and-pull-requests');
+    expect(searches.map((c) => c.query.q)).toEqual(['type hints repo:octo-org/hello-world']);
+    expectHonestReads(world.github);
+  });
+});

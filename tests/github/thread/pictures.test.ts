@@ -1,0 +1,93 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PNG } from 'pngjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { IssueComment } from '../../../src/github/api.js';
+import { pictureSources, threadPictures } from '../../../src/github/thread/pictures.js';
+
+const comment = (
+  id: number,
+  user: string,
+  createdAt: string,
+  bodyHtml: string,
+  extra = {},
+): IssueComment => ({
+  id,
+  body: '',
+  bodyHtml,
+  user,
+  userType: 'User',
+  association: 'NONE',
+  createdAt,
+  updatedAt: createdAt,
+  htmlUrl: '',
+  ...extra,
+});
+
+describe('pictureSources', () => {
+  it("orders the trigger's own first, then comments and review comments newest first, then the description", () => {
+    const sources = pictureSources({
+      trigger: comment(9, 'maintainer', '2026-12-03T10:00:00Z', 'T'),
+      comments: [
+        comment(1, 'alice', '2026-12-01T10:00:00Z', 'A'),
+        comment(2, 'bob', '2026-12-02T10:00:00Z', 'B', { path: 'src/x.ts' }),
+        comment(3, 'ci[bot]', '2026-12-02T11:00:00Z', 'bot'),
+      ],
+      description: { html: 'D', author: 'alice', kind: 'issue' },
+      permissions: new Map([
+        ['maintainer', 'admin'],
+        ['alice', 'write'],
+      ]),
+    });
+    expect(sources).toEqual([
+      { label: 'the trigger comment by @maintainer on 2026-12-03', html: 'T' },
+      { label: 'a review comment on src/x.ts by @bob (no write access) on 2026-12-02', html: 'B' },
+      { label: 'a comment by @alice on 2026-12-01', html: 'A' },
+      { label: 'the issue description by @alice', html: 'D' },
+    ]);
+  });
+});
+
+describe('threadPictures', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    server = undefined;
+  });
+
+  it('shows at most `max` pictures, lists the others and the ones on other hosts, and never fails', async () => {
+    const png = PNG.sync.write(new PNG({ width: 4, height: 3 }));
+    server = createServer((req, res) => {
+      if (req.url?.startsWith('/ok.png')) res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+      else if (req.url === '/text') res.writeHead(200).end('not an image');
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const img = (src: string) => `<img src="${src}">`;
+    const pictures = await threadPictures(
+      [
+        { label: 'one', html: img(`${url}/ok.png`) + img('https://camo.githubusercontent.com/x') },
+        {
+          label: 'two',
+          html: img(`${url}/text`) + img(`${url}/gone`) + img(`${url}/ok.png?2`) + img(`${url}/ok.png?3`),
+        },
+      ],
+      url,
+      { max: 2 },
+    );
+    expect(
+      pictures.map(({ label, image, skipped }) => [
+        label,
+        image ? `${image.width}×${image.height}` : skipped,
+      ]),
+    ).toEqual([
+      ['one', '4×3'],
+      ['one', 'on a host other than GitHub, so not fetched'],
+      ['two', 'not a PNG, JPEG, GIF or WebP image'],
+      ['two', 'download failed (HTTP 404)'],
+      ['two', '4×3'],
+      ['1 more picture(s)', 'over the limit of 2 a run'],
+    ]);
+  });
+});

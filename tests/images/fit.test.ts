@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import jpeg from 'jpeg-js';
+import { GifWriter } from 'omggif';
+import { PNG } from 'pngjs';
+import { describe, expect, it } from 'vitest';
+import { fitImage, MAX_EDGE, MAX_IMAGE_BASE64_BYTES } from '../../src/images/fit.js';
+import { imageMagic, sniffImage } from '../../src/images/sniff.js';
+import { shrink } from '../../src/images/scale.js';
+
+function rgba(width: number, height: number, pixel: (x: number, y: number) => number[]): Uint8Array {
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set(pixel(x, y), (y * width + x) * 4);
+  return data;
+}
+
+function png(width: number, height: number, pixel = (x: number, y: number) => [x % 256, y % 256, 90, 255]) {
+  const image = new PNG({ width, height });
+  image.data = Buffer.from(rgba(width, height, pixel));
+  return PNG.sync.write(image);
+}
+
+const jpg = (width: number, height: number) =>
+  jpeg.encode({ width, height, data: rgba(width, height, (x, y) => [x % 256, y % 256, 40, 255]) }, 90).data;
+
+function gif(width: number, height: number): Uint8Array {
+  const buffer = new Uint8Array(width * height + 1024);
+  const writer = new GifWriter(buffer, width, height, { palette: [0x000000, 0xff0000] });
+  writer.addFrame(
+    0,
+    0,
+    width,
+    height,
+    Array.from({ length: width * height }, (_, i) => i % 2),
+  );
+  return buffer.subarray(0, writer.end());
+}
+
+/** A WebP header (VP8X: canvas size in the chunk) with nothing after it: enough to be recognised. */
+function webpHeader(width: number, height: number): Uint8Array {
+  const b = Buffer.alloc(30);
+  b.write('RIFF', 0, 'latin1');
+  b.writeUInt32LE(22, 4);
+  b.write('WEBPVP8X', 8, 'latin1');
+  b.writeUInt32LE(10, 16);
+  b.writeUIntLE(width - 1, 24, 3);
+  b.writeUIntLE(height - 1, 27, 3);
+  return b;
+}
+
+const decoded = (data: string) => PNG.sync.read(Buffer.from(data, 'base64'));
+
+describe('sniffImage', () => {
+  it('tells the four formats and their sizes by their bytes', () => {
+    expect(sniffImage(png(30, 20))).toEqual({ mediaType: 'image/png', width: 30, height: 20 });
+    expect(sniffImage(jpg(33, 21))).toEqual({ mediaType: 'image/jpeg', width: 33, height: 21 });
+    expect(sniffImage(gif(7, 5))).toEqual({ mediaType: 'image/gif', width: 7, height: 5 });
+    expect(sniffImage(webpHeader(4000, 3000))).toEqual({
+      mediaType: 'image/webp',
+      width: 4000,
+      height: 3000,
+    });
+  });
+
+  it('knows nothing else, and nothing cut before its size', () => {
+    expect(sniffImage(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBeUndefined();
+    expect(sniffImage(png(10, 10).subarray(0, 20))).toBeUndefined();
+    expect(imageMagic(Buffer.from('GIF89a'))).toBe('image/gif');
+    expect(imageMagic(Buffer.from('hello world!'))).toBeUndefined();
+  });
+});
+
+describe('fitImage', () => {
+  it('sends a small image as it is', () => {
+    const bytes = png(200, 100);
+    expect(fitImage(bytes)).toEqual({
+      image: { mediaType: 'image/png', data: Buffer.from(bytes).toString('base64'), width: 200, height: 100 },
+    });
+  });
+
+  it('scales a large PNG so its long edge is 1,568 px, keeping the aspect ratio and the format', () => {
+    const fit = fitImage(png(3136, 1000));
+    if (!('image' in fit)) throw new Error(fit.skipped);
+    expect(fit.image).toMatchObject({ mediaType: 'image/png', width: MAX_EDGE, height: 500 });
+    expect(fit.image.scaledFrom).toEqual({ width: 3136, height: 1000 });
+    const out = decoded(fit.image.data);
+    expect([out.width, out.height]).toEqual([1568, 500]);
+  });
+
+  it('scales a JPEG to a JPEG, and a GIF to a PNG of its first frame', () => {
+    const photo = fitImage(jpg(2000, 3000));
+    if (!('image' in photo)) throw new Error(photo.skipped);
+    expect(photo.image).toMatchObject({ mediaType: 'image/jpeg', width: 1045, height: 1568 });
+    expect(sniffImage(Buffer.from(photo.image.data, 'base64'))).toEqual({
+      mediaType: 'image/jpeg',
+      width: 1045,
+      height: 1568,
+    });
+    const anim = fitImage(gif(3136, 4));
+    if (!('image' in anim)) throw new Error(anim.skipped);
+    expect(anim.image).toMatchObject({ mediaType: 'image/png', width: 1568, height: 2 });
+  });
+
+  it('skips what it cannot make fit, saying why', () => {
+    expect(fitImage(Buffer.from('just text'))).toEqual({ skipped: 'not a PNG, JPEG, GIF or WebP image' });
+    expect(fitImage(webpHeader(4000, 3000))).toEqual({
+      skipped: 'a WebP image of 4000×3000 px is too large to send and cannot be scaled here',
+    });
+    // The header says 3000×3000; the pixels are missing.
+    expect(fitImage(png(3000, 3000).subarray(0, 2000))).toEqual({ skipped: 'a damaged PNG image' });
+  });
+
+  it('keeps every image within the API’s 5 MB of base64, even noise that PNG cannot compress', () => {
+    const noise = randomBytes(1568 * 1400 * 3);
+    const bytes = png(1568, 1400, (x, y) => [
+      ...noise.subarray((y * 1568 + x) * 3, (y * 1568 + x) * 3 + 3),
+      255,
+    ]);
+    expect(Math.ceil(bytes.length / 3) * 4).toBeGreaterThan(MAX_IMAGE_BASE64_BYTES);
+    const fit = fitImage(bytes);
+    if (!('image' in fit)) throw new Error(fit.skipped);
+    expect(fit.image.data.length).toBeLessThanOrEqual(MAX_IMAGE_BASE64_BYTES);
+    expect(fit.image.mediaType).toBe('image/jpeg');
+  });
+});
+
+describe('shrink', () => {
+  it('averages by area, weighting colour by alpha so transparent pixels do not darken an edge', () => {
+    // Two pixels: opaque red and fully transparent black, shrunk to one: half-transparent red.
+    const out = shrink({ width: 2, height: 1, data: new Uint8Array([255, 0, 0, 255, 0, 0, 0, 0]) }, 1, 1);
+    expect([...out.data]).toEqual([255, 0, 0, 128]);
+  });
+});

@@ -1,0 +1,48 @@
+// Bodies as GitHub renders them for media type `full+json` (body_html, body_text beside body): enough of
+// GitHub's Markdown for what the action reads of it — paragraphs, images (uploads signed, others through
+// camo) and inline HTML images — with HTML comments gone, as GitHub drops them.
+import { renderedImageUrl } from './attachments.js';
+import type { Request } from './replies.js';
+import type { Emu } from './state.js';
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const MARKDOWN_IMAGE = /!\[([^\]\n]*)\]\(\s*<?([^\s)>]+)>?(?:\s+"[^"]*")?\s*\)/g;
+const HTML_IMAGE = /<img\b[^>]*?\ssrc\s*=\s*"([^"]*)"[^>]*>/gi;
+
+function imageHtml(emu: Emu, url: string, alt: string): string {
+  const src = escapeHtml(renderedImageUrl(emu, url));
+  return `<a target="_blank" rel="noopener noreferrer" href="${src}"><img src="${src}" alt="${escapeHtml(alt)}" style="max-width: 100%;"></a>`;
+}
+
+export function renderHtml(emu: Emu, markdown: string): string {
+  const text = markdown.replace(/<!--[\s\S]*?(?:-->|$)/g, '').replace(/\r\n/g, '\n');
+  const paragraphs = text.split(/\n{2,}/).filter((p) => p.trim() !== '');
+  return paragraphs
+    .map((paragraph) => {
+      const images: string[] = [];
+      const hold = (html: string) => `@@img${images.push(html) - 1}@@`;
+      const marked = paragraph
+        .replace(MARKDOWN_IMAGE, (_, alt: string, url: string) => hold(imageHtml(emu, url, alt)))
+        .replace(HTML_IMAGE, (_, url: string) => hold(imageHtml(emu, url, '')));
+      const html = escapeHtml(marked)
+        .replace(/\n/g, '<br>\n')
+        .replace(/@@img(\d+)@@/g, (_, i: string) => images[Number(i)] ?? '');
+      return `<p dir="auto">${html}</p>`;
+    })
+    .join('\n');
+}
+
+/** The media type's extra fields for a body: body_html and body_text for `full`, body_html for `html`. */
+export function renderedFields(
+  emu: Emu,
+  request: Pick<Request, 'headers'>,
+  body: string,
+): Record<string, string> {
+  const accept = String(request.headers.accept ?? '');
+  const format = /application\/vnd\.github(?:\.v3)?\.(full|html|text|raw)\+json/.exec(accept)?.[1];
+  if (format === 'full') return { body_html: renderHtml(emu, body), body_text: body };
+  if (format === 'html') return { body_html: renderHtml(emu, body) };
+  return {};
+}
