@@ -167,12 +167,16 @@ async function landCommit(request: DeliveryRequest): Promise<Landed | Failed> {
   };
 }
 
-/** The remote commit an API commit goes on; undefined when the remote branch is not behind HEAD. */
+/**
+ * The remote commit an API commit goes on, as a push would fast-forward: the branch's tip when it exists and
+ * HEAD descends from it, else the start (a fresh name is found for a name other work took). Undefined when a
+ * continued branch moved on meanwhile.
+ */
 async function parentOnRemote({ git, branch, startSha, continuesBranch }: DeliveryRequest) {
-  if (!continuesBranch) return { parent: startSha, branchExists: false };
   const tip = await git.remoteTip(branch);
   if (!tip) return { parent: startSha, branchExists: false };
-  return (await git.mergeBase(tip)) === tip ? { parent: tip, branchExists: true } : undefined;
+  if ((await git.mergeBase(tip)) === tip) return { parent: tip, branchExists: true };
+  return continuesBranch ? undefined : { parent: startSha, branchExists: false };
 }
 
 /** A refused or failed push: the rule and what to change when GitHub said, and the whole change as a patch. */

@@ -183,10 +183,11 @@ describe('a prompt-injected model in the sandbox', () => {
     expect(await readFile(githubEnv, 'utf8')).toBe('');
     expect(await readFile(githubPath, 'utf8')).toBe('');
     expect(Object.keys(run.outputs).sort()).toEqual(
-      ['branch', 'cost_usd', 'pr_url', 'status', 'todos', 'usage'].sort(),
+      ['branch', 'cost_usd', 'pr_url', 'status', 'todos', 'transcript', 'usage'].sort(),
     );
     expect(JSON.stringify(run.outputs)).not.toContain('EVIL');
-    expect(run.summary).not.toContain('EVIL');
+    // The summary's collapsed run record shows the command itself; what the attack would append is a line of its own.
+    expect(run.summary).not.toMatch(/^EVIL=1$/m);
     expect(await readFile(credentials, 'utf8')).toContain('extraheader');
 
     // No process outlived its call; no planted hook or fsmonitor ran; the commit and push went through.

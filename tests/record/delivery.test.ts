@@ -47,6 +47,6 @@ describe('deliveryRecord', () => {
     const record = await deliveryRecord(git, startSha, { note: 'The work could not be pushed: no remote' });
     expect(record.refused?.reason).toBe('The work could not be pushed: no remote');
     expect(record.refused?.patch).toContain('+print("hello")');
-    expect(record.refused?.patch).toContain('Subject: [PATCH] work');
+    expect(record.refused?.patch).toContain('diff --git a/notes.md b/notes.md');
   });
 });
