@@ -62,7 +62,7 @@ export async function readImageFile(
       );
     const bytes = Buffer.alloc(size);
     await handle.read(bytes, 0, size, 0);
-    const fit = fitImage(bytes);
+    const fit = await fitImage(bytes);
     if ('skipped' in fit) throw new ToolError(`${shownPath} cannot be shown: ${fit.skipped}`);
     return { text: describeImage(shownPath, fit.image), images: [fit.image] };
   } finally {

@@ -32,6 +32,7 @@ describe('pictureSources', () => {
         comment(1, 'alice', '2026-12-01T10:00:00Z', 'A'),
         comment(2, 'bob', '2026-12-02T10:00:00Z', 'B', { path: 'src/x.ts' }),
         comment(3, 'ci[bot]', '2026-12-02T11:00:00Z', 'bot'),
+        comment(2, 'carol', '2026-12-02T12:00:00Z', 'R', { state: 'CHANGES_REQUESTED' }),
       ],
       description: { html: 'D', author: 'alice', kind: 'issue' },
       permissions: new Map([
@@ -41,9 +42,24 @@ describe('pictureSources', () => {
     });
     expect(sources).toEqual([
       { label: 'the trigger comment by @maintainer on 2026-12-03', html: 'T' },
+      { label: 'a review by @carol (no write access) on 2026-12-02', html: 'R' },
       { label: 'a review comment on src/x.ts by @bob (no write access) on 2026-12-02', html: 'B' },
       { label: 'a comment by @alice on 2026-12-01', html: 'A' },
       { label: 'the issue description by @alice', html: 'D' },
+    ]);
+  });
+
+  it('labels a submitted review that asked as the trigger review', () => {
+    const review = comment(5, 'maintainer', '2026-12-03T10:00:00Z', 'T', { state: 'COMMENTED' });
+    const sources = pictureSources({
+      trigger: review,
+      comments: [review],
+      description: { html: '', author: 'maintainer', kind: 'pull request' },
+      permissions: new Map([['maintainer', 'write']]),
+    });
+    expect(sources.map((s) => s.label)).toEqual([
+      'the trigger review by @maintainer on 2026-12-03',
+      'the pull request description by @maintainer',
     ]);
   });
 });

@@ -1,0 +1,51 @@
+// The github tool's `issue` answer, read from the emulator over real HTTP: the text cleaned as the thread is,
+// and the pictures listed by where they are, never by URL (a signed one works as a credential) or alt text.
+import { afterEach, describe, expect, it } from 'vitest';
+import { PNG } from 'pngjs';
+import { GitHubApi } from '../../../src/github/api.js';
+import { RepositoryReading } from '../../../src/github/reading/reader.js';
+import { startGitHubEmulator, type GitHubEmulator } from '../../support/github/emulator.js';
+import { expectHonest } from '../../support/github/honest.js';
+
+const TOKEN = 'ghs_readingTestToken0000000000000000000001';
+let emu: GitHubEmulator | undefined;
+afterEach(async () => {
+  await emu?.close();
+  emu = undefined;
+});
+
+describe('the github tool’s issue answer', () => {
+  it('lists each picture with where it is and whether it is on GitHub, without its URL or alt text', async () => {
+    emu = await startGitHubEmulator({
+      owner: 'octo-org',
+      repo: 'hello-world',
+      token: TOKEN,
+      permissions: { maintainer: 'admin' },
+      issues: [{ number: 4, title: 'Header overlaps', body: '', user: 'alice' }],
+    });
+    const shot = emu.addAttachment(PNG.sync.write(new PNG({ width: 2, height: 2 })));
+    emu.state.issues.get(4)!.body = `It overlaps:\n\n![the secret alt](${shot})`;
+    emu.addComment(
+      4,
+      'bob',
+      'Same here ![badge](https://example.com/b.png) and <img alt="x" src="' + shot + '">',
+    );
+    emu.addComment(4, 'carol', 'No picture.');
+    const api = new GitHubApi({ token: TOKEN, owner: 'octo-org', repo: 'hello-world', baseUrl: emu.url });
+    const answer = await new RepositoryReading(api, emu.url).answer({ what: 'issue', number: 4 });
+    const [head] = answer.split('\n\n');
+    expect(head!.split('\n').slice(2)).toEqual([
+      'pictures on this page: 3 (listed only; the github tool does not show pictures)',
+      '  picture 1: in the description, on GitHub',
+      expect.stringMatching(/^ {2}picture 2: in the comment by @bob on \d{4}-\d\d-\d\d, on another site$/),
+      expect.stringMatching(/^ {2}picture 3: in the comment by @bob on \d{4}-\d\d-\d\d, on GitHub$/),
+    ]);
+    expect(answer).toContain('--- the description ---\nIt overlaps:\n\n![]');
+    expect(answer).not.toContain('jwt=');
+    expect(answer).not.toContain('private-user-images');
+    expect(answer).not.toContain('secret alt');
+    expect(answer).toMatch(/--- the comment by @carol on [\d-]+ ---\nNo picture\.$/);
+    expect(api.reads).toBe(2);
+    expectHonest(emu);
+  });
+});
