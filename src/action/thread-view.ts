@@ -30,9 +30,11 @@ export async function threadView(request: {
 }): Promise<ThreadView> {
   const { api, trigger } = request;
   const [pictures, references] = await Promise.all([
-    readPictures(request).catch((error: unknown) => {
-      log.warning(`The thread's pictures could not be read: ${errorSentence(error)}`);
-      return [];
+    readPictures(request).catch((error: unknown): Picture[] => {
+      const why = errorSentence(error);
+      log.warning(`The thread's pictures could not be read: ${why}`);
+      // The model is told, as for any picture not shown: a screenshot it was pointed to is not silently gone.
+      return [{ label: 'the thread', skipped: `its pictures could not be read (${why})` }];
     }),
     referenceLines(
       api.readOnly(),

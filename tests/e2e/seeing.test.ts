@@ -150,6 +150,24 @@ describe('seeing the thread, CI and images', () => {
     expect(world.model.violations).toEqual([]);
   });
 
+  it("tells the model when the thread's pictures cannot be read, and runs on", async () => {
+    world = await createWorld([reply(ONE_ITEM('completed')), reply(text('Done without it.'))]);
+    world.github.state.issues.get(1)!.body = `See ![](${world.github.addAttachment(png(20, 20))})`;
+    // The rendered description is refused (as for a token without issues: read on a private repository).
+    world.github.failNext(
+      { method: 'GET', path: /\/issues\/1$/ },
+      { status: 403, body: { message: 'Resource not accessible by integration', status: '403' } },
+    );
+    const run = await world.trigger('/agent fix the layout, see the screenshot');
+    expect(run.outputs.status).toBe('completed');
+    const first = world.model.requests[0]!.body.messages[0]!;
+    expect(imagesOf(first.content)).toEqual([]);
+    expect(firstMessageText(world.model.requests[0]!)).toContain(
+      'Picture 1: from the thread, not shown: its pictures could not be read (Resource not accessible by integration',
+    );
+    expect(world.github.calls.filter((c) => c.path.startsWith('/private-user-images/'))).toEqual([]);
+  });
+
   it("reads a PR's failing check and its job log with the github tool, fixes the file, and verify passes", async () => {
     const files = { ...HELLO_FILES, 'hello.py': 'def greet(name):\n    return "Helo, " + name + "!"\n' };
     world = await createWorld(

@@ -102,7 +102,10 @@ export async function pullAnswer(
   const parts = [lines.join('\n')];
   if (page === 1) parts.push(`--- description ---\n${cleaned(pull.body)}`);
   if (comments.length > 0) parts.push('--- review comments, by thread ---');
-  for (const comment of comments) {
+  // GitHub lists them by date: each thread's replies go under its first comment, threads in the order started.
+  const thread = (c: (typeof comments)[number]) => Number(c.in_reply_to_id ?? c.id);
+  const grouped = [...comments].sort((a, b) => thread(a) - thread(b) || Number(a.id) - Number(b.id));
+  for (const comment of grouped) {
     const where = `${comment.path}${(comment.line ?? comment.original_line) ? `:${comment.line ?? comment.original_line}` : ''}`;
     const reply = comment.in_reply_to_id
       ? ` (reply in thread ${comment.in_reply_to_id})`

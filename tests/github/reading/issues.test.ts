@@ -48,4 +48,27 @@ describe('the github tool’s issue answer', () => {
     expect(api.reads).toBe(2);
     expectHonest(emu);
   });
+
+  it('shows a pull request’s review comments by thread, replies under the comment they answer', async () => {
+    emu = await startGitHubEmulator({
+      owner: 'octo-org',
+      repo: 'hello-world',
+      token: TOKEN,
+      permissions: { maintainer: 'admin' },
+      issues: [{ number: 2, title: 'Tidy', user: 'maintainer', pull_request: { head: 'tidy' } }],
+    });
+    const hunk = '@@ -1,1 +1,1 @@\n-a\n+b';
+    const first = emu.addReviewComment(2, 'alice', { body: 'A', path: 'a.py', line: 1, diffHunk: hunk });
+    emu.addReviewComment(2, 'bob', { body: 'B', path: 'b.py', line: 1, diffHunk: hunk });
+    emu.addReviewComment(2, 'maintainer', { body: 'answer to A', inReplyTo: first.id });
+    const api = new GitHubApi({ token: TOKEN, owner: 'octo-org', repo: 'hello-world', baseUrl: emu.url });
+    const answer = await new RepositoryReading(api, emu.url).answer({ what: 'pull', number: 2 });
+    const threads = answer.slice(answer.indexOf('--- review comments, by thread ---'));
+    expect(threads.split('\n\n').slice(1)).toEqual([
+      `@alice on a.py:1 (thread ${first.id}):\nA`,
+      `@maintainer on a.py:1 (reply in thread ${first.id}):\nanswer to A`,
+      expect.stringMatching(/^@bob on b\.py:1 \(thread \d+\):\nB$/),
+    ]);
+    expectHonest(emu);
+  });
 });

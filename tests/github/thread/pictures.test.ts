@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IssueComment } from '../../../src/github/api.js';
-import { pictureSources, threadPictures } from '../../../src/github/thread/pictures.js';
+import { MAX_PICTURES, pictureSources, threadPictures } from '../../../src/github/thread/pictures.js';
 
 const comment = (
   id: number,
@@ -105,5 +105,27 @@ describe('threadPictures', () => {
       ['two', '4×3'],
       ['1 more picture(s)', 'over the limit of 2 a run'],
     ]);
+  });
+
+  it('shows 20 a run by default, the first sources first, and fetches none past them', async () => {
+    const png = PNG.sync.write(new PNG({ width: 2, height: 2 }));
+    const asked: string[] = [];
+    server = createServer((req, res) => {
+      asked.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const sources = Array.from({ length: 22 }, (_, i) => ({
+      label: `source ${i + 1}`,
+      html: `<img src="${url}/${i + 1}.png">`,
+    }));
+    expect(MAX_PICTURES).toBe(20);
+    const pictures = await threadPictures(sources, url);
+    expect(pictures.filter((p) => p.image).map((p) => p.label)).toEqual(
+      sources.slice(0, 20).map((s) => s.label),
+    );
+    expect(pictures.at(-1)).toEqual({ label: '2 more picture(s)', skipped: 'over the limit of 20 a run' });
+    expect(asked).toHaveLength(20);
   });
 });
