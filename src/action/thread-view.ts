@@ -40,7 +40,14 @@ export async function threadView(request: {
       api.readOnly(),
       { owner: api.owner, repo: api.repo },
       mentionedNumbers(
-        [trigger.task, trigger.issueTitle, trigger.issueBody, ...request.thread.map((c) => c.body)],
+        [
+          trigger.task,
+          trigger.issueTitle,
+          trigger.issueBody,
+          ...request.thread.map((c) => c.body),
+          // On a pull request, its review threads are part of the thread the model reads.
+          ...request.threads.flatMap((t) => t.comments).map((c) => c.body),
+        ],
         {
           owner: api.owner,
           repo: api.repo,

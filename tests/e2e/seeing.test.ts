@@ -124,6 +124,13 @@ describe('seeing the thread, CI and images', () => {
       body: `/agent the header still overlaps, see\n\n<img alt="the header" src="${shot}">`,
       state: 'CHANGES_REQUESTED',
     });
+    world.github.addReviewComment(1, 'maintainer', {
+      body: 'The same bug as #7.',
+      path: 'hello.py',
+      line: 1,
+      diffHunk: '@@ -1,1 +1,1 @@\n-a\n+b',
+      reviewId: review.id,
+    });
     const pull = world.github.state.pulls[0]!;
     const run = await world.runEvent('pull_request_review', pullRequestReviewEvent({ review, pull }), {
       env: { GITHUB_SERVER_URL: world.github.url },
@@ -141,6 +148,10 @@ describe('seeing the thread, CI and images', () => {
     );
     expect(texts).toMatch(/Picture 2: from a review by @reader \(no write access\) on [\d-]+ \(300×200 px\)/);
     expect(texts).not.toContain('the header"');
+    // The review threads are read for the map of what the thread points to, too.
+    expect(firstMessageText(world.model.requests[0]!)).toContain(
+      '#7: not found in this repository\n</references>',
+    );
     const listed = world.github.calls.filter((c) => c.operationId === 'pulls/list-reviews');
     // Asked with full+json: the reviews came rendered, their uploads as signed URLs.
     expect(listed).toHaveLength(1);
