@@ -5,6 +5,7 @@ import { PNG } from 'pngjs';
 import { GitHubApi } from '../../../src/github/api.js';
 import { RepositoryReading } from '../../../src/github/reading/reader.js';
 import { startGitHubEmulator, type GitHubEmulator } from '../../support/github/emulator.js';
+import type { SeedIssue } from '../../support/github/types.js';
 import { expectHonest } from '../../support/github/honest.js';
 
 const TOKEN = 'ghs_readingTestToken0000000000000000000001';
@@ -14,25 +15,35 @@ afterEach(async () => {
   emu = undefined;
 });
 
-describe('the github tool’s issue answer', () => {
+/** The emulator with these issues, and the github tool's reader on it. */
+async function readerFor(issues: SeedIssue[]) {
+  emu = await startGitHubEmulator({
+    owner: 'octo-org',
+    repo: 'hello-world',
+    token: TOKEN,
+    permissions: { maintainer: 'admin' },
+    issues,
+  });
+  const api = new GitHubApi({ token: TOKEN, owner: 'octo-org', repo: 'hello-world', baseUrl: emu.url });
+  return { emu, api, reader: new RepositoryReading(api, emu.url) };
+}
+
+describe('the github tool’s issue and pull answers', () => {
   it('lists each picture with where it is and whether it is on GitHub, without its URL or alt text', async () => {
-    emu = await startGitHubEmulator({
-      owner: 'octo-org',
-      repo: 'hello-world',
-      token: TOKEN,
-      permissions: { maintainer: 'admin' },
-      issues: [{ number: 4, title: 'Header overlaps', body: '', user: 'alice' }],
-    });
-    const shot = emu.addAttachment(PNG.sync.write(new PNG({ width: 2, height: 2 })));
-    emu.state.issues.get(4)!.body = `It overlaps:\n\n![the secret alt](${shot})`;
-    emu.addComment(
+    const {
+      emu: github,
+      api,
+      reader,
+    } = await readerFor([{ number: 4, title: 'Header overlaps', body: '', user: 'alice' }]);
+    const shot = github.addAttachment(PNG.sync.write(new PNG({ width: 2, height: 2 })));
+    github.state.issues.get(4)!.body = `It overlaps:\n\n![the secret alt](${shot})`;
+    github.addComment(
       4,
       'bob',
       'Same here ![badge](https://example.com/b.png) and <img alt="x" src="' + shot + '">',
     );
-    emu.addComment(4, 'carol', 'No picture.');
-    const api = new GitHubApi({ token: TOKEN, owner: 'octo-org', repo: 'hello-world', baseUrl: emu.url });
-    const answer = await new RepositoryReading(api, emu.url).answer({ what: 'issue', number: 4 });
+    github.addComment(4, 'carol', 'No picture.');
+    const answer = await reader.answer({ what: 'issue', number: 4 });
     const [head] = answer.split('\n\n');
     expect(head!.split('\n').slice(2)).toEqual([
       'pictures on this page: 3 (listed only; the github tool does not show pictures)',
@@ -46,29 +57,24 @@ describe('the github tool’s issue answer', () => {
     expect(answer).not.toContain('secret alt');
     expect(answer).toMatch(/--- the comment by @carol on [\d-]+ ---\nNo picture\.$/);
     expect(api.reads).toBe(2);
-    expectHonest(emu);
+    expectHonest(github);
   });
 
   it('shows a pull request’s review comments by thread, replies under the comment they answer', async () => {
-    emu = await startGitHubEmulator({
-      owner: 'octo-org',
-      repo: 'hello-world',
-      token: TOKEN,
-      permissions: { maintainer: 'admin' },
-      issues: [{ number: 2, title: 'Tidy', user: 'maintainer', pull_request: { head: 'tidy' } }],
-    });
+    const { emu: github, reader } = await readerFor([
+      { number: 2, title: 'Tidy', user: 'maintainer', pull_request: { head: 'tidy' } },
+    ]);
     const hunk = '@@ -1,1 +1,1 @@\n-a\n+b';
-    const first = emu.addReviewComment(2, 'alice', { body: 'A', path: 'a.py', line: 1, diffHunk: hunk });
-    emu.addReviewComment(2, 'bob', { body: 'B', path: 'b.py', line: 1, diffHunk: hunk });
-    emu.addReviewComment(2, 'maintainer', { body: 'answer to A', inReplyTo: first.id });
-    const api = new GitHubApi({ token: TOKEN, owner: 'octo-org', repo: 'hello-world', baseUrl: emu.url });
-    const answer = await new RepositoryReading(api, emu.url).answer({ what: 'pull', number: 2 });
+    const first = github.addReviewComment(2, 'alice', { body: 'A', path: 'a.py', line: 1, diffHunk: hunk });
+    github.addReviewComment(2, 'bob', { body: 'B', path: 'b.py', line: 1, diffHunk: hunk });
+    github.addReviewComment(2, 'maintainer', { body: 'answer to A', inReplyTo: first.id });
+    const answer = await reader.answer({ what: 'pull', number: 2 });
     const threads = answer.slice(answer.indexOf('--- review comments, by thread ---'));
     expect(threads.split('\n\n').slice(1)).toEqual([
       `@alice on a.py:1 (thread ${first.id}):\nA`,
       `@maintainer on a.py:1 (reply in thread ${first.id}):\nanswer to A`,
       expect.stringMatching(/^@bob on b\.py:1 \(thread \d+\):\nB$/),
     ]);
-    expectHonest(emu);
+    expectHonest(github);
   });
 });
