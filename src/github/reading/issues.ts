@@ -100,7 +100,10 @@ export async function pullAnswer(
     `${pull.changed_files ?? '?'} file(s) changed, +${pull.additions ?? '?'} −${pull.deletions ?? '?'}`,
   ];
   const parts = [lines.join('\n')];
-  if (page === 1) parts.push(`--- description ---\n${cleaned(pull.body)}`);
+  if (page === 1) {
+    parts.push(`--- description ---\n${cleaned(pull.body)}`);
+    parts.push(...(await reviewParts(read, repo, number)));
+  }
   if (comments.length > 0) parts.push('--- review comments, by thread ---');
   // GitHub lists them by date: each thread's replies go under its first comment, threads in the order started.
   const thread = (c: (typeof comments)[number]) => Number(c.in_reply_to_id ?? c.id);
@@ -113,6 +116,25 @@ export async function pullAnswer(
     parts.push(`@${comment.user?.login ?? 'ghost'} on ${where}${reply}:\n${cleaned(comment.body, 2_000)}`);
   }
   return parts.join('\n\n') + pageNote(page, comments.length, hasNext(headers), 'review comments');
+}
+
+/** The submitted reviews that say something (a verdict or a body), the first page of them, oldest first. */
+async function reviewParts(read: ReadRequest, repo: Repo, number: number): Promise<string[]> {
+  const { data: reviews } = await read('GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews', {
+    ...repo,
+    pull_number: number,
+    per_page: PER_PAGE,
+  });
+  const telling = reviews.filter((r) => r.submitted_at && (r.state !== 'COMMENTED' || r.body.trim() !== ''));
+  if (telling.length === 0) return [];
+  return [
+    '--- reviews ---',
+    ...telling.map((r) => {
+      const verdict = r.state.toLowerCase().replace(/_/g, ' ');
+      const said = r.body.trim() === '' ? '' : `:\n${cleaned(r.body, 2_000)}`;
+      return `@${r.user?.login ?? 'ghost'} (${verdict}) on ${when(r.submitted_at!)}${said}`;
+    }),
+  ];
 }
 
 export async function pullFilesAnswer(
