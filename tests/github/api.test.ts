@@ -1,38 +1,22 @@
 // GitHubApi against the GitHub emulator over real HTTP, with the real retry and throttling plugins.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GitHubApi, statusOf } from '../../src/github/api.js';
 import { redactor } from '../../src/text/redact.js';
-import {
-  secondaryRateLimit,
-  startGitHubEmulator,
-  type EmulatorOptions,
-  type GitHubEmulator,
-} from '../support/github/emulator.js';
+import { secondaryRateLimit, type EmulatorOptions, type GitHubEmulator } from '../support/github/emulator.js';
+import { TEST_REPO, TEST_TOKEN, useEmulatorPerTest } from '../support/github/per-test.js';
 
-const TOKEN = 'ghs_apiTestToken000000000000000000000001';
-const OWNER = 'octo-org';
-const REPO = 'hello-world';
-
-let emu: GitHubEmulator | undefined;
-afterEach(async () => {
-  await emu?.close();
-  emu = undefined;
-});
+const startEmulator = useEmulatorPerTest();
 
 async function apiFor(options: Partial<EmulatorOptions> = {}) {
-  emu = await startGitHubEmulator({
-    owner: OWNER,
-    repo: REPO,
-    token: TOKEN,
+  const emu = await startEmulator({
     permissions: { maintainer: 'admin', writer: 'write', reader: 'read' },
     issues: [{ number: 1, title: 'Tidy up', body: 'Please tidy.' }],
     ...options,
   });
   const warnings: string[] = [];
   const api = new GitHubApi({
-    token: TOKEN,
-    owner: OWNER,
-    repo: REPO,
+    ...TEST_REPO,
+    token: TEST_TOKEN,
     baseUrl: emu.url,
     warn: (message) => warnings.push(message),
   });
