@@ -318,3 +318,17 @@ describe('statusOf', () => {
     expect(statusOf(new Error('x'))).toBeUndefined();
   });
 });
+
+describe('GitHubApi workflow runs', () => {
+  it('lists every unfinished run, past the first page of 100, and none that completed', async () => {
+    const { api, emu } = await apiFor();
+    for (let id = 1; id <= 130; id++) emu.addWorkflowRun({ id, status: id % 10 ? 'queued' : 'in_progress' });
+    emu.addWorkflowRun({ id: 131, status: 'completed', conclusion: 'success' });
+    const runs = await api.unfinishedRuns();
+    expect(runs.map((run) => run.id).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 130 }, (_, i) => i + 1),
+    );
+    expect(emu.calls.filter((call) => call.query.status === 'queued')).toHaveLength(2);
+    expect(emu.violations).toEqual([]);
+  });
+});
