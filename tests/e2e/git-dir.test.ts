@@ -114,7 +114,12 @@ describe.each(ACTION_USERS)('the model attacks the git the action delivers with,
     expect(run.stderr).toBe('');
     expect(model.violations).toEqual([]);
     expect(model.remaining()).toBe(0);
-    expect(JSON.stringify(model.requests.map((request) => request.body))).toContain('ATTACK-DONE');
+    const asked = JSON.stringify(model.requests.map((request) => request.body));
+    expect(asked).toContain('ATTACK-DONE');
+    // The model's last look at the files to be committed (made after a disarm) holds the work, not the token.
+    expect(asked).toContain('- hello.py (changed, +1 −4)');
+    expect(asked).toContain('- outside-link (new, +1 −0)');
+    expect(asked).not.toContain(NPM_TOKEN);
     expect(run.outputs.status).toBe('completed');
     expect(run.stdout).toMatch(/Own git directory ready in \d+ ms/);
     // The log names what went, never what it held.
