@@ -81,9 +81,8 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     world = await createWorld(oneCommand("printf '#!/bin/sh\\necho hi\\n' > run.sh && chmod +x run.sh"));
     const run = await world.trigger(`/agent ${TASK}`, { as });
     const { github } = world;
-    if (run.outputs.status !== 'completed') console.log('DEBUG', run.stdout, run.stderr);
     expect(github.violations).toEqual([]);
-    expect(run.outputs.status).toBe('completed');
+    expect(run.outputs.status, run.stdout).toBe('completed');
     expect(github.state.apiCommits).toEqual([]);
     const tree = await originGit(world, ['ls-tree', 'agent/issue-1-4242', 'run.sh']);
     expect(tree.startsWith('100755 ')).toBe(true);
@@ -129,7 +128,6 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     expect(JSON.stringify(model.requests[4]!.body.messages.at(-1))).not.toContain(
       'files that will be committed',
     );
-    console.log(`last look: ${look.length} characters, ${look.split('\n').length} lines`);
     const files = await originGit(world, ['diff', '--name-only', 'main...agent/issue-1-4242']);
     expect(files.split('\n')).toEqual(['pkg/__init__.py', 'pkg/tool.py', 'setup.py']);
     const body = github.state.pulls[0]!.body;
