@@ -1,10 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deliveryReview, MAX_REVIEW_FILES } from '../../src/delivery/review.js';
 import { GitRepo } from '../../src/git/repo.js';
-import { git, GIT_ENV, WHO } from '../support/git-fixture.js';
+import { commitFiles, git, GIT_ENV, useGitScratch } from '../support/git-fixture.js';
 
 let dir: string;
 let repo: GitRepo;
@@ -15,17 +14,14 @@ function write(path: string, content: string): void {
   writeFileSync(join(dir, path), content);
 }
 
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'review-'));
+useGitScratch('review-', (scratch) => {
+  dir = scratch.dir;
+  mkdirSync(dir);
   git(dir, 'init', '-q', '-b', 'main');
-  write('hello.py', 'a\nb\nc\n');
-  write('old.txt', 'gone\n');
-  git(dir, 'add', '-A');
-  git(dir, ...WHO, 'commit', '-qm', 'start');
+  commitFiles(dir, { 'hello.py': 'a\nb\nc\n', 'old.txt': 'gone\n' }, 'start');
   start = git(dir, 'rev-parse', 'HEAD');
   repo = new GitRepo(dir, { env: GIT_ENV });
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('deliveryReview', () => {
   it('lists what will be committed with line counts, and what is held back, in one message', async () => {
