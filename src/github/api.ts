@@ -359,6 +359,16 @@ export class GitHubApi {
   // ---- Commits through the API (GitHub signs them) ----
 
   /** Creates branch `name` at `sha`: 'exists' when the name is taken (GitHub's 422). */
+  /** Deletes a branch this run created (REST `DELETE /git/refs/heads/{name}`); one already gone is fine. */
+  async deleteBranch(name: string): Promise<void> {
+    try {
+      await this.#octokit.rest.git.deleteRef({ ...this.#repo, ref: `heads/${name}` });
+    } catch (error) {
+      if (statusOf(error) === 422 && /does not exist/i.test(String((error as Error).message))) return;
+      throw error;
+    }
+  }
+
   async createBranch(name: string, sha: string): Promise<'created' | 'exists'> {
     try {
       await this.#octokit.rest.git.createRef({ ...this.#repo, ref: `refs/heads/${name}`, sha });

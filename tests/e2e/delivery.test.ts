@@ -168,6 +168,27 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     expect(delivery.refused.patch).toContain('+name: ci');
   });
 
+  it('keeps the work the API refuses for a workflow file, and leaves no empty branch behind', async () => {
+    world = await createWorld(
+      oneCommand("mkdir -p .github/workflows && printf 'name: ci\\n' > .github/workflows/ci.yml"),
+      { workflowsPermission: false },
+    );
+    const run = await world.trigger(`/agent ${TASK}`, { as });
+    const { github } = world;
+    expect(github.violations).toEqual([]);
+    // The branch was made for the commit (REST), the commit refused (GraphQL), the branch deleted again.
+    const operations = github.calls.map((c) => `${c.operationId} ${c.status}`);
+    expect(operations).toEqual(expect.arrayContaining(['git/create-ref 201', 'git/delete-ref 204']));
+    expect(await originGit(world, ['branch', '--list', 'agent/*'])).toBe('');
+    expect(github.state.apiCommits).toEqual([]);
+    expect(github.state.pulls).toEqual([]);
+    const comment = world.botComments()[0]!.body;
+    expect(comment.split('\n')[0]).toMatch(/^### 🚫 GitHub refused the delivery of: /);
+    expect(comment).toContain('may not create or change workflow files \\(.github/workflows/ci.yml\\)');
+    expect(comment).toContain('+name: ci');
+    expect(run.outputs.status).toBe('completed');
+  });
+
   it('keeps the work a ruleset refuses for its unsigned commit (GH013), and delivers it signed by default', async () => {
     world = await createWorld([
       ...oneCommand("printf 'print(1)\\n' > tool.py"),
