@@ -1,5 +1,6 @@
 // What the settings and the prepared run make of the agent's options: the model's choices, the run's facts,
 // the verify gate, and the first message's view of an earlier run.
+import path from 'node:path';
 import type { AgentObserver } from '../agent/events.js';
 import type { AgentOptions, InboxEntry } from '../agent/loop.js';
 import { openWorkspace } from '../agent/workspace.js';
@@ -11,6 +12,10 @@ import type { Briefing, RunFacts } from '../agent/prompt.js';
 import type { VerifySettings } from '../agent/verify.js';
 import type { WorkPlan } from '../github/work-plan.js';
 import { deliveryReview } from '../delivery/review.js';
+import type { DeliveryList } from '../agent/loop.js';
+import { disarmGitDirs } from '../git/git-dirs.js';
+import type { GitRepo } from '../git/repo.js';
+import { logDisarmed } from './deliver-work.js';
 import { log } from '../runner/output.js';
 import type { Settings } from '../settings/settings.js';
 import type { JobRequest, Prepared } from './prepare.js';
@@ -53,11 +58,29 @@ export async function agentOptions(
     observers: watch.observers,
     inbox: watch.inbox,
     // The agent never learns of git: it is handed a last look at what delivery will commit, as text.
-    ...(plan.kind === 'plan' ? {} : { review: () => deliveryReview(git, startSha) }),
+    ...(plan.kind === 'plan' ? {} : { review: () => lastLook(git, startSha) }),
     signal,
     redaction: redactor,
     secrets,
   };
+}
+
+/**
+ * The files delivery would commit, between two tool calls (no process of the model is left): every git
+ * directory of the workspace is disarmed first, as before delivery, because staging a nested repository
+ * reads its refs. A failure costs the look, never the run, and its text (git's, which may quote a file a
+ * link named) is not shown.
+ */
+async function lastLook(git: GitRepo, startSha: string): Promise<DeliveryList | undefined> {
+  try {
+    logDisarmed(await disarmGitDirs(git.dir, git, [path.join(git.dir, '.git')]));
+    return await deliveryReview(git, startSha);
+  } catch {
+    log.warning(
+      'The list of files to be committed could not be made for the model; delivery goes on without it.',
+    );
+    return undefined;
+  }
 }
 
 /** The model settings beyond the client's connection: effort, prices, and where its notices go. */

@@ -96,7 +96,7 @@ async function handBack({ ownDir, git, startSha }: Prepared): Promise<void> {
 }
 
 /** What was taken out of the workspace's git directories, for the log: names, never contents. */
-function logDisarmed({ links, configs }: Disarmed): void {
+export function logDisarmed({ links, configs }: Disarmed): void {
   if (links.length > 0) log.warning(`Removed links leading out of the workspace: ${links.join(', ')}.`);
   if (configs.length > 0)
     log.warning(`Cut nested git configuration down to inert settings: ${configs.join(', ')}.`);

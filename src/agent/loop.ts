@@ -71,14 +71,24 @@ export interface AgentOptions extends Briefing {
    */
   inbox?: () => InboxEntry[];
   /**
-   * A last look before the run completes, asked once: a text for the model (the files about to be delivered,
-   * say), answered with one more round to act on it; undefined lets the run complete at once.
+   * The files delivery would commit (undefined: the run changed nothing), for the model's last look. Shown
+   * beside the results of the todo call that completes the list, so that the model's next turn (its summary,
+   * as a rule) is the one that removes strays; shown once more, before the run completes, only when a file
+   * joined the list since.
    */
-  review?: () => Promise<string | undefined>;
+  review?: () => Promise<DeliveryList | undefined>;
   /** The thread's pictures, shown in the first message after its text. */
   pictures?: readonly ThreadPicture[];
   /** Reads this repository on GitHub for the github tool, outside the sandbox; absent, there is no such tool. */
   github?: RepositoryReader;
+}
+
+/** The files delivery would commit, as the model is shown them before delivery. */
+export interface DeliveryList {
+  /** One message: the files with their line counts, what is held back, and what to do about strays. */
+  text: string;
+  /** The files it lists: a later look is shown only when a file not among them joined. */
+  paths: readonly string[];
 }
 
 /** Given the list as it stands: the list to replace it with, if any, and what to tell the model. */
@@ -106,8 +116,10 @@ class Run {
   toolCalls = 0;
   maxTokens: number;
   openItemNudges = 0;
-  /** The review (the files about to be delivered) was shown: it is shown once. */
-  reviewed = false;
+  /** The files the model was last shown as those delivery would commit. */
+  reviewedPaths: ReadonlySet<string> | undefined;
+  /** The last look was asked for once more before completing: it is asked that way once. */
+  reviewedAtEnd = false;
 
   constructor(readonly options: AgentOptions) {
     this.todos = new TodoManager(options.resumedTodos ?? []);
@@ -215,6 +227,11 @@ class Run {
     }
     this.reminder.recordTurn(calledTodo);
     if (calls.length > 0) this.openItemNudges = 0;
+    // The list just became all done: the files about to be delivered go with the results, costing no turn.
+    if (calledTodo && !this.options.planOnly && allCompleted(this.todos.items)) {
+      const review = await this.takeReview();
+      if (review) results.push(this.nudge('review', review));
+    }
     return results;
   }
 
@@ -254,8 +271,11 @@ class Run {
    * goes back to the model as a new message, until the rounds run out (or `lastChance`: no turns left).
    */
   async checkCompleted(lastChance = false): Promise<Reply> {
-    const review = lastChance ? undefined : await this.takeReview();
-    if (review) return { content: [this.nudge('review', review)] };
+    const review = lastChance || this.reviewedAtEnd ? undefined : await this.takeReview();
+    if (review) {
+      this.reviewedAtEnd = true;
+      return { content: [this.nudge('review', review)] };
+    }
     if (!this.verify) return { end: 'completed', reason: 'every todo item is completed' };
     const report = await this.verify.run();
     this.emit({ type: 'verify', turn: this.turn, report });
@@ -267,11 +287,14 @@ class Run {
     return { content: [this.nudge('verify_failed', text)] };
   }
 
-  /** The review text, the first time only. */
+  /** The files delivery would commit, unless the model saw every one of them already. */
   async takeReview(): Promise<string | undefined> {
-    if (this.reviewed || !this.options.review) return undefined;
-    this.reviewed = true;
-    return await this.options.review();
+    const list = await this.options.review?.();
+    if (!list) return undefined;
+    const seen = this.reviewedPaths;
+    if (seen && list.paths.every((path) => seen.has(path))) return undefined;
+    this.reviewedPaths = new Set(list.paths);
+    return list.text;
   }
 
   /** Adds the reminder and the context note when due: after every tool_result block, as the API requires. */

@@ -66,14 +66,20 @@ export async function commitThroughApi(request: ApiCommitRequest): Promise<ApiOu
   const deletions = changes.filter((c) => c.status === 'D').map(({ path }) => ({ path }));
   const [headline = '', ...rest] = request.message.split('\n');
   const body = rest.join('\n').trim();
-  await api.createCommitOnBranch({
-    branch,
-    headline,
-    ...(body ? { body } : {}),
-    additions,
-    deletions,
-    expectedHeadOid: parent,
-  });
+  try {
+    await api.createCommitOnBranch({
+      branch,
+      headline,
+      ...(body ? { body } : {}),
+      additions,
+      deletions,
+      expectedHeadOid: parent,
+    });
+  } catch (error) {
+    // A branch made for this commit and left at the start would look like delivered work: it goes.
+    if (!request.branchExists) await api.deleteBranch(branch).catch(() => undefined);
+    throw error;
+  }
   // The local branch moves onto GitHub's commit (same files): what a later `continue` fetches is what we hold.
   const sha = await git.adoptRemoteBranch(branch);
   return { landed: true, branch, sha };

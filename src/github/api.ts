@@ -382,34 +382,19 @@ export class GitHubApi {
     });
   }
 
-  /** The files a pull request changes, as GitHub counts them (at most `max`; GitHub itself stops at 3000). */
-  async pullFiles(
-    pullNumber: number,
-    max = MAX_LISTED_FILES,
-  ): Promise<{ files: ChangedFile[]; more: boolean }> {
-    const files: ChangedFile[] = [];
-    const pages = this.#octokit.paginate.iterator(this.#octokit.rest.pulls.listFiles, {
-      ...this.#repo,
-      pull_number: pullNumber,
-      per_page: 100,
-    });
-    for await (const { data } of pages) {
-      for (const file of data) {
-        if (files.length === max) return { files, more: true };
-        files.push({
-          path: file.filename,
-          status: file.status,
-          additions: file.additions,
-          deletions: file.deletions,
-        });
-      }
-    }
-    return { files, more: false };
-  }
-
   // ---- Commits through the API (GitHub signs them) ----
 
   /** Creates branch `name` at `sha`: 'exists' when the name is taken (GitHub's 422). */
+  /** Deletes a branch this run created (REST `DELETE /git/refs/heads/{name}`); one already gone is fine. */
+  async deleteBranch(name: string): Promise<void> {
+    try {
+      await this.#octokit.rest.git.deleteRef({ ...this.#repo, ref: `heads/${name}` });
+    } catch (error) {
+      if (statusOf(error) === 422 && /does not exist/i.test(String((error as Error).message))) return;
+      throw error;
+    }
+  }
+
   async createBranch(name: string, sha: string): Promise<'created' | 'exists'> {
     try {
       await this.#octokit.rest.git.createRef({ ...this.#repo, ref: `refs/heads/${name}`, sha });
@@ -488,9 +473,6 @@ function runInfo(run: {
     htmlUrl: run.html_url,
   };
 }
-
-/** How many changed files a pull request body lists. */
-const MAX_LISTED_FILES = 100;
 
 export interface ChangedFile {
   path: string;

@@ -29,5 +29,7 @@ export async function deliveryRecord(
     patch.length > MAX_PATCH_CHARS
       ? `${patch.slice(0, MAX_PATCH_CHARS)}\n… (cut at ${MAX_PATCH_CHARS} characters)\n`
       : patch;
-  return { ...record, refused: { reason: error ?? delivery.note ?? 'the work was not pushed', patch: cut } };
+  const refusal = delivery.refusal && `GitHub refused it: ${delivery.refusal.rule}. ${delivery.refusal.advice}`;
+  const reason = error ?? refusal ?? delivery.note ?? 'the work was not pushed';
+  return { ...record, refused: { reason, patch: cut } };
 }

@@ -527,35 +527,67 @@ describe('a plan-only run', () => {
 });
 
 describe('the last look before delivery (the review option)', () => {
-  it('shows the review text once when every item is done, and completes after the model answers it', async () => {
+  const list = (...paths: string[]) => ({
+    text: `Before delivery, the files that will be committed: ${paths.join(', ')}`,
+    paths,
+  });
+
+  it('goes with the results of the todo call that completes the list, costing no turn of its own', async () => {
     let asked = 0;
     const review = async () => {
       asked++;
-      return 'Check the files that will be committed: a.txt (new, +1 −0)';
+      return list('a.txt');
     };
+    const { result, requests, events } = await play(
+      [reply(plan('in_progress')), reply(plan('completed')), reply(text('Done.'))],
+      { review },
+    );
+    expect(result.status).toBe('completed');
+    expect(requests).toHaveLength(3);
+    // Not while an item is open; with the completing call's results, after its tool_result.
+    expect(JSON.stringify(requests[1]!.body.messages.at(-1))).not.toContain('Before delivery');
+    const last = requests[2]!.body.messages.at(-1)!.content as Array<{ type: string; text?: string }>;
+    expect(last[0]!.type).toBe('tool_result');
+    expect(last.find((block) => block.type === 'text')?.text).toContain('a.txt');
+    // Asked again as the run completes, and not shown: the model saw every file already.
+    expect(asked).toBe(2);
+    expect(events.filter((e) => e.type === 'nudge' && e.kind === 'review')).toHaveLength(1);
+  });
+
+  it('shows the list once more before completing when a file joined it since, and only once', async () => {
+    const lists = [list('a.txt'), list('a.txt', 'scratch.log'), list('a.txt', 'scratch.log', 'more.log')];
+    const review = async () => lists.shift() ?? list('a.txt', 'scratch.log', 'more.log', 'again.log');
     const { result, requests, events } = await play(
       [
         reply(plan('completed')),
-        reply(text('Done.')),
         reply(bash('true')),
+        reply(text('Done.')),
         reply(text('The list is right.')),
       ],
       { review },
     );
     expect(result.status).toBe('completed');
-    expect(asked).toBe(1);
     expect(requests).toHaveLength(4);
-    expect(JSON.stringify(requests[2]!.body.messages.at(-1))).toContain(
-      'Check the files that will be committed',
-    );
-    expect(events.filter((e) => e.type === 'nudge' && e.kind === 'review')).toHaveLength(1);
+    expect(JSON.stringify(requests[3]!.body.messages.at(-1))).toContain('scratch.log');
+    expect(events.filter((e) => e.type === 'nudge' && e.kind === 'review')).toHaveLength(2);
   });
 
-  it('completes at once when the review has nothing to show', async () => {
-    const { result, requests } = await play([reply(plan('completed')), reply(text('Done.'))], {
+  it('shows nothing, and completes at once, when the run changed nothing', async () => {
+    const { result, requests, events } = await play([reply(plan('completed')), reply(text('Done.'))], {
       review: async () => undefined,
     });
     expect(result.status).toBe('completed');
     expect(requests).toHaveLength(2);
+    expect(events.some((e) => e.type === 'nudge' && e.kind === 'review')).toBe(false);
+  });
+
+  it('is asked before completing when no todo call completed the list in this run (a resumed list)', async () => {
+    const { result, requests } = await play([reply(text('All done already.')), reply(text('Right.'))], {
+      resumedTodos: [{ id: '1', text: 'step 1', activeForm: 'Doing step 1', status: 'completed' }],
+      review: async () => list('a.txt'),
+    });
+    expect(result.status).toBe('completed');
+    expect(requests).toHaveLength(2);
+    expect(JSON.stringify(requests[1]!.body.messages.at(-1))).toContain('a.txt');
   });
 });

@@ -24,6 +24,47 @@ describe('refusalOf', () => {
     ).toContain('100 MB');
   });
 
+  it('names the rules a ruleset says were broken, as GitHub prints them, and advises for the first it knows', () => {
+    const push = [
+      'remote: error: GH013: Repository rule violations found for refs/heads/agent/issue-1-4242.        ',
+      'remote: Review all repository rules at https://github.com/o/r/rules?ref=refs%2Fheads%2Fagent%2Fissue-1-4242        ',
+      'remote: ',
+      'remote: - Commits must have verified signatures.        ',
+      'remote:   Found 1 violation:        ',
+      'remote: ',
+      'remote:   027faa7121ee9df79db623e1a2848d2cc88a8dba        ',
+      'remote: ',
+      'remote: - Changes must be made through a pull request.        ',
+      ' ! [remote rejected] HEAD -> agent/issue-1-4242 (push declined due to repository rule violations)',
+    ].join('\n');
+    const refusal = refusalOf(push)!;
+    expect(refusal.rule).toBe(
+      'a repository ruleset (GH013): Commits must have verified signatures; Changes must be made through a pull request',
+    );
+    expect(refusal.advice).toContain('leave `signed_commits` on');
+    // The API's words for a branch a ruleset may not create (REST create-ref).
+    const api = refusalOf(
+      'Repository rule violations found\n\nCannot create ref due to creations being restricted.\n\n - https://docs.github.com/rest/git/refs#create-a-reference',
+    )!;
+    expect(api.rule).toBe(
+      'a repository ruleset (GH013): Cannot create ref due to creations being restricted',
+    );
+    expect(api.advice).toContain('`branch_prefix`');
+  });
+
+  it('names the rule a protected branch says was broken, in the old and the new wording', () => {
+    for (const line of [
+      'remote: - Changes must be made through a pull request.',
+      'remote: error: Changes must be made through a pull request.',
+    ]) {
+      const refusal = refusalOf(
+        `remote: error: GH006: Protected branch update failed for refs/heads/main.\n${line}\n ! [remote rejected] main -> main (protected branch hook declined)`,
+      )!;
+      expect(refusal.rule).toBe('a protected branch (GH006): Changes must be made through a pull request');
+      expect(refusal.advice).toContain('`branch_prefix`');
+    }
+  });
+
   it('is undefined for anything else (a network failure)', () => {
     expect(refusalOf('fatal: unable to access: Could not resolve host')).toBeUndefined();
   });

@@ -1,10 +1,13 @@
-// Delivery end to end through dist/index.js: the signed commit through the emulator's GraphQL, the fallback
-// to git push for what the API cannot express, what is held back, and a push GitHub refuses.
+// Delivery end to end through dist/index.js, as root and as the unprivileged runner user with sudo: the
+// signed commit through the emulator's GraphQL, the fallback to git push for what the API cannot express,
+// the model's last look at the files to be committed, what is held back, and pushes GitHub refuses.
+import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply, text, toolUse, type ScriptStep } from '../support/anthropic/server.js';
+import { OWNER, REPO } from '../support/action-harness.js';
+import { reply, text, toolUse, type RecordedRequest, type ScriptStep } from '../support/anthropic/server.js';
 import { planAt } from '../support/anthropic/scenarios.js';
-import { refuseWorkflowPushes } from '../support/github/origin-rules.js';
-import { createWorld, TOKEN, type World } from './setup.js';
+import { refuseWorkflowPushes, requireSignedCommits } from '../support/github/origin-rules.js';
+import { ACTION_USERS, createWorld, TOKEN, type World } from './setup.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -29,10 +32,23 @@ function oneCommand(command: string): ScriptStep[] {
 const originGit = (w: World, args: string[]) =>
   w.sandbox.git(['--git-dir', w.sandbox.origin, ...args], w.sandbox.root);
 
-describe('delivery (dist/index.js)', () => {
+/** The text blocks of a request's last message (the model's last look comes as one). */
+const lastTexts = (request: RecordedRequest) =>
+  (request.body.messages.at(-1)!.content as Array<{ type: string; text?: string }>)
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '');
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- record lines, read field by field
+const recordLines = (raw: string): any[] =>
+  raw
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+
+describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
   it('commits through GraphQL createCommitOnBranch, signed, and the local branch matches the remote', async () => {
     world = await createWorld(oneCommand('printf \'print("hi")\\n\' > tool.py'));
-    const run = await world.trigger(`/agent ${TASK}`);
+    const run = await world.trigger(`/agent ${TASK}`, { as });
     const { github } = world;
     expect(run.stderr).toBe('');
     expect(github.violations).toEqual([]);
@@ -63,10 +79,10 @@ describe('delivery (dist/index.js)', () => {
 
   it('pushes with git, and says why, when the change holds an executable file', async () => {
     world = await createWorld(oneCommand("printf '#!/bin/sh\\necho hi\\n' > run.sh && chmod +x run.sh"));
-    const run = await world.trigger(`/agent ${TASK}`);
+    const run = await world.trigger(`/agent ${TASK}`, { as });
     const { github } = world;
     expect(github.violations).toEqual([]);
-    expect(run.outputs.status).toBe('completed');
+    expect(run.outputs.status, run.stdout).toBe('completed');
     expect(github.state.apiCommits).toEqual([]);
     const tree = await originGit(world, ['ls-tree', 'agent/issue-1-4242', 'run.sh']);
     expect(tree.startsWith('100755 ')).toBe(true);
@@ -74,35 +90,53 @@ describe('delivery (dist/index.js)', () => {
     expect(github.state.pulls[0]!.body).toContain('executable');
   });
 
-  it('holds back a virtualenv, node_modules and caches the task made: the pull request holds its files only', async () => {
+  it("holds back a real virtualenv, node_modules and caches; the model sees the list and deletes a stray: the pull request holds the task's files only", async () => {
     const command = [
-      'python3 -m venv .venv',
-      'mkdir -p node_modules/left-pad pkg',
+      'printf \'from setuptools import setup\\nsetup(name="greet", version="0.1", packages=["pkg"])\\n\' > setup.py',
+      "mkdir -p pkg node_modules/left-pad && touch pkg/__init__.py && printf 'def tool():\\n    return 1\\n' > pkg/tool.py",
+      // The run this issue saw: a virtualenv the task made, the package installed in it as editable (from
+      // the venv's own setuptools: there is no index to fetch build tools or pytest from here).
+      'python3 -m venv .venv && .venv/bin/pip install -q --no-index --no-build-isolation -e .',
       'echo "module.exports = 1" > node_modules/left-pad/index.js',
       // __pycache__/ is in this repository's .gitignore; a stray .pyc outside it is not.
-      'echo x > pkg/mod.cpython-311.pyc',
-      'touch .DS_Store',
-      "printf 'def tool():\\n    return 1\\n' > pkg/tool.py",
+      'echo x > pkg/mod.cpython-311.pyc && touch .DS_Store',
     ].join(' && ');
-    // Something is held back, so the model gets its last look at the list, and says it is right.
-    world = await createWorld([...oneCommand(command), reply(text('The list is right: only pkg/tool.py.'))]);
-    const run = await world.trigger(`/agent ${TASK}`);
+    world = await createWorld([
+      reply(planAt(0, PLAN)),
+      reply(toolUse('bash', { command })),
+      reply(planAt(1, PLAN)),
+      // Its last look, beside the todo results: pip left greet.egg-info in the work tree, a stray.
+      reply(toolUse('bash', { command: 'rm -rf greet.egg-info' })),
+      reply(text('Removed greet.egg-info, which pip made; the rest is the task.')),
+    ]);
+    const run = await world.trigger(`/agent ${TASK}`, { as });
     const { github, model } = world;
     expect(github.violations).toEqual([]);
     expect(run.outputs.status).toBe('completed');
     expect(model.remaining()).toBe(0);
-    const review = JSON.stringify(model.requests.at(-1)!.body);
-    expect(review).toContain('check the files that will be committed (1)');
-    expect(review).toContain('pkg/tool.py (new, +2 −0)');
-    expect(review).toContain('.venv: a Python virtualenv');
+    // The list came with the results of the todo call that completed it, once, with line counts.
+    const looks = lastTexts(model.requests[3]!);
+    expect(looks).toHaveLength(1);
+    const look = looks[0]!;
+    expect(look).toContain('the files that will be committed (');
+    expect(look).toContain('- pkg/tool.py (new, +2 −0)');
+    expect(look).toContain('- setup.py (new, +2 −0)');
+    expect(look).toContain('- pkg/__init__.py (new, +0 −0)');
+    expect(look).toMatch(/- greet\.egg-info\/PKG-INFO \(new, \+\d+ −0\)/);
+    expect(look).toContain('- .venv: a Python virtualenv');
+    expect(look).not.toContain('.venv/');
+    expect(JSON.stringify(model.requests[4]!.body.messages.at(-1))).not.toContain(
+      'files that will be committed',
+    );
     const files = await originGit(world, ['diff', '--name-only', 'main...agent/issue-1-4242']);
-    expect(files.split('\n')).toEqual(['pkg/tool.py']);
+    expect(files.split('\n')).toEqual(['pkg/__init__.py', 'pkg/tool.py', 'setup.py']);
     const body = github.state.pulls[0]!.body;
     expect(body).toContain('### Held back');
     expect(body).toMatch(/`\.venv` \(\d+ files\): a Python virtualenv/);
     expect(body).toContain('`node_modules`');
     expect(body).toContain('`pkg/mod.cpython-311.pyc`: Python bytecode');
     expect(body).toContain('`.DS_Store`');
+    expect(body).not.toMatch(/`greet\.egg-info/);
   });
 
   it('keeps the work of a push refused for a workflow file: the patch in the comment, and what to change', async () => {
@@ -111,7 +145,7 @@ describe('delivery (dist/index.js)', () => {
       { workflowsPermission: false },
     );
     await refuseWorkflowPushes(world.sandbox.origin);
-    const run = await world.trigger(`/agent ${TASK}`, { inputs: { signed_commits: 'false' } });
+    const run = await world.trigger(`/agent ${TASK}`, { inputs: { signed_commits: 'false' }, as });
     const { github } = world;
     expect(github.violations).toEqual([]);
     expect(github.state.pulls).toEqual([]);
@@ -124,7 +158,65 @@ describe('delivery (dist/index.js)', () => {
     expect(comment).toContain('<details><summary>');
     expect(comment).toContain('+name: ci');
     expect(comment).toContain('diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml');
+    expect(comment.split('\n')[0]).toMatch(/^### 🚫 GitHub refused the delivery of: /);
     expect(run.outputs.status).toBe('completed');
     expect(comment).not.toContain(TOKEN);
+    const delivery = recordLines(await readFile(run.outputs.transcript!, 'utf8')).find(
+      (line) => line.type === 'delivery',
+    );
+    expect(delivery.refused.reason).toContain('may not create or change workflow files');
+    expect(delivery.refused.patch).toContain('+name: ci');
+  });
+
+  it('keeps the work the API refuses for a workflow file, and leaves no empty branch behind', async () => {
+    world = await createWorld(
+      oneCommand("mkdir -p .github/workflows && printf 'name: ci\\n' > .github/workflows/ci.yml"),
+      { workflowsPermission: false },
+    );
+    const run = await world.trigger(`/agent ${TASK}`, { as });
+    const { github } = world;
+    expect(github.violations).toEqual([]);
+    // The branch was made for the commit (REST), the commit refused (GraphQL), the branch deleted again.
+    const operations = github.calls.map((c) => `${c.operationId} ${c.status}`);
+    expect(operations).toEqual(expect.arrayContaining(['git/create-ref 201', 'git/delete-ref 204']));
+    expect(await originGit(world, ['branch', '--list', 'agent/*'])).toBe('');
+    expect(github.state.apiCommits).toEqual([]);
+    expect(github.state.pulls).toEqual([]);
+    const comment = world.botComments()[0]!.body;
+    expect(comment.split('\n')[0]).toMatch(/^### 🚫 GitHub refused the delivery of: /);
+    expect(comment).toContain('may not create or change workflow files \\(.github/workflows/ci.yml\\)');
+    expect(comment).toContain('+name: ci');
+    expect(run.outputs.status).toBe('completed');
+  });
+
+  it('keeps the work a ruleset refuses for its unsigned commit (GH013), and delivers it signed by default', async () => {
+    world = await createWorld([
+      ...oneCommand("printf 'print(1)\\n' > tool.py"),
+      ...oneCommand("printf 'print(1)\\n' > tool.py"),
+    ]);
+    await requireSignedCommits(world.sandbox.origin, OWNER, REPO);
+    const refused = await world.trigger(`/agent ${TASK}`, { inputs: { signed_commits: 'false' }, as });
+    const { github } = world;
+    expect(github.violations).toEqual([]);
+    expect(github.state.pulls).toEqual([]);
+    const comment = world.botComments()[0]!.body;
+    expect(comment.split('\n')[0]).toMatch(/^### 🚫 GitHub refused the delivery of: /);
+    expect(comment).toContain(
+      '**GitHub refused the work:** a repository ruleset \\(GH013\\): Commits must have verified signatures.',
+    );
+    expect(comment).toContain('leave \\`signed\\_commits\\` on \\(its default\\)');
+    expect(comment).toContain('<details><summary>');
+    expect(comment).toContain('+print(1)');
+    const delivery = recordLines(await readFile(refused.outputs.transcript!, 'utf8')).find(
+      (line) => line.type === 'delivery',
+    );
+    expect(delivery.refused.reason).toContain('Commits must have verified signatures');
+    expect(delivery.refused.patch).toContain('+++ b/tool.py');
+    // What the advice says: with signed commits on (the default), GitHub makes and signs the commit.
+    const signed = await world.trigger(`/agent ${TASK}`, { as, runId: '4243' });
+    expect(signed.outputs.status).toBe('completed');
+    expect(github.state.apiCommits).toHaveLength(1);
+    expect(github.state.pulls).toHaveLength(1);
+    expect(world.botComments().at(-1)!.body.split('\n')[0]).toMatch(/^### ✅ todo-agent finished: /);
   });
 });

@@ -28,6 +28,21 @@ import {
 import { HELLO_FILES } from '../support/anthropic/scenarios.js';
 
 export const TOKEN = 'ghs_e2eToken0000000000000000000000000001';
+
+/** GitHub's hosted runners run jobs as `runner` (uid 1001), with passwordless sudo; so does CI here. */
+export const RUNNER_USER = { uid: 1001, gid: 1001 };
+
+/**
+ * Who runs the action in the tests that must hold for both: root, and the unprivileged runner user with
+ * sudo. When the tests themselves run as someone else (CI, as `runner`), just that user.
+ */
+export const ACTION_USERS: Array<{ who: string; as: { uid: number; gid: number } | undefined }> =
+  process.getuid?.() === 0
+    ? [
+        { who: 'root', as: undefined },
+        { who: 'the runner user, with sudo', as: RUNNER_USER },
+      ]
+    : [{ who: `uid ${process.getuid?.()}`, as: undefined }];
 export const KEY = 'sk-ant-e2e-key-00000000000000000000000001';
 
 type RunOptions = Pick<RunActionOptions, 'inputs' | 'env' | 'onSpawn' | 'runId' | 'as'>;

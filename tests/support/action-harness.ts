@@ -33,6 +33,13 @@ const TEST_GIT_ENV = {
   GIT_COMMITTER_EMAIL: 'maintainer@example.com',
 };
 
+/**
+ * The test's own git reads repositories the action ran in as another user (`as`): no dubious ownership here.
+ * A global file (the local transport's upload-pack does not see `-c` or GIT_CONFIG_COUNT), never the HOME
+ * the action gets.
+ */
+const SAFE_DIRECTORIES = '[safe]\n\tdirectory = *\n';
+
 export interface Sandbox {
   root: string;
   origin: string;
@@ -49,8 +56,10 @@ export async function createSandbox(files: Record<string, string>): Promise<Sand
   const workspace = join(root, 'workspace');
   const home = join(root, 'home');
   await mkdir(home);
-  const git = async (args: string[], cwd = workspace) =>
-    (await run('git', args, { cwd, env: { ...process.env, ...TEST_GIT_ENV, HOME: home } })).stdout.trim();
+  const globalConfig = join(root, 'test.gitconfig');
+  await writeFile(globalConfig, SAFE_DIRECTORIES);
+  const env = { ...process.env, ...TEST_GIT_ENV, HOME: home, GIT_CONFIG_GLOBAL: globalConfig };
+  const git = async (args: string[], cwd = workspace) => (await run('git', args, { cwd, env })).stdout.trim();
   await git(['init', '--bare', '--initial-branch=main', origin], root);
   await git(['clone', '--quiet', origin, workspace], root);
   await git(['checkout', '-q', '-B', 'main']);
@@ -145,8 +154,10 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     ...options.env,
   };
   if (options.as) {
-    for (const path of [sandbox.root, runnerDir]) await chmod(path, 0o755);
-    for (const path of [eventPath, outputPath, summaryPath]) await chmod(path, 0o666);
+    // As on a runner: its user owns the workspace, HOME, RUNNER_TEMP, and here the origin it pushes to.
+    await chmod(sandbox.root, 0o755);
+    const owned = [sandbox.workspace, sandbox.home, sandbox.origin, runnerDir, env.RUNNER_TEMP ?? runnerDir];
+    await run('chown', ['-R', `${options.as.uid}:${options.as.gid}`, ...new Set(owned)]);
   }
   const child = spawn(process.execPath, [options.entry ?? join(ROOT, 'dist/index.js')], {
     cwd: sandbox.workspace,

@@ -64,6 +64,9 @@ const HEADINGS: Record<ChecklistPhase, string> = {
   planned: '📝 plan',
 };
 
+const REFUSED_HEADING = '🚫 GitHub refused the delivery of:';
+const UNPUSHED_HEADING = '⚠️ todo-agent could not deliver:';
+
 /** GitHub refuses comment bodies longer than this. */
 export const MAX_BODY_CHARS = 65_536;
 
@@ -98,7 +101,7 @@ function renderWithin(state: ChecklistState, limits: TextLimits): string {
   const blocks =
     state.phase === 'planned'
       ? [`### ${HEADINGS.planned} — comment \`${trigger} go\` to run it`, task]
-      : [`### ${HEADINGS[state.phase]} ${task}`];
+      : [`### ${headingOf(state)} ${task}`];
   const note = escapeMarkdown(shorten(firstLine(redactor.redact(state.note ?? '')), NOTE_MAX_CHARS));
   if (note) blocks.push(note);
   if (state.phase === 'planning') blocks.push('_planning…_');
@@ -112,6 +115,13 @@ function renderWithin(state: ChecklistState, limits: TextLimits): string {
   if (state.phase === 'incomplete') blocks.push(continueLine(state.branch, trigger));
   const footer = footerLine(state);
   return `${blocks.join('\n\n')}\n\n${footer ? `${footer}\n` : ''}${stateLine(state.items, state.resume, limits.stored, limits.shown === ITEM_MAX_CHARS ? undefined : limits.shown)}`;
+}
+
+/** The heading's words: work GitHub refused (or that could not be pushed) says so before all else. */
+function headingOf({ phase, refused }: ChecklistState): string {
+  if (refused && (phase === 'completed' || phase === 'incomplete'))
+    return refused.rule ? REFUSED_HEADING : UNPUSHED_HEADING;
+  return HEADINGS[phase];
 }
 
 /** Whether a checklist body is that of a run still going (planning or working), by its heading. */

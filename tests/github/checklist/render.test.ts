@@ -56,6 +56,22 @@ describe('renderChecklist: headings', () => {
     expect(lines(renderChecklist(state({ phase })))[0]).toBe(heading);
   });
 
+  it('says the delivery was refused, not finished, when GitHub refused the work, and when it could not be pushed', () => {
+    const refused = { rule: 'a repository ruleset (GH013)', advice: 'Ask an admin.', patch: '+a\n' };
+    for (const phase of ['completed', 'incomplete'] as const) {
+      expect(lines(renderChecklist(state({ phase, refused })))[0]).toBe(
+        '### 🚫 GitHub refused the delivery of: Add type hints to hello.py',
+      );
+    }
+    expect(lines(renderChecklist(state({ phase: 'completed', refused: { patch: '+a\n' } })))[0]).toBe(
+      '### ⚠️ todo-agent could not deliver: Add type hints to hello.py',
+    );
+    // A run that failed says so, whatever became of its work.
+    expect(lines(renderChecklist(state({ phase: 'failed', refused })))[0]).toMatch(
+      /^### ❌ todo-agent failed:/,
+    );
+  });
+
   it('shows "planning…" while planning, with no list when there are no items', () => {
     const body = renderChecklist(state({ phase: 'planning', items: [] }));
     expect(body).toContain('\n\n_planning…_\n');

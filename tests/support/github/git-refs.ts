@@ -1,4 +1,5 @@
-// The Git database's refs: creating a branch (POST /repos/{owner}/{repo}/git/refs), written into the origin.
+// The Git database's refs: creating a branch (POST /repos/{owner}/{repo}/git/refs) and deleting one
+// (DELETE /repos/{owner}/{repo}/git/refs/{ref}), written into the origin.
 import { DOCS, HttpError, validationFailed } from './replies.js';
 import type { HandlerTable } from './replies.js';
 import { originGit } from './origin-git.js';
@@ -6,6 +7,26 @@ import type { Emu } from './state.js';
 
 export function gitRefHandlers(emu: Emu): HandlerTable {
   return {
+    'git/delete-ref': async ({ match }) => {
+      const ref = `refs/${match.params.ref ?? ''}`;
+      const { remoteDir } = emu.options;
+      if (!remoteDir) {
+        emu.violations.push('not emulated: git/delete-ref without a remoteDir');
+        throw new HttpError(501, { message: 'Not emulated' });
+      }
+      const exists = await originGit(remoteDir, ['rev-parse', '--verify', '--quiet', ref]).then(
+        () => true,
+        () => false,
+      );
+      if (!exists)
+        throw new HttpError(422, {
+          message: 'Reference does not exist',
+          documentation_url: `${DOCS}/git/refs#delete-a-reference`,
+          status: '422',
+        });
+      await originGit(remoteDir, ['update-ref', '-d', ref]);
+      return { status: 204 };
+    },
     'git/create-ref': async ({ body }) => {
       const { ref, sha } = body as { ref: string; sha: string };
       const docs = `${DOCS}/git/refs#create-a-reference`;

@@ -1,0 +1,59 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { deliveryReview, MAX_REVIEW_FILES } from '../../src/delivery/review.js';
+import { GitRepo } from '../../src/git/repo.js';
+import { commitFiles, git, GIT_ENV, useGitScratch } from '../support/git-fixture.js';
+
+let dir: string;
+let repo: GitRepo;
+let start: string;
+
+function write(path: string, content: string): void {
+  mkdirSync(join(dir, path, '..'), { recursive: true });
+  writeFileSync(join(dir, path), content);
+}
+
+useGitScratch('review-', (scratch) => {
+  dir = scratch.dir;
+  mkdirSync(dir);
+  git(dir, 'init', '-q', '-b', 'main');
+  commitFiles(dir, { 'hello.py': 'a\nb\nc\n', 'old.txt': 'gone\n' }, 'start');
+  start = git(dir, 'rev-parse', 'HEAD');
+  repo = new GitRepo(dir, { env: GIT_ENV });
+});
+
+describe('deliveryReview', () => {
+  it('lists what will be committed with line counts, and what is held back, in one message', async () => {
+    write('hello.py', 'a\nB\nc\nd\n');
+    rmSync(join(dir, 'old.txt'));
+    write('tool.py', 'x = 1\n');
+    write('.venv/pyvenv.cfg', 'home = /usr\n');
+    write('.venv/lib/site.py', 'pass\n');
+    write('node_modules/pad/index.js', 'module.exports = 1\n');
+    const look = (await deliveryReview(repo, start))!;
+    expect(look.paths).toEqual(['hello.py', 'old.txt', 'tool.py']);
+    expect(look.text).toBe(
+      [
+        'Before delivery, the files that will be committed (3):',
+        '- hello.py (changed, +2 −1)',
+        '- old.txt (deleted, +0 −1)',
+        '- tool.py (new, +1 −0)',
+        'Held back, never committed:',
+        '- .venv: a Python virtualenv (it holds pyvenv.cfg)',
+        '- node_modules: installed Node packages',
+        'If a file does not belong to the task (a build output, a cache, a scratch file), delete it now; otherwise the list is right and you can finish.',
+      ].join('\n'),
+    );
+  });
+
+  it('is undefined when the run changed nothing, and counts the files past the listed ones', async () => {
+    expect(await deliveryReview(repo, start)).toBeUndefined();
+    for (let i = 0; i < MAX_REVIEW_FILES + 3; i++) write(`gen/f${String(i).padStart(3, '0')}.txt`, 'x\n');
+    const look = (await deliveryReview(repo, start))!;
+    expect(look.paths).toHaveLength(MAX_REVIEW_FILES + 3);
+    expect(look.text).toContain(`committed (${MAX_REVIEW_FILES + 3}):`);
+    expect(look.text).toContain('- … and 3 more files');
+    expect(look.text.split('\n').filter((line) => line.startsWith('- gen/'))).toHaveLength(MAX_REVIEW_FILES);
+  });
+});
