@@ -5,6 +5,7 @@ import type { DistSize } from './dist.js';
 import type { ColdLoopAt } from './cold-loop.js';
 import type { LoopOverhead } from './loop.js';
 import type { SandboxCost } from './sandbox.js';
+import type { WaitsAt } from './waits.js';
 import { median } from './stats.js';
 
 export interface BenchResults {
@@ -17,6 +18,8 @@ export interface BenchResults {
   peakMemory: PeakMemory;
   distSize: DistSize;
   sandbox: SandboxCost;
+  /** Measure 8 at each GitHub latency, 0 ms first. */
+  waits: WaitsAt[];
 }
 
 export type Verdict = 'pass' | 'FAIL' | 'info';
@@ -37,6 +40,38 @@ const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
 const pct = (value: number) => `${(value * 100).toFixed(1)} %`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 const check = (ok: boolean): Verdict => (ok ? 'pass' : 'FAIL');
+
+/** Issue 20's targets for the waits before and after the model, read at 0 ms; other latencies are shown. */
+function waitRows(at: WaitsAt): Row[] {
+  const m = at.median;
+  const label = `GitHub ${at.githubLatencyMs} ms`;
+  const zero = at.githubLatencyMs === 0;
+  const target = (text: string, ok: boolean): Pick<Row, 'target' | 'verdict'> =>
+    zero ? { target: text, verdict: check(ok) } : { target: '—', verdict: 'info' };
+  const ratio = m.eyesMs / at.bareNodeMs;
+  return [
+    {
+      measure: `8 start → first model request (${label})`,
+      value: `${ms(m.firstModelMs)}, ${m.roundTripsBeforeModel} sequential round trips`,
+      ...target('≤ 600 ms, ≤ 2 round trips', m.firstModelMs <= 600 && m.roundTripsBeforeModel <= 2),
+    },
+    {
+      measure: `  last model answer → pull request (${label})`,
+      value: `${ms(m.lastAnswerToPullMs)} (commit and push included)`,
+      ...target('≤ 1 s plus the push', m.lastAnswerToPullMs <= 1000),
+    },
+    {
+      measure: `  last model answer → exit (${label})`,
+      value: `${ms(m.lastAnswerToExitMs)}, ${m.roundTripsAfterModel} sequential round trips`,
+      ...target('≤ 2 s, ≤ 4 round trips', m.lastAnswerToExitMs <= 2000 && m.roundTripsAfterModel <= 4),
+    },
+    {
+      measure: `  start → 👀 against a bare node's same GET and POST (${label})`,
+      value: `${ms(m.eyesMs)} vs ${ms(at.bareNodeMs)} (${ratio.toFixed(2)}×)`,
+      ...target('≤ 1.5×', ratio <= 1.5),
+    },
+  ];
+}
 
 function trafficRows(traffic: Traffic, label: string): Row[] {
   const gap = traffic.shortestWriteGapMs;
@@ -81,6 +116,7 @@ export function verdicts(results: BenchResults): Row[] {
     peakMemory,
     distSize,
     sandbox,
+    waits,
   } = results;
   const clearing = clearingShare;
   const coldRows = coldLoop.byTurns.map((at): Row => ({
@@ -170,6 +206,7 @@ export function verdicts(results: BenchResults): Row[] {
       target: '—',
       verdict: 'info',
     },
+    ...waits.flatMap(waitRows),
     {
       measure: '6 dist/index.js',
       value: mb(distSize.indexBytes),

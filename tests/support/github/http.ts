@@ -160,6 +160,7 @@ export async function startServer(emu: Emu, handlers: HandlerTable): Promise<Emu
       body: undefined,
       status: 0,
       at,
+      answeredAt: 0,
     };
     calls.push(call);
     readBody(req)
@@ -169,7 +170,10 @@ export async function startServer(emu: Emu, handlers: HandlerTable): Promise<Emu
         violations.push(`emulator error on ${req.method} ${url.pathname}: ${String(error)}`);
         return { status: 500, body: { message: 'Emulator error' } };
       })
-      .then((reply) => {
+      .then(async (reply) => {
+        const wait = at + (emu.options.latencyMs ?? 0) - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        call.answeredAt = Date.now();
         call.status = reply.status;
         call.response = reply.body;
         send(res, reply);

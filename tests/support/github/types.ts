@@ -34,6 +34,8 @@ export interface EmulatorOptions {
   appBot?: string;
   /** Default 'main'. */
   defaultBranch?: string;
+  /** Every answer waits this long after its request arrived, as a distant GitHub would (default 0). */
+  latencyMs?: number;
   /** Bare git repository acting as origin; when set, PR heads and bases must exist in it. */
   remoteDir?: string;
   /** Collaborator permissions by login; logins not listed get 404 from the permission endpoint. */
@@ -60,6 +62,8 @@ export interface RecordedCall {
   status: number;
   /** Epoch milliseconds when the request arrived. */
   at: number;
+  /** Epoch milliseconds when the answer was sent (after `latencyMs`); 0 until then. */
+  answeredAt: number;
   operationId?: string;
   /** The JSON the emulator answered with (undefined for empty bodies). */
   response?: unknown;
