@@ -107,9 +107,7 @@ async function main(): Promise<void> {
     waits: [],
   };
   for (const latency of GITHUB_LATENCIES_MS)
-    results.waits.push(
-      await step(`8 waits, GitHub ${latency} ms`, () => measureWaits(reps.waits, latency)),
-    );
+    results.waits.push(await step(`8 waits, GitHub ${latency} ms`, () => measureWaits(reps.waits, latency)));
 
   const rows = verdicts(results);
   const meta = {

@@ -28,6 +28,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     const observers = [checklist.observer, summary.observer, logObserver()];
     const options = await agentOptions(request, prepared, { observers, inbox: checklist.inbox });
     const agentResult = await runAgent(options).finally(() => prepared.sandbox?.close());
+    checklist.lookBack();
     const { result, delivery } = await deliverWork(request, prepared, agentResult, checklist);
     await summary.write(await checklist.finish(result, delivery));
     const pushed = delivery.pushedBranch;

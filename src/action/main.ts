@@ -13,7 +13,8 @@ import {
 } from '../github/trigger.js';
 import { runUrl } from '../github/urls.js';
 import { errorSentence } from '../text/error-sentence.js';
-import { runJob, type JobOutcome } from './job.js';
+import type { JobOutcome } from './job.js';
+import { readThread } from './thread-reads.js';
 import { addSecret, log, setFailed, setOutput } from '../runner/output.js';
 import { redactor } from '../text/redact.js';
 import { readSettings, secretValues, type Settings } from '../settings/settings.js';
@@ -41,7 +42,12 @@ export async function run(): Promise<void> {
       baseUrl: settings.apiUrl,
       warn: log.warning,
     });
-    await react(api, trigger, 'eyes');
+    // Issue 20: nothing waits for the 👀; the thread's reads go beside it and the gate's permission check,
+    // and the job's code (the agent, the SDK) loads only once the 👀 is on its way.
+    void react(api, trigger, 'eyes');
+    const reads = trigger.kind === 'run' && trigger.mode !== 'cancel' ? readThread(api, trigger) : undefined;
+    const job = import('./job.js');
+    job.catch(() => undefined);
     acknowledged = { api, trigger };
     const run = await gate(api, trigger, settings);
     if (typeof run === 'string') {
@@ -56,6 +62,7 @@ export async function run(): Promise<void> {
       return;
     }
     const controller = cancelOnSignals();
+    const { runJob } = await job;
     const outcome = await runJob({
       settings,
       trigger: run,
@@ -63,6 +70,7 @@ export async function run(): Promise<void> {
       redactor,
       secrets,
       signal: controller.signal,
+      ...(reads ? { reads } : {}),
     });
     if ('result' in outcome && outcome.status !== 'cancelled') {
       const fine = outcome.status === 'completed' || outcome.status === 'planned';

@@ -10,12 +10,13 @@ import { GitRepo } from '../git/repo.js';
 import type { GitHubApi, IssueComment, Permission } from '../github/api.js';
 import { answer } from '../github/answer.js';
 import { humanComments } from '../github/thread/issue-context.js';
-import { pullThreads, threadAuthors, type ReviewThread } from '../github/thread/review-threads.js';
+import { threadAuthors, type ReviewThread } from '../github/thread/review-threads.js';
 import type { RunTrigger } from '../github/trigger.js';
 import { planWork, type WorkPlan } from '../github/work-plan.js';
 import { errorSentence } from '../text/error-sentence.js';
 import type { Settings } from '../settings/settings.js';
 import { log } from '../runner/output.js';
+import { readThread, type ThreadReads } from './thread-reads.js';
 import { startSandbox } from './tool-sandbox.js';
 
 export interface JobRequest {
@@ -26,6 +27,8 @@ export interface JobRequest {
   redactor: Redaction;
   secrets: string[];
   signal: AbortSignal;
+  /** The thread's reads, if they were started beside the gate (`readThread`); else prepare starts them. */
+  reads?: ThreadReads;
 }
 
 /** A run ready to start: where it works, what the model reads, and what to restore afterwards. */
@@ -47,29 +50,37 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
   return await beforeStart(request, async () => {
     const { settings, trigger, api } = request;
     const git = workspaceRepo(request);
-    const removed = await dropPersistedCredentials(git);
-    if (removed > 0)
-      log.info(`Removed ${removed} persisted credential(s) from the workspace's git configuration.`);
-    const sandbox = await startSandbox(settings, trigger.mode === 'plan' ? 'read-only' : 'read-write');
-    // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
-    const checkoutSha = await git.head();
-    const [defaultBranch, allComments, threads] = await Promise.all([
-      api.defaultBranch(),
-      api.comments(trigger.issueNumber),
-      pullThreads(api, trigger),
-    ]);
-    const outcome = await planWork({
-      trigger,
-      thread: allComments,
-      api,
-      git,
-      runId: settings.runId,
-      branchPrefix: settings.inputs.branch_prefix,
-      baseBranch: settings.inputs.base_branch || defaultBranch,
-      defaultBranch,
+    const reads = request.reads ?? readThread(api, trigger);
+    // The workspace and the sandbox are made ready while GitHub answers the reads.
+    const local = prepareWorkspace(git, settings, trigger);
+    const [ready, defaultBranch, allComments, threads] = await Promise.all([
+      local,
+      reads.defaultBranch,
+      reads.comments,
+      reads.threads,
+    ]).catch(async (error: unknown) => {
+      (await local.catch(() => undefined))?.sandbox?.close();
+      throw error;
     });
+    const { sandbox, checkoutSha } = ready;
     const thread = threadAsAsked(trigger, allComments);
-    const permissions = await authorPermissions(api, trigger.issueAuthor, thread, threadAuthors(threads));
+    // Who wrote what the model reads is asked beside the plan's git work.
+    const [outcome, permissions] = await Promise.all([
+      planWork({
+        trigger,
+        thread: allComments,
+        api,
+        git,
+        runId: settings.runId,
+        branchPrefix: settings.inputs.branch_prefix,
+        baseBranch: settings.inputs.base_branch || defaultBranch,
+        defaultBranch,
+      }),
+      authorPermissions(api, trigger.issueAuthor, thread, threadAuthors(threads)),
+    ]).catch((error: unknown) => {
+      sandbox?.close();
+      throw error;
+    });
     const instructions = 'plan' in outcome ? await baseInstructions(git, outcome.plan.base, checkoutSha) : [];
     const startSha = await git.head();
     const config = await saveConfig(settings.workspace);
@@ -80,6 +91,25 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
     const { plan } = outcome;
     return { git, plan, thread, threads, permissions, instructions, sandbox, startSha, config };
   });
+}
+
+/** Checkout's persisted credentials removed, the tools' sandbox opened, and the commit checkout gave. */
+async function prepareWorkspace(
+  git: GitRepo,
+  settings: Settings,
+  trigger: RunTrigger,
+): Promise<{ sandbox: Sandbox | undefined; checkoutSha: string }> {
+  const removed = await dropPersistedCredentials(git);
+  if (removed > 0)
+    log.info(`Removed ${removed} persisted credential(s) from the workspace's git configuration.`);
+  const sandbox = await startSandbox(settings, trigger.mode === 'plan' ? 'read-only' : 'read-write');
+  try {
+    // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
+    return { sandbox, checkoutSha: await git.head() };
+  } catch (error) {
+    sandbox?.close();
+    throw error;
+  }
 }
 
 /** Our git gets a secret-free environment; the token reaches only its fetch, ls-remote and push. */

@@ -34,7 +34,11 @@ export class WritePacer {
     windows = WRITE_WINDOWS,
     now = Date.now,
     sleep: wait = sleep,
-  }: { windows?: readonly WriteWindow[]; now?: () => number; sleep?: (ms: number) => Promise<unknown> } = {}) {
+  }: {
+    windows?: readonly WriteWindow[];
+    now?: () => number;
+    sleep?: (ms: number) => Promise<unknown>;
+  } = {}) {
     this.windows = windows;
     this.#now = now;
     this.#sleep = wait;

@@ -27,9 +27,7 @@ describe('WritePacer', () => {
     const { clock, now, sleep } = fakeClock();
     const pacer = new WritePacer({ now, sleep });
     const starts: number[] = [];
-    await Promise.all(
-      Array.from({ length: 7 }, () => pacer.run(async () => void starts.push(clock.now))),
-    );
+    await Promise.all(Array.from({ length: 7 }, () => pacer.run(async () => void starts.push(clock.now))));
     const t0 = starts[0]!;
     expect(starts.map((s) => s - t0)).toEqual([0, 0, 0, 0, 0, 1_000, 1_000]);
     for (let i = 5; i < starts.length; i++) expect(starts[i]! - starts[i - 5]!).toBeGreaterThanOrEqual(1_000);

@@ -45,6 +45,11 @@ export class CommentWriter {
     return this.#failures;
   }
 
+  /** Resolves once the write in flight, if any, is over (whether it succeeded or not); writes nothing. */
+  async settled(): Promise<void> {
+    await this.#inFlight;
+  }
+
   /** Queues the latest body; returns at once. */
   set(body: string): void {
     this.#latest = body;
@@ -54,7 +59,8 @@ export class CommentWriter {
 
   /**
    * Resolves once the latest body has been written, or has failed twice more: waits for the write in
-   * flight, then writes what is pending as soon as the interval allows.
+   * flight, then writes what is pending at once (the caller needs it now: the first body, the outcome).
+   * Only a retry after a failed write waits the interval.
    */
   async flush(): Promise<void> {
     let failed = 0;
@@ -64,7 +70,7 @@ export class CommentWriter {
         continue;
       }
       if (!this.#dirty()) return;
-      const wait = this.#waitMs();
+      const wait = failed > 0 ? this.#waitMs() : 0;
       if (wait > 0) {
         await new Promise((resolve) => setTimeout(resolve, wait));
         continue;

@@ -51,7 +51,9 @@ async function bareNode(apiUrl: string, commentId: number): Promise<{ spawnedAt:
     const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: 'ignore' });
     spawnedAt = Date.now();
     child.on('error', reject);
-    child.on('exit', (status) => (status === 0 ? resolve() : reject(new Error(`bare node exited ${status}`))));
+    child.on('exit', (status) =>
+      status === 0 ? resolve() : reject(new Error(`bare node exited ${status}`)),
+    );
   });
   return { spawnedAt };
 }
@@ -74,7 +76,9 @@ async function oneRun(githubLatencyMs: number): Promise<{ run: WaitsRun; bareNod
       ...world.model.violations.map((v) => v.message),
     ];
     if (problems.length > 0)
-      throw new Error(`bench: the action run went wrong: ${problems.join('; ')}\n${result.stderr.slice(0, 2000)}`);
+      throw new Error(
+        `bench: the action run went wrong: ${problems.join('; ')}\n${result.stderr.slice(0, 2000)}`,
+      );
     const calls = [...world.github.calls];
     const find = (operationId: string) => {
       const call = calls.find((c) => c.operationId === operationId);
