@@ -76,6 +76,7 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
     addReview: (pullNumber, user, seed) => addReview(emu, pullNumber, user, seed),
     addWorkflowRun: (run) => addWorkflowRun(emu, run),
     failNext: (match, response, times) => server.failNext(match, response, times),
+    holdNext: (match) => server.holdNext(match),
     writes: () => calls.filter((c) => c.method !== 'GET' && c.method !== 'HEAD'),
     close: () => server.close(),
   };

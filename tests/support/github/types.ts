@@ -204,6 +204,8 @@ export interface GitHubEmulator {
   /** Makes the next `times` (default 1) requests matching method and path regex fail with `response`. */
   failNext(match: { method?: string; path: RegExp }, response: InjectedResponse, times?: number): void;
   /** Calls other than GET/HEAD, in order. */
+  /** Holds the answer to the next matching request until the returned function is called (or close). */
+  holdNext(match: { method?: string; path: RegExp }): () => void;
   writes(): RecordedCall[];
   close(): Promise<void>;
 }
