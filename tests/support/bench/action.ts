@@ -101,6 +101,10 @@ export interface TrafficRun {
   allWritesPerUpdate: number;
   /** The most writes of any kind within one 10-second window. */
   maxWritesIn10s: number;
+  /** The most writes of any kind within one second (the pacer lets 5 through). */
+  maxWritesIn1s: number;
+  /** The most writes of any kind within one minute (GitHub's limit: 80). */
+  maxWritesIn60s: number;
   /** The shortest time between two consecutive writes of any kind. */
   minWriteGapMs: number | undefined;
   durationMs: number;
@@ -179,6 +183,14 @@ export async function measureTraffic(
         maxWritesIn10s: maxInWindow(
           writes.map((w) => w.at),
           10_000,
+        ),
+        maxWritesIn1s: maxInWindow(
+          writes.map((w) => w.at),
+          1_000,
+        ),
+        maxWritesIn60s: maxInWindow(
+          writes.map((w) => w.at),
+          60_000,
         ),
         minWriteGapMs: minGap(writes.map((w) => w.at)),
         durationMs: (calls.at(-1)?.at ?? spawnedAt) - spawnedAt,

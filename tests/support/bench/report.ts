@@ -41,34 +41,52 @@ const pct = (value: number) => `${(value * 100).toFixed(1)} %`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 const check = (ok: boolean): Verdict => (ok ? 'pass' : 'FAIL');
 
-/** Issue 20's targets for the waits before and after the model, read at 0 ms; other latencies are shown. */
+/**
+ * Issue 20's targets: times are read at 0 ms, round trips at the slower GitHub, where a request that waited
+ * for another shows as one after it (at 0 ms, requests sent a moment apart look sequential too).
+ */
 function waitRows(at: WaitsAt): Row[] {
   const m = at.median;
   const label = `GitHub ${at.githubLatencyMs} ms`;
+  const verdict = (ok: boolean, applies: boolean): Verdict => (applies ? check(ok) : 'info');
   const zero = at.githubLatencyMs === 0;
-  const target = (text: string, ok: boolean): Pick<Row, 'target' | 'verdict'> =>
-    zero ? { target: text, verdict: check(ok) } : { target: '—', verdict: 'info' };
   const ratio = m.eyesMs / at.bareNodeMs;
   return [
     {
       measure: `8 start → first model request (${label})`,
-      value: `${ms(m.firstModelMs)}, ${m.roundTripsBeforeModel} sequential round trips`,
-      ...target('≤ 600 ms, ≤ 2 round trips', m.firstModelMs <= 600 && m.roundTripsBeforeModel <= 2),
+      value: `${ms(m.firstModelMs)}`,
+      target: zero ? '≤ 600 ms' : '—',
+      verdict: verdict(m.firstModelMs <= 600, zero),
+    },
+    {
+      measure: `  sequential GitHub round trips before it (${label})`,
+      value: `${m.roundTripsBeforeModel}`,
+      target: zero ? '— (read at latency)' : '≤ 2',
+      verdict: verdict(m.roundTripsBeforeModel <= 2, !zero),
     },
     {
       measure: `  last model answer → pull request (${label})`,
       value: `${ms(m.lastAnswerToPullMs)} (commit and push included)`,
-      ...target('≤ 1 s plus the push', m.lastAnswerToPullMs <= 1000),
+      target: zero ? '≤ 1 s plus the push' : '—',
+      verdict: verdict(m.lastAnswerToPullMs <= 1000, zero),
     },
     {
       measure: `  last model answer → exit (${label})`,
-      value: `${ms(m.lastAnswerToExitMs)}, ${m.roundTripsAfterModel} sequential round trips`,
-      ...target('≤ 2 s, ≤ 4 round trips', m.lastAnswerToExitMs <= 2000 && m.roundTripsAfterModel <= 4),
+      value: `${ms(m.lastAnswerToExitMs)}`,
+      target: zero ? '≤ 2 s' : '—',
+      verdict: verdict(m.lastAnswerToExitMs <= 2000, zero),
     },
     {
-      measure: `  start → 👀 against a bare node's same GET and POST (${label})`,
+      measure: `  sequential GitHub round trips after it (${label})`,
+      value: `${m.roundTripsAfterModel}`,
+      target: zero ? '— (read at latency)' : '≤ 4',
+      verdict: verdict(m.roundTripsAfterModel <= 4, !zero),
+    },
+    {
+      measure: `  start → 👀, against a bare node's same GET and POST (${label})`,
       value: `${ms(m.eyesMs)} vs ${ms(at.bareNodeMs)} (${ratio.toFixed(2)}×)`,
-      ...target('≤ 1.5×', ratio <= 1.5),
+      target: zero ? '≤ 1.5×' : '—',
+      verdict: verdict(ratio <= 1.5, zero),
     },
   ];
 }
@@ -91,16 +109,22 @@ function trafficRows(traffic: Traffic, label: string): Row[] {
       verdict: check(traffic.medianWritesPerUpdate <= 1),
     },
     {
-      measure: `  most writes in any 10 s window (${label})`,
-      value: `${traffic.medianMaxWritesIn10s} (${(traffic.medianMaxWritesIn10s / 10).toFixed(1)}/s)`,
-      target: '≤ 10 (1/s)',
-      verdict: check(traffic.medianMaxWritesIn10s <= 10),
+      measure: `  most writes in any second (${label})`,
+      value: `${median(traffic.runs.map((r) => r.maxWritesIn1s))}`,
+      target: '≤ 5 (the pacer’s burst)',
+      verdict: check(Math.max(...traffic.runs.map((r) => r.maxWritesIn1s)) <= 5),
+    },
+    {
+      measure: `  most writes in any minute (${label})`,
+      value: `${median(traffic.runs.map((r) => r.maxWritesIn60s))}`,
+      target: '≤ 80 (GitHub’s limit)',
+      verdict: check(Math.max(...traffic.runs.map((r) => r.maxWritesIn60s)) <= 80),
     },
     {
       measure: `  shortest gap between two writes (${label})`,
       value: gap === undefined ? '—' : `${gap} ms`,
-      target: '≥ 1000 ms (GitHub guidance)',
-      verdict: gap === undefined ? 'info' : check(gap >= 1000),
+      target: '—',
+      verdict: 'info',
     },
   ];
 }
