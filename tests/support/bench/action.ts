@@ -13,16 +13,30 @@ const isCommentWrite = (call: RecordedCall) =>
   (call.method === 'POST' && /\/issues\/\d+\/comments$/.test(call.path)) ||
   (call.method === 'PATCH' && /\/issues\/comments\/\d+$/.test(call.path));
 
-/** One triggered run that must complete cleanly; anything else makes its numbers meaningless. */
-async function completedRun(
+/**
+ * One triggered run that must complete cleanly; anything else makes its numbers meaningless. The world is
+ * the caller's to close. `spawnedAt` and `exitedAt` are the process's start and exit.
+ */
+export async function completedRun(
   script: ScriptStep[],
   task: string,
-  { inputs = {}, latencyMs = 0 }: { inputs?: Record<string, string>; latencyMs?: number } = {},
-): Promise<{ world: World; spawnedAt: number }> {
-  const world = await createWorld(script, { latencyMs });
+  {
+    inputs = {},
+    latencyMs = 0,
+    githubLatencyMs = 0,
+  }: { inputs?: Record<string, string>; latencyMs?: number; githubLatencyMs?: number } = {},
+): Promise<{ world: World; spawnedAt: number; exitedAt: number }> {
+  const world = await createWorld(script, { latencyMs, githubLatencyMs });
   try {
     let spawnedAt = NaN;
-    const run = await world.trigger(`/agent ${task}`, { inputs, onSpawn: () => (spawnedAt = Date.now()) });
+    let exitedAt = NaN;
+    const run = await world.trigger(`/agent ${task}`, {
+      inputs,
+      onSpawn: (child) => {
+        spawnedAt = Date.now();
+        child.on('exit', () => (exitedAt = Date.now()));
+      },
+    });
     const problems = [
       ...(run.code === 0 ? [] : [`exit code ${run.code}`]),
       ...(run.outputs.status === 'completed' ? [] : [`status ${run.outputs.status}`]),
@@ -33,7 +47,7 @@ async function completedRun(
       throw new Error(
         `bench: the action run went wrong: ${problems.join('; ')}\n${run.stderr.slice(0, 2000)}`,
       );
-    return { world, spawnedAt };
+    return { world, spawnedAt, exitedAt };
   } catch (error) {
     await world.close();
     throw error;

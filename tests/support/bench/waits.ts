@@ -3,7 +3,8 @@
 // 0 ms and after `githubLatencyMs`, with a zero-latency model, and a bare `node` sends the same first GET and
 // POST for comparison.
 import { spawn } from 'node:child_process';
-import { createWorld, TOKEN } from '../../e2e/setup.js';
+import { TOKEN } from '../../e2e/setup.js';
+import { completedRun } from './action.js';
 import { HELLO_TASK, helloScript } from '../anthropic/scenarios.js';
 import type { RecordedCall } from '../github/emulator.js';
 import { OWNER, REPO } from '../action-harness.js';
@@ -59,26 +60,8 @@ async function bareNode(apiUrl: string, commentId: number): Promise<{ spawnedAt:
 }
 
 async function oneRun(githubLatencyMs: number): Promise<{ run: WaitsRun; bareNodeMs: number }> {
-  const world = await createWorld(helloScript(), { githubLatencyMs });
+  const { world, spawnedAt, exitedAt } = await completedRun(helloScript(), HELLO_TASK, { githubLatencyMs });
   try {
-    let spawnedAt = NaN;
-    let exitedAt = NaN;
-    const result = await world.trigger(`/agent ${HELLO_TASK}`, {
-      onSpawn: (child) => {
-        spawnedAt = Date.now();
-        child.on('exit', () => (exitedAt = Date.now()));
-      },
-    });
-    const problems = [
-      ...(result.code === 0 ? [] : [`exit code ${result.code}`]),
-      ...(result.outputs.status === 'completed' ? [] : [`status ${result.outputs.status}`]),
-      ...world.github.violations,
-      ...world.model.violations.map((v) => v.message),
-    ];
-    if (problems.length > 0)
-      throw new Error(
-        `bench: the action run went wrong: ${problems.join('; ')}\n${result.stderr.slice(0, 2000)}`,
-      );
     const calls = [...world.github.calls];
     const find = (operationId: string) => {
       const call = calls.find((c) => c.operationId === operationId);
