@@ -28,8 +28,8 @@ export interface LiveChecklist {
   /** The maintainer's edits of the comment not yet handed to the agent loop (its inbox). */
   readonly inbox: () => InboxEntry[];
   /**
-   * Looks at the comment once now, beside the delivery, so that the final write need not look again first
-   * (a round trip less after the model's last answer).
+   * Looks at the comment once now, beside the delivery, so that the final write need not look again first,
+   * and holds the writer's own writes until then (round trips fewer after the model's last answer).
    */
   lookBack(): void;
   /** Stops watching, writes the run's outcome and delivery, and returns the final body. */
@@ -121,6 +121,8 @@ export async function openChecklist(
     observer: progress.observer,
     inbox: () => edits.take(),
     lookBack() {
+      // The final write follows the delivery: an edit still waiting for the writer's interval goes with it.
+      writer.pause();
       look = watch.check().catch(warn('read'));
     },
     async finish(result, delivery) {

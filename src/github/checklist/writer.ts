@@ -25,6 +25,8 @@ export class CommentWriter {
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** Set when the latest body failed: it waits for the next `set` or `flush` instead of retrying in a loop. */
   #held = false;
+  /** Set by `pause`: only `flush` writes from then on. */
+  #paused = false;
   #writes = 0;
   #failures = 0;
 
@@ -48,6 +50,15 @@ export class CommentWriter {
   /** Resolves once the write in flight, if any, is over (whether it succeeded or not); writes nothing. */
   async settled(): Promise<void> {
     await this.#inFlight;
+  }
+
+  /**
+   * Stops writing on its own (a write in flight goes on): the bodies set from now on wait for `flush`, which
+   * writes only the latest. For the end of a run, when the final write is near and would replace them.
+   */
+  pause(): void {
+    this.#paused = true;
+    this.#clearTimer();
   }
 
   /** Queues the latest body; returns at once. */
@@ -90,7 +101,7 @@ export class CommentWriter {
 
   /** Starts a write now, or arms a timer for when the interval allows; the only automatic trigger. */
   #pump(): void {
-    if (this.#inFlight || this.#timer || this.#held || !this.#dirty()) return;
+    if (this.#inFlight || this.#timer || this.#held || this.#paused || !this.#dirty()) return;
     const wait = this.#waitMs();
     if (wait > 0) {
       this.#timer = setTimeout(() => {

@@ -124,6 +124,19 @@ describe('CommentWriter', () => {
     expect(gated.calls).toEqual(['a']);
   });
 
+  it('writes nothing on its own once paused, and flushes only the latest body', async () => {
+    const github = fakeGitHub({ latencyMs: 1 });
+    const writer = new CommentWriter(github.write, { minIntervalMs: INTERVAL });
+    writer.set('a');
+    writer.set('b'); // waits for the interval
+    writer.pause();
+    writer.set('c');
+    await sleep(INTERVAL * 3);
+    expect(github.calls).toEqual(['a']);
+    await writer.flush();
+    expect(github.calls).toEqual(['a', 'c']);
+  });
+
   it('does not write a body equal to the one last written', async () => {
     const github = fakeGitHub();
     const writer = new CommentWriter(github.write, { minIntervalMs: INTERVAL });
