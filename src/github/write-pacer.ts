@@ -22,6 +22,8 @@ export const WRITE_WINDOWS: readonly WriteWindow[] = [
 /** Runs tasks one at a time, each starting only when every window has room for one more start. */
 export class WritePacer {
   #tail: Promise<unknown> = Promise.resolve();
+  /** Writes handed to `run` and not yet settled. */
+  #pending = 0;
   /** Start times, oldest first, as far back as the longest window reaches. */
   readonly #starts: number[] = [];
   readonly #longest: number;
@@ -46,12 +48,16 @@ export class WritePacer {
   }
 
   run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.#tail.then(async () => {
+    const go = async () => {
       for (let wait = this.waitMs(); wait > 0; wait = this.waitMs()) await this.#sleep(wait);
       this.#starts.push(this.#now());
       return await task();
-    });
-    this.#tail = result.catch(() => undefined);
+    };
+    // With nothing before it, a write starts in this very call (the 👀 leaves before the reads sent after it).
+    const result = this.#pending === 0 ? go() : this.#tail.then(go);
+    this.#pending++;
+    const done = () => void this.#pending--;
+    this.#tail = result.then(done, done);
     return result;
   }
 
