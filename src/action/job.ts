@@ -36,6 +36,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     ];
     const options = await agentOptions(request, prepared, { observers, inbox: checklist.inbox });
     const agentResult = await runAgent(options).finally(() => prepared.sandbox?.close());
+    checklist.lookBack();
     const { result, delivery } = await deliverWork(request, prepared, agentResult, checklist);
     const failedDelivery = result.status !== agentResult.status ? result.reason : undefined;
     await recordDelivery(record, prepared, delivery, failedDelivery);

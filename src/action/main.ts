@@ -8,10 +8,11 @@ import { dispatchTrigger, readTrigger } from '../github/issue-triggers.js';
 import { taskProblem, type RunTrigger, type Trigger, type TriggerSource } from '../github/trigger.js';
 import type { RunRecord } from '../record/run-record.js';
 import { startRecord } from './record.js';
-import { waitTurn } from './wait-turn.js';
+import { lookAhead, waitTurn } from './wait-turn.js';
 import { runUrl } from '../github/urls.js';
 import { errorSentence } from '../text/error-sentence.js';
-import { runJob, type JobOutcome } from './job.js';
+import type { JobOutcome } from './job.js';
+import { readThread } from './thread-reads.js';
 import { addSecret, log, setFailed, setOutput } from '../runner/output.js';
 import { redactor } from '../text/redact.js';
 import { readSettings, secretValues, type Settings } from '../settings/settings.js';
@@ -48,8 +49,15 @@ export async function run(): Promise<void> {
     const trigger =
       asked.kind === 'dispatch' ? dispatchTrigger(asked, await api.issue(asked.issueNumber)) : asked;
     if (trigger.kind === 'skip') throw new Error(trigger.reason);
+    // Issue 20: nothing waits for the 👀; the thread's reads and the queue's first look go beside it and the
+    // gate's permission check, and the job's code (the agent, the SDK) loads only once the 👀 is on its way.
+    void react(api, trigger, 'eyes');
+    const running = trigger.kind === 'run' && trigger.mode !== 'cancel';
+    const reads = running ? readThread(api, trigger) : undefined;
+    const queue = running ? lookAhead(api, settings) : undefined;
+    const job = import('./job.js');
+    job.catch(() => undefined);
     record = startRecord(settings, trigger);
-    await react(api, trigger, 'eyes');
     acknowledged = { api, trigger };
     const run = await gate(api, trigger, settings);
     if (typeof run === 'string') {
@@ -67,13 +75,13 @@ export async function run(): Promise<void> {
     }
     const controller = cancelOnSignals();
     // Requests on one thread run one at a time, in order (wait-turn.ts); `/agent cancel` above never waits.
-    if (
-      (await waitTurn({ api, trigger: run, settings, signal: controller.signal, record })) === 'cancelled'
-    ) {
+    const turn = await waitTurn({ api, trigger: run, settings, signal: controller.signal, record, queue });
+    if (turn === 'cancelled') {
       record?.result({ status: 'cancelled', reason: 'the run was cancelled while it waited its turn' });
       setOutputs('cancelled');
       return;
     }
+    const { runJob } = await job;
     const outcome = await runJob({
       settings,
       trigger: run,
@@ -82,6 +90,7 @@ export async function run(): Promise<void> {
       secrets,
       signal: controller.signal,
       record,
+      ...(reads ? { reads } : {}),
     });
     if ('result' in outcome && outcome.status !== 'cancelled') {
       const fine = outcome.status === 'completed' || outcome.status === 'planned';

@@ -13,12 +13,13 @@ import { GitRepo, type GitRepoOptions } from '../git/repo.js';
 import type { GitHubApi, IssueComment, Permission } from '../github/api.js';
 import { answer } from '../github/answer.js';
 import { humanComments } from '../github/thread/issue-context.js';
-import { pullThreads, threadAuthors, type ReviewThread } from '../github/thread/review-threads.js';
+import { threadAuthors, type ReviewThread } from '../github/thread/review-threads.js';
 import type { RunTrigger } from '../github/trigger.js';
 import { planWork, type WorkPlan } from '../github/work-plan.js';
 import { errorSentence } from '../text/error-sentence.js';
 import type { Settings } from '../settings/settings.js';
 import { log } from '../runner/output.js';
+import { readThread, type ThreadReads } from './thread-reads.js';
 import { startSandbox } from './tool-sandbox.js';
 import type { RunRecord } from '../record/run-record.js';
 import { threadView, type ThreadView } from './thread-view.js';
@@ -33,6 +34,8 @@ export interface JobRequest {
   signal: AbortSignal;
   /** The run record (action/record.ts): the agent's events, the delivery and the result go in it. */
   record?: RunRecord | undefined;
+  /** The thread's reads, if they were started beside the gate (`readThread`); else prepare starts them. */
+  reads?: ThreadReads;
 }
 
 /** A run ready to start: where it works, what the model reads, and what to restore afterwards. */
@@ -61,57 +64,80 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
     const { settings, trigger, api } = request;
     const options = gitOptions(request);
     const git = new GitRepo(settings.workspace, options);
-    const removed = await dropPersistedCredentials(git);
-    if (removed > 0)
-      log.info(`Removed ${removed} persisted credential(s) from the workspace's git configuration.`);
-    // Made before the sandbox, so that the tools never see it.
-    ownDir = await reserveGitDir(process.env);
-    const access = trigger.mode === 'plan' ? 'read-only' : 'read-write';
-    const sandbox = await startSandbox(settings, access, [ownDir.path]);
-    // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
-    const checkoutSha = await git.head();
-    const [defaultBranch, allComments, threads] = await Promise.all([
-      api.defaultBranch(),
-      api.comments(trigger.issueNumber),
-      pullThreads(api, trigger),
-    ]);
-    const outcome = await planWork({
-      trigger,
-      thread: allComments,
-      api,
-      git,
-      runId: settings.runId,
-      branchPrefix: settings.inputs.branch_prefix,
-      baseBranch: settings.inputs.base_branch || defaultBranch,
-      defaultBranch,
+    const reads = request.reads ?? readThread(api, trigger);
+    // The workspace, our git directory and the sandbox are made ready while GitHub answers the reads.
+    const local = (async () => {
+      const removed = await dropPersistedCredentials(git);
+      if (removed > 0)
+        log.info(`Removed ${removed} persisted credential(s) from the workspace's git configuration.`);
+      // Made before the sandbox, so that the tools never see it.
+      ownDir = await reserveGitDir(process.env);
+      const access = trigger.mode === 'plan' ? 'read-only' : 'read-write';
+      const sandbox = await startSandbox(settings, access, [ownDir.path]);
+      try {
+        // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
+        return { dir: ownDir, sandbox, checkoutSha: await git.head() };
+      } catch (error) {
+        sandbox?.close();
+        throw error;
+      }
+    })();
+    const [ready, defaultBranch, allComments, threads] = await Promise.all([
+      local,
+      reads.defaultBranch,
+      reads.comments,
+      reads.threads,
+    ]).catch(async (error: unknown) => {
+      (await local.catch(() => undefined))?.sandbox?.close();
+      throw error;
     });
+    const { dir, sandbox, checkoutSha } = ready;
     const thread = threadAsAsked(trigger, allComments);
-    const permissions = await authorPermissions(api, trigger.issueAuthor, thread, threadAuthors(threads));
-    const instructions = 'plan' in outcome ? await baseInstructions(git, outcome.plan.base, checkoutSha) : [];
-    if ('decline' in outcome) {
+    // Who wrote what the model reads is asked beside the plan's git work.
+    const [outcome, permissions] = await Promise.all([
+      planWork({
+        trigger,
+        thread: allComments,
+        api,
+        git,
+        runId: settings.runId,
+        branchPrefix: settings.inputs.branch_prefix,
+        baseBranch: settings.inputs.base_branch || defaultBranch,
+        defaultBranch,
+      }),
+      authorPermissions(api, trigger.issueAuthor, thread, threadAuthors(threads)),
+    ]).catch((error: unknown) => {
       sandbox?.close();
-      await ownDir.remove();
-      return outcome;
-    }
-    const config = await saveConfig(settings.workspace);
-    const started = performance.now();
-    const own = await ownDir.adopt(git, options);
-    log.info(`Own git directory ready in ${Math.round(performance.now() - started)} ms.`);
-    const startSha = await own.head();
-    const { plan } = outcome;
-    const view = await threadView({
+      throw error;
+    });
+    // The pictures and the issues the thread points to are read beside the instructions and our git's setup.
+    const view = threadView({
       api,
       serverUrl: settings.serverUrl,
       trigger,
+      issueHtml: reads.issueHtml,
       allComments,
       thread,
       threads,
       permissions,
       signal: request.signal,
     });
+    view.catch(() => undefined);
+    const instructions = 'plan' in outcome ? await baseInstructions(git, outcome.plan.base, checkoutSha) : [];
+    if ('decline' in outcome) {
+      sandbox?.close();
+      await dir.remove();
+      return outcome;
+    }
+    const config = await saveConfig(settings.workspace);
+    const started = performance.now();
+    const own = await dir.adopt(git, options);
+    log.info(`Own git directory ready in ${Math.round(performance.now() - started)} ms.`);
+    const startSha = await own.head();
+    const { plan } = outcome;
     return {
       git: own,
-      ownDir,
+      ownDir: dir,
       plan,
       thread,
       threads,
@@ -120,7 +146,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       sandbox,
       startSha,
       config,
-      view,
+      view: await view,
     };
   });
   return await prepared.catch(async (error: unknown) => {

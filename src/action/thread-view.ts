@@ -17,6 +17,8 @@ export async function threadView(request: {
   api: GitHubApi;
   serverUrl: string;
   trigger: RunTrigger;
+  /** The issue's description as HTML (sent with the thread's first reads, thread-reads.ts). */
+  issueHtml: Promise<string>;
   /** Every comment of the issue, the trigger's own included. */
   allComments: readonly IssueComment[];
   /** The comments the model reads (before the trigger, without it). */
@@ -53,7 +55,7 @@ export async function threadView(request: {
 }
 
 async function readPictures(request: Parameters<typeof threadView>[0]): Promise<Picture[]> {
-  const { api, trigger } = request;
+  const { trigger } = request;
   const reviewComments = request.threads.flatMap((t) => t.comments);
   const asked = trigger.source === 'review_comment' ? reviewComments : request.allComments;
   const trig = trigger.source === 'review' ? undefined : asked.find((c) => c.id === trigger.commentId);
@@ -62,7 +64,7 @@ async function readPictures(request: Parameters<typeof threadView>[0]): Promise<
     trigger: trig,
     comments: [...request.thread, ...before],
     description: {
-      html: await api.issueHtml(trigger.issueNumber),
+      html: await request.issueHtml,
       author: trigger.issueAuthor,
       kind: trigger.isPullRequest ? 'pull request' : 'issue',
     },

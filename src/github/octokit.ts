@@ -16,6 +16,18 @@ export interface ApiOptions {
   warn?: (message: string) => void;
 }
 
+/**
+ * Stands in for one of plugin-throttling's Bottleneck groups (`group.key(id).schedule(options, job, …args)`)
+ * and runs the job at once (typed `never` where passed: only `key` and `schedule` are used). The plugin
+ * still waits out and retries the limits GitHub answers with.
+ */
+const PASS_THROUGH = {
+  key: () => ({
+    schedule: <A extends unknown[], R>(_options: unknown, job: (...args: A) => R, ...args: A): R =>
+      job(...args),
+  }),
+};
+
 const LIMIT_RETRIES = 3;
 /** A rate limit that asks for a longer wait than this is not waited out: a comment is not worth the job. */
 const MAX_LIMIT_WAIT_SECONDS = 120;
@@ -50,6 +62,10 @@ export function createOctokit({ token, baseUrl, warn = () => {} }: ApiOptions): 
       throttle: {
         onRateLimit: limitHandler('rate limit', warn),
         onSecondaryRateLimit: limitHandler('secondary rate limit', warn),
+        // The pacer below is the one rule for writes: the plugin's own queues would hold every write 1 s
+        // after the last (3 s after a comment), so they let each one straight through.
+        write: PASS_THROUGH as never,
+        notifications: PASS_THROUGH as never,
       },
     },
     retry,

@@ -1,29 +1,76 @@
-// GitHub asks for at least a second between mutating requests. One pacer sees every write and spaces them.
+// GitHub's secondary rate limits cap content creation at 80 requests a minute and 500 an hour, and its
+// guidance is to send writes one at a time. One pacer sees every write: it runs them one after another, and
+// lets a short burst through at once (5 in any second) while keeping every window under GitHub's limits.
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export const MIN_WRITE_GAP_MS = 1_000;
+/** At most `count` write starts in any `ms` milliseconds. */
+export interface WriteWindow {
+  count: number;
+  ms: number;
+}
 
-/** Runs tasks one at a time, each starting no sooner than `gapMs` after the previous one finished. */
+/**
+ * A burst of 5 in any second (a run's first writes and its last ones go out together), 80 in any minute
+ * and 500 in any hour: GitHub's documented content-creation limits.
+ */
+export const WRITE_WINDOWS: readonly WriteWindow[] = [
+  { count: 5, ms: 1_000 },
+  { count: 80, ms: 60_000 },
+  { count: 500, ms: 3_600_000 },
+];
+
+/** Runs tasks one at a time, each starting only when every window has room for one more start. */
 export class WritePacer {
   #tail: Promise<unknown> = Promise.resolve();
-  #lastEnd = Number.NEGATIVE_INFINITY;
+  /** Writes handed to `run` and not yet settled. */
+  #pending = 0;
+  /** Start times, oldest first, as far back as the longest window reaches. */
+  readonly #starts: number[] = [];
+  readonly #longest: number;
 
-  constructor(
-    readonly gapMs = MIN_WRITE_GAP_MS,
-    readonly now: () => number = Date.now,
-  ) {}
+  readonly windows: readonly WriteWindow[];
+  readonly #now: () => number;
+  readonly #sleep: (ms: number) => Promise<unknown>;
+
+  constructor({
+    windows = WRITE_WINDOWS,
+    now = Date.now,
+    sleep: wait = sleep,
+  }: {
+    windows?: readonly WriteWindow[];
+    now?: () => number;
+    sleep?: (ms: number) => Promise<unknown>;
+  } = {}) {
+    this.windows = windows;
+    this.#now = now;
+    this.#sleep = wait;
+    this.#longest = Math.max(0, ...windows.map((w) => w.ms));
+  }
 
   run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.#tail.then(async () => {
-      const wait = this.#lastEnd + this.gapMs - this.now();
-      if (wait > 0) await sleep(wait);
-      try {
-        return await task();
-      } finally {
-        this.#lastEnd = this.now();
-      }
-    });
-    this.#tail = result.catch(() => undefined);
+    const go = async () => {
+      for (let wait = this.waitMs(); wait > 0; wait = this.waitMs()) await this.#sleep(wait);
+      this.#starts.push(this.#now());
+      return await task();
+    };
+    // With nothing before it, a write starts in this very call (the 👀 leaves before the reads sent after it).
+    const result = this.#pending === 0 ? go() : this.#tail.then(go);
+    this.#pending++;
+    const done = () => void this.#pending--;
+    this.#tail = result.then(done, done);
     return result;
+  }
+
+  /** How long the next write must wait for every window to have room (0: it may start now). */
+  waitMs(): number {
+    const now = this.#now();
+    while (this.#starts.length > 0 && this.#starts[0]! <= now - this.#longest) this.#starts.shift();
+    let wait = 0;
+    for (const { count, ms } of this.windows) {
+      // The start that must leave the window before one more fits in it.
+      const blocking = this.#starts[this.#starts.length - count];
+      if (blocking !== undefined) wait = Math.max(wait, blocking + ms - now);
+    }
+    return wait;
   }
 }
