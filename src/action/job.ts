@@ -41,7 +41,11 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     const failedDelivery = result.status !== agentResult.status ? result.reason : undefined;
     await recordDelivery(record, prepared, delivery, failedDelivery);
     record?.result({ status: result.status, reason: result.reason });
-    const body = await checklist.finish(result, delivery, record && basename(record.path));
+    // The reaction that says how it ended goes beside the final checklist write (a round trip fewer).
+    const [body] = await Promise.all([
+      checklist.finish(result, delivery, record && basename(record.path)),
+      request.onDelivered?.(result.status, delivery),
+    ]);
     await summary.write(body, await recordForSummary(record), api.reads);
     const pushed = delivery.pushedBranch;
     return { status: result.status, result, delivery, ...(pushed ? { branch: pushed } : {}) };

@@ -3,6 +3,8 @@
 // checkout's own `.git` is used only here, before the first tool call; from then on our git works in a
 // directory of its own (own-git-dir.ts), filled from the checkout at the end of this step.
 import { childEnv } from '../sandbox/child-env.js';
+import type { AgentResult } from '../agent/events.js';
+import type { Delivery } from '../delivery/deliver.js';
 import { loadInstructions, type InstructionFile } from '../agent/instructions.js';
 import { credentialFiles } from '../sandbox/credential-files.js';
 import type { Redaction } from '../sandbox/capped-output.js';
@@ -12,8 +14,7 @@ import { reserveGitDir, type OwnGitDir } from '../git/own-git-dir.js';
 import { GitRepo, type GitRepoOptions } from '../git/repo.js';
 import type { GitHubApi, IssueComment, Permission } from '../github/api.js';
 import { answer } from '../github/answer.js';
-import { humanComments } from '../github/thread/issue-context.js';
-import { threadAuthors, type ReviewThread } from '../github/thread/review-threads.js';
+import type { ReviewThread } from '../github/thread/review-threads.js';
 import type { RunTrigger } from '../github/trigger.js';
 import { planWork, type WorkPlan } from '../github/work-plan.js';
 import { errorSentence } from '../text/error-sentence.js';
@@ -34,6 +35,8 @@ export interface JobRequest {
   signal: AbortSignal;
   /** The run record (action/record.ts): the agent's events, the delivery and the result go in it. */
   record?: RunRecord | undefined;
+  /** Told once the work is delivered, beside the final checklist write (main.ts reacts with it). */
+  onDelivered?: (status: AgentResult['status'], delivery: Delivery) => Promise<void>;
   /** The thread's reads, if they were started beside the gate (`readThread`); else prepare starts them. */
   reads?: ThreadReads;
 }
@@ -82,31 +85,28 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         throw error;
       }
     })();
-    const [ready, defaultBranch, allComments, threads] = await Promise.all([
+    const [ready, defaultBranch, allComments, threads, thread, permissions] = await Promise.all([
       local,
       reads.defaultBranch,
       reads.comments,
       reads.threads,
+      reads.thread,
+      reads.permissions,
     ]).catch(async (error: unknown) => {
       (await local.catch(() => undefined))?.sandbox?.close();
       throw error;
     });
     const { dir, sandbox, checkoutSha } = ready;
-    const thread = threadAsAsked(trigger, allComments);
-    // Who wrote what the model reads is asked beside the plan's git work.
-    const [outcome, permissions] = await Promise.all([
-      planWork({
-        trigger,
-        thread: allComments,
-        api,
-        git,
-        runId: settings.runId,
-        branchPrefix: settings.inputs.branch_prefix,
-        baseBranch: settings.inputs.base_branch || defaultBranch,
-        defaultBranch,
-      }),
-      authorPermissions(api, trigger.issueAuthor, thread, threadAuthors(threads)),
-    ]).catch((error: unknown) => {
+    const outcome = await planWork({
+      trigger,
+      thread: allComments,
+      api,
+      git,
+      runId: settings.runId,
+      branchPrefix: settings.inputs.branch_prefix,
+      baseBranch: settings.inputs.base_branch || defaultBranch,
+      defaultBranch,
+    }).catch((error: unknown) => {
       sandbox?.close();
       throw error;
     });
@@ -164,12 +164,6 @@ function gitOptions({ settings, secrets }: JobRequest): GitRepoOptions {
   };
 }
 
-/** The model reads the thread as it stood when the maintainer asked: nothing posted after the trigger. */
-function threadAsAsked(trigger: RunTrigger, comments: IssueComment[]): IssueComment[] {
-  const asked = trigger.source === 'issue_comment' ? trigger.commentId : undefined;
-  return comments.filter((c) => c.id !== asked && c.createdAt <= trigger.commentCreatedAt);
-}
-
 /**
  * CLAUDE.md and its kind as the base branch has them: origin's tip of `base` when the checkout has it,
  * else the commit the workflow checked out. Never the working tree, which the model edits.
@@ -189,19 +183,4 @@ async function beforeStart<T>({ api, trigger }: JobRequest, setup: () => Promise
     );
     throw error;
   }
-}
-
-/** The permission of the issue's author and of each commenter the model reads, asked once per person. */
-async function authorPermissions(
-  api: GitHubApi,
-  issueAuthor: string,
-  comments: readonly IssueComment[],
-  others: readonly string[],
-): Promise<Map<string, Permission>> {
-  const logins = [
-    ...new Set([issueAuthor, ...humanComments(comments).map((comment) => comment.user), ...others]),
-  ];
-  return new Map(
-    await Promise.all(logins.map(async (login) => [login, await api.permission(login)] as const)),
-  );
 }
