@@ -68,91 +68,91 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
     const options = gitOptions(request);
     const git = new GitRepo(settings.workspace, options);
     const reads = request.reads ?? readThread(api, trigger);
-    // The workspace, our git directory and the sandbox are made ready while GitHub answers the reads.
+    // The workspace and our git directory are made ready while GitHub answers the reads, and the sandbox
+    // starts beside the plan's git work (it needs only our directory's path, to hide it).
     const local = (async () => {
       const removed = await dropPersistedCredentials(git);
       if (removed > 0)
         log.info(`Removed ${removed} persisted credential(s) from the workspace's git configuration.`);
       // Made before the sandbox, so that the tools never see it.
       ownDir = await reserveGitDir(process.env);
-      const access = trigger.mode === 'plan' ? 'read-only' : 'read-write';
-      const sandbox = await startSandbox(settings, access, [ownDir.path]);
-      try {
-        // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
-        return { dir: ownDir, sandbox, checkoutSha: await git.head() };
-      } catch (error) {
-        sandbox?.close();
-        throw error;
-      }
+      // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
+      return { dir: ownDir, checkoutSha: await git.head() };
     })();
-    const [ready, defaultBranch, allComments, threads, thread, permissions] = await Promise.all([
-      local,
-      reads.defaultBranch,
-      reads.comments,
-      reads.threads,
-      reads.thread,
-      reads.permissions,
-    ]).catch(async (error: unknown) => {
-      (await local.catch(() => undefined))?.sandbox?.close();
+    const access = trigger.mode === 'plan' ? 'read-only' : 'read-write';
+    const sandboxReady = local.then(({ dir }) => startSandbox(settings, access, [dir.path]));
+    sandboxReady.catch(() => undefined); // awaited below, or closed on the way out
+    try {
+      const [{ dir, checkoutSha }, defaultBranch, allComments, threads, thread, permissions] =
+        await Promise.all([
+          local,
+          reads.defaultBranch,
+          reads.comments,
+          reads.threads,
+          reads.thread,
+          reads.permissions,
+        ]);
+      const outcome = await planWork({
+        trigger,
+        thread: allComments,
+        api,
+        git,
+        runId: settings.runId,
+        branchPrefix: settings.inputs.branch_prefix,
+        baseBranch: settings.inputs.base_branch || defaultBranch,
+        defaultBranch,
+      });
+      if ('decline' in outcome) {
+        await closeSandbox(sandboxReady);
+        await dir.remove();
+        return outcome;
+      }
+      // The pictures and the issues the thread points to are read beside the instructions and our git's setup.
+      const view = threadView({
+        api,
+        serverUrl: settings.serverUrl,
+        trigger,
+        issueHtml: reads.issueHtml,
+        allComments,
+        thread,
+        threads,
+        permissions,
+        signal: request.signal,
+      });
+      view.catch(() => undefined);
+      const instructions = await baseInstructions(git, outcome.plan.base, checkoutSha);
+      const config = await saveConfig(settings.workspace);
+      const started = performance.now();
+      const own = await dir.adopt(git, options);
+      log.info(`Own git directory ready in ${Math.round(performance.now() - started)} ms.`);
+      const startSha = await own.head();
+      return {
+        git: own,
+        ownDir: dir,
+        plan: outcome.plan,
+        thread,
+        threads,
+        permissions,
+        instructions,
+        sandbox: await sandboxReady,
+        startSha,
+        config,
+        view: await view,
+      };
+    } catch (error) {
+      await closeSandbox(sandboxReady);
       throw error;
-    });
-    const { dir, sandbox, checkoutSha } = ready;
-    const outcome = await planWork({
-      trigger,
-      thread: allComments,
-      api,
-      git,
-      runId: settings.runId,
-      branchPrefix: settings.inputs.branch_prefix,
-      baseBranch: settings.inputs.base_branch || defaultBranch,
-      defaultBranch,
-    }).catch((error: unknown) => {
-      sandbox?.close();
-      throw error;
-    });
-    // The pictures and the issues the thread points to are read beside the instructions and our git's setup.
-    const view = threadView({
-      api,
-      serverUrl: settings.serverUrl,
-      trigger,
-      issueHtml: reads.issueHtml,
-      allComments,
-      thread,
-      threads,
-      permissions,
-      signal: request.signal,
-    });
-    view.catch(() => undefined);
-    const instructions = 'plan' in outcome ? await baseInstructions(git, outcome.plan.base, checkoutSha) : [];
-    if ('decline' in outcome) {
-      sandbox?.close();
-      await dir.remove();
-      return outcome;
     }
-    const config = await saveConfig(settings.workspace);
-    const started = performance.now();
-    const own = await dir.adopt(git, options);
-    log.info(`Own git directory ready in ${Math.round(performance.now() - started)} ms.`);
-    const startSha = await own.head();
-    const { plan } = outcome;
-    return {
-      git: own,
-      ownDir: dir,
-      plan,
-      thread,
-      threads,
-      permissions,
-      instructions,
-      sandbox,
-      startSha,
-      config,
-      view: await view,
-    };
   });
   return await prepared.catch(async (error: unknown) => {
     await ownDir?.remove();
     throw error;
   });
+}
+
+/** Closes the sandbox once it is up, if it came up. */
+async function closeSandbox(ready: Promise<Sandbox | undefined>): Promise<void> {
+  (await ready.catch(() => undefined))?.close();
 }
 
 /** Our git gets a secret-free environment; the token reaches only its fetch, ls-remote and push. */
