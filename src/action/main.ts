@@ -7,7 +7,7 @@ import { dispatchTrigger } from '../github/issue-triggers.js';
 import { taskProblem, type RunTrigger, type Trigger, type TriggerSource } from '../github/trigger.js';
 import type { RunRecord } from '../record/run-record.js';
 import { startRecord } from './record.js';
-import type { EarlyReaction, Start } from './start.js';
+import type { EarlyEyes, Start } from './start.js';
 import { lookAhead, waitTurn } from './wait-turn.js';
 import { runUrl } from '../github/urls.js';
 import { errorSentence } from '../text/error-sentence.js';
@@ -185,9 +185,9 @@ async function react(api: GitHubApi, trigger: TriggerSource, content: Reaction):
 async function confirmEyes(
   api: GitHubApi,
   trigger: TriggerSource,
-  eyes: Promise<EarlyReaction>,
+  eyes: EarlyEyes,
 ): Promise<void> {
-  const sent = await eyes;
+  const sent = await eyes.answer;
   if (sent.ok) api.reactedAs(sent.login);
   else {
     log.info(`The first 👀 was not written (${sent.why}); sending it again.`);
