@@ -40,6 +40,7 @@ export async function run(start: Promise<Start>): Promise<void> {
       repo: settings.repo,
       baseUrl: settings.apiUrl,
       warn: log.warning,
+      ...(eyes ? { writeBefore: { startedAt: eyes.startedAt, settled: eyes.answer } } : {}),
     });
     // A dispatch names its issue; what a comment's payload carries is read from GitHub.
     const trigger =
@@ -182,11 +183,7 @@ async function react(api: GitHubApi, trigger: TriggerSource, content: Reaction):
 }
 
 /** The 👀 sent before the action loaded: what it came back as, or sent again through Octokit if it failed. */
-async function confirmEyes(
-  api: GitHubApi,
-  trigger: TriggerSource,
-  eyes: EarlyEyes,
-): Promise<void> {
+async function confirmEyes(api: GitHubApi, trigger: TriggerSource, eyes: EarlyEyes): Promise<void> {
   const sent = await eyes.answer;
   if (sent.ok) api.reactedAs(sent.login);
   else {

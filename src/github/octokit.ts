@@ -4,7 +4,7 @@ import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { redactor } from '../text/redact.js';
-import { WritePacer } from './write-pacer.js';
+import { WritePacer, type PriorWrite } from './write-pacer.js';
 
 export type Octokit = ReturnType<typeof getOctokit>;
 
@@ -14,6 +14,8 @@ export interface ApiOptions {
   repo: string;
   baseUrl: string;
   warn?: (message: string) => void;
+  /** A write already made without this client (the first 👀): the pacer counts it and waits for it. */
+  writeBefore?: PriorWrite;
 }
 
 /**
@@ -52,7 +54,7 @@ function limitHandler(kind: string, warn: (message: string) => void) {
  * every request's parameters redacted on their way out. Redaction wraps the request itself, under every
  * method, so that no request, a new one included, can carry a secret to GitHub.
  */
-export function createOctokit({ token, baseUrl, warn = () => {} }: ApiOptions): Octokit {
+export function createOctokit({ token, baseUrl, warn = () => {}, writeBefore }: ApiOptions): Octokit {
   const octokit = getOctokit(
     token,
     {
@@ -73,7 +75,7 @@ export function createOctokit({ token, baseUrl, warn = () => {} }: ApiOptions): 
   );
   // Outermost wrap: every parameter is redacted before anything else sees it, and a write starts only once
   // the previous one (with its retries and queueing) is done.
-  const pacer = new WritePacer();
+  const pacer = new WritePacer(writeBefore ? { before: writeBefore } : {});
   octokit.hook.wrap('request', (request, options) => {
     redactParams(options as unknown as Record<string, unknown>);
     return options.method === 'GET' ? request(options) : pacer.run(async () => await request(options));

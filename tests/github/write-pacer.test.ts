@@ -33,6 +33,22 @@ describe('WritePacer', () => {
     for (let i = 5; i < starts.length; i++) expect(starts[i]! - starts[i - 5]!).toBeGreaterThanOrEqual(1_000);
   });
 
+  it('counts a write made before it (the first 👀) and starts the next only once that one is answered', async () => {
+    const { clock, now, sleep } = fakeClock();
+    let answer = () => {};
+    const settled = new Promise<void>((resolve) => (answer = resolve));
+    const pacer = new WritePacer({ now, sleep, before: { startedAt: clock.now, settled } });
+    const starts: number[] = [];
+    const writes = Array.from({ length: 5 }, () => pacer.run(async () => void starts.push(clock.now)));
+    await Promise.resolve();
+    expect(starts).toEqual([]); // the 👀 is still in flight: one write at a time
+    answer();
+    await Promise.all(writes);
+    const t0 = starts[0]!;
+    // With the 👀, these are 6 writes: the 5th of them waits for the 👀 to leave its second.
+    expect(starts.map((s) => s - t0)).toEqual([0, 0, 0, 0, 1_000]);
+  });
+
   it('never lets more than 5 writes start in any second, however they are spread', async () => {
     const { clock, now, sleep } = fakeClock();
     const pacer = new WritePacer({ now, sleep });
