@@ -40,7 +40,7 @@ export async function run(start: Promise<Start>): Promise<void> {
       repo: settings.repo,
       baseUrl: settings.apiUrl,
       warn: log.warning,
-      ...(eyes ? { writeBefore: { startedAt: eyes.startedAt, settled: eyes.answer } } : {}),
+      ...(eyes ? { writeBefore: eyes.answer } : {}),
     });
     // A dispatch names its issue; what a comment's payload carries is read from GitHub.
     const trigger =

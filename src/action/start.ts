@@ -21,8 +21,6 @@ export interface Start {
 }
 
 export interface EarlyEyes {
-  /** When it was sent (the write pacer counts it, action/main.ts). */
-  startedAt: number;
   /** Settles once the request has been handed to the network (or has failed). */
   sent: Promise<void>;
   answer: Promise<EarlyReaction>;
@@ -70,7 +68,6 @@ function reactionPath(trigger: TriggerSource): string | undefined {
 function sendEyes(settings: Settings, path: string): EarlyEyes {
   const url = new URL(`${settings.apiUrl.replace(/\/+$/, '')}${path}`);
   const body = JSON.stringify({ content: 'eyes' });
-  const startedAt = Date.now();
   let sent = () => {};
   const left = new Promise<void>((resolve) => (sent = resolve));
   const answer = new Promise<EarlyReaction>((resolve) => {
@@ -109,7 +106,7 @@ function sendEyes(settings: Settings, path: string): EarlyEyes {
     });
     request.end(body);
   });
-  return { startedAt, sent: left, answer };
+  return { sent: left, answer };
 }
 
 function loginOf(text: string): string | undefined {

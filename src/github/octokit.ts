@@ -4,7 +4,7 @@ import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { redactor } from '../text/redact.js';
-import { WritePacer, type PriorWrite } from './write-pacer.js';
+import { WritePacer } from './write-pacer.js';
 
 export type Octokit = ReturnType<typeof getOctokit>;
 
@@ -15,7 +15,7 @@ export interface ApiOptions {
   baseUrl: string;
   warn?: (message: string) => void;
   /** A write already made without this client (the first 👀): the pacer counts it and waits for it. */
-  writeBefore?: PriorWrite;
+  writeBefore?: Promise<unknown>;
 }
 
 /**

@@ -24,11 +24,6 @@ export const WRITE_WINDOWS: readonly WriteWindow[] = [
   { count: 500, ms: 3_600_000 },
 ];
 
-export interface PriorWrite {
-  startedAt: number;
-  settled: Promise<unknown>;
-}
-
 /** Runs tasks one at a time, each starting only when every window has room for one more start. */
 export class WritePacer {
   #tail: Promise<unknown> = Promise.resolve();
@@ -51,18 +46,23 @@ export class WritePacer {
     windows?: readonly WriteWindow[];
     now?: () => number;
     sleep?: (ms: number) => Promise<unknown>;
-    /** A write made without the pacer (the first 👀): it counts in the windows, and the next waits for it. */
-    before?: PriorWrite;
+    /**
+     * A write made without the pacer (the first 👀), settled once answered: the next write waits for it,
+     * and it counts in the windows as started when it settled (later than it did: on the safe side).
+     */
+    before?: Promise<unknown>;
   } = {}) {
     this.windows = windows;
     this.#now = now;
     this.#sleep = wait;
     this.#longest = Math.max(0, ...windows.map((w) => w.ms));
     if (before) {
-      this.#starts.push(before.startedAt);
       this.#pending++;
-      const done = () => void this.#pending--;
-      this.#tail = before.settled.then(done, done);
+      const done = () => {
+        this.#starts.push(this.#now());
+        this.#pending--;
+      };
+      this.#tail = before.then(done, done);
     }
   }
 

@@ -33,20 +33,20 @@ describe('WritePacer', () => {
     for (let i = 5; i < starts.length; i++) expect(starts[i]! - starts[i - 5]!).toBeGreaterThanOrEqual(1_000);
   });
 
-  it('counts a write made before it (the first 👀) and starts the next only once that one is answered', async () => {
+  it('starts the next write only once a write made before it (the first 👀) is answered, and counts it', async () => {
     const { clock, now, sleep } = fakeClock();
     let answer = () => {};
     const settled = new Promise<void>((resolve) => (answer = resolve));
-    const pacer = new WritePacer({ now, sleep, before: { startedAt: clock.now, settled } });
+    const pacer = new WritePacer({ now, sleep, before: settled });
     const starts: number[] = [];
     const writes = Array.from({ length: 5 }, () => pacer.run(async () => void starts.push(clock.now)));
     await Promise.resolve();
     expect(starts).toEqual([]); // the 👀 is still in flight: one write at a time
+    clock.now += 300;
     answer();
     await Promise.all(writes);
-    const t0 = starts[0]!;
-    // With the 👀, these are 6 writes: the 5th of them waits for the 👀 to leave its second.
-    expect(starts.map((s) => s - t0)).toEqual([0, 0, 0, 0, 1_000]);
+    // The 👀 counts as started when it was answered; with it, these are 6 writes: the 5th waits a second.
+    expect(starts.map((s) => s - 1_000_300)).toEqual([0, 0, 0, 0, 1_000]);
   });
 
   it('never lets more than 5 writes start in any second, however they are spread', async () => {
