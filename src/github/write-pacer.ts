@@ -9,6 +9,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** At most `count` write starts in any `ms` milliseconds. */
+/** Added to every window when a write waits for room in it (see `waitMs`). */
+export const WINDOW_MARGIN_MS = 50;
+
 export interface WriteWindow {
   count: number;
   ms: number;
@@ -86,9 +89,11 @@ export class WritePacer {
     while (this.#starts.length > 0 && this.#starts[0]! <= now - this.#longest) this.#starts.shift();
     let wait = 0;
     for (const { count, ms } of this.windows) {
-      // The start that must leave the window before one more fits in it.
+      // The start that must leave the window before one more fits in it, with a margin: a write reaches
+      // GitHub some milliseconds after it starts here, and not always as many, so that two starts 1 s apart
+      // could arrive a little less than 1 s apart.
       const blocking = this.#starts[this.#starts.length - count];
-      if (blocking !== undefined) wait = Math.max(wait, blocking + ms - now);
+      if (blocking !== undefined) wait = Math.max(wait, blocking + ms + WINDOW_MARGIN_MS - now);
     }
     return wait;
   }
