@@ -12,7 +12,7 @@ import { DEFAULT_REMINDER_ROUNDS, ReminderPolicy } from './reminder.js';
 import { allCompleted, TodoManager, type TodoItem } from './todos.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
 import type { RepositoryReader, ToolContext } from './tools/types.js';
-import { pictureBlocks, type ThreadPicture } from './pictures.js';
+import { pictureBlocks, picturesOverLimit, type ThreadPicture } from './pictures.js';
 import type { Redaction } from '../sandbox/capped-output.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { failureMessage, VerifyGate, withFixItem, type VerifySettings } from './verify.js';
@@ -278,7 +278,7 @@ class Run {
     const reminder = this.reminder.take(this.todos.items);
     if (reminder) notes.push(this.nudge('todo_reminder', reminder));
     const { lastPrompt, lastOutput, messages } = this.transcript;
-    if (needsClearing(lastPrompt, lastOutput, this.budget)) {
+    if (needsClearing(lastPrompt, lastOutput, this.budget) || picturesOverLimit(messages)) {
       const fixed = [SYSTEM_PROMPT, this.toolbox.definitions];
       const room = makeRoom(messages, fixed, lastPrompt + lastOutput, this.budget);
       if (room) {

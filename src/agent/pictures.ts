@@ -58,3 +58,30 @@ export function imageExcessChars(value: unknown): number {
   }
   return excess;
 }
+
+/**
+ * The API takes at most 100 images and 32 MB a request (the vision guide; the API overview's request size
+ * limits). Past these (our numbers, with room for the next turn's pictures), old tool results are cleared,
+ * pictures and all, before the history can reach either limit: a long run that looks at many screenshots
+ * would otherwise end in a 400 or a 413 that no retry gets past.
+ */
+export const MAX_HELD_PICTURES = 80;
+export const MAX_HELD_PICTURE_BYTES = 16 * 1000 * 1000;
+
+/** Whether the messages hold more pictures, or more picture data, than a request should carry. */
+export function picturesOverLimit(messages: readonly unknown[]): boolean {
+  let count = 0;
+  let bytes = 0;
+  const visit = (value: unknown) => {
+    const content = (value as { content?: unknown } | null)?.content;
+    if (!Array.isArray(content)) return;
+    for (const block of content as Array<{ type?: string; source?: { data?: unknown } }>) {
+      if (block.type === 'image' && typeof block.source?.data === 'string') {
+        count++;
+        bytes += block.source.data.length;
+      } else if (block.type === 'tool_result') visit(block);
+    }
+  };
+  messages.forEach(visit);
+  return count > MAX_HELD_PICTURES || bytes > MAX_HELD_PICTURE_BYTES;
+}

@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolError } from './tools/types.js';
+import { ToolError, type ToolContext } from './tools/types.js';
 import { errorMessage } from '../text/error-sentence.js';
 
 /** Same bound the kernel uses (ELOOP), for links we follow by hand. */
@@ -61,6 +61,18 @@ export async function resolveInWorkspace(
   }
   if (opts.mustExist && !resolved.exists) throw new ToolError(`no such file: ${requested}`);
   return resolved.real;
+}
+
+/**
+ * The real path of the file a file tool was asked for: resolveInWorkspace in the context's workspace,
+ * refusing the context's hidden files, so that no tool can leave them out.
+ */
+export async function toolFile(
+  context: Pick<ToolContext, 'workspace' | 'hidden'>,
+  requested: string,
+  opts: Omit<ResolveOptions, 'hidden'> = {},
+): Promise<string> {
+  return await resolveInWorkspace(context.workspace, requested, { ...opts, hidden: context.hidden ?? [] });
 }
 
 function realOrResolved(file: string): string {

@@ -240,7 +240,12 @@ export class GitHubApi {
     }
   }
 
-  /** Every run of this repository that has not completed (each status GitHub may show one in, asked at once). */
+  /**
+   * Every run of this repository that has not completed (each status GitHub may show one in, asked at once).
+   * GitHub's reference for this list promises no order (the queue orders the runs itself, by
+   * `run_started_at`, which a re-run resets) and answers at most 1,000 runs to a `status` filter: far more
+   * than the unfinished runs of one repository.
+   */
   async unfinishedRuns(): Promise<WorkflowRunInfo[]> {
     const lists = await Promise.all(
       UNFINISHED.map((status) =>

@@ -1,9 +1,14 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { editFileTool } from '../../src/agent/tools/edit-file.js';
+import { withImages } from '../../src/agent/tools/image-file.js';
+import { readFileTool } from '../../src/agent/tools/read-file.js';
 import { ToolError } from '../../src/agent/tools/types.js';
+import { writeFileTool } from '../../src/agent/tools/write-file.js';
 import { openWorkspace, resolveInWorkspace } from '../../src/agent/workspace.js';
+import { fx, inWs, toolError, useFileToolWorkspace } from '../support/file-tools.js';
 
 let root: string;
 let ws: string;
@@ -155,5 +160,31 @@ describe('resolveInWorkspace', () => {
     await symlink('loop-b', path.join(ws, 'loop-a'));
     await symlink('loop-a', path.join(ws, 'loop-b'));
     expect(await refusal('loop-a')).toMatch(/loop-a/);
+  });
+});
+
+// Every file tool refuses the files the context hides, read or write, through the one path check they share.
+/** The first bytes of a PNG: read_file with images would answer it as a picture if it were not refused. */
+const PNG_START = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+
+describe('toolFile: the path check every file tool makes', () => {
+  useFileToolWorkspace();
+
+  it('are refused by read_file, read_file with images, write_file and edit_file, by name or by a link', async () => {
+    const creds = inWs('gha-creds-1234.json');
+    await writeFile(creds, Buffer.concat([PNG_START, Buffer.from('{"private_key":"k"}')]));
+    await symlink(creds, inWs('innocent.json'));
+    const context = { ...fx.context, hidden: [creds] };
+    const refusal = 'it holds credentials the tools may not read';
+    for (const path of ['gha-creds-1234.json', 'innocent.json']) {
+      expect(await toolError(readFileTool.run({ path }, context))).toContain(refusal);
+      const answer = withImages(readFileTool).run({ path }, context);
+      expect(await toolError(answer.then(() => 'an answer'))).toContain(refusal);
+      expect(await toolError(writeFileTool.run({ path, content: 'x' }, context))).toContain(refusal);
+      const edit = editFileTool.run({ path, old_text: 'k', new_text: 'x' }, context);
+      expect(await toolError(edit)).toContain(refusal);
+    }
+    expect((await readFile(creds)).subarray(0, PNG_START.length)).toEqual(PNG_START);
+    expect(await readFile(creds, 'utf8')).toContain('"private_key":"k"');
   });
 });

@@ -3,7 +3,6 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -11,12 +10,11 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dropPersistedCredentials, saveConfig } from '../../src/git/config-guard.js';
 import { GitRepo } from '../../src/git/repo.js';
-import { git, GIT_ENV } from '../support/git-fixture.js';
+import { cloneNewOrigin, commitFiles, git, GIT_ENV, useGitScratch } from '../support/git-fixture.js';
 
 const env = GIT_ENV;
 const TOKEN = 'ghs_configGuardToken000000000000000000001';
@@ -27,22 +25,12 @@ let origin: string;
 let dir: string;
 let marks: string;
 
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'todo-agent-guard-'));
-  origin = join(root, 'origin.git');
-  dir = join(root, 'work');
-  marks = join(root, 'marks');
-  mkdirSync(marks);
-  git(root, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
-  git(root, 'clone', '--quiet', origin, dir);
-  git(dir, 'symbolic-ref', 'HEAD', 'refs/heads/main');
-  writeFileSync(join(dir, 'README.md'), '# hello\n');
-  git(dir, 'add', '-A');
-  git(dir, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
+useGitScratch('todo-agent-guard-', (scratch) => {
+  ({ root, origin, dir, marks } = scratch);
+  cloneNewOrigin(scratch, dir);
+  commitFiles(dir, { 'README.md': '# hello\n' }, 'init');
   git(dir, 'push', '-q', 'origin', 'main');
 });
-
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('dropPersistedCredentials', () => {
   it("removes actions/checkout's header, its credentials include and user:password in remote URLs", async () => {

@@ -4,19 +4,17 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   readdirSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { disarmGitDirs } from '../../src/git/git-dirs.js';
 import { GitRepo } from '../../src/git/repo.js';
-import { git, GIT_ENV, WHO } from '../support/git-fixture.js';
+import { commitFiles, git, GIT_ENV, useGitScratch, WHO } from '../support/git-fixture.js';
 
 const env = GIT_ENV;
 const who = WHO;
@@ -25,19 +23,12 @@ let root: string;
 let dir: string;
 let marks: string;
 
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'todo-agent-git-dirs-'));
-  dir = join(root, 'work');
-  marks = join(root, 'marks');
-  mkdirSync(marks);
+useGitScratch('todo-agent-git-dirs-', (scratch) => {
+  ({ root, dir, marks } = scratch);
   mkdirSync(dir);
   git(dir, 'init', '--quiet', '--initial-branch=main');
-  writeFileSync(join(dir, 'README.md'), '# hello\n');
-  git(dir, 'add', '-A');
-  git(dir, ...who, 'commit', '-qm', 'init');
+  commitFiles(dir, { 'README.md': '# hello\n' }, 'init');
 });
-
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 /** A nested repository whose configuration runs something on every plain git command it can. */
 function plantNested(path: string): void {

@@ -2,20 +2,18 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   readdirSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { disarmGitDirs } from '../../src/git/git-dirs.js';
 import { reserveGitDir } from '../../src/git/own-git-dir.js';
 import { GitRepo } from '../../src/git/repo.js';
-import { git, GIT_ENV, WHO } from '../support/git-fixture.js';
+import { cloneNewOrigin, commitFiles, git, GIT_ENV, useGitScratch, WHO } from '../support/git-fixture.js';
 
 const env = GIT_ENV;
 const who = WHO;
@@ -25,27 +23,15 @@ let origin: string;
 let dir: string;
 let marks: string;
 
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'todo-agent-own-git-'));
-  origin = join(root, 'origin.git');
-  dir = join(root, 'work');
-  marks = join(root, 'marks');
-  mkdirSync(marks);
+useGitScratch('todo-agent-own-git-', (scratch) => {
+  ({ root, origin, dir, marks } = scratch);
   const seed = join(root, 'seed');
-  git(root, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
-  git(root, 'clone', '--quiet', origin, seed);
-  git(seed, 'symbolic-ref', 'HEAD', 'refs/heads/main');
-  for (const n of [1, 2, 3]) {
-    writeFileSync(join(seed, `f${n}.txt`), `${n}\n`);
-    git(seed, 'add', '-A');
-    git(seed, ...who, 'commit', '-qm', `c${n}`);
-  }
+  cloneNewOrigin(scratch, seed);
+  for (const n of [1, 2, 3]) commitFiles(seed, { [`f${n}.txt`]: `${n}\n` }, `c${n}`);
   git(seed, 'push', '-q', 'origin', 'main');
   // What actions/checkout gives with its default fetch-depth: 1.
   git(root, 'clone', '--quiet', '--depth', '1', `file://${origin}`, dir);
 });
-
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('reserveGitDir', () => {
   it('makes a private directory under RUNNER_TEMP, outside the workspace', async () => {

@@ -1,38 +1,22 @@
 // GitHubApi against the GitHub emulator over real HTTP, with the real retry and throttling plugins.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GitHubApi, statusOf } from '../../src/github/api.js';
 import { redactor } from '../../src/text/redact.js';
-import {
-  secondaryRateLimit,
-  startGitHubEmulator,
-  type EmulatorOptions,
-  type GitHubEmulator,
-} from '../support/github/emulator.js';
+import { secondaryRateLimit, type EmulatorOptions, type GitHubEmulator } from '../support/github/emulator.js';
+import { TEST_REPO, TEST_TOKEN, useEmulatorPerTest } from '../support/github/per-test.js';
 
-const TOKEN = 'ghs_apiTestToken000000000000000000000001';
-const OWNER = 'octo-org';
-const REPO = 'hello-world';
-
-let emu: GitHubEmulator | undefined;
-afterEach(async () => {
-  await emu?.close();
-  emu = undefined;
-});
+const startEmulator = useEmulatorPerTest();
 
 async function apiFor(options: Partial<EmulatorOptions> = {}) {
-  emu = await startGitHubEmulator({
-    owner: OWNER,
-    repo: REPO,
-    token: TOKEN,
+  const emu = await startEmulator({
     permissions: { maintainer: 'admin', writer: 'write', reader: 'read' },
     issues: [{ number: 1, title: 'Tidy up', body: 'Please tidy.' }],
     ...options,
   });
   const warnings: string[] = [];
   const api = new GitHubApi({
-    token: TOKEN,
-    owner: OWNER,
-    repo: REPO,
+    ...TEST_REPO,
+    token: TEST_TOKEN,
     baseUrl: emu.url,
     warn: (message) => warnings.push(message),
   });
@@ -332,5 +316,19 @@ describe('statusOf', () => {
     expect(statusOf({ status: '404' })).toBeUndefined();
     expect(statusOf(null)).toBeUndefined();
     expect(statusOf(new Error('x'))).toBeUndefined();
+  });
+});
+
+describe('GitHubApi workflow runs', () => {
+  it('lists every unfinished run, past the first page of 100, and none that completed', async () => {
+    const { api, emu } = await apiFor();
+    for (let id = 1; id <= 130; id++) emu.addWorkflowRun({ id, status: id % 10 ? 'queued' : 'in_progress' });
+    emu.addWorkflowRun({ id: 131, status: 'completed', conclusion: 'success' });
+    const runs = await api.unfinishedRuns();
+    expect(runs.map((run) => run.id).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 130 }, (_, i) => i + 1),
+    );
+    expect(emu.calls.filter((call) => call.query.status === 'queued')).toHaveLength(2);
+    expect(emu.violations).toEqual([]);
   });
 });

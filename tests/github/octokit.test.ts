@@ -1,45 +1,31 @@
 // The Octokit every GitHub call goes through, against the GitHub emulator over real HTTP.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOctokit } from '../../src/github/octokit.js';
 import { redactor } from '../../src/text/redact.js';
-import { startGitHubEmulator, type GitHubEmulator } from '../support/github/emulator.js';
+import { TEST_REPO, TEST_TOKEN, useEmulatorPerTest } from '../support/github/per-test.js';
 
-const TOKEN = 'ghs_apiTestToken000000000000000000000001';
-const OWNER = 'octo-org';
-const REPO = 'hello-world';
-
-let emu: GitHubEmulator | undefined;
-afterEach(async () => {
-  await emu?.close();
-  emu = undefined;
-});
+const startEmulator = useEmulatorPerTest();
 
 describe('the redaction boundary', () => {
   it('redacts every request made through the Octokit, one no GitHubApi method makes included', async () => {
-    const github = await startGitHubEmulator({
-      owner: OWNER,
-      repo: REPO,
-      token: TOKEN,
+    const github = await startEmulator({
       issues: [
         { number: 1, title: 'Tidy up' },
         { number: 5, title: 'A PR', body: 'old', pull_request: { head: 'agent/x' } },
       ],
     });
-    emu = github;
     redactor.add('boundary-secret-value');
     const shaped = `ghp_${'b'.repeat(36)}`;
     // A sink someone might add later, calling Octokit directly rather than through a GitHubApi method.
-    const octokit = createOctokit({ token: TOKEN, owner: OWNER, repo: REPO, baseUrl: github.url });
+    const octokit = createOctokit({ ...TEST_REPO, token: TEST_TOKEN, baseUrl: github.url });
     await octokit.request('PATCH /repos/{owner}/{repo}/pulls/{pull_number}', {
-      owner: OWNER,
-      repo: REPO,
+      ...TEST_REPO,
       pull_number: 5,
       title: 'title boundary-secret-value',
       body: `body ${shaped} and "quoted" boundary-secret-value`,
     });
     await octokit.rest.issues.createComment({
-      owner: OWNER,
-      repo: REPO,
+      ...TEST_REPO,
       issue_number: 1,
       body: `nested boundary-secret-value\n${shaped}`,
     });

@@ -8,7 +8,6 @@ import {
   isMidStreamFailure,
   Model,
   withCacheBreakpoints,
-  type TurnRequest,
 } from '../../src/model/client.js';
 import { type MessageParam } from '../../src/model/messages.js';
 import {
@@ -21,6 +20,7 @@ import {
   type ScriptedModelServer,
   type ScriptedResponse,
 } from '../support/anthropic/server.js';
+import { failure, testTurn } from '../support/model-turns.js';
 
 const KEY = 'sk-ant-model-test-0000000000000000000';
 let server: ScriptedModelServer | undefined;
@@ -42,29 +42,13 @@ async function modelFor(script: ScriptStep[], maxRetries?: number): Promise<Mode
   return new Model({ apiKey: KEY, baseURL: server.url, model: 'claude-test', maxRetries });
 }
 
-const turn = (overrides: Partial<TurnRequest> = {}): TurnRequest => ({
-  system: 'You are a test.',
-  tools: [],
-  messages: [{ role: 'user', content: 'Hi' }],
-  maxTokens: 1024,
-  ...overrides,
-});
-
-/** The rejection of `promise`, or a failure if it resolves. */
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.fail('expected the request to fail'),
-    (error: unknown) => error,
-  );
-}
-
 // The SDK waits this long before a retry when the server says so; without it the wait is 0.5–8 s.
 const FAST = { 'retry-after-ms': '10' };
 
 describe('Model.send', () => {
   it('streams one request with the model id, a cached system prompt and a cache marker on the user turn', async () => {
     const model = await modelFor([reply(text('Hello.'))]);
-    const message = await model.send(turn());
+    const message = await model.send(testTurn());
     expect(message.content).toEqual([expect.objectContaining({ type: 'text', text: 'Hello.' })]);
     const body = server!.requests[0]!.body;
     expect(body).toMatchObject({ model: 'claude-test', max_tokens: 1024, stream: true });
@@ -82,7 +66,7 @@ describe('Model.send', () => {
     ['a dropped connection', dropConnection()],
   ])('retries %s and returns the next answer', async (_name, fault) => {
     const model = await modelFor([fault, reply(text('Recovered.'))]);
-    const message = await model.send(turn());
+    const message = await model.send(testTurn());
     expect(message.content[0]).toMatchObject({ text: 'Recovered.' });
     expect(server!.requests).toHaveLength(2);
     expect(server!.remaining()).toBe(0);
@@ -96,7 +80,7 @@ describe('Model.send', () => {
       },
       reply(text('Whole answer.')),
     ]);
-    const message = await model.send(turn());
+    const message = await model.send(testTurn());
     expect(message.content.map((block) => (block.type === 'text' ? block.text : ''))).toEqual([
       'Whole answer.',
     ]);
@@ -124,7 +108,7 @@ describe('Model.send', () => {
     await new Promise<void>((resolve) => raw!.listen(0, '127.0.0.1', resolve));
     const { port } = raw.address() as AddressInfo;
     const model = new Model({ apiKey: KEY, baseURL: `http://127.0.0.1:${port}` });
-    const message = await model.send(turn());
+    const message = await model.send(testTurn());
     expect(message.content[0]).toMatchObject({ type: 'text', text: 'After the cut.' });
     expect(requests).toBe(2);
   });
@@ -135,7 +119,7 @@ describe('Model.send', () => {
     [403, 'permission_error', 'Your API key does not have permission to use the specified resource.'],
   ])('fails fast on %i: one request, no retry', async (status, type, message) => {
     const model = await modelFor([apiError(status, type, message), reply(text('never'))]);
-    const error = await failure(model.send(turn()));
+    const error = await failure(model.send(testTurn()));
     expect(error).toBeInstanceOf(Anthropic.APIError);
     expect(server!.requests).toHaveLength(1);
     expect(server!.remaining()).toBe(1);
@@ -144,7 +128,7 @@ describe('Model.send', () => {
   it('gives up after maxRetries retries and reports the last status', async () => {
     const fault = apiError(500, 'api_error', 'Internal server error', FAST);
     const model = await modelFor([fault, fault, reply(text('never'))], 1);
-    const error = await failure(model.send(turn()));
+    const error = await failure(model.send(testTurn()));
     expect(server!.requests).toHaveLength(2);
     expect(classifyModelError(error)).toEqual({
       kind: 'other',
@@ -158,7 +142,7 @@ describe('Model.send', () => {
       streamError: { type: 'overloaded_error', message: 'Overloaded' },
     };
     const model = await modelFor([broken, broken, reply(text('never'))], 1);
-    const error = await failure(model.send(turn()));
+    const error = await failure(model.send(testTurn()));
     expect(server!.requests).toHaveLength(2);
     expect(classifyModelError(error)).toEqual({
       kind: 'other',
@@ -175,7 +159,7 @@ describe('Model.send', () => {
       },
       reply(text('never')),
     ]);
-    const error = await failure(model.send(turn({ signal: controller.signal })));
+    const error = await failure(model.send(testTurn({ signal: controller.signal })));
     expect(classifyModelError(error)).toEqual({ kind: 'cancelled', message: 'the run was cancelled' });
     expect(server!.requests).toHaveLength(1);
   });
@@ -192,7 +176,7 @@ describe('Model.send', () => {
       },
       reply(text('never')),
     ]);
-    const error = await failure(model.send(turn({ signal: controller.signal })));
+    const error = await failure(model.send(testTurn({ signal: controller.signal })));
     expect(classifyModelError(error).kind).toBe('cancelled');
     expect(server!.remaining()).toBe(1);
   });
@@ -208,7 +192,7 @@ describe('classifyModelError', () => {
     const model = await modelFor([
       apiError(400, 'invalid_request_error', 'prompt is too long: 210000 tokens > 200000 maximum'),
     ]);
-    const failed = classifyModelError(await failure(model.send(turn())));
+    const failed = classifyModelError(await failure(model.send(testTurn())));
     expect(failed.kind).toBe('context_window');
     expect(failed.message).toContain('prompt is too long');
   });
@@ -218,7 +202,7 @@ describe('classifyModelError', () => {
     [403, 'permission_error', 'not allowed'],
   ])('calls %i a refusal of the credentials, with the API message', async (status, type, message) => {
     const model = await modelFor([apiError(status, type, message)]);
-    expect(classifyModelError(await failure(model.send(turn())))).toEqual({
+    expect(classifyModelError(await failure(model.send(testTurn())))).toEqual({
       kind: 'auth',
       message: `the Anthropic API refused the credentials (${status}: ${message})`,
     });
@@ -230,7 +214,7 @@ describe('classifyModelError', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     const model = new Model({ apiKey: KEY, baseURL: `http://127.0.0.1:${port}`, maxRetries: 0 });
-    const failed = classifyModelError(await failure(model.send(turn())));
+    const failed = classifyModelError(await failure(model.send(testTurn())));
     expect(failed.kind).toBe('other');
     expect(failed.message).toMatch(/^could not reach the Anthropic API after retries \(/);
     expect(failed.message).not.toContain('\n');

@@ -2,55 +2,38 @@
 // stand-ins: Bedrock's own name for the binding field, the beta where each platform reads it, and a field a
 // provider refuses as unknown left out (effort) or renamed (the binding) once, with a warning, so an optional
 // field never ends a run; a refusal that a changed request cannot get past still does.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Effort } from '../../src/model/catalogue.js';
 import { classifyModelError, Model, type TurnRequest } from '../../src/model/client.js';
 import { BINDING_BETA } from '../../src/model/provider-fields.js';
 import { apiError, reply, text, type ScriptStep } from '../support/anthropic/server.js';
+import { testTurn } from '../support/model-turns.js';
 import {
   awsEnv,
   BEDROCK_CREDENTIALS,
   startBedrockServer,
   type BedrockBindingField,
 } from '../support/providers/bedrock-server.js';
-import { startGoogleTokenServer, type GoogleTokenServer } from '../support/providers/google-token-server.js';
-import type { PlatformServer } from '../support/providers/gateway.js';
+import { startGoogleTokenServer } from '../support/providers/google-token-server.js';
+import { stubEnv, usePlatformStandIns } from '../support/providers/per-test.js';
 import { startVertexServer } from '../support/providers/vertex-server.js';
 
-let server: PlatformServer | undefined;
-let tokens: GoogleTokenServer | undefined;
-let dir: string | undefined;
-afterEach(async () => {
-  await server?.close();
-  await tokens?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-  server = tokens = dir = undefined;
-  vi.unstubAllEnvs();
-});
+const stand = usePlatformStandIns();
 
 const BOUND =
   'messages.1.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".';
-const turn: TurnRequest = {
-  system: 's',
-  tools: [],
-  messages: [{ role: 'user', content: 'Hi' }],
-  maxTokens: 64,
-};
-
-function stubEnv(env: Record<string, string>): void {
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-}
+const turn = testTurn({ system: 's', maxTokens: 64 });
 
 async function bedrockModel(script: ScriptStep[], bindingField?: BedrockBindingField) {
-  server = await startBedrockServer(script, BEDROCK_CREDENTIALS, { mode: 'sonnet-5-5', bindingField });
+  stand.server = await startBedrockServer(script, BEDROCK_CREDENTIALS, { mode: 'sonnet-5-5', bindingField });
   stubEnv(awsEnv());
   const notices: string[] = [];
   const model = new Model({
     provider: 'bedrock',
-    baseURL: server.url,
+    baseURL: stand.server.url,
     maxRetries: 0,
     onNotice: (m) => notices.push(m),
   });
@@ -59,18 +42,18 @@ async function bedrockModel(script: ScriptStep[], bindingField?: BedrockBindingF
 
 async function vertexModel(script: ScriptStep[], refuse: string[], effort?: Effort) {
   const place = { project: 'p', region: 'global' };
-  tokens = await startGoogleTokenServer();
-  server = await startVertexServer(script, place, tokens, { mode: 'sonnet-5-5', refuse });
-  dir = await mkdtemp(join(tmpdir(), 'fields-'));
+  stand.tokens = await startGoogleTokenServer();
+  stand.server = await startVertexServer(script, place, stand.tokens, { mode: 'sonnet-5-5', refuse });
+  stand.dir = await mkdtemp(join(tmpdir(), 'fields-'));
   stubEnv({
-    GOOGLE_APPLICATION_CREDENTIALS: await tokens.credentialsFile(dir),
+    GOOGLE_APPLICATION_CREDENTIALS: await stand.tokens.credentialsFile(stand.dir),
     CLOUD_ML_REGION: place.region,
     GOOGLE_CLOUD_PROJECT: place.project,
   });
   const notices: string[] = [];
   const model = new Model({
     provider: 'vertex',
-    baseURL: server.url,
+    baseURL: stand.server.url,
     maxRetries: 0,
     effort,
     onNotice: (m) => notices.push(m),
@@ -79,7 +62,8 @@ async function vertexModel(script: ScriptStep[], refuse: string[], effort?: Effo
 }
 
 /** The bodies as they reached the platform's door. */
-const sent = () => server!.requests.map((r) => JSON.parse(r.body.toString('utf8')) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+const sent = () =>
+  stand.server!.requests.map((r) => JSON.parse(r.body.toString('utf8')) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('the thinking block binding on Amazon Bedrock', () => {
   it('is sent as mismatch_behavior with the beta in anthropic_beta, and reaches the model as drop_block', async () => {
@@ -88,12 +72,12 @@ describe('the thinking block binding on Amazon Bedrock', () => {
       reply(text('on')),
     ]);
     expect((await model.send(turn)).content).toContainEqual(expect.objectContaining({ text: 'on' }));
-    expect(server!.refusals).toEqual([]);
+    expect(stand.server!.refusals).toEqual([]);
     expect(sent()[1]).toMatchObject({
       thinking: { type: 'adaptive', block_binding: { mismatch_behavior: 'drop_block' } },
       anthropic_beta: [BINDING_BETA],
     });
-    expect(server!.model.requests[1]!.body.thinking.block_binding).toEqual({
+    expect(stand.server!.model.requests[1]!.body.thinking.block_binding).toEqual({
       prefix_mismatch_behavior: 'drop_block',
     });
     expect(notices).toEqual([expect.stringContaining('Amazon Bedrock refused a thinking block bound')]);
@@ -106,7 +90,7 @@ describe('the thinking block binding on Amazon Bedrock', () => {
     );
     await model.send(turn);
     await model.send(turn);
-    expect(server!.refusals.map((r) => r.body)).toEqual([
+    expect(stand.server!.refusals.map((r) => r.body)).toEqual([
       { message: 'thinking.adaptive.block_binding.mismatch_behavior: Extra inputs are not permitted' },
     ]);
     expect(sent().map((body) => body.thinking?.block_binding)).toEqual([
@@ -128,9 +112,9 @@ describe('a field Vertex AI refuses as unknown', () => {
       [],
     );
     await model.send(turn);
-    expect(server!.requests.map((r) => r.headers['anthropic-beta'])).toEqual([undefined, BINDING_BETA]);
+    expect(stand.server!.requests.map((r) => r.headers['anthropic-beta'])).toEqual([undefined, BINDING_BETA]);
     expect(sent()[1]!.thinking.block_binding).toEqual({ prefix_mismatch_behavior: 'drop_block' });
-    expect(server!.model.violations).toEqual([]);
+    expect(stand.server!.model.violations).toEqual([]);
   });
 
   it('leaves effort out for the rest of the run, with a warning', async () => {
@@ -171,11 +155,11 @@ describe('a field Vertex AI refuses as unknown', () => {
       ['thinking.block_binding.prefix_mismatch_behavior', 'thinking.block_binding.mismatch_behavior'],
     );
     expect((await model.send(forged)).content).toContainEqual(expect.objectContaining({ text: 'on' }));
-    expect(server!.requests).toHaveLength(4);
-    expect(server!.model.requests).toHaveLength(2); // the prefix check's 400, then the answer
+    expect(stand.server!.requests).toHaveLength(4);
+    expect(stand.server!.model.requests).toHaveLength(2); // the prefix check's 400, then the answer
     expect(thinkingSent()).toEqual([true, true, true, false]);
     expect(sent()[3]).not.toHaveProperty('thinking');
-    expect(server!.requests[3]!.headers['anthropic-beta']).toBeUndefined();
+    expect(stand.server!.requests[3]!.headers['anthropic-beta']).toBeUndefined();
     expect(notices.at(-1)).toBe(
       'Vertex AI takes no thinking.block_binding (thinking.adaptive.block_binding.mismatch_behavior: Extra inputs are not permitted); the rest of this run sends earlier turns without their thinking blocks (the model no longer sees its earlier reasoning), so none can be refused.',
     );
@@ -189,7 +173,7 @@ describe('a field Vertex AI refuses as unknown', () => {
     await model.send(forged);
     await model.send(forged);
     expect(thinkingSent()).toEqual([true, true, false, false]);
-    expect(server!.model.violations).toHaveLength(1); // only the prefix check's own 400
+    expect(stand.server!.model.violations).toHaveLength(1); // only the prefix check's own 400
     expect(notices).toHaveLength(2);
   });
 
@@ -205,6 +189,6 @@ describe('a field Vertex AI refuses as unknown', () => {
     expect(classifyModelError(error, model.service).message).toBe(
       'Vertex AI answered 400: messages: too many',
     );
-    expect(server!.requests).toHaveLength(3);
+    expect(stand.server!.requests).toHaveLength(3);
   });
 });

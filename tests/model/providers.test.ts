@@ -1,62 +1,34 @@
 // The model client on each platform, through the real platform SDKs over real HTTP to local stand-ins that
 // check the platform's own request shape: a SigV4-signed Bedrock call, a Vertex call with a token from a
 // keyless (workload identity federation) exchange.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { classifyModelError, Model, type TurnRequest } from '../../src/model/client.js';
+import { describe, expect, it, vi } from 'vitest';
+import { classifyModelError, Model } from '../../src/model/client.js';
 import { credentialFileSecrets } from '../../src/sandbox/credential-files.js';
 import { platformModelId, providerProblem } from '../../src/model/providers.js';
 import { childEnv } from '../../src/sandbox/child-env.js';
 import { secretValues } from '../../src/settings/settings.js';
 import { reply, text, type ScriptStep } from '../support/anthropic/server.js';
+import { failure, testTurn } from '../support/model-turns.js';
 import { awsEnv, BEDROCK_CREDENTIALS, startBedrockServer } from '../support/providers/bedrock-server.js';
-import { startGoogleTokenServer, type GoogleTokenServer } from '../support/providers/google-token-server.js';
-import type { PlatformServer } from '../support/providers/gateway.js';
+import { startGoogleTokenServer } from '../support/providers/google-token-server.js';
+import { stubEnv, usePlatformStandIns } from '../support/providers/per-test.js';
 import { startVertexServer } from '../support/providers/vertex-server.js';
 
-let server: PlatformServer | undefined;
-let tokens: GoogleTokenServer | undefined;
-let dir: string | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  await tokens?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-  server = tokens = dir = undefined;
-  vi.unstubAllEnvs();
-});
-
-const turn = (overrides: Partial<TurnRequest> = {}): TurnRequest => ({
-  system: 'You are a test.',
-  tools: [],
-  messages: [{ role: 'user', content: 'Hi' }],
-  maxTokens: 1024,
-  ...overrides,
-});
-
-function stubEnv(env: Record<string, string>): void {
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.fail('expected the request to fail'),
-    (error: unknown) => error,
-  );
-}
+const stand = usePlatformStandIns();
 
 describe('provider bedrock', () => {
   async function bedrockModel(script: ScriptStep[], model?: string, secret?: string): Promise<Model> {
-    server = await startBedrockServer(script);
+    stand.server = await startBedrockServer(script);
     stubEnv(
       awsEnv({ ...BEDROCK_CREDENTIALS, secretAccessKey: secret ?? BEDROCK_CREDENTIALS.secretAccessKey }),
     );
     vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-must-never-reach-bedrock-0000000');
     return new Model({
       provider: 'bedrock',
-      baseURL: server.url,
+      baseURL: stand.server.url,
       maxRetries: 0,
       ...(model ? { model } : {}),
     });
@@ -64,11 +36,11 @@ describe('provider bedrock', () => {
 
   it('sends a SigV4-signed InvokeModelWithResponseStream for the default model and reads the event stream', async () => {
     const model = await bedrockModel([reply(text('Hello from Bedrock'))]);
-    const message = await model.send(turn());
+    const message = await model.send(testTurn());
 
     expect(message.content).toEqual([expect.objectContaining({ type: 'text', text: 'Hello from Bedrock' })]);
-    expect(server!.refusals).toEqual([]);
-    const [request] = server!.requests;
+    expect(stand.server!.refusals).toEqual([]);
+    const [request] = stand.server!.requests;
     expect(request!.url).toBe('/model/global.anthropic.claude-sonnet-5-5/invoke-with-response-stream');
     expect(request!.headers.authorization).toMatch(
       /^AWS4-HMAC-SHA256 Credential=ASIAQTESTTESTTESTTEST\/\d{8}\/us-west-2\/bedrock\/aws4_request, SignedHeaders=[a-z0-9;-]*x-amz-security-token[a-z0-9;-]*, Signature=[0-9a-f]{64}$/,
@@ -81,14 +53,16 @@ describe('provider bedrock', () => {
     expect(body).not.toHaveProperty('model');
     expect(body).not.toHaveProperty('stream');
     // Behind the door, the same Messages request as a direct call, with every API rule met.
-    expect(server!.model.violations).toEqual([]);
-    expect(server!.model.requests[0]!.body.model).toBe('global.anthropic.claude-sonnet-5-5');
+    expect(stand.server!.model.violations).toEqual([]);
+    expect(stand.server!.model.requests[0]!.body.model).toBe('global.anthropic.claude-sonnet-5-5');
   });
 
   it('sends another model id as given', async () => {
     const model = await bedrockModel([reply(text('ok'))], 'us.anthropic.claude-opus-5-5');
-    await model.send(turn());
-    expect(server!.requests[0]!.url).toBe('/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream');
+    await model.send(testTurn());
+    expect(stand.server!.requests[0]!.url).toBe(
+      '/model/us.anthropic.claude-opus-5-5/invoke-with-response-stream',
+    );
   });
 
   it('is refused, as an auth failure, when the signature does not match the credentials', async () => {
@@ -97,20 +71,20 @@ describe('provider bedrock', () => {
       undefined,
       'aWrongSecretKey000000000000000000000000000',
     );
-    const failed = classifyModelError(await failure(model.send(turn())), model.service);
+    const failed = classifyModelError(await failure(model.send(testTurn())), model.service);
     expect(failed).toEqual({
       kind: 'auth',
       message:
         'Amazon Bedrock refused the credentials (403: The request signature we calculated does not match the signature you provided)',
     });
-    expect(server!.model.requests).toEqual([]);
+    expect(stand.server!.model.requests).toEqual([]);
   });
 
   it('reads the exception that ends a Bedrock stream as a mid-stream failure', async () => {
     const model = await bedrockModel([
       { ...reply(text('partial')), streamError: { type: 'overloaded_error', message: 'Overloaded' } },
     ]);
-    const failed = classifyModelError(await failure(model.send(turn())), model.service);
+    const failed = classifyModelError(await failure(model.send(testTurn())), model.service);
     expect(failed).toEqual({
       kind: 'other',
       message: 'Amazon Bedrock stream failed (serviceUnavailableException: Overloaded)',
@@ -118,15 +92,15 @@ describe('provider bedrock', () => {
   });
 
   it('sends the request again when the event stream ends with that exception', async () => {
-    server = await startBedrockServer([
+    stand.server = await startBedrockServer([
       { ...reply(text('partial')), streamError: { type: 'overloaded_error', message: 'Overloaded' } },
       reply(text('second try')),
     ]);
     stubEnv(awsEnv());
-    const model = new Model({ provider: 'bedrock', baseURL: server.url, maxRetries: 1 });
-    const message = await model.send(turn());
+    const model = new Model({ provider: 'bedrock', baseURL: stand.server.url, maxRetries: 1 });
+    const message = await model.send(testTurn());
     expect(message.content).toEqual([expect.objectContaining({ text: 'second try' })]);
-    expect(server.requests).toHaveLength(2);
+    expect(stand.server.requests).toHaveLength(2);
   });
 });
 
@@ -134,47 +108,47 @@ describe('provider vertex', () => {
   const place = { project: 'todo-agent-test', region: 'us-east5' };
 
   async function vertexModel(script: ScriptStep[], project = place.project): Promise<Model> {
-    tokens = await startGoogleTokenServer();
-    server = await startVertexServer(script, place, tokens);
-    dir = await mkdtemp(join(tmpdir(), 'vertex-test-'));
+    stand.tokens = await startGoogleTokenServer();
+    stand.server = await startVertexServer(script, place, stand.tokens);
+    stand.dir = await mkdtemp(join(tmpdir(), 'vertex-test-'));
     stubEnv({
-      GOOGLE_APPLICATION_CREDENTIALS: await tokens.credentialsFile(dir),
+      GOOGLE_APPLICATION_CREDENTIALS: await stand.tokens.credentialsFile(stand.dir),
       CLOUD_ML_REGION: place.region,
       GOOGLE_CLOUD_PROJECT: project,
       ANTHROPIC_API_KEY: 'sk-ant-must-never-reach-vertex-00000000',
     });
-    return new Model({ provider: 'vertex', baseURL: server.url, maxRetries: 0 });
+    return new Model({ provider: 'vertex', baseURL: stand.server.url, maxRetries: 0 });
   }
 
   it('calls streamRawPredict with a token from the keyless exchange', async () => {
     const model = await vertexModel([reply(text('Hello from Vertex'))]);
-    const message = await model.send(turn());
+    const message = await model.send(testTurn());
 
     expect(message.content).toEqual([expect.objectContaining({ type: 'text', text: 'Hello from Vertex' })]);
-    expect(server!.refusals).toEqual([]);
-    const [request] = server!.requests;
+    expect(stand.server!.refusals).toEqual([]);
+    const [request] = stand.server!.requests;
     expect(request!.url).toBe(
       '/v1/projects/todo-agent-test/locations/us-east5/publishers/anthropic/models/claude-sonnet-5-5:streamRawPredict',
     );
-    expect(tokens!.exchanges).toHaveLength(1);
-    expect(request!.headers.authorization).toBe(`Bearer ${tokens!.accessTokens[0]}`);
+    expect(stand.tokens!.exchanges).toHaveLength(1);
+    expect(request!.headers.authorization).toBe(`Bearer ${stand.tokens!.accessTokens[0]}`);
     expect(request!.headers['x-api-key']).toBeUndefined();
     const body = JSON.parse(request!.body.toString('utf8')) as Record<string, unknown>;
     expect(body.anthropic_version).toEqual(expect.any(String));
     expect(body).not.toHaveProperty('model');
-    expect(server!.model.violations).toEqual([]);
-    expect(server!.model.requests[0]!.body.model).toBe('claude-sonnet-5-5');
+    expect(stand.server!.model.violations).toEqual([]);
+    expect(stand.server!.model.requests[0]!.body.model).toBe('claude-sonnet-5-5');
   });
 
   it('is refused, as an auth failure, on a project the credentials may not use', async () => {
     const model = await vertexModel([reply(text('never'))], 'someone-elses-project');
-    const failed = classifyModelError(await failure(model.send(turn())), model.service);
+    const failed = classifyModelError(await failure(model.send(testTurn())), model.service);
     expect(failed).toEqual({
       kind: 'auth',
       message:
         'Vertex AI refused the credentials (403: Permission denied on projects/someone-elses-project/locations/us-east5)',
     });
-    expect(server!.model.requests).toEqual([]);
+    expect(stand.server!.model.requests).toEqual([]);
   });
 });
 
@@ -199,9 +173,9 @@ describe('what each provider needs and hides', () => {
   });
 
   it('masks the AWS keys and the secrets of the Google credentials file, and keeps them from tools', async () => {
-    tokens = await startGoogleTokenServer();
-    dir = await mkdtemp(join(tmpdir(), 'vertex-secrets-'));
-    const file = await tokens.credentialsFile(dir);
+    stand.tokens = await startGoogleTokenServer();
+    stand.dir = await mkdtemp(join(tmpdir(), 'vertex-secrets-'));
+    const file = await stand.tokens.credentialsFile(stand.dir);
     const env = {
       ...awsEnv(),
       GOOGLE_APPLICATION_CREDENTIALS: file,
@@ -209,18 +183,18 @@ describe('what each provider needs and hides', () => {
       PATH: '/bin',
     };
 
-    expect(credentialFileSecrets(env)).toEqual([tokens.requestToken]);
+    expect(credentialFileSecrets(env)).toEqual([stand.tokens.requestToken]);
     // The file may be named only by the auth action's other variables: its secrets are found all the same.
     expect(credentialFileSecrets({ CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE: file })).toEqual([
-      tokens.requestToken,
+      stand.tokens.requestToken,
     ]);
-    expect(credentialFileSecrets({ GOOGLE_GHA_CREDS_PATH: file })).toEqual([tokens.requestToken]);
+    expect(credentialFileSecrets({ GOOGLE_GHA_CREDS_PATH: file })).toEqual([stand.tokens.requestToken]);
     const secrets = secretValues(env);
     for (const value of [
       BEDROCK_CREDENTIALS.accessKeyId,
       BEDROCK_CREDENTIALS.secretAccessKey,
       BEDROCK_CREDENTIALS.sessionToken!,
-      tokens.requestToken,
+      stand.tokens.requestToken,
     ])
       expect(secrets).toContain(value);
     expect(secrets).not.toContain('us-east5');
@@ -238,10 +212,14 @@ describe('what each provider needs and hides', () => {
   });
 
   it('finds no secrets in a credentials file that is missing or not JSON', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'vertex-secrets-'));
-    await writeFile(join(dir, 'bad.json'), 'not json');
-    expect(credentialFileSecrets({ GOOGLE_APPLICATION_CREDENTIALS: join(dir, 'bad.json') })).toEqual([]);
-    expect(credentialFileSecrets({ GOOGLE_APPLICATION_CREDENTIALS: join(dir, 'missing.json') })).toEqual([]);
+    stand.dir = await mkdtemp(join(tmpdir(), 'vertex-secrets-'));
+    await writeFile(join(stand.dir, 'bad.json'), 'not json');
+    expect(credentialFileSecrets({ GOOGLE_APPLICATION_CREDENTIALS: join(stand.dir, 'bad.json') })).toEqual(
+      [],
+    );
+    expect(
+      credentialFileSecrets({ GOOGLE_APPLICATION_CREDENTIALS: join(stand.dir, 'missing.json') }),
+    ).toEqual([]);
   });
 });
 
@@ -249,16 +227,16 @@ describe('a platform with no credentials in reach', () => {
   it('says so as an auth failure, naming the platform', async () => {
     for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE'])
       vi.stubEnv(name, '');
-    dir = await mkdtemp(join(tmpdir(), 'no-creds-'));
+    stand.dir = await mkdtemp(join(tmpdir(), 'no-creds-'));
     // No credentials file, profile or instance role: every source of the AWS chain comes up empty.
     stubEnv({
       AWS_REGION: 'us-west-2',
-      AWS_SHARED_CREDENTIALS_FILE: join(dir, 'none'),
-      AWS_CONFIG_FILE: join(dir, 'none'),
+      AWS_SHARED_CREDENTIALS_FILE: join(stand.dir, 'none'),
+      AWS_CONFIG_FILE: join(stand.dir, 'none'),
       AWS_EC2_METADATA_DISABLED: 'true',
     });
     const model = new Model({ provider: 'bedrock', baseURL: 'http://127.0.0.1:9', maxRetries: 0 });
-    const failed = classifyModelError(await failure(model.send(turn())), model.service);
+    const failed = classifyModelError(await failure(model.send(testTurn())), model.service);
     expect(failed.kind).toBe('auth');
     expect(failed.message).toMatch(
       /^no credentials for Amazon Bedrock \(Failed to resolve AWS credentials from the credential provider chain: /,

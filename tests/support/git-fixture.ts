@@ -1,5 +1,10 @@
-// What the git unit tests share: git without the machine's configuration, and a commit identity.
+// What the git unit tests share: git without the machine's configuration, a commit identity, and a scratch
+// folder with a repository (and its origin) made the way each test needs.
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 
 /** The tests' own git: no system or global configuration, so only the repository's counts. */
 export const GIT_ENV: NodeJS.ProcessEnv = {
@@ -19,4 +24,55 @@ export function git(cwd: string, ...args: string[]): string {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   }).trim();
+}
+
+/**
+ * A fresh folder for one test: `root`, with `marks` made in it (where a planted command leaves a file to say
+ * it ran), and the paths of the work tree (`work`) and a bare origin (`origin.git`), not made yet.
+ */
+export interface GitScratch {
+  root: string;
+  dir: string;
+  origin: string;
+  marks: string;
+}
+
+export function gitScratch(prefix: string): GitScratch {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const scratch = {
+    root,
+    dir: join(root, 'work'),
+    origin: join(root, 'origin.git'),
+    marks: join(root, 'marks'),
+  };
+  mkdirSync(scratch.marks);
+  return scratch;
+}
+
+/** Registers, in the calling test file, a fresh scratch before each test (then `setup` on it) and its removal after. */
+export function useGitScratch(prefix: string, setup: (scratch: GitScratch) => void): void {
+  let root: string | undefined;
+  beforeEach(() => {
+    const scratch = gitScratch(prefix);
+    root = scratch.root;
+    setup(scratch);
+  });
+  afterEach(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+    root = undefined;
+  });
+}
+
+/** Makes the scratch's empty bare origin, on `main`, and clones it into `into` (on `main` too). */
+export function cloneNewOrigin(scratch: GitScratch, into: string): void {
+  git(scratch.root, 'init', '--quiet', '--bare', '--initial-branch=main', scratch.origin);
+  git(scratch.root, 'clone', '--quiet', scratch.origin, into);
+  git(into, 'symbolic-ref', 'HEAD', 'refs/heads/main');
+}
+
+/** Writes `files` (path to content) in the work tree `dir` and commits everything with the tests' identity. */
+export function commitFiles(dir: string, files: Record<string, string>, message: string): void {
+  for (const [path, content] of Object.entries(files)) writeFileSync(join(dir, path), content);
+  git(dir, 'add', '-A');
+  git(dir, ...WHO, 'commit', '-qm', message);
 }

@@ -2,7 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { formatCount } from '../../sandbox/capped-output.js';
-import { resolveInWorkspace } from '../workspace.js';
+import { toolFile } from '../workspace.js';
 import {
   binaryFile,
   countLines,
@@ -188,11 +188,7 @@ export const editFileTool: Tool<typeof editFileInput> = {
   inputSchema: editFileInput,
   async run(input, context) {
     const edits = editsOf(input);
-    const file = await resolveInWorkspace(context.workspace, input.path, {
-      hidden: context.hidden ?? [],
-      mustExist: true,
-      forWrite: true,
-    });
+    const file = await toolFile(context, input.path, { mustExist: true, forWrite: true });
     const info = await statTextFile(file, input.path);
     if (info.size > MAX_EDIT_BYTES) {
       throw new ToolError(`${input.path} is ${formatCount(info.size)} bytes, too large to edit; use bash`);

@@ -4,7 +4,7 @@ import { open, stat } from 'node:fs/promises';
 import type { z } from 'zod';
 import { fitImage, imageMagic, MAX_EDGE, type FittedImage } from '../../images/fit.js';
 import { formatCount } from '../../sandbox/capped-output.js';
-import { resolveInWorkspace } from '../workspace.js';
+import { toolFile } from '../workspace.js';
 import { ToolError, type Tool, type ToolAnswer, type ToolContext } from './types.js';
 
 /** A larger image file is not read at all (the same cap as a download from the thread). */
@@ -32,10 +32,7 @@ export function withImages<Schema extends PathInput>(readFile: Tool<Schema>): To
 async function imageAt(requested: string, context: ToolContext): Promise<ToolAnswer | undefined> {
   let file: string;
   try {
-    file = await resolveInWorkspace(context.workspace, requested, {
-      hidden: context.hidden ?? [],
-      mustExist: true,
-    });
+    file = await toolFile(context, requested, { mustExist: true });
   } catch {
     return undefined; // the text reader gives the same refusal, in its words
   }

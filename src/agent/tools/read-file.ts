@@ -8,7 +8,7 @@ import {
   formatCount,
   type Redaction,
 } from '../../sandbox/capped-output.js';
-import { resolveInWorkspace } from '../workspace.js';
+import { toolFile } from '../workspace.js';
 import { binaryFile, decodeUtf8, fsFailure, SNIFF_BYTES, splitLines, statTextFile } from './text-file.js';
 import type { Tool } from './types.js';
 import { ToolError } from './types.js';
@@ -172,10 +172,7 @@ export const readFileTool: Tool<typeof readFileInput> = {
     'are refused: use bash for those. Read several files at once by making several calls in one reply.',
   inputSchema: readFileInput,
   async run(input, context) {
-    const file = await resolveInWorkspace(context.workspace, input.path, {
-      hidden: context.hidden ?? [],
-      mustExist: true,
-    });
+    const file = await toolFile(context, input.path, { mustExist: true });
     const info = await statTextFile(file, input.path);
     if (info.size === 0) return `(${input.path} is empty)`;
     const window = {

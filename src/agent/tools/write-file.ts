@@ -2,7 +2,7 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { errorCode, resolveInWorkspace } from '../workspace.js';
+import { errorCode, toolFile } from '../workspace.js';
 import { changedSpan, showChanges } from './changed-region.js';
 import { writeAndCheck } from './syntax-check.js';
 import { decodeUtf8, fsFailure, MAX_EDIT_BYTES } from './text-file.js';
@@ -21,10 +21,7 @@ export const writeFileTool: Tool<typeof writeFileInput> = {
     'For a small change to an existing file prefer edit_file. Files inside .git cannot be written.',
   inputSchema: writeFileInput,
   async run(input, context) {
-    const file = await resolveInWorkspace(context.workspace, input.path, {
-      hidden: context.hidden ?? [],
-      forWrite: true,
-    });
+    const file = await toolFile(context, input.path, { forWrite: true });
     const before = await oldText(file);
     const write = async () => {
       try {

@@ -8,6 +8,12 @@ import { humanComments } from './issue-context.js';
 
 /** The most pictures one run shows the model. */
 export const MAX_PICTURES = 20;
+/**
+ * The most picture data (base64 characters) one run shows from the thread. Ours: the first message is never
+ * cleared, and the API takes at most 32 MB a request (its request size limits), so the thread's pictures keep
+ * well under the 16 MB at which the agent clears the pictures its tools showed.
+ */
+export const MAX_PICTURE_BYTES = 12 * 1000 * 1000;
 /** Lines for pictures not shown stop here: a thread of a hundred external badges is not worth listing. */
 const MAX_SKIPPED = 10;
 const WRITERS: readonly Permission[] = ['admin', 'write'];
@@ -54,10 +60,15 @@ export function pictureSources(thread: {
 export async function threadPictures(
   sources: readonly PictureSource[],
   serverUrl: string,
-  { signal, max = MAX_PICTURES }: { signal?: AbortSignal; max?: number } = {},
+  {
+    signal,
+    max = MAX_PICTURES,
+    maxBytes = MAX_PICTURE_BYTES,
+  }: { signal?: AbortSignal; max?: number; maxBytes?: number } = {},
 ): Promise<Picture[]> {
   const pictures: Picture[] = [];
   let shown = 0;
+  let bytes = 0;
   let skipped = 0;
   let over = 0;
   const skip = (label: string, why: string) => {
@@ -74,8 +85,11 @@ export async function threadPictures(
         continue;
       }
       const picture = await fetchPicture(url, serverUrl, signal);
-      if (picture.image) {
+      if (picture.image && bytes + picture.image.data.length > maxBytes) {
+        skip(source.label, `over the ${formatBytes(maxBytes)} of pictures a run shows`);
+      } else if (picture.image) {
         shown++;
+        bytes += picture.image.data.length;
         pictures.push({ label: source.label, image: picture.image });
       } else skip(source.label, picture.skipped);
     }
@@ -99,3 +113,6 @@ async function fetchPicture(
     return { skipped: `download failed (${error instanceof Error ? error.message : String(error)})` };
   }
 }
+
+const formatBytes = (bytes: number) =>
+  bytes >= 1_000_000 ? `${Math.round(bytes / 1_000_000)} MB` : `${bytes} bytes`;

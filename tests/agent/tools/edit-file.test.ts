@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { editFileTool } from '../../../src/agent/tools/edit-file.js';
 import {
   edit,
+  editEach,
   fx,
   inWs,
   numberedLines,
@@ -66,31 +67,19 @@ describe('edit_file', () => {
 
   it('applies several edits in order, or none when one fails', async () => {
     await writeFile(inWs('f.txt'), 'one\ntwo\nthree\n');
-    const ok = await editFileTool.run(
-      {
-        path: 'f.txt',
-        edits: [
-          { old_text: 'one', new_text: '1' },
-          { old_text: '1\ntwo', new_text: '1\n2' },
-        ],
-      },
-      fx.context,
-    );
+    const ok = await editEach('f.txt', [
+      { old_text: 'one', new_text: '1' },
+      { old_text: '1\ntwo', new_text: '1\n2' },
+    ]);
     expect(ok).toBe(
       'edited f.txt (2 edits):\n1. replaced 1 line(s) at line 1 with 1 line(s)\n2. replaced 2 line(s) at line 1 with 2 line(s)\n' +
         '     1\t1\n     2\t2\n     3\tthree',
     );
     expect(await readFile(inWs('f.txt'), 'utf8')).toBe('1\n2\nthree\n');
-    const failed = editFileTool.run(
-      {
-        path: 'f.txt',
-        edits: [
-          { old_text: 'three', new_text: '3' },
-          { old_text: 'four', new_text: '4' },
-        ],
-      },
-      fx.context,
-    );
+    const failed = editEach('f.txt', [
+      { old_text: 'three', new_text: '3' },
+      { old_text: 'four', new_text: '4' },
+    ]);
     expect(await toolError(failed)).toMatch(/^edit 2 of 2 \(nothing was written\): old_text not found/);
     expect(await readFile(inWs('f.txt'), 'utf8')).toBe('1\n2\nthree\n');
     expect(
@@ -151,16 +140,10 @@ describe('edit_file', () => {
 describe('what an edit shows', () => {
   it('shows each far-apart edit in its own window, parted by an ellipsis', async () => {
     await writeFile(inWs('n.txt'), numberedLines(100));
-    const result = await editFileTool.run(
-      {
-        path: 'n.txt',
-        edits: [
-          { old_text: 'line 10\n', new_text: 'ten\n' },
-          { old_text: 'line 60\n', new_text: 'sixty\n' },
-        ],
-      },
-      fx.context,
-    );
+    const result = await editEach('n.txt', [
+      { old_text: 'line 10\n', new_text: 'ten\n' },
+      { old_text: 'line 60\n', new_text: 'sixty\n' },
+    ]);
     expect(result.split('\n').slice(3)).toEqual([
       ...shownLines(7, 9).split('\n'),
       '    10\tten',

@@ -90,4 +90,20 @@ describe('threadPictures', () => {
       ['1 more picture(s)', 'over the limit of 2 a run'],
     ]);
   });
+
+  it('stops showing pictures past `maxBytes` of picture data, and says so for each one left out', async () => {
+    const png = PNG.sync.write(new PNG({ width: 4, height: 3 }));
+    server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const html = [1, 2, 3].map((n) => `<img src="${url}/p${n}.png">`).join('');
+    const [first] = await threadPictures([{ label: 'one', html: `<img src="${url}/p0.png">` }], url);
+    const each = first!.image!.data.length;
+    const pictures = await threadPictures([{ label: 'many', html }], url, { maxBytes: 2 * each + 1 });
+    expect(pictures.map(({ image, skipped }) => (image ? 'shown' : skipped))).toEqual([
+      'shown',
+      'shown',
+      `over the ${2 * each + 1} bytes of pictures a run shows`,
+    ]);
+  });
 });

@@ -64,4 +64,39 @@ describe('image blocks', () => {
       'messages.0.content.1.image.source.base64.data: At least one of the image dimensions exceed max allowed size: 8000 pixels',
     );
   });
+
+  const withImages = (count: number, last: string) => ({
+    model: 'claude-sonnet-5-5',
+    max_tokens: 100,
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          ...Array.from({ length: count }, (_, i) => ({
+            type: 'image',
+            source: { type: 'base64', media_type: 'image/png', data: i === count - 1 ? last : png },
+          })),
+        ],
+      },
+    ],
+  });
+
+  it('refuses more than 100 images in one request, counting those in tool results', () => {
+    expect(findViolation(withImages(100, png))).toBeUndefined();
+    expect(findViolation(withImages(101, png))).toBe('messages: too many images in one request: 101 > 100');
+    const request = withImage({ type: 'base64', media_type: 'image/png', data: png }, true);
+    const [, , answer] = request.messages;
+    const result = (answer!.content as Array<{ content: unknown[] }>)[0]!;
+    result.content.push(...Array.from({ length: 100 }, () => result.content[1]));
+    expect(findViolation(request)).toBe('messages: too many images in one request: 101 > 100');
+  });
+
+  it('past 20 images in a request, refuses one over 2000 px on an edge', () => {
+    const wide = pngData(2001, 1);
+    expect(findViolation(withImages(20, wide))).toBeUndefined();
+    expect(findViolation(withImages(21, wide))).toBe(
+      'messages.0.content.21.image.source.base64.data: At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels',
+    );
+  });
 });

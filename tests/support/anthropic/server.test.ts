@@ -527,6 +527,27 @@ describe('transport, auth and script control', () => {
     expect(message.content[0]).toMatchObject({ text: 'pushed' });
   });
 
+  it('refuses a request over 32 MB with 413 request_too_large, as the API does, before reading it', async () => {
+    const server = await serve([reply(text('never sent'))]);
+    const huge = 'x'.repeat(32 * 1000 * 1000);
+    const error = await clientFor(server)
+      .messages.create(asParams(base({ messages: [{ role: 'user', content: huge }] })))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as APIError).status).toBe(413);
+    expect((error as APIError).error).toMatchObject({ error: { type: 'request_too_large' } });
+    expect(server.violations).toEqual([
+      { index: 0, message: 'Request exceeds the maximum allowed number of bytes.' },
+    ]);
+    // One just under the limit is read, and refused for what it says (its length in tokens).
+    const fits = 'x'.repeat(31 * 1000 * 1000);
+    const read = await clientFor(server)
+      .messages.create(asParams(base({ messages: [{ role: 'user', content: fits }] })))
+      .catch((e: unknown) => e);
+    expect((read as APIError).status).toBe(400);
+    expect((read as APIError).message).toContain('prompt is too long');
+  });
+
   it('refuses a wrong API key with 401 and no violation', async () => {
     const server = await serve([reply(text('unused'))]);
     const client = new Anthropic({ apiKey: 'sk-wrong', baseURL: server.url, maxRetries: 0 });

@@ -36,6 +36,13 @@ import { readBody } from '../http-body.js';
 export * from './types.js';
 export { estimateInputTokens, estimateTokens } from './cache.js';
 export { findViolation } from './rules.js';
+
+/**
+ * The Messages and Token Counting APIs take at most 32 MB a request (the API overview's request size limits);
+ * counted here in decimal megabytes, the stricter reading.
+ */
+const MAX_REQUEST_BYTES = 32 * 1000 * 1000;
+const TOO_LARGE = 'Request exceeds the maximum allowed number of bytes.';
 export { BINDING_BETA } from './thinking.js';
 
 export function text(t: string): TextContent {
@@ -149,6 +156,11 @@ export async function startModelServer(
       sendError(res, requestId, 400, 'invalid_request_error', message);
     };
 
+    // Before the key or the body is looked at: Cloudflare refuses it in front of the API (the errors page).
+    if (Buffer.byteLength(raw, 'utf8') > MAX_REQUEST_BYTES) {
+      if (record) server.violations.push({ index: record.index, message: TOO_LARGE });
+      return sendError(res, requestId, 413, 'request_too_large', TOO_LARGE);
+    }
     if (options.latencyMs) await pause(options.latencyMs);
     if (!authorized(req.headers, options.apiKey))
       return sendError(res, requestId, 401, 'authentication_error', 'invalid x-api-key');

@@ -1,7 +1,7 @@
 // Workflow runs: the ones a test registers, listed and read as the Actions API shows them, and cancelled.
 import { placeholderSha } from './state.js';
 import { nodeId, repositoryJson, timestamp, userJson, WEB } from './json.js';
-import { DOCS, HttpError, intParam, notAccessible, notFound } from './replies.js';
+import { DOCS, HttpError, intParam, notAccessible, notFound, paged } from './replies.js';
 import type { HandlerTable } from './replies.js';
 import type { Emu } from './state.js';
 import type { WorkflowRunState } from './types.js';
@@ -30,18 +30,13 @@ export function actionsHandlers(emu: Emu): HandlerTable {
     },
     'actions/list-workflow-runs-for-repo': ({ url }) => {
       const status = url.searchParams.get('status');
-      const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30) || 30, 100);
-      // Newest first, as GitHub lists them; a status filter matches the status or the conclusion.
+      // Newest first, as GitHub is seen to list them (its reference promises no order); a status filter
+      // matches the status or the conclusion, as the reference says. Paged like every list, Link and all.
       const runs = [...emu.state.workflowRuns.values()]
         .filter((run) => !status || run.status === status || run.conclusion === status)
         .sort((a, b) => b.id - a.id);
-      return {
-        status: 200,
-        body: {
-          total_count: runs.length,
-          workflow_runs: runs.slice(0, perPage).map((run) => runJson(emu, run)),
-        },
-      };
+      const page = paged(runs, url, emu.api, (run) => runJson(emu, run));
+      return { ...page, body: { total_count: runs.length, workflow_runs: page.body } };
     },
     'actions/get-workflow-run': ({ match }) => {
       const run = emu.state.workflowRuns.get(intParam(match, 'run_id'));

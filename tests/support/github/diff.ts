@@ -1,5 +1,5 @@
 // The files a pull request changes, as GitHub lists them: `git diff base...head` in the emulator's origin.
-import { execFile } from 'node:child_process';
+import { originGit } from './origin-git.js';
 
 export interface DiffFile {
   filename: string;
@@ -10,22 +10,17 @@ export interface DiffFile {
   deletions: number;
 }
 
-const STATUS: Record<string, DiffFile['status']> = { A: 'added', D: 'removed', M: 'modified', T: 'changed' };
+/** Paths as they are (no C-style quoting of non-ASCII names), each line whole to its end. */
+const AS_WRITTEN = { config: ['core.quotePath=false'], untrimmed: true };
 
-function git(gitDir: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('git', ['--git-dir', gitDir, '-c', 'core.quotePath=false', ...args], (error, stdout) =>
-      error ? reject(error) : resolve(stdout),
-    );
-  });
-}
+const STATUS: Record<string, DiffFile['status']> = { A: 'added', D: 'removed', M: 'modified', T: 'changed' };
 
 /** Files changed on `head` since it left `base` (three dots, as a pull request's Files tab). */
 export async function diffFiles(gitDir: string, base: string, head: string): Promise<DiffFile[]> {
   const range = `refs/heads/${base}...refs/heads/${head}`;
   const [raw, numstat] = await Promise.all([
-    git(gitDir, ['diff', '--raw', '--no-abbrev', '--no-renames', range]),
-    git(gitDir, ['diff', '--numstat', '--no-renames', range]),
+    originGit(gitDir, ['diff', '--raw', '--no-abbrev', '--no-renames', range], AS_WRITTEN),
+    originGit(gitDir, ['diff', '--numstat', '--no-renames', range], AS_WRITTEN),
   ]);
   const counts = new Map<string, [number, number]>();
   for (const line of numstat.split('\n').filter(Boolean)) {

@@ -1,8 +1,8 @@
 // Pull requests: opening one (checked against the origin's branches when there is one), listing,
 // reading, updating, and the files one changes.
-import { execFile } from 'node:child_process';
 import { diffFiles } from './diff.js';
 import { WEB } from './json.js';
+import { originBranch, originGit } from './origin-git.js';
 import { pullJson } from './pull-json.js';
 import { DOCS, HttpError, intParam, paged, rejectLongBody, validationFailed } from './replies.js';
 import type { HandlerTable, Reply } from './replies.js';
@@ -10,30 +10,16 @@ import { addIssue, discussionCounts, placeholderSha, requirePull } from './state
 import type { Emu } from './state.js';
 import type { PullState } from './types.js';
 
-function git(gitDir: string, args: string[]): Promise<{ ok: boolean; stdout: string }> {
-  return new Promise((resolve) => {
-    execFile('git', ['--git-dir', gitDir, ...args], (error, stdout) => resolve({ ok: !error, stdout }));
-  });
-}
-
-/** Commit a branch points at in the origin, or undefined when it does not exist. */
-async function branchSha(remoteDir: string, branch: string): Promise<string | undefined> {
-  const { ok, stdout } = await git(remoteDir, [
-    'rev-parse',
-    '--verify',
-    '--quiet',
-    `refs/heads/${branch}^{commit}`,
-  ]);
-  return ok ? stdout.trim() : undefined;
-}
-
 /** A 422 with one custom error message, as GitHub words the refusal of a pull request. */
 const refusePull = (message: string, docs: string) =>
   validationFailed([{ resource: 'PullRequest', code: 'custom', message }], docs);
 
 /** The head and base commits in the origin; a 422 when either branch is missing or head adds nothing. */
 async function headAndBase(remoteDir: string, head: string, base: string, docs: string) {
-  const [headSha, baseSha] = await Promise.all([branchSha(remoteDir, head), branchSha(remoteDir, base)]);
+  const [headSha, baseSha] = await Promise.all([
+    originBranch(remoteDir, head),
+    originBranch(remoteDir, base),
+  ]);
   if (!headSha || !baseSha) {
     const invalid = [...(headSha ? [] : ['head']), ...(baseSha ? [] : ['base'])];
     throw validationFailed(
@@ -41,7 +27,11 @@ async function headAndBase(remoteDir: string, head: string, base: string, docs: 
       docs,
     );
   }
-  if ((await git(remoteDir, ['merge-base', '--is-ancestor', headSha, baseSha])).ok) {
+  const headInBase = await originGit(remoteDir, ['merge-base', '--is-ancestor', headSha, baseSha]).then(
+    () => true,
+    () => false,
+  );
+  if (headInBase) {
     throw refusePull(`No commits between ${base} and ${head}`, docs);
   }
   return { headSha, baseSha };
