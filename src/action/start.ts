@@ -1,5 +1,5 @@
-// The first sign of life (issue 20): what was asked, read from the event, and the 👀 on it sent with a plain
-// `fetch` before the rest of the action is even loaded. The entry (src/index.ts) imports only this module
+// The first sign of life (issue 20): what was asked, read from the event, and the 👀 on it, sent before the
+// rest of the action is even loaded. The entry (src/index.ts) imports only this module
 // statically; everything else (Octokit and its plugins, @actions/core, the agent, the SDK) loads behind it.
 // The 👀 is a courtesy: if it fails here, main.ts sends it again through Octokit, with its retries. It goes
 // through node:http(s) rather than fetch because its `finish` says when the request has left: the entry
@@ -41,7 +41,7 @@ export async function readStart(env: NodeJS.ProcessEnv): Promise<Start> {
     label: settings.inputs.label,
     assignee: settings.inputs.assignee,
   });
-  const path = asked.kind === 'skip' || asked.kind === 'dispatch' ? undefined : reactionPath(asked);
+  const path = asked.kind === 'skip' || asked.kind === 'dispatch' ? undefined : reactionPath(settings, asked);
   const direct = !PROXY_VARIABLES.some((name) => env[name]);
   return { settings, asked, ...(path && direct ? { eyes: sendEyes(settings, path) } : {}) };
 }
@@ -50,8 +50,8 @@ export async function readStart(env: NodeJS.ProcessEnv): Promise<Start> {
  * Where a trigger's reactions go, as main.ts's `react` sends them through Octokit: the comment that asked,
  * or the issue itself for a label or an assignment; a review takes no reactions through the REST API.
  */
-function reactionPath(trigger: TriggerSource): string | undefined {
-  const repo = `/repos/${encodeURIComponent(trigger.owner)}/${encodeURIComponent(trigger.repo)}`;
+function reactionPath(settings: Settings, trigger: TriggerSource): string | undefined {
+  const repo = `/repos/${encodeURIComponent(settings.owner)}/${encodeURIComponent(settings.repo)}`;
   switch (trigger.source) {
     case 'issue_comment':
       return `${repo}/issues/comments/${trigger.commentId}/reactions`;
