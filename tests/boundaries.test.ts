@@ -83,8 +83,11 @@ describe('the layout', () => {
     expect(foldersImporting(/^@anthropic-ai\//)).toEqual(['model']);
     expect(foldersImporting(/^@actions\/github$|^@octokit\//)).toEqual(['github']);
     expect(foldersImporting(/^@actions\/core$/)).toEqual(['runner']);
-    // The image codecs: pure JavaScript, reached only by the module that decodes and scales pictures.
-    expect(foldersImporting(/^(pngjs|jpeg-js|omggif)$/)).toEqual(['images']);
+    // The image codecs (pure JavaScript, and libwebp in WebAssembly), reached only by the module that decodes
+    // and scales pictures; the WebAssembly one by one file, which loads it on first use.
+    expect(foldersImporting(/^(pngjs|jpeg-js|omggif|@jsquash\/webp\/.*)$/)).toEqual(['images']);
+    const wasm = sources.filter((s) => s.imports.some((name) => name.startsWith('@jsquash/')));
+    expect(wasm.map((s) => s.file)).toEqual(['images/webp.ts']);
     // Processes start in two places: the sandbox (everything the model runs) and our own git.
     expect(foldersImporting(/^node:child_process$/)).toEqual(['git', 'sandbox']);
   });
@@ -99,7 +102,7 @@ describe('the layout', () => {
   it('uses no outside package but the ones named here', () => {
     // zod is the one library of the language itself: every boundary that takes data validates it with it.
     const known =
-      /^(node:|zod$|@anthropic-ai\/|@actions\/(core|github)$|@octokit\/|jsonc-parser$|yaml$|smol-toml$|acorn$|(pngjs|jpeg-js|omggif)$)/;
+      /^(node:|zod$|@anthropic-ai\/|@actions\/(core|github)$|@octokit\/|jsonc-parser$|yaml$|smol-toml$|acorn$|(pngjs|jpeg-js|omggif)$|@jsquash\/webp\/decode\.js$)/;
     const unknown = sources.flatMap((s) => s.imports.filter((name) => !ours(name) && !known.test(name)));
     expect(unknown).toEqual([]);
   });

@@ -33,7 +33,7 @@ export async function agentOptions(
     pictures: view.pictures,
     references: view.references,
     // The github tool runs here, in the action's process, with the action's client: no tool holds the token.
-    github: new RepositoryReading(api),
+    github: new RepositoryReading(api, settings.serverUrl),
     facts: runFacts(settings, plan),
     hiddenFiles: credentialFiles(process.env),
     model: new Model({

@@ -113,6 +113,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         serverUrl: settings.serverUrl,
         trigger,
         issueHtml: reads.issueHtml,
+        reviews: reads.reviews,
         allComments,
         thread,
         threads,

@@ -1,7 +1,7 @@
 // The reads every run starts from, sent as soon as the event is known: beside the 👀, the permission check and
 // the queue's first look rather than after them, so that they cost no round trip of their own before the first
 // model request. The permissions of the thread's authors follow the comments at once (the second round trip).
-import type { GitHubApi, IssueComment, Permission } from '../github/api.js';
+import type { GitHubApi, IssueComment, Permission, SubmittedReview } from '../github/api.js';
 import { humanComments } from '../github/thread/issue-context.js';
 import { pullThreads, threadAuthors, type ReviewThread } from '../github/thread/review-threads.js';
 import type { RunTrigger } from '../github/trigger.js';
@@ -13,6 +13,8 @@ export interface ThreadReads {
   threads: Promise<ReviewThread[]>;
   /** The description as HTML, where its pictures are (a failure leaves the pictures out, not the run). */
   issueHtml: Promise<string>;
+  /** On a pull request, its submitted reviews (their pictures are read too); else none. */
+  reviews: Promise<SubmittedReview[]>;
   /** The thread as it stood when the maintainer asked: nothing posted after the trigger. */
   thread: Promise<IssueComment[]>;
   /** The permission of the issue's author and of each person whose comment the model reads. */
@@ -32,6 +34,7 @@ export function readThread(api: GitHubApi, trigger: RunTrigger): ThreadReads {
     comments,
     threads,
     issueHtml: api.issueHtml(trigger.issueNumber),
+    reviews: trigger.isPullRequest ? api.reviews(trigger.issueNumber) : Promise.resolve([]),
     thread,
     permissions: Promise.all([thread, threads]).then(([asked, review]) =>
       authorPermissions(api, trigger.issueAuthor, asked, threadAuthors(review)),

@@ -1,6 +1,8 @@
 // What the model sees of the thread besides its text: the pictures in it, and the map of the issues and pull
 // requests it points to. Both are best effort: a failure leaves a line or nothing, never a failed run.
-import type { GitHubApi, IssueComment, Permission } from '../github/api.js';
+import type { GitHubApi, IssueComment, Permission, SubmittedReview } from '../github/api.js';
+import { imageSources } from '../github/thread/attachments.js';
+import { humanComments } from '../github/thread/issue-context.js';
 import { pictureSources, threadPictures, type Picture } from '../github/thread/pictures.js';
 import { mentionedNumbers, referenceLines } from '../github/thread/references.js';
 import type { RunTrigger } from '../github/trigger.js';
@@ -19,6 +21,8 @@ export async function threadView(request: {
   trigger: RunTrigger;
   /** The issue's description as HTML (sent with the thread's first reads, thread-reads.ts). */
   issueHtml: Promise<string>;
+  /** On a pull request, its submitted reviews (sent with the first reads too); else none. */
+  reviews: Promise<SubmittedReview[]>;
   /** Every comment of the issue, the trigger's own included. */
   allComments: readonly IssueComment[];
   /** The comments the model reads (before the trigger, without it). */
@@ -30,15 +34,24 @@ export async function threadView(request: {
 }): Promise<ThreadView> {
   const { api, trigger } = request;
   const [pictures, references] = await Promise.all([
-    readPictures(request).catch((error: unknown) => {
-      log.warning(`The thread's pictures could not be read: ${errorSentence(error)}`);
-      return [];
+    readPictures(request).catch((error: unknown): Picture[] => {
+      const why = errorSentence(error);
+      log.warning(`The thread's pictures could not be read: ${why}`);
+      // The model is told, as for any picture not shown: a screenshot it was pointed to is not silently gone.
+      return [{ label: 'the thread', skipped: `its pictures could not be read (${why})` }];
     }),
     referenceLines(
       api.readOnly(),
       { owner: api.owner, repo: api.repo },
       mentionedNumbers(
-        [trigger.task, trigger.issueTitle, trigger.issueBody, ...request.thread.map((c) => c.body)],
+        [
+          trigger.task,
+          trigger.issueTitle,
+          trigger.issueBody,
+          ...request.thread.map((c) => c.body),
+          // On a pull request, its review threads are part of the thread the model reads.
+          ...request.threads.flatMap((t) => t.comments).map((c) => c.body),
+        ],
         {
           owner: api.owner,
           repo: api.repo,
@@ -54,21 +67,49 @@ export async function threadView(request: {
   return { pictures, references };
 }
 
+/**
+ * The pictures of every place the thread is read from: the trigger (a comment, a review comment or a submitted
+ * review), the conversation, the review comments and the submitted reviews before it, and the description.
+ */
 async function readPictures(request: Parameters<typeof threadView>[0]): Promise<Picture[]> {
-  const { trigger } = request;
+  const { api, trigger } = request;
   const reviewComments = request.threads.flatMap((t) => t.comments);
-  const asked = trigger.source === 'review_comment' ? reviewComments : request.allComments;
-  const trig = trigger.source === 'review' ? undefined : asked.find((c) => c.id === trigger.commentId);
-  const before = reviewComments.filter((c) => c.createdAt <= trigger.commentCreatedAt);
+  const reviews = await request.reviews;
+  const asked =
+    trigger.source === 'review_comment'
+      ? reviewComments
+      : trigger.source === 'review'
+        ? reviews
+        : request.allComments;
+  const trig = asked.find((c) => c.id === trigger.commentId);
+  const before = [...reviewComments, ...reviews].filter(
+    (c) => c !== trig && c.createdAt <= trigger.commentCreatedAt,
+  );
+  const comments = [...request.thread, ...before];
   const sources = pictureSources({
     trigger: trig,
-    comments: [...request.thread, ...before],
+    comments,
     description: {
       html: await request.issueHtml,
       author: trigger.issueAuthor,
       kind: trigger.isPullRequest ? 'pull request' : 'issue',
     },
-    permissions: request.permissions,
+    permissions: await withAuthors(api, request.permissions, [...(trig ? [trig] : []), ...comments]),
   });
   return await threadPictures(sources, request.serverUrl, request.signal ? { signal: request.signal } : {});
+}
+
+/** The permissions known, and those of pictures' authors the thread's text did not need (the trigger's, reviewers'). */
+async function withAuthors(
+  api: GitHubApi,
+  known: ReadonlyMap<string, Permission>,
+  comments: readonly IssueComment[],
+): Promise<ReadonlyMap<string, Permission>> {
+  const withPictures = humanComments(comments).filter((c) => imageSources(c.bodyHtml ?? '').length > 0);
+  const missing = [...new Set(withPictures.map((c) => c.user))].filter((login) => !known.has(login));
+  if (missing.length === 0) return known;
+  const asked = await Promise.all(
+    missing.map(async (login) => [login, await api.permission(login)] as const),
+  );
+  return new Map([...known, ...asked]);
 }

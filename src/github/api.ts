@@ -33,6 +33,12 @@ export interface ReviewComment extends IssueComment {
   diffHunk: string;
 }
 
+/** A submitted review of a pull request: its body is a comment of the conversation, dated when submitted. */
+export interface SubmittedReview extends IssueComment {
+  /** APPROVED, CHANGES_REQUESTED, COMMENTED or DISMISSED. */
+  state: string;
+}
+
 /** Who writes when the workflow's own GITHUB_TOKEN is used. */
 export const WORKFLOW_BOT = 'github-actions[bot]';
 
@@ -302,6 +308,26 @@ export class GitHubApi {
       ...lineOf(comment),
       diffHunk: comment.diff_hunk,
     }));
+  }
+
+  /** The pull request's submitted reviews (pending ones have no date), oldest first, with rendered bodies. */
+  async reviews(pullNumber: number): Promise<SubmittedReview[]> {
+    const all = await this.#octokit.paginate(this.#octokit.rest.pulls.listReviews, {
+      ...this.#repo,
+      pull_number: pullNumber,
+      per_page: 100,
+      mediaType: { format: 'full+json' },
+    });
+    return all.flatMap((review) =>
+      review.submitted_at
+        ? [
+            {
+              ...commentOf({ ...review, created_at: review.submitted_at, updated_at: review.submitted_at }),
+              state: review.state,
+            },
+          ]
+        : [],
+    );
   }
 
   /** Replies in a review thread, given its top comment (GitHub takes no reply to a reply). */

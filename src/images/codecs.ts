@@ -1,22 +1,17 @@
 // Pixels in and out of the formats the model reads: PNG (pngjs), JPEG (jpeg-js) and GIF's first frame
-// (omggif), all pure JavaScript. WebP has no decoder here: it is passed on as it is or not at all.
+// (omggif), all pure JavaScript, and WebP (libwebp in WebAssembly, ./webp.ts). Out comes PNG or JPEG.
 import jpeg from 'jpeg-js';
 import { GifReader } from 'omggif';
 import { PNG } from 'pngjs';
 import type { Pixels } from './scale.js';
 import type { ImageMediaType } from './sniff.js';
+import { decodeWebp } from './webp.js';
 
 /** The most pixels decoded at once: 8,000 × 8,000, the largest image the API takes. */
 export const MAX_DECODE_PIXELS = 64_000_000;
 
-export type Decodable = Exclude<ImageMediaType, 'image/webp'>;
-
-export function canDecode(mediaType: ImageMediaType): mediaType is Decodable {
-  return mediaType !== 'image/webp';
-}
-
 /** RGBA pixels of the image (a GIF's first frame); throws when the bytes are not what they claim. */
-export function decode(bytes: Uint8Array, mediaType: Decodable): Pixels {
+export async function decode(bytes: Uint8Array, mediaType: ImageMediaType): Promise<Pixels> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   switch (mediaType) {
     case 'image/png': {
@@ -38,6 +33,8 @@ export function decode(bytes: Uint8Array, mediaType: Decodable): Pixels {
       gif.decodeAndBlitFrameRGBA(0, data);
       return { width: gif.width, height: gif.height, data };
     }
+    case 'image/webp':
+      return await decodeWebp(bytes);
   }
 }
 

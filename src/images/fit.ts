@@ -1,7 +1,7 @@
 // An image made fit for the model: recognised by its bytes, scaled so its long edge is at most 1,568 px (the
 // vision guide's advice), and at most 5 MB once base64-encoded (the API refuses more). What cannot be made
 // fit is skipped with the reason, never sent broken.
-import { canDecode, decode, encodeJpeg, encodePng, MAX_DECODE_PIXELS } from './codecs.js';
+import { decode, encodeJpeg, encodePng, MAX_DECODE_PIXELS } from './codecs.js';
 import { fittedSize, shrink, type Pixels } from './scale.js';
 import { sniffImage, type ImageMediaType } from './sniff.js';
 
@@ -29,21 +29,24 @@ export type Fit = { image: FittedImage } | { skipped: string };
 const base64Length = (bytes: number): number => Math.ceil(bytes / 3) * 4;
 const px = (width: number, height: number): string => `${width}×${height} px`;
 
-export function fitImage(bytes: Uint8Array): Fit {
+export async function fitImage(bytes: Uint8Array): Promise<Fit> {
   const kind = sniffImage(bytes);
   if (!kind) return { skipped: 'not a PNG, JPEG, GIF or WebP image' };
   const { mediaType, width, height } = kind;
   const fits = Math.max(width, height) <= MAX_EDGE && base64Length(bytes.length) <= MAX_IMAGE_BASE64_BYTES;
   // An animated GIF is sent as it is when it fits: the model reads its first frame either way.
   if (fits) return { image: { mediaType, data: Buffer.from(bytes).toString('base64'), width, height } };
-  if (!canDecode(mediaType))
-    return { skipped: `a WebP image of ${px(width, height)} is too large to send and cannot be scaled here` };
   if (width * height > MAX_DECODE_PIXELS) return { skipped: `too large to scale (${px(width, height)})` };
   let pixels: Pixels;
   try {
-    pixels = decode(bytes, mediaType);
+    pixels = await decode(bytes, mediaType);
   } catch {
-    return { skipped: `a damaged ${mediaType.slice(6).toUpperCase()} image` };
+    // libwebp's simple decoder reads still images only: an animation cannot be scaled.
+    const what =
+      mediaType === 'image/webp'
+        ? 'an animated or damaged WebP'
+        : `a damaged ${mediaType.slice(6).toUpperCase()}`;
+    return { skipped: `${what} image` };
   }
   const size = fittedSize(pixels.width, pixels.height, MAX_EDGE);
   const small = shrink(pixels, size.width, size.height);
@@ -59,7 +62,7 @@ export function fitImage(bytes: Uint8Array): Fit {
   };
 }
 
-/** PNG stays PNG (sharp text in screenshots) unless it is too big; photographs are JPEG. */
+/** PNG stays PNG (sharp text in screenshots) unless it is too big, and so does WebP; photographs are JPEG. */
 function encodeWithin(
   pixels: Pixels,
   prefer: 'png' | 'jpeg',

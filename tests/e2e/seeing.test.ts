@@ -8,7 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { firstMessageText, newestResults } from '../support/requests.js';
 import { HELLO_FILES, pushFeatureBranch } from '../support/anthropic/scenarios.js';
+import { pullRequestReviewEvent } from '../support/action-harness.js';
 import { validateResponse } from '../support/github/openapi.js';
+import { webp } from '../support/webp.js';
 import { createWorld, type World } from './setup.js';
 
 let world: World | undefined;
@@ -52,7 +54,7 @@ function expectHonestReads(github: World['github']): void {
   const reads = github.calls.filter(
     (c) =>
       c.operationId &&
-      /^(checks\/|repos\/get-combined-status|actions\/(get-job|download-job)|search\/|issues\/(get|list-comments)$)/.test(
+      /^(checks\/|repos\/get-combined-status|actions\/(get-job|download-job)|search\/|issues\/(get|list-comments)$|pulls\/list-reviews$)/.test(
         c.operationId,
       ),
   );
@@ -107,6 +109,74 @@ describe('seeing the thread, CI and images', () => {
     expect(world.github.calls.filter((c) => c.path.startsWith('/private-user-images/'))).toHaveLength(1);
     expectHonestReads(world.github);
     expect(world.model.violations).toEqual([]);
+  });
+
+  it("shows a submitted review's pictures, the asking review's first, a large WebP scaled to a PNG", async () => {
+    world = await createWorld([reply(ONE_ITEM('completed')), reply(text('Looked at both.'))], {
+      issue: { title: 'Tidy up', user: 'github-actions[bot]', pull_request: { head: 'feature' } },
+    });
+    await pushFeatureBranch((args) => world!.sandbox.git(args));
+    const pixels = new Uint8Array(3000 * 1500 * 4).map((_, i) => (i % 4 === 3 ? 255 : (i * 7) % 256));
+    const shot = world.github.addAttachment(await webp(3000, 1500, pixels), 'image/webp');
+    const earlier = world.github.addAttachment(png(300, 200));
+    world.github.addReview(1, 'reader', { body: `Looks off:\n\n![](${earlier})`, state: 'COMMENTED' });
+    const review = world.github.addReview(1, 'maintainer', {
+      body: `/agent the header still overlaps, see\n\n<img alt="the header" src="${shot}">`,
+      state: 'CHANGES_REQUESTED',
+    });
+    world.github.addReviewComment(1, 'maintainer', {
+      body: 'The same bug as #7.',
+      path: 'hello.py',
+      line: 1,
+      diffHunk: '@@ -1,1 +1,1 @@\n-a\n+b',
+      reviewId: review.id,
+    });
+    const pull = world.github.state.pulls[0]!;
+    const run = await world.runEvent('pull_request_review', pullRequestReviewEvent({ review, pull }), {
+      env: { GITHUB_SERVER_URL: world.github.url },
+    });
+    expect(run.outputs.status).toBe('completed');
+    const first = world.model.requests[0]!.body.messages[0]!;
+    const images = imagesOf(first.content);
+    expect(images.map((i) => i.source.media_type)).toEqual(['image/png', 'image/png']);
+    const scaled = PNG.sync.read(Buffer.from(images[0]!.source.data, 'base64'));
+    expect([scaled.width, scaled.height]).toEqual([1568, 784]);
+    expect(PNG.sync.read(Buffer.from(images[1]!.source.data, 'base64')).width).toBe(300);
+    const texts = (first.content as Array<{ text?: string }>).map((b) => b.text ?? '').join('\n');
+    expect(texts).toMatch(
+      /Picture 1: from the trigger review by @maintainer on \d{4}-\d\d-\d\d \(1568×784 px\)/,
+    );
+    expect(texts).toMatch(/Picture 2: from a review by @reader \(no write access\) on [\d-]+ \(300×200 px\)/);
+    expect(texts).not.toContain('the header"');
+    // The review threads are read for the map of what the thread points to, too.
+    expect(firstMessageText(world.model.requests[0]!)).toContain(
+      '#7: not found in this repository\n</references>',
+    );
+    const listed = world.github.calls.filter((c) => c.operationId === 'pulls/list-reviews');
+    // Asked with full+json: the reviews came rendered, their uploads as signed URLs.
+    expect(listed).toHaveLength(1);
+    expect(JSON.stringify(listed[0]!.response)).toContain('/private-user-images/');
+    expect(world.github.calls.filter((c) => c.path.startsWith('/private-user-images/'))).toHaveLength(2);
+    expectHonestReads(world.github);
+    expect(world.model.violations).toEqual([]);
+  });
+
+  it("tells the model when the thread's pictures cannot be read, and runs on", async () => {
+    world = await createWorld([reply(ONE_ITEM('completed')), reply(text('Done without it.'))]);
+    world.github.state.issues.get(1)!.body = `See ![](${world.github.addAttachment(png(20, 20))})`;
+    // The rendered description is refused (as for a token without issues: read on a private repository).
+    world.github.failNext(
+      { method: 'GET', path: /\/issues\/1$/ },
+      { status: 403, body: { message: 'Resource not accessible by integration', status: '403' } },
+    );
+    const run = await world.trigger('/agent fix the layout, see the screenshot');
+    expect(run.outputs.status).toBe('completed');
+    const first = world.model.requests[0]!.body.messages[0]!;
+    expect(imagesOf(first.content)).toEqual([]);
+    expect(firstMessageText(world.model.requests[0]!)).toContain(
+      'Picture 1: from the thread, not shown: its pictures could not be read (Resource not accessible by integration',
+    );
+    expect(world.github.calls.filter((c) => c.path.startsWith('/private-user-images/'))).toEqual([]);
   });
 
   it("reads a PR's failing check and its job log with the github tool, fixes the file, and verify passes", async () => {

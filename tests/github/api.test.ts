@@ -86,6 +86,26 @@ describe('GitHubApi reads', () => {
     expect(emu.state.reviewComments.get(answer.id)!.reactions).toEqual(['eyes']);
     expect(emu.violations).toEqual([]);
   });
+
+  it('reads submitted reviews as comments dated when submitted, their bodies rendered', async () => {
+    const { api, emu } = await apiFor({
+      issues: [{ number: 7, title: 'A change', pull_request: { head: 'feature/x' } }],
+    });
+    const shot = emu.addAttachment(new Uint8Array([1]));
+    const review = emu.addReview(7, 'alice', { body: `See ![](${shot})`, state: 'CHANGES_REQUESTED' });
+    const [read, ...more] = await api.reviews(7);
+    expect(more).toEqual([]);
+    expect(read).toMatchObject({
+      id: review.id,
+      user: 'alice',
+      state: 'CHANGES_REQUESTED',
+      body: `See ![](${shot})`,
+      createdAt: review.submitted_at,
+      updatedAt: review.submitted_at,
+    });
+    expect(read!.bodyHtml).toMatch(/<img src="[^"]*\/private-user-images\/[^"]*\?jwt=/);
+    expect(emu.violations).toEqual([]);
+  });
 });
 
 describe('GitHubApi identity', () => {

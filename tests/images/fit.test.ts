@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { fitImage, MAX_EDGE, MAX_IMAGE_BASE64_BYTES } from '../../src/images/fit.js';
 import { imageMagic, sniffImage } from '../../src/images/sniff.js';
 import { shrink } from '../../src/images/scale.js';
+import { webp } from '../support/webp.js';
 
 function rgba(width: number, height: number, pixel: (x: number, y: number) => number[]): Uint8Array {
   const data = new Uint8Array(width * height * 4);
@@ -69,16 +70,16 @@ describe('sniffImage', () => {
   });
 });
 
-describe('fitImage', () => {
-  it('sends a small image as it is', () => {
+describe('fitImage', async () => {
+  it('sends a small image as it is', async () => {
     const bytes = png(200, 100);
-    expect(fitImage(bytes)).toEqual({
+    expect(await fitImage(bytes)).toEqual({
       image: { mediaType: 'image/png', data: Buffer.from(bytes).toString('base64'), width: 200, height: 100 },
     });
   });
 
-  it('scales a large PNG so its long edge is 1,568 px, keeping the aspect ratio and the format', () => {
-    const fit = fitImage(png(3136, 1000));
+  it('scales a large PNG so its long edge is 1,568 px, keeping the aspect ratio and the format', async () => {
+    const fit = await fitImage(png(3136, 1000));
     if (!('image' in fit)) throw new Error(fit.skipped);
     expect(fit.image).toMatchObject({ mediaType: 'image/png', width: MAX_EDGE, height: 500 });
     expect(fit.image.scaledFrom).toEqual({ width: 3136, height: 1000 });
@@ -86,8 +87,8 @@ describe('fitImage', () => {
     expect([out.width, out.height]).toEqual([1568, 500]);
   });
 
-  it('scales a JPEG to a JPEG, and a GIF to a PNG of its first frame', () => {
-    const photo = fitImage(jpg(2000, 3000));
+  it('scales a JPEG to a JPEG, and a GIF to a PNG of its first frame', async () => {
+    const photo = await fitImage(jpg(2000, 3000));
     if (!('image' in photo)) throw new Error(photo.skipped);
     expect(photo.image).toMatchObject({ mediaType: 'image/jpeg', width: 1045, height: 1568 });
     expect(sniffImage(Buffer.from(photo.image.data, 'base64'))).toEqual({
@@ -95,28 +96,59 @@ describe('fitImage', () => {
       width: 1045,
       height: 1568,
     });
-    const anim = fitImage(gif(3136, 4));
+    const anim = await fitImage(gif(3136, 4));
     if (!('image' in anim)) throw new Error(anim.skipped);
     expect(anim.image).toMatchObject({ mediaType: 'image/png', width: 1568, height: 2 });
   });
 
-  it('skips what it cannot make fit, saying why', () => {
-    expect(fitImage(Buffer.from('just text'))).toEqual({ skipped: 'not a PNG, JPEG, GIF or WebP image' });
-    expect(fitImage(webpHeader(4000, 3000))).toEqual({
-      skipped: 'a WebP image of 4000×3000 px is too large to send and cannot be scaled here',
-    });
-    // The header says 3000×3000; the pixels are missing.
-    expect(fitImage(png(3000, 3000).subarray(0, 2000))).toEqual({ skipped: 'a damaged PNG image' });
+  it('scales a large WebP (lossy or lossless) to a PNG, its pixels decoded by libwebp', async () => {
+    const pixels = rgba(3136, 1000, (x) => (x < 1568 ? [200, 30, 30, 255] : [20, 20, 220, 128]));
+    for (const lossless of [false, true]) {
+      const bytes = await webp(3136, 1000, pixels, { lossless });
+      expect(sniffImage(bytes)).toMatchObject({ mediaType: 'image/webp', width: 3136, height: 1000 });
+      const fit = await fitImage(bytes);
+      if (!('image' in fit)) throw new Error(fit.skipped);
+      expect(fit.image).toMatchObject({ mediaType: 'image/png', width: MAX_EDGE, height: 500 });
+      expect(fit.image.scaledFrom).toEqual({ width: 3136, height: 1000 });
+      const out = decoded(fit.image.data);
+      // The left half is opaque red, the right half half-transparent blue, as drawn.
+      const at = (x: number, y: number) => [
+        ...out.data.subarray((y * out.width + x) * 4, (y * out.width + x) * 4 + 4),
+      ];
+      expect(at(100, 250)[0]).toBeGreaterThan(180);
+      expect(at(100, 250)[3]).toBe(255);
+      expect(at(1400, 250)[2]).toBeGreaterThan(180);
+      expect(Math.abs(at(1400, 250)[3]! - 128)).toBeLessThanOrEqual(2);
+    }
+    // A small one goes as it is, still a WebP.
+    const small = await fitImage(
+      await webp(
+        40,
+        30,
+        rgba(40, 30, () => [1, 2, 3, 255]),
+      ),
+    );
+    expect(small).toMatchObject({ image: { mediaType: 'image/webp', width: 40, height: 30 } });
   });
 
-  it('keeps every image within the API’s 5 MB of base64, even noise that PNG cannot compress', () => {
+  it('skips what it cannot make fit, saying why', async () => {
+    expect(await fitImage(Buffer.from('just text'))).toEqual({
+      skipped: 'not a PNG, JPEG, GIF or WebP image',
+    });
+    // A header that promises 4000×3000 and holds no picture (as an animation holds none libwebp reads still).
+    expect(await fitImage(webpHeader(4000, 3000))).toEqual({ skipped: 'an animated or damaged WebP image' });
+    // The header says 3000×3000; the pixels are missing.
+    expect(await fitImage(png(3000, 3000).subarray(0, 2000))).toEqual({ skipped: 'a damaged PNG image' });
+  });
+
+  it('keeps every image within the API’s 5 MB of base64, even noise that PNG cannot compress', async () => {
     const noise = randomBytes(1568 * 1400 * 3);
     const bytes = png(1568, 1400, (x, y) => [
       ...noise.subarray((y * 1568 + x) * 3, (y * 1568 + x) * 3 + 3),
       255,
     ]);
     expect(Math.ceil(bytes.length / 3) * 4).toBeGreaterThan(MAX_IMAGE_BASE64_BYTES);
-    const fit = fitImage(bytes);
+    const fit = await fitImage(bytes);
     if (!('image' in fit)) throw new Error(fit.skipped);
     expect(fit.image.data.length).toBeLessThanOrEqual(MAX_IMAGE_BASE64_BYTES);
     expect(fit.image.mediaType).toBe('image/jpeg');

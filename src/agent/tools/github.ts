@@ -1,7 +1,11 @@
 // The github tool: read-only questions about this repository (an issue, a pull request, its checks, a job's
 // log, a search), answered by a reader the wiring injects. It runs outside the sandbox; no tool holds the token.
 import { z } from 'zod';
+import { CappedOutput, DEFAULT_OUTPUT_LIMIT } from '../../sandbox/capped-output.js';
 import type { RepositoryReader, Tool } from './types.js';
+
+/** What the marker of a capped answer says: each answer is paged, and a page is capped like bash output. */
+const GITHUB_HINT = 'to see the middle, read one page at a time (page) or ask about one pull request or job';
 
 const githubInput = z.object({
   what: z
@@ -34,6 +38,10 @@ export function githubTool(reader: RepositoryReader): Tool<typeof githubInput> {
       'to, the CI results of a branch or pull request (checks, then job_log with a job id for a failing job), and ' +
       'a search of issues and pull requests. Answers are compact text, paged like read_file.',
     inputSchema: githubInput,
-    run: async (input, context) => await reader.answer(input, context.signal),
+    run: async (input, context) => {
+      const answer = new CappedOutput(DEFAULT_OUTPUT_LIMIT, undefined, GITHUB_HINT);
+      answer.write(await reader.answer(input, context.signal));
+      return answer.toString();
+    },
   };
 }

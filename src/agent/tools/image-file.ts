@@ -2,7 +2,7 @@
 // within the API's limits), so it can look at a screenshot its own command made.
 import { open, stat } from 'node:fs/promises';
 import type { z } from 'zod';
-import { fitImage, imageMagic, MAX_EDGE, type FittedImage } from '../../images/fit.js';
+import { fitImage, imageMagic, MAX_EDGE, type FittedImage, type ImageMediaType } from '../../images/fit.js';
 import { formatCount } from '../../sandbox/capped-output.js';
 import { toolFile } from '../workspace.js';
 import { ToolError, type Tool, type ToolAnswer, type ToolContext } from './types.js';
@@ -59,18 +59,21 @@ export async function readImageFile(
       );
     const bytes = Buffer.alloc(size);
     await handle.read(bytes, 0, size, 0);
-    const fit = fitImage(bytes);
+    const fit = await fitImage(bytes);
     if ('skipped' in fit) throw new ToolError(`${shownPath} cannot be shown: ${fit.skipped}`);
-    return { text: describeImage(shownPath, fit.image), images: [fit.image] };
+    return { text: describeImage(shownPath, fit.image, magic), images: [fit.image] };
   } finally {
     await handle.close();
   }
 }
 
-export function describeImage(shownPath: string, image: FittedImage): string {
-  const kind = image.mediaType.slice('image/'.length).toUpperCase();
-  const scaled = image.scaledFrom
-    ? `, scaled from ${image.scaledFrom.width}×${image.scaledFrom.height} px`
-    : '';
-  return `${shownPath}: ${kind} image, ${image.width}×${image.height} px${scaled} (shown below)`;
+const formatName = (mediaType: ImageMediaType) => mediaType.slice('image/'.length).toUpperCase();
+
+/** What the file is, and how it is shown when scaled (a WebP or GIF is shown as a PNG or JPEG then). */
+export function describeImage(shownPath: string, image: FittedImage, file: ImageMediaType): string {
+  if (!image.scaledFrom)
+    return `${shownPath}: ${formatName(file)} image, ${image.width}×${image.height} px (shown below)`;
+  const { width, height } = image.scaledFrom;
+  const as = image.mediaType === file ? '' : ` as a ${formatName(image.mediaType)}`;
+  return `${shownPath}: ${formatName(file)} image, ${width}×${height} px, scaled to ${image.width}×${image.height} px${as} (shown below)`;
 }

@@ -13,10 +13,12 @@ type Question = GitHubQuestion;
 export class RepositoryReading implements RepositoryReader {
   readonly #read: ReadRequest;
   readonly #repo: { owner: string; repo: string };
+  readonly #serverUrl: string;
 
-  constructor(api: GitHubApi) {
+  constructor(api: GitHubApi, serverUrl: string) {
     this.#read = api.readOnly();
     this.#repo = { owner: api.owner, repo: api.repo };
+    this.#serverUrl = serverUrl;
   }
 
   async answer(question: Question, signal?: AbortSignal): Promise<string> {
@@ -40,7 +42,13 @@ export class RepositoryReading implements RepositoryReader {
     const repo = this.#repo;
     switch (question.what) {
       case 'issue':
-        return await issueAnswer(read, repo, needs(question.number, 'issue', 'number'), page);
+        return await issueAnswer(
+          read,
+          repo,
+          needs(question.number, 'issue', 'number'),
+          page,
+          this.#serverUrl,
+        );
       case 'pull':
         return await pullAnswer(read, repo, needs(question.number, 'pull', 'number'), page);
       case 'pull_files':

@@ -8,6 +8,8 @@ const IMAGE_HOSTS = new Set([
 ]);
 /** A download that grows past this is stopped: no picture worth reading is this large. */
 export const MAX_DOWNLOAD_BYTES = 10 * 1024 * 1024;
+/** A download still going after this is given up: a stalled host must not hold the run's start. */
+export const DOWNLOAD_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 3;
 const IMG_SRC = /<img\b[^>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
 const ENTITY = /&(amp|quot|#39|lt|gt);/g;
@@ -39,22 +41,38 @@ export type Download = { bytes: Uint8Array } | { failed: string };
 
 /**
  * The bytes at `url`, fetched without any credential. A redirect is followed only onto an allowed host, and
- * a download is stopped as soon as it passes `maxBytes`.
+ * a download is stopped as soon as it passes `maxBytes`, or when it is still going after `timeoutMs`.
  */
 export async function download(
   url: string,
   serverUrl: string,
-  { signal, maxBytes = MAX_DOWNLOAD_BYTES }: { signal?: AbortSignal; maxBytes?: number } = {},
+  {
+    signal: outer,
+    maxBytes = MAX_DOWNLOAD_BYTES,
+    timeoutMs = DOWNLOAD_TIMEOUT_MS,
+  }: { signal?: AbortSignal; maxBytes?: number; timeoutMs?: number } = {},
+): Promise<Download> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
+  try {
+    return await fetchCapped(url, serverUrl, signal, maxBytes);
+  } catch (error) {
+    if (timeout.aborted && !outer?.aborted) return { failed: `no answer within ${timeoutMs / 1000} s` };
+    throw error;
+  }
+}
+
+async function fetchCapped(
+  url: string,
+  serverUrl: string,
+  signal: AbortSignal,
+  maxBytes: number,
 ): Promise<Download> {
   let at = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (!mayFetch(at, serverUrl))
       return { failed: hop === 0 ? 'not on a GitHub host' : 'redirected off GitHub' };
-    const response = await fetch(at, {
-      redirect: 'manual',
-      headers: { accept: 'image/*' },
-      ...(signal ? { signal } : {}),
-    });
+    const response = await fetch(at, { redirect: 'manual', headers: { accept: 'image/*' }, signal });
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel();
       const location = response.headers.get('location');

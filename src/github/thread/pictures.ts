@@ -33,7 +33,7 @@ export interface Picture {
 /** Where pictures are looked for, in the order they are shown. */
 export function pictureSources(thread: {
   trigger?: IssueComment | undefined;
-  /** The conversation's comments and the review comments before the trigger, in any order. */
+  /** The conversation's comments, review comments and submitted reviews before the trigger, in any order. */
   comments: readonly IssueComment[];
   description: { html: string; author: string; kind: string };
   permissions: ReadonlyMap<string, Permission>;
@@ -44,17 +44,24 @@ export function pictureSources(thread: {
     label: `${what} by ${who(c.user)} on ${c.createdAt.slice(0, 10)}`,
     html: c.bodyHtml ?? '',
   });
+  const trigger = thread.trigger;
   return [
-    ...(thread.trigger ? [comment(thread.trigger, 'the trigger comment')] : []),
+    ...(trigger ? [comment(trigger, 'state' in trigger ? 'the trigger review' : 'the trigger comment')] : []),
     ...humanComments(thread.comments)
-      .filter((c) => c.id !== thread.trigger?.id)
+      .filter((c) => c !== trigger)
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id)
-      .map((c) => comment(c, 'path' in c ? `a review comment on ${String(c.path)}` : 'a comment')),
+      .map((c) => comment(c, kindOf(c))),
     {
       label: `the ${thread.description.kind} description by ${who(thread.description.author)}`,
       html: thread.description.html,
     },
   ];
+}
+
+/** What a comment is, for its label: review comments say their file, submitted reviews are reviews. */
+function kindOf(comment: IssueComment): string {
+  if ('path' in comment) return `a review comment on ${String(comment.path)}`;
+  return 'state' in comment ? 'a review' : 'a comment';
 }
 
 export async function threadPictures(
@@ -107,7 +114,7 @@ async function fetchPicture(
   try {
     const got = await download(url, serverUrl, signal ? { signal } : {});
     if ('failed' in got) return { skipped: `download failed (${got.failed})` };
-    const fit = fitImage(got.bytes);
+    const fit = await fitImage(got.bytes);
     return 'image' in fit ? { image: fit.image } : { skipped: fit.skipped };
   } catch (error) {
     return { skipped: `download failed (${error instanceof Error ? error.message : String(error)})` };

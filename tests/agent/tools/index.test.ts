@@ -82,6 +82,20 @@ describe('the toolbox', () => {
     expect(accepted).toEqual({ isError: false, output: '[>] #1: Plan\n\n(0/1 completed)' });
     expect(todos.items).toHaveLength(1);
   });
+
+  it('caps a long github answer like bash output, keeping its start and its page note', async () => {
+    const long = `issue #1 (open): Big\n${'x'.repeat(200_000)}\n[page 1: 30 comments; read on with page=2]`;
+    const asked: unknown[] = [];
+    const reader = { answer: async (question: unknown) => (asked.push(question), long) };
+    const toolbox = createToolbox(new TodoManager(), 5, { github: reader });
+    const outcome = await toolbox.run('github', { what: 'issue', number: 1 }, context);
+    expect(outcome.isError).toBe(false);
+    expect(outcome.output.length).toBeLessThan(51_000);
+    expect(outcome.output.startsWith('issue #1 (open): Big\n')).toBe(true);
+    expect(outcome.output.endsWith('[page 1: 30 comments; read on with page=2]')).toBe(true);
+    expect(outcome.output).toContain('read one page at a time (page)');
+    expect(asked).toEqual([{ what: 'issue', number: 1 }]);
+  });
 });
 
 describe('tool definitions', () => {

@@ -100,6 +100,15 @@ describe('download', () => {
     expect(site.closedEarly()).toBe(true);
   });
 
+  it('gives up a download that stalls, as a failure', async () => {
+    const site = await serve({
+      '/slow': (res) => res.writeHead(200, { 'content-type': 'image/png' }).write('PNG'),
+    });
+    expect(await download(`${site.url}/slow`, site.url, { timeoutMs: 300 })).toEqual({
+      failed: 'no answer within 0.3 s',
+    });
+  });
+
   it('reports an error status as a failure, not a throw', async () => {
     const site = await serve({});
     expect(await download(`${site.url}/gone`, site.url)).toEqual({ failed: 'HTTP 404' });

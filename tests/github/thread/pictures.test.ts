@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IssueComment } from '../../../src/github/api.js';
-import { pictureSources, threadPictures } from '../../../src/github/thread/pictures.js';
+import { MAX_PICTURES, pictureSources, threadPictures } from '../../../src/github/thread/pictures.js';
 
 const comment = (
   id: number,
@@ -32,6 +32,7 @@ describe('pictureSources', () => {
         comment(1, 'alice', '2026-12-01T10:00:00Z', 'A'),
         comment(2, 'bob', '2026-12-02T10:00:00Z', 'B', { path: 'src/x.ts' }),
         comment(3, 'ci[bot]', '2026-12-02T11:00:00Z', 'bot'),
+        comment(2, 'carol', '2026-12-02T12:00:00Z', 'R', { state: 'CHANGES_REQUESTED' }),
       ],
       description: { html: 'D', author: 'alice', kind: 'issue' },
       permissions: new Map([
@@ -41,9 +42,24 @@ describe('pictureSources', () => {
     });
     expect(sources).toEqual([
       { label: 'the trigger comment by @maintainer on 2026-12-03', html: 'T' },
+      { label: 'a review by @carol (no write access) on 2026-12-02', html: 'R' },
       { label: 'a review comment on src/x.ts by @bob (no write access) on 2026-12-02', html: 'B' },
       { label: 'a comment by @alice on 2026-12-01', html: 'A' },
       { label: 'the issue description by @alice', html: 'D' },
+    ]);
+  });
+
+  it('labels a submitted review that asked as the trigger review', () => {
+    const review = comment(5, 'maintainer', '2026-12-03T10:00:00Z', 'T', { state: 'COMMENTED' });
+    const sources = pictureSources({
+      trigger: review,
+      comments: [review],
+      description: { html: '', author: 'maintainer', kind: 'pull request' },
+      permissions: new Map([['maintainer', 'write']]),
+    });
+    expect(sources.map((s) => s.label)).toEqual([
+      'the trigger review by @maintainer on 2026-12-03',
+      'the pull request description by @maintainer',
     ]);
   });
 });
@@ -89,6 +105,28 @@ describe('threadPictures', () => {
       ['two', '4×3'],
       ['1 more picture(s)', 'over the limit of 2 a run'],
     ]);
+  });
+
+  it('shows 20 a run by default, the first sources first, and fetches none past them', async () => {
+    const png = PNG.sync.write(new PNG({ width: 2, height: 2 }));
+    const asked: string[] = [];
+    server = createServer((req, res) => {
+      asked.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const sources = Array.from({ length: 22 }, (_, i) => ({
+      label: `source ${i + 1}`,
+      html: `<img src="${url}/${i + 1}.png">`,
+    }));
+    expect(MAX_PICTURES).toBe(20);
+    const pictures = await threadPictures(sources, url);
+    expect(pictures.filter((p) => p.image).map((p) => p.label)).toEqual(
+      sources.slice(0, 20).map((s) => s.label),
+    );
+    expect(pictures.at(-1)).toEqual({ label: '2 more picture(s)', skipped: 'over the limit of 20 a run' });
+    expect(asked).toHaveLength(20);
   });
 
   it('stops showing pictures past `maxBytes` of picture data, and says so for each one left out', async () => {

@@ -85,6 +85,18 @@ describe('GitHub emulator: pull request reviews and review comments', () => {
       ['COMMENTED', '', 'maintainer'],
       ['COMMENTED', '', 'visitor'],
     ]);
+    expect(reviews[0]).not.toHaveProperty('body_html');
+    // With full+json, as GitHub documents it, each review's body comes rendered too.
+    const { data: full } = await octokit.rest.pulls.listReviews({
+      owner,
+      repo,
+      pull_number: 2,
+      mediaType: { format: 'full+json' },
+    });
+    expect(full[0]).toMatchObject({
+      body_html: '<p dir="auto">/agent use pathlib</p>',
+      body_text: '/agent use pathlib',
+    });
     const { data: ofReview } = await octokit.rest.pulls.listCommentsForReview({
       owner,
       repo,

@@ -106,10 +106,14 @@ export function pullReviewHandlers(emu: Emu): HandlerTable {
       const json = toJson(reply);
       return { status: 201, body: json, headers: { location: json.url } };
     },
-    'pulls/list-reviews': ({ match, url }) => {
+    // GitHub documents the same media types here as for comments: full+json adds body_html and body_text.
+    'pulls/list-reviews': ({ match, url, headers }) => {
       const pull = pullOf(match);
       const reviews = [...emu.state.reviews.values()].filter((r) => r.pull_number === pull.number);
-      return paged(reviews, url, emu.api, (r) => reviewJson(emu, r));
+      return paged(reviews, url, emu.api, (r) => ({
+        ...reviewJson(emu, r),
+        ...renderedFields(emu, { headers }, r.body),
+      }));
     },
     'pulls/list-comments-for-review': ({ match, url }) => {
       const pull = pullOf(match);
