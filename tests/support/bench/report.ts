@@ -47,47 +47,46 @@ const check = (ok: boolean): Verdict => (ok ? 'pass' : 'FAIL');
  */
 function waitRows(at: WaitsAt): Row[] {
   const m = at.median;
-  const label = `GitHub ${at.githubLatencyMs} ms`;
-  const verdict = (ok: boolean, applies: boolean): Verdict => (applies ? check(ok) : 'info');
   const zero = at.githubLatencyMs === 0;
   const ratio = m.eyesMs / at.bareNodeMs;
+  /** One row: its target and verdict apply at 0 ms (a time) or at the slower GitHub (a round-trip count). */
+  const row = (measure: string, value: string, target: string, ok: boolean, atZero: boolean): Row => ({
+    measure: `${measure} (GitHub ${at.githubLatencyMs} ms)`,
+    value,
+    target: atZero === zero ? target : atZero ? '—' : '— (read at latency)',
+    verdict: atZero === zero ? check(ok) : 'info',
+  });
   return [
-    {
-      measure: `8 start → first model request (${label})`,
-      value: `${ms(m.firstModelMs)}`,
-      target: zero ? '≤ 600 ms' : '—',
-      verdict: verdict(m.firstModelMs <= 600, zero),
-    },
-    {
-      measure: `  sequential GitHub round trips before it (${label})`,
-      value: `${m.roundTripsBeforeModel}`,
-      target: zero ? '— (read at latency)' : '≤ 2',
-      verdict: verdict(m.roundTripsBeforeModel <= 2, !zero),
-    },
-    {
-      measure: `  last model answer → pull request (${label})`,
-      value: `${ms(m.lastAnswerToPullMs)} (commit and push included)`,
-      target: zero ? '≤ 1 s plus the push' : '—',
-      verdict: verdict(m.lastAnswerToPullMs <= 1000, zero),
-    },
-    {
-      measure: `  last model answer → exit (${label})`,
-      value: `${ms(m.lastAnswerToExitMs)}`,
-      target: zero ? '≤ 2 s' : '—',
-      verdict: verdict(m.lastAnswerToExitMs <= 2000, zero),
-    },
-    {
-      measure: `  sequential GitHub round trips after it (${label})`,
-      value: `${m.roundTripsAfterModel}`,
-      target: zero ? '— (read at latency)' : '≤ 4',
-      verdict: verdict(m.roundTripsAfterModel <= 4, !zero),
-    },
-    {
-      measure: `  start → 👀, against a bare node's same GET and POST (${label})`,
-      value: `${ms(m.eyesMs)} vs ${ms(at.bareNodeMs)} (${ratio.toFixed(2)}×)`,
-      target: zero ? '≤ 1.5×' : '—',
-      verdict: verdict(ratio <= 1.5, zero),
-    },
+    row('8 start → first model request', ms(m.firstModelMs), '≤ 600 ms', m.firstModelMs <= 600, true),
+    row(
+      '  sequential GitHub round trips before it',
+      `${m.roundTripsBeforeModel}`,
+      '≤ 2',
+      m.roundTripsBeforeModel <= 2,
+      false,
+    ),
+    row(
+      '  last model answer → pull request',
+      `${ms(m.lastAnswerToPullMs)} (commit and push included)`,
+      '≤ 1 s plus the push',
+      m.lastAnswerToPullMs <= 1000,
+      true,
+    ),
+    row('  last model answer → exit', ms(m.lastAnswerToExitMs), '≤ 2 s', m.lastAnswerToExitMs <= 2000, true),
+    row(
+      '  sequential GitHub round trips after it',
+      `${m.roundTripsAfterModel}`,
+      '≤ 4',
+      m.roundTripsAfterModel <= 4,
+      false,
+    ),
+    row(
+      "  start → 👀, against a bare node's same GET and POST",
+      `${ms(m.eyesMs)} vs ${ms(at.bareNodeMs)} (${ratio.toFixed(2)}×)`,
+      '≤ 1.5×',
+      ratio <= 1.5,
+      true,
+    ),
   ];
 }
 
