@@ -17,6 +17,7 @@ import { measureColdLoop } from '../tests/support/bench/cold-loop.js';
 import { measureDistSize } from '../tests/support/bench/dist.js';
 import { measureLoopOverhead } from '../tests/support/bench/loop.js';
 import { measureSandboxCost } from '../tests/support/bench/sandbox.js';
+import { measureWaits } from '../tests/support/bench/waits.js';
 import { renderTable, verdicts, type BenchResults } from '../tests/support/bench/report.js';
 import { checkRequest } from '../tests/support/github/openapi.js';
 
@@ -31,6 +32,7 @@ const REPS = {
     share: 3,
     memory: 3,
     sandbox: [5, 41],
+    waits: 5,
   },
   quick: {
     firstWrite: 2,
@@ -41,11 +43,14 @@ const REPS = {
     share: 1,
     memory: 1,
     sandbox: [2, 9],
+    waits: 1,
   },
 };
 const LOOP_TURNS = [10, 100, 300];
 /** A model reply every 250 ms: slow enough for the checklist to move while the run goes on. */
 const PACED_LATENCY_MS = 250;
+/** Measure 8 runs with GitHub answering at once and after this long (issue 20). */
+const GITHUB_LATENCIES_MS = [0, 150];
 
 function gitCommit(): string {
   try {
@@ -99,7 +104,10 @@ async function main(): Promise<void> {
     peakMemory: await step('5 peak memory', () => measurePeakMemory(reps.memory)),
     distSize,
     sandbox: await step('7 sandbox', () => measureSandboxCost(reps.sandbox[0]!, reps.sandbox[1]!)),
+    waits: [],
   };
+  for (const latency of GITHUB_LATENCIES_MS)
+    results.waits.push(await step(`8 waits, GitHub ${latency} ms`, () => measureWaits(reps.waits, latency)));
 
   const rows = verdicts(results);
   const meta = {

@@ -2,6 +2,9 @@
 // Bedrock and Vertex SDKs) goes into chunk files that ncc names `<id>.index.js` for every entry; each entry's
 // chunks are renamed after it (`<id>.cli.js`), since the same id holds different code in each bundle. ncc
 // minifies only the entry file, so the chunks are minified here (names kept: SDK errors are told by name).
+// The action's entry (dist/index.js) is not ncc's: esbuild bundles src/index.ts with what the first sign of
+// life needs (src/action/start.ts: the settings, the event, the 👀), and it loads ncc's bundle of the rest
+// (dist/main.js) with import(), so the 👀 leaves before that bundle is even read (issue 20).
 import { execFileSync } from 'node:child_process';
 import {
   mkdtempSync,
@@ -15,10 +18,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { transformSync } from 'esbuild';
+import { build, transformSync } from 'esbuild';
 
 const entries = [
-  { src: 'src/index.ts', out: 'index.js' },
+  { src: 'src/action/main.ts', out: 'main.js' },
   { src: 'src/cli.ts', out: 'cli.js', shebang: true },
 ];
 
@@ -62,4 +65,28 @@ for (const entry of entries) {
     chmodSync(file, 0o755);
   }
 }
+// The first chunk: src/index.ts and start.ts's imports, with `./action/main.js` left to ncc's bundle.
+await build({
+  entryPoints: ['src/index.ts'],
+  outfile: 'dist/index.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  keepNames: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  plugins: [
+    {
+      name: 'main-bundle',
+      setup(esbuild) {
+        esbuild.onResolve({ filter: /^\.\/action\/main\.js$/ }, () => ({
+          path: './main.js',
+          external: true,
+        }));
+      },
+    },
+  ],
+});
 writeFileSync('dist/package.json', `${JSON.stringify({ type: 'module' }, null, 2)}\n`);

@@ -41,6 +41,7 @@ describe('npm run bench', () => {
     const code = await new Promise<number | null>((done) => bench.on('close', done));
 
     expect(output).toContain('start → first GitHub write');
+    expect(output).toContain('start → first model request (GitHub 150 ms)');
     expect(code, output).toBe(0);
     const results = JSON.parse(await readFile(out, 'utf8')) as Record<string, unknown>;
     for (const key of [
@@ -53,6 +54,7 @@ describe('npm run bench', () => {
       'peakMemory',
       'distSize',
       'sandbox',
+      'waits',
     ])
       expect(results, key).toHaveProperty(key);
     expect(results.meta).toMatchObject({ quick: true });

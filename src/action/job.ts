@@ -36,11 +36,16 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     ];
     const options = await agentOptions(request, prepared, { observers, inbox: checklist.inbox });
     const agentResult = await runAgent(options).finally(() => prepared.sandbox?.close());
+    checklist.lookBack();
     const { result, delivery } = await deliverWork(request, prepared, agentResult, checklist);
     const failedDelivery = result.status !== agentResult.status ? result.reason : undefined;
     await recordDelivery(record, prepared, delivery, failedDelivery);
     record?.result({ status: result.status, reason: result.reason });
-    const body = await checklist.finish(result, delivery, record && basename(record.path));
+    // The reaction that says how it ended goes beside the final checklist write (a round trip fewer).
+    const [body] = await Promise.all([
+      checklist.finish(result, delivery, record && basename(record.path)),
+      request.onDelivered?.(result.status, delivery),
+    ]);
     await summary.write(body, await recordForSummary(record), api.reads);
     const pushed = delivery.pushedBranch;
     return { status: result.status, result, delivery, ...(pushed ? { branch: pushed } : {}) };

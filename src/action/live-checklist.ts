@@ -28,6 +28,11 @@ export interface LiveChecklist {
   /** The maintainer's edits of the comment not yet handed to the agent loop (its inbox). */
   readonly inbox: () => InboxEntry[];
   /**
+   * Looks at the comment once now, beside the delivery, so that the final write need not look again first,
+   * and holds the writer's own writes until then (round trips fewer after the model's last answer).
+   */
+  lookBack(): void;
+  /**
    * Stops watching, writes the run's outcome and delivery (and the run record's file name, to say where it
    * is), and returns the final body.
    */
@@ -44,12 +49,18 @@ const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
   planned: 'planned',
 };
 
-/** Creates the checklist comment (planning…) before the first model call; later writes edit it in place. */
+/**
+ * Starts creating the checklist comment (planning…) before the first model call, without waiting for it;
+ * later writes edit it in place.
+ */
 export async function openChecklist(
   { settings, issueNumber, api }: { settings: Settings; issueNumber: number; api: GitHubApi },
   plan: WorkPlan,
 ): Promise<LiveChecklist> {
   let commentId: number | undefined;
+  /** A look taken by `lookBack`, and whether the next write may go on it. */
+  let look: Promise<unknown> | undefined;
+  let lookedBack = false;
   let url: string | undefined;
   const warn = (what: string) => (error: unknown) =>
     log.warning(`could not ${what} the checklist comment: ${errorSentence(error)}`);
@@ -61,8 +72,10 @@ export async function openChecklist(
   });
   const writer: CommentWriter = new CommentWriter(
     async (body) => {
-      // Merge an edit made since our last write before writing, rather than overwrite it.
-      if (await watch.check().catch(warn('read'))) body = progress.body();
+      // Merge an edit made since our last write before writing, rather than overwrite it (the final write
+      // goes on the look taken beside the delivery).
+      if (lookedBack) lookedBack = false;
+      else if (await watch.check().catch(warn('read'))) body = progress.body();
       if (commentId !== undefined) {
         try {
           watch.wrote(await api.updateComment(commentId, body));
@@ -93,17 +106,34 @@ export async function openChecklist(
     },
   });
   progress.shownItems = (items) => edits.shown(items);
+  // The writer creates the comment at once; the run goes on beside it (the first model request does not
+  // wait for it), and the watch starts once the comment exists, unless the run is already over.
   progress.update({ phase: 'planning', ...(plan.notice ? { note: plan.notice } : {}) });
-  await progress.flush();
-  watch.start(warn('read'));
+  let over = false;
+  void writer.settled().then(() => {
+    if (!over) watch.start(warn('read'));
+  });
+  const stop = () => {
+    over = true;
+    watch.stop();
+  };
   return {
     get url() {
       return url;
     },
     observer: progress.observer,
     inbox: () => edits.take(),
+    lookBack() {
+      // The final write follows the delivery: an edit still waiting for the writer's interval goes with it.
+      writer.pause();
+      look = watch.check().catch(warn('read'));
+    },
     async finish(result, delivery, recordFile) {
-      watch.stop();
+      stop();
+      if (look) {
+        await look;
+        lookedBack = true;
+      }
       progress.update({
         ...outcomeOf(result, delivery, settings),
         ...(recordFile ? { record: recordFile } : {}),
@@ -114,7 +144,7 @@ export async function openChecklist(
       return progress.body();
     },
     async fail(error) {
-      watch.stop();
+      stop();
       progress.update({ phase: 'failed', note: errorSentence(error) });
       await progress.flush();
     },

@@ -1,37 +1,34 @@
 // The action: read the event, decide whether and for whom to run, run the job, report the outcome.
-import { readFile } from 'node:fs/promises';
 import { GitHubApi, type Reaction } from '../github/api.js';
 import { answer } from '../github/answer.js';
 import { cancelRun } from '../github/cancel.js';
 import { canWrite } from '../github/permissions.js';
-import { dispatchTrigger, readTrigger } from '../github/issue-triggers.js';
+import { dispatchTrigger } from '../github/issue-triggers.js';
 import { taskProblem, type RunTrigger, type Trigger, type TriggerSource } from '../github/trigger.js';
 import type { RunRecord } from '../record/run-record.js';
 import { startRecord } from './record.js';
-import { waitTurn } from './wait-turn.js';
+import type { EarlyEyes, Start } from './start.js';
+import { lookAhead, waitTurn } from './wait-turn.js';
 import { runUrl } from '../github/urls.js';
 import { errorSentence } from '../text/error-sentence.js';
-import { runJob, type JobOutcome } from './job.js';
+import type { JobOutcome } from './job.js';
+import { readThread } from './thread-reads.js';
 import { addSecret, log, setFailed, setOutput } from '../runner/output.js';
 import { redactor } from '../text/redact.js';
-import { readSettings, secretValues, type Settings } from '../settings/settings.js';
+import { secretValues, type Settings } from '../settings/settings.js';
 
 export type RunStatus =
   'completed' | 'incomplete' | 'failed' | 'refused' | 'skipped' | 'cancelled' | 'planned';
 
-export async function run(): Promise<void> {
+/** Runs the action from what src/index.ts read and sent first (start.ts). */
+export async function run(start: Promise<Start>): Promise<void> {
   const secrets = secretValues(process.env);
   for (const secret of secrets) addSecret(secret);
   // Once a run has been acknowledged (👀), a failure of any kind is acknowledged too (😕).
   let acknowledged: { api: GitHubApi; trigger: TriggerSource } | undefined;
   let record: RunRecord | undefined;
   try {
-    const settings = readSettings(process.env);
-    const asked = readTrigger(settings.eventName, await readEvent(settings), {
-      prefix: settings.inputs.trigger,
-      label: settings.inputs.label,
-      assignee: settings.inputs.assignee,
-    });
+    const { settings, asked, eyes } = await start;
     if (asked.kind === 'skip') {
       log.info(`Nothing to do: ${asked.reason}.`);
       setOutputs('skipped');
@@ -43,13 +40,21 @@ export async function run(): Promise<void> {
       repo: settings.repo,
       baseUrl: settings.apiUrl,
       warn: log.warning,
+      ...(eyes ? { writeBefore: eyes.answer } : {}),
     });
     // A dispatch names its issue; what a comment's payload carries is read from GitHub.
     const trigger =
       asked.kind === 'dispatch' ? dispatchTrigger(asked, await api.issue(asked.issueNumber)) : asked;
     if (trigger.kind === 'skip') throw new Error(trigger.reason);
+    // Issue 20: nothing waits for the 👀; the thread's reads and the queue's first look go beside it and the
+    // gate's permission check, and the job's code (the agent, the SDK) loads only once the 👀 is on its way.
+    void (eyes ? confirmEyes(api, trigger, eyes) : react(api, trigger, 'eyes'));
+    const running = trigger.kind === 'run' && trigger.mode !== 'cancel';
+    const reads = running ? readThread(api, trigger) : undefined;
+    const queue = running ? lookAhead(api, settings) : undefined;
+    const job = import('./job.js');
+    job.catch(() => undefined);
     record = startRecord(settings, trigger);
-    await react(api, trigger, 'eyes');
     acknowledged = { api, trigger };
     const run = await gate(api, trigger, settings);
     if (typeof run === 'string') {
@@ -67,13 +72,13 @@ export async function run(): Promise<void> {
     }
     const controller = cancelOnSignals();
     // Requests on one thread run one at a time, in order (wait-turn.ts); `/agent cancel` above never waits.
-    if (
-      (await waitTurn({ api, trigger: run, settings, signal: controller.signal, record })) === 'cancelled'
-    ) {
+    const turn = await waitTurn({ api, trigger: run, settings, signal: controller.signal, record, queue });
+    if (turn === 'cancelled') {
       record?.result({ status: 'cancelled', reason: 'the run was cancelled while it waited its turn' });
       setOutputs('cancelled');
       return;
     }
+    const { runJob } = await job;
     const outcome = await runJob({
       settings,
       trigger: run,
@@ -82,12 +87,13 @@ export async function run(): Promise<void> {
       secrets,
       signal: controller.signal,
       record,
+      ...(reads ? { reads } : {}),
+      onDelivered: async (status, delivery) => {
+        if (status === 'cancelled') return;
+        const fine = status === 'completed' || status === 'planned';
+        await react(api, trigger, delivery.pr ? 'rocket' : fine ? '+1' : 'confused');
+      },
     });
-    if ('result' in outcome && outcome.status !== 'cancelled') {
-      const fine = outcome.status === 'completed' || outcome.status === 'planned';
-      const done = outcome.delivery.pr ? 'rocket' : fine ? '+1' : 'confused';
-      await react(api, trigger, done);
-    }
     if (!('result' in outcome)) record?.result({ status: outcome.status, reason: outcome.declined });
     report(outcome);
   } catch (error) {
@@ -100,10 +106,6 @@ export async function run(): Promise<void> {
       ?.close()
       .catch((error: unknown) => log.warning(`the run record is incomplete: ${errorSentence(error)}`));
   }
-}
-
-async function readEvent(settings: Settings): Promise<unknown> {
-  return JSON.parse(await readFile(settings.eventPath, 'utf8'));
 }
 
 /** Decides who may run what; answers anyone turned away and returns their status, else the run asked for. */
@@ -177,6 +179,16 @@ async function react(api: GitHubApi, trigger: TriggerSource, content: Reaction):
     else await api.reactToIssue(trigger.issueNumber, content);
   } catch (error) {
     log.warning(`could not add the ${content} reaction: ${errorSentence(error)}`);
+  }
+}
+
+/** The 👀 sent before the action loaded: what it came back as, or sent again through Octokit if it failed. */
+async function confirmEyes(api: GitHubApi, trigger: TriggerSource, eyes: EarlyEyes): Promise<void> {
+  const sent = await eyes.answer;
+  if (sent.ok) api.reactedAs(sent.login);
+  else {
+    log.info(`The first 👀 was not written (${sent.why}); sending it again.`);
+    await react(api, trigger, 'eyes');
   }
 }
 

@@ -3,6 +3,8 @@
 // checkout's own `.git` is used only here, before the first tool call; from then on our git works in a
 // directory of its own (own-git-dir.ts), filled from the checkout at the end of this step.
 import { childEnv } from '../sandbox/child-env.js';
+import type { AgentResult } from '../agent/events.js';
+import type { Delivery } from '../delivery/deliver.js';
 import { loadInstructions, type InstructionFile } from '../agent/instructions.js';
 import { credentialFiles } from '../sandbox/credential-files.js';
 import type { Redaction } from '../sandbox/capped-output.js';
@@ -12,13 +14,13 @@ import { reserveGitDir, type OwnGitDir } from '../git/own-git-dir.js';
 import { GitRepo, type GitRepoOptions } from '../git/repo.js';
 import type { GitHubApi, IssueComment, Permission } from '../github/api.js';
 import { answer } from '../github/answer.js';
-import { humanComments } from '../github/thread/issue-context.js';
-import { pullThreads, threadAuthors, type ReviewThread } from '../github/thread/review-threads.js';
+import type { ReviewThread } from '../github/thread/review-threads.js';
 import type { RunTrigger } from '../github/trigger.js';
 import { planWork, type WorkPlan } from '../github/work-plan.js';
 import { errorSentence } from '../text/error-sentence.js';
 import type { Settings } from '../settings/settings.js';
 import { log } from '../runner/output.js';
+import { readThread, type ThreadReads } from './thread-reads.js';
 import { startSandbox } from './tool-sandbox.js';
 import type { RunRecord } from '../record/run-record.js';
 import { threadView, type ThreadView } from './thread-view.js';
@@ -33,6 +35,10 @@ export interface JobRequest {
   signal: AbortSignal;
   /** The run record (action/record.ts): the agent's events, the delivery and the result go in it. */
   record?: RunRecord | undefined;
+  /** Told once the work is delivered, beside the final checklist write (main.ts reacts with it). */
+  onDelivered?: (status: AgentResult['status'], delivery: Delivery) => Promise<void>;
+  /** The thread's reads, if they were started beside the gate (`readThread`); else prepare starts them. */
+  reads?: ThreadReads;
 }
 
 /** A run ready to start: where it works, what the model reads, and what to restore afterwards. */
@@ -61,72 +67,93 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
     const { settings, trigger, api } = request;
     const options = gitOptions(request);
     const git = new GitRepo(settings.workspace, options);
-    const removed = await dropPersistedCredentials(git);
-    if (removed > 0)
-      log.info(`Removed ${removed} persisted credential(s) from the workspace's git configuration.`);
-    // Made before the sandbox, so that the tools never see it.
-    ownDir = await reserveGitDir(process.env);
+    const reads = request.reads ?? readThread(api, trigger);
+    // The workspace and our git directory are made ready while GitHub answers the reads, and the sandbox
+    // starts beside the plan's git work (it needs only our directory's path, to hide it).
+    const local = (async () => {
+      const removed = await dropPersistedCredentials(git);
+      if (removed > 0)
+        log.info(`Removed ${removed} persisted credential(s) from the workspace's git configuration.`);
+      // Made before the sandbox, so that the tools never see it.
+      ownDir = await reserveGitDir(process.env);
+      // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
+      return { dir: ownDir, checkoutSha: await git.head() };
+    })();
     const access = trigger.mode === 'plan' ? 'read-only' : 'read-write';
-    const sandbox = await startSandbox(settings, access, [ownDir.path]);
-    // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
-    const checkoutSha = await git.head();
-    const [defaultBranch, allComments, threads] = await Promise.all([
-      api.defaultBranch(),
-      api.comments(trigger.issueNumber),
-      pullThreads(api, trigger),
-    ]);
-    const outcome = await planWork({
-      trigger,
-      thread: allComments,
-      api,
-      git,
-      runId: settings.runId,
-      branchPrefix: settings.inputs.branch_prefix,
-      baseBranch: settings.inputs.base_branch || defaultBranch,
-      defaultBranch,
-    });
-    const thread = threadAsAsked(trigger, allComments);
-    const permissions = await authorPermissions(api, trigger.issueAuthor, thread, threadAuthors(threads));
-    const instructions = 'plan' in outcome ? await baseInstructions(git, outcome.plan.base, checkoutSha) : [];
-    if ('decline' in outcome) {
-      sandbox?.close();
-      await ownDir.remove();
-      return outcome;
+    const sandboxReady = local.then(({ dir }) => startSandbox(settings, access, [dir.path]));
+    sandboxReady.catch(() => undefined); // awaited below, or closed on the way out
+    try {
+      const [{ dir, checkoutSha }, defaultBranch, allComments, threads, thread, permissions] =
+        await Promise.all([
+          local,
+          reads.defaultBranch,
+          reads.comments,
+          reads.threads,
+          reads.thread,
+          reads.permissions,
+        ]);
+      const outcome = await planWork({
+        trigger,
+        thread: allComments,
+        api,
+        git,
+        runId: settings.runId,
+        branchPrefix: settings.inputs.branch_prefix,
+        baseBranch: settings.inputs.base_branch || defaultBranch,
+        defaultBranch,
+      });
+      if ('decline' in outcome) {
+        await closeSandbox(sandboxReady);
+        await dir.remove();
+        return outcome;
+      }
+      // The pictures and the issues the thread points to are read beside the instructions and our git's setup.
+      const view = threadView({
+        api,
+        serverUrl: settings.serverUrl,
+        trigger,
+        issueHtml: reads.issueHtml,
+        reviews: reads.reviews,
+        allComments,
+        thread,
+        threads,
+        permissions,
+        signal: request.signal,
+      });
+      view.catch(() => undefined);
+      const instructions = await baseInstructions(git, outcome.plan.base, checkoutSha);
+      const config = await saveConfig(settings.workspace);
+      const started = performance.now();
+      const own = await dir.adopt(git, options);
+      log.info(`Own git directory ready in ${Math.round(performance.now() - started)} ms.`);
+      const startSha = await own.head();
+      return {
+        git: own,
+        ownDir: dir,
+        plan: outcome.plan,
+        thread,
+        threads,
+        permissions,
+        instructions,
+        sandbox: await sandboxReady,
+        startSha,
+        config,
+        view: await view,
+      };
+    } catch (error) {
+      await closeSandbox(sandboxReady);
+      throw error;
     }
-    const config = await saveConfig(settings.workspace);
-    const started = performance.now();
-    const own = await ownDir.adopt(git, options);
-    log.info(`Own git directory ready in ${Math.round(performance.now() - started)} ms.`);
-    const startSha = await own.head();
-    const { plan } = outcome;
-    const view = await threadView({
-      api,
-      serverUrl: settings.serverUrl,
-      trigger,
-      allComments,
-      thread,
-      threads,
-      permissions,
-      signal: request.signal,
-    });
-    return {
-      git: own,
-      ownDir,
-      plan,
-      thread,
-      threads,
-      permissions,
-      instructions,
-      sandbox,
-      startSha,
-      config,
-      view,
-    };
   });
   return await prepared.catch(async (error: unknown) => {
     await ownDir?.remove();
     throw error;
   });
+}
+
+/** Closes the sandbox once it is up, if it came up. */
+async function closeSandbox(ready: Promise<Sandbox | undefined>): Promise<void> {
+  (await ready.catch(() => undefined))?.close();
 }
 
 /** Our git gets a secret-free environment; the token reaches only its fetch, ls-remote and push. */
@@ -136,12 +163,6 @@ function gitOptions({ settings, secrets }: JobRequest): GitRepoOptions {
     auth: { serverUrl: settings.serverUrl, token: settings.inputs.github_token },
     exclude: credentialFiles(process.env),
   };
-}
-
-/** The model reads the thread as it stood when the maintainer asked: nothing posted after the trigger. */
-function threadAsAsked(trigger: RunTrigger, comments: IssueComment[]): IssueComment[] {
-  const asked = trigger.source === 'issue_comment' ? trigger.commentId : undefined;
-  return comments.filter((c) => c.id !== asked && c.createdAt <= trigger.commentCreatedAt);
 }
 
 /**
@@ -163,19 +184,4 @@ async function beforeStart<T>({ api, trigger }: JobRequest, setup: () => Promise
     );
     throw error;
   }
-}
-
-/** The permission of the issue's author and of each commenter the model reads, asked once per person. */
-async function authorPermissions(
-  api: GitHubApi,
-  issueAuthor: string,
-  comments: readonly IssueComment[],
-  others: readonly string[],
-): Promise<Map<string, Permission>> {
-  const logins = [
-    ...new Set([issueAuthor, ...humanComments(comments).map((comment) => comment.user), ...others]),
-  ];
-  return new Map(
-    await Promise.all(logins.map(async (login) => [login, await api.permission(login)] as const)),
-  );
 }

@@ -1,6 +1,6 @@
 // What the model sees of the thread besides its text: the pictures in it, and the map of the issues and pull
 // requests it points to. Both are best effort: a failure leaves a line or nothing, never a failed run.
-import type { GitHubApi, IssueComment, Permission } from '../github/api.js';
+import type { GitHubApi, IssueComment, Permission, SubmittedReview } from '../github/api.js';
 import { imageSources } from '../github/thread/attachments.js';
 import { humanComments } from '../github/thread/issue-context.js';
 import { pictureSources, threadPictures, type Picture } from '../github/thread/pictures.js';
@@ -19,6 +19,10 @@ export async function threadView(request: {
   api: GitHubApi;
   serverUrl: string;
   trigger: RunTrigger;
+  /** The issue's description as HTML (sent with the thread's first reads, thread-reads.ts). */
+  issueHtml: Promise<string>;
+  /** On a pull request, its submitted reviews (sent with the first reads too); else none. */
+  reviews: Promise<SubmittedReview[]>;
   /** Every comment of the issue, the trigger's own included. */
   allComments: readonly IssueComment[];
   /** The comments the model reads (before the trigger, without it). */
@@ -70,7 +74,7 @@ export async function threadView(request: {
 async function readPictures(request: Parameters<typeof threadView>[0]): Promise<Picture[]> {
   const { api, trigger } = request;
   const reviewComments = request.threads.flatMap((t) => t.comments);
-  const reviews = trigger.isPullRequest ? await api.reviews(trigger.issueNumber) : [];
+  const reviews = await request.reviews;
   const asked =
     trigger.source === 'review_comment'
       ? reviewComments
@@ -86,7 +90,7 @@ async function readPictures(request: Parameters<typeof threadView>[0]): Promise<
     trigger: trig,
     comments,
     description: {
-      html: await api.issueHtml(trigger.issueNumber),
+      html: await request.issueHtml,
       author: trigger.issueAuthor,
       kind: trigger.isPullRequest ? 'pull request' : 'issue',
     },

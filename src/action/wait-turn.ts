@@ -16,6 +16,24 @@ export interface TurnRequest {
   settings: Settings;
   signal: AbortSignal;
   record?: RunRecord | undefined;
+  /** The queue's first look, if it was sent beside the gate (`lookAhead`). */
+  queue?: Promise<WorkflowRunInfo[]> | undefined;
+}
+
+/**
+ * Sends the queue's first look (the repository's unfinished runs) at once, so that it costs no round trip of
+ * its own after the gate; undefined when this is not a workflow run. A failure waits for `waitTurn`.
+ */
+export function lookAhead(api: GitHubApi, settings: Settings): Promise<WorkflowRunInfo[]> | undefined {
+  if (queueId(settings) === undefined) return undefined;
+  const look = api.unfinishedRuns();
+  look.catch(() => undefined);
+  return look;
+}
+
+function queueId(settings: Settings): number | undefined {
+  const runId = Number(settings.runId);
+  return Number.isInteger(runId) && runId > 0 ? runId : undefined;
 }
 
 /** Resolves once this run may start ('go'), or 'cancelled' when it was stopped while it waited. */
@@ -25,15 +43,17 @@ export async function waitTurn({
   settings,
   signal,
   record,
+  queue,
 }: TurnRequest): Promise<'go' | 'cancelled'> {
-  const runId = Number(settings.runId);
-  if (!Number.isInteger(runId) || runId <= 0) return 'go'; // not a workflow run: nothing to queue behind
+  const runId = queueId(settings);
+  if (runId === undefined) return 'go'; // not a workflow run: nothing to queue behind
   const where = trigger.isPullRequest ? 'pull request' : 'issue';
   try {
     const outcome = await waitForTurn({
       api,
       runId,
       signal,
+      ...(queue ? { first: queue } : {}),
       onWait: async (ahead) => {
         const text = waitingText(ahead, where);
         log.info(text);

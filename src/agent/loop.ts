@@ -1,5 +1,6 @@
 // The agent loop: ask the model, run its tools, keep the todo list, nudge when needed, stop on a clear reason.
 import { performance } from 'node:perf_hooks';
+import { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS } from './defaults.js';
 import { childEnv } from '../sandbox/child-env.js';
 import { makeRoom, needsClearing } from './context.js';
 import { type AgentObserver, type AgentResult, type NudgeKind } from './events.js';
@@ -94,10 +95,7 @@ export interface DeliveryList {
 /** Given the list as it stands: the list to replace it with, if any, and what to tell the model. */
 export type InboxEntry = (current: readonly TodoItem[]) => { items?: readonly TodoItem[]; text: string };
 
-/** The most one bash call (or the verify command) may last when no bash_timeout is given. */
-export const DEFAULT_BASH_TIMEOUT_SECONDS = 600;
-/** The most model turns in one run when no max_turns is given (the action's documented default). */
-export const DEFAULT_MAX_TURNS = 150;
+export { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS };
 
 export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   const run = new Run(options);

@@ -117,6 +117,11 @@ export class GitHubApi {
     this.#reactedAs ??= data.user?.login;
   }
 
+  /** The login a reaction sent without this client came back with (action/start.ts's 👀). */
+  reactedAs(login: string | undefined): void {
+    this.#reactedAs ??= login;
+  }
+
   /**
    * The login the token writes as, asked once: a personal access token's user. The workflow's token and an
    * app's token may not ask (403), and write as a bot anyway, so the answer is then undefined.
@@ -337,9 +342,10 @@ export class GitHubApi {
   }
 
   /**
-   * Opens a pull request, or returns the open one that already exists for the branch (also when another
-   * run opened it between our look and our create). `ours` says whether this action (an earlier run) opened
-   * it, so that its description may be rewritten: a description a person wrote is left alone.
+   * Opens a pull request, or returns the open one that already exists for the branch. It asks to create
+   * first, and looks for the open one only when GitHub refuses (422: one already exists), so that a fresh
+   * branch, the usual case, costs one round trip (issue 20). `ours` says whether this action (an earlier
+   * run) opened it, so that its description may be rewritten: a description a person wrote is left alone.
    */
   async openPull(request: {
     head: string;
@@ -348,16 +354,13 @@ export class GitHubApi {
     body: string;
     draft?: boolean;
   }): Promise<OpenPull> {
-    const pull = request;
-    const existing = await this.findOpenPull(pull.head);
-    if (existing) return existing;
     try {
-      const { data } = await this.#octokit.rest.pulls.create({ ...this.#repo, ...pull });
+      const { data } = await this.#octokit.rest.pulls.create({ ...this.#repo, ...request });
       return { number: data.number, htmlUrl: data.html_url, reused: false, ours: true };
     } catch (error) {
-      const raced = statusOf(error) === 422 ? await this.findOpenPull(pull.head) : undefined;
-      if (!raced) throw error;
-      return raced;
+      const existing = statusOf(error) === 422 ? await this.findOpenPull(request.head) : undefined;
+      if (!existing) throw error;
+      return existing;
     }
   }
 

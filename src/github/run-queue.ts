@@ -49,6 +49,8 @@ export interface WaitRequest {
   signal: AbortSignal;
   /** Told once, before the wait, which runs are ahead (to say so on the thread). */
   onWait: (ahead: readonly WorkflowRunInfo[]) => Promise<void>;
+  /** The first look at the unfinished runs, if it was already sent; else it is sent now. */
+  first?: Promise<WorkflowRunInfo[]>;
   /** The first pause between looks (tests make it short); later ones grow to QUEUE_POLL.maxMs. */
   pollMs?: number;
 }
@@ -60,7 +62,7 @@ export type WaitOutcome =
 
 /** Waits until no run is ahead on this thread; returns at once when none is. */
 export async function waitForTurn(request: WaitRequest): Promise<WaitOutcome> {
-  const ahead = runsAhead(await request.api.unfinishedRuns(), request.runId);
+  const ahead = runsAhead(await (request.first ?? request.api.unfinishedRuns()), request.runId);
   if (!ahead)
     return { turn: 'unknown', why: `run ${request.runId} is not among the repository's unfinished runs` };
   if (ahead.length === 0) return { turn: 'now', waitedFor: 0 };

@@ -1,29 +1,100 @@
-// GitHub asks for at least a second between mutating requests. One pacer sees every write and spaces them.
+// GitHub's secondary rate limits cap content creation at 80 requests a minute and 500 an hour ("Rate limits
+// for the REST API", https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api, section
+// "About secondary rate limits"), and its guidance is to send requests serially rather than concurrently
+// and to pause between mutative requests when making a large number of them ("Best practices for using the
+// REST API", https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api). One pacer sees every
+// write made through Octokit: it runs them one after another, and lets a short burst through at once (5 in
+// any second) while keeping every window under GitHub's limits. The one write made outside it is the first
+// 👀 (action/start.ts), sent before Octokit is loaded, with nothing before it.
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export const MIN_WRITE_GAP_MS = 1_000;
+/** At most `count` write starts in any `ms` milliseconds. */
+/** Added to every window when a write waits for room in it (see `waitMs`). */
+export const WINDOW_MARGIN_MS = 50;
 
-/** Runs tasks one at a time, each starting no sooner than `gapMs` after the previous one finished. */
+export interface WriteWindow {
+  count: number;
+  ms: number;
+}
+
+/**
+ * A burst of 5 in any second (a run's first writes and its last ones go out together), 80 in any minute
+ * and 500 in any hour: GitHub's documented content-creation limits.
+ */
+export const WRITE_WINDOWS: readonly WriteWindow[] = [
+  { count: 5, ms: 1_000 },
+  { count: 80, ms: 60_000 },
+  { count: 500, ms: 3_600_000 },
+];
+
+/** Runs tasks one at a time, each starting only when every window has room for one more start. */
 export class WritePacer {
   #tail: Promise<unknown> = Promise.resolve();
-  #lastEnd = Number.NEGATIVE_INFINITY;
+  /** Writes handed to `run` and not yet settled. */
+  #pending = 0;
+  /** Start times, oldest first, as far back as the longest window reaches. */
+  readonly #starts: number[] = [];
+  readonly #longest: number;
 
-  constructor(
-    readonly gapMs = MIN_WRITE_GAP_MS,
-    readonly now: () => number = Date.now,
-  ) {}
+  readonly windows: readonly WriteWindow[];
+  readonly #now: () => number;
+  readonly #sleep: (ms: number) => Promise<unknown>;
+
+  constructor({
+    windows = WRITE_WINDOWS,
+    now = Date.now,
+    sleep: wait = sleep,
+    before,
+  }: {
+    windows?: readonly WriteWindow[];
+    now?: () => number;
+    sleep?: (ms: number) => Promise<unknown>;
+    /**
+     * A write made without the pacer (the first 👀), settled once answered: the next write waits for it,
+     * and it counts in the windows as started when it settled (later than it did: on the safe side).
+     */
+    before?: Promise<unknown>;
+  } = {}) {
+    this.windows = windows;
+    this.#now = now;
+    this.#sleep = wait;
+    this.#longest = Math.max(0, ...windows.map((w) => w.ms));
+    if (before) {
+      this.#pending++;
+      const done = () => {
+        this.#starts.push(this.#now());
+        this.#pending--;
+      };
+      this.#tail = before.then(done, done);
+    }
+  }
 
   run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.#tail.then(async () => {
-      const wait = this.#lastEnd + this.gapMs - this.now();
-      if (wait > 0) await sleep(wait);
-      try {
-        return await task();
-      } finally {
-        this.#lastEnd = this.now();
-      }
-    });
-    this.#tail = result.catch(() => undefined);
+    const go = async () => {
+      for (let wait = this.waitMs(); wait > 0; wait = this.waitMs()) await this.#sleep(wait);
+      this.#starts.push(this.#now());
+      return await task();
+    };
+    // With nothing before it, a write starts in this very call (the 👀 leaves before the reads sent after it).
+    const result = this.#pending === 0 ? go() : this.#tail.then(go);
+    this.#pending++;
+    const done = () => void this.#pending--;
+    this.#tail = result.then(done, done);
     return result;
+  }
+
+  /** How long the next write must wait for every window to have room (0: it may start now). */
+  waitMs(): number {
+    const now = this.#now();
+    while (this.#starts.length > 0 && this.#starts[0]! <= now - this.#longest) this.#starts.shift();
+    let wait = 0;
+    for (const { count, ms } of this.windows) {
+      // The start that must leave the window before one more fits in it, with a margin: a write reaches
+      // GitHub some milliseconds after it starts here, and not always as many, so that two starts 1 s apart
+      // could arrive a little less than 1 s apart.
+      const blocking = this.#starts[this.#starts.length - count];
+      if (blocking !== undefined) wait = Math.max(wait, blocking + ms + WINDOW_MARGIN_MS - now);
+    }
+    return wait;
   }
 }

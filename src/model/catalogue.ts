@@ -3,6 +3,9 @@
 // overview page). Prices change: this table, or the `price_per_mtok` input, is the one place to say so.
 import type { Usage } from './usage.js';
 
+/** The model a run uses when no `model` is given (kept here, away from the SDK, which settings need not load). */
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
+
 /** USD per million tokens. Cache writes are the 5-minute kind (the only kind this action asks for). */
 export interface Prices {
   input: number;

@@ -1,13 +1,13 @@
 // The one module that talks to the model: the official SDK, streaming, its own retries, cache markers.
 import Anthropic from '@anthropic-ai/sdk';
-import { resolveModel, type Effort, type ModelInfo } from './catalogue.js';
+import { DEFAULT_MODEL, resolveModel, type Effort, type ModelInfo } from './catalogue.js';
 import { connect, platformModelId, SERVICE_NAMES, type MessagesClient, type Provider } from './providers.js';
 import { ProviderFields } from './provider-fields.js';
 import type { ContentBlockParam, Message, MessageParam, ToolDefinition } from './messages.js';
 import { encodeRequestBody } from './request-body.js';
 import { errorMessage } from '../text/error-sentence.js';
 
-export const DEFAULT_MODEL = 'claude-sonnet-5-5';
+export { DEFAULT_MODEL };
 /** The SDK retries 408/409/429/5xx/529 and dropped connections with backoff; a busy day needs more than 2. */
 export const DEFAULT_MAX_RETRIES = 8;
 

@@ -1,7 +1,7 @@
 // Which platform serves Claude (the Anthropic API, Amazon Bedrock or Google Vertex AI), the model id that
 // platform knows, and the SDK client that speaks to it. The platform SDKs are loaded only when chosen, so
 // a run on the Anthropic API never loads the AWS or Google libraries.
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 
 export const PROVIDERS = ['anthropic', 'bedrock', 'vertex'] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -122,10 +122,14 @@ export function connect(options: ProviderOptions): ProviderClient {
   const apiKey = options.apiKey || envValue(env, 'ANTHROPIC_API_KEY');
   if (!apiKey)
     throw new Error('No Anthropic API key: set ANTHROPIC_API_KEY (or the anthropic_api_key input).');
-  const client = new Anthropic({
-    ...common,
-    apiKey,
-    baseURL: common.baseURL || envValue(env, 'ANTHROPIC_BASE_URL'),
-  });
-  return { client: Promise.resolve(client), ownBody: true };
+  // Loaded on demand like the others: the action's first GitHub write goes out before the SDK is loaded.
+  const client = import('@anthropic-ai/sdk').then(
+    ({ default: Anthropic }) =>
+      new Anthropic({
+        ...common,
+        apiKey,
+        baseURL: common.baseURL || envValue(env, 'ANTHROPIC_BASE_URL'),
+      }),
+  );
+  return { client, ownBody: true };
 }

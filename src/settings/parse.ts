@@ -2,7 +2,7 @@
 // the sentence that says what is wrong with a bad value. Pure: strings in, values out.
 import { EFFORTS, type Effort } from '../model/catalogue.js';
 import { PROVIDERS, type Provider } from '../model/providers.js';
-import { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS } from '../agent/loop.js';
+import { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS } from '../agent/defaults.js';
 import { DEFAULT_REMINDER_ROUNDS } from '../agent/reminder.js';
 
 /**

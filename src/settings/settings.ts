@@ -2,7 +2,7 @@
 import { tmpdir } from 'node:os';
 import { z } from 'zod';
 import { SECRET_NAME_PATTERN } from '../sandbox/child-env.js';
-import { DEFAULT_MODEL } from '../model/client.js';
+import { DEFAULT_MODEL } from '../model/catalogue.js';
 import { credentialFileSecrets } from '../sandbox/credential-files.js';
 import { providerProblem, type Provider } from '../model/providers.js';
 import { SETTING_RULES, wholeNumberRule, type Rule } from './parse.js';

@@ -119,7 +119,8 @@ describe('a checklist edited while the run goes', () => {
       reply(todo(ITEMS, 'in_progress')),
       // Edit 1 lands while the model is busy: only the ~10 s watch can notice it.
       when(
-        () => checklist().body.includes('🔄 **Reading hello.py**'),
+        // The comment is created beside the first model request, so it may not exist yet.
+        () => world!.botComments()[0]?.body.includes('🔄 **Reading hello.py**') ?? false,
         () => {
           edit('- [ ] Check the notes', '- [ ] Check the notes\n- [ ] Add a CHANGELOG entry');
           return reply(toolUse('read_file', { path: 'hello.py' }));

@@ -145,7 +145,8 @@ describe('Anthropic refusals fail fast, with one request and a readable comment'
 
 describe('GitHub faults', () => {
   it('retries a 5xx on a comment edit and on a reaction (plugin-retry)', async () => {
-    world = await createWorld(session());
+    // A model slow enough for the list to be edited while it works.
+    world = await createWorld(session(), { latencyMs: 700 });
     world.github.failNext(
       { method: 'PATCH', path: /\/issues\/comments\/\d+$/ },
       { status: 502, body: { message: 'Bad gateway' } },
@@ -184,7 +185,8 @@ describe('GitHub faults', () => {
   });
 
   it('never stops for comment edits that keep failing; the next write carries the latest state', async () => {
-    world = await createWorld(session());
+    // A model slow enough for the list to be written while it works (a fast one is done before the first edit).
+    world = await createWorld(session(), { latencyMs: 700 });
     // A 403 that neither plugin retries (it does not name a secondary rate limit) stands for an edit whose
     // retries are all used up; two in a row.
     world.github.failNext(
@@ -237,13 +239,19 @@ describe('a checklist comment deleted in the middle of the run', () => {
   let run: Awaited<ReturnType<World['trigger']>>;
 
   beforeAll(async () => {
-    const script = session();
-    // A maintainer deletes the checklist as soon as the model starts: every later edit gets a 404.
-    const first = script[0] as Exclude<ScriptStep, (...args: never[]) => unknown>;
-    script[0] = (_request, _server) => {
-      for (const comment of deleted.botComments()) deleted.github.state.comments.delete(comment.id);
-      return first;
-    };
+    // A maintainer deletes the checklist as soon as it exists while the model works (it is created beside
+    // the first model request): every later edit gets a 404.
+    let gone = false;
+    const script = session().map((step): ScriptStep => {
+      const turn = step as Exclude<ScriptStep, (...args: never[]) => unknown>;
+      return (_request, _server) => {
+        if (!gone && deleted.botComments().length > 0) {
+          for (const comment of deleted.botComments()) deleted.github.state.comments.delete(comment.id);
+          gone = true;
+        }
+        return turn;
+      };
+    });
     deleted = await createWorld(script);
     run = await deleted.trigger('/agent write notes');
   });
@@ -310,9 +318,11 @@ describe('git push faults', () => {
     expect(run.outputs.pr_url).toBe(pulls[0]!.html_url);
     expect(pulls[0]!.body).toBe('Opened by hand.'); // a description a person wrote is left alone
     expect(world.botComments()[0]!.body).toContain('PR #2');
-    expect(world.github.writes().some((call) => call.method === 'POST' && call.path.endsWith('/pulls'))).toBe(
-      false,
-    );
+    // The create goes first (a fresh branch, the usual case, costs one request) and GitHub refuses it.
+    const creates = world.github
+      .writes()
+      .filter((call) => call.method === 'POST' && call.path.endsWith('/pulls'));
+    expect(creates.map((call) => call.status)).toEqual([422]);
     expect(await gitIn(world, 'show', `${BRANCH}:NOTES.md`)).toBe('notes');
     expect(world.github.violations).toEqual([]);
   });

@@ -74,6 +74,8 @@ export async function createWorld(
     permissions?: Record<string, Permission>;
     files?: Record<string, string>;
     latencyMs?: number;
+    /** Every GitHub answer waits this long (the emulator's `latencyMs`). */
+    githubLatencyMs?: number;
     issue?: Partial<SeedIssue>;
     /** The token is a personal access token of this user (see the emulator's `tokenUser`). */
     tokenUser?: string;
@@ -101,6 +103,7 @@ export async function createWorld(
     ...(options.appBot ? { appBot: options.appBot } : {}),
     ...(options.workflowsPermission === false ? { workflowsPermission: false } : {}),
     ...(options.camoUrl ? { camoUrl: options.camoUrl } : {}),
+    ...(options.githubLatencyMs ? { latencyMs: options.githubLatencyMs } : {}),
     remoteDir: sandbox.origin,
     permissions: options.permissions ?? { maintainer: 'admin', writer: 'write', reader: 'read' },
     issues: [

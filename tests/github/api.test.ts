@@ -269,7 +269,8 @@ describe('GitHubApi.openPull', () => {
     expect(pr).toEqual({ number: 5, htmlUrl: emu.state.pulls[0]!.html_url, reused: true, ours: false });
     expect(emu.state.pulls).toHaveLength(1);
     expect(emu.state.pulls[0]!.body).toBe('My words');
-    expect(emu.writes()).toEqual([]);
+    // It asks to create first (a fresh branch, the usual case, costs one request), and GitHub refuses.
+    expect(emu.writes().map((call) => `${call.method} ${call.status}`)).toEqual(['POST 422']);
     expect(emu.violations).toEqual([]);
   });
 
@@ -292,27 +293,29 @@ describe('GitHubApi.openPull', () => {
     const earlier = await api.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'Closes #1' });
     const byHand = await api.openPull({ head: 'feature', base: 'main', title: 'Fix', body: 'Closes #1' });
     expect([earlier.ours, byHand.ours]).toEqual([true, false]);
-    // Reusing writes nothing: the caller decides whether to rewrite a description that is its own.
-    expect(emu.writes()).toEqual([]);
+    // Reusing changes nothing (two refused creates): the caller decides whether to rewrite a description
+    // that is its own.
+    expect(emu.writes().map((call) => `${call.method} ${call.status}`)).toEqual(['POST 422', 'POST 422']);
     // Asked once, however often it is needed.
     expect(emu.calls.filter((call) => call.path === '/user')).toHaveLength(1);
     expect(emu.violations).toEqual([]);
   });
 
-  it('reuses a pull request that another run opened between the look and the create', async () => {
+  it('opens a pull request for a fresh branch in one request, and looks only when GitHub refuses', async () => {
     const { api, emu } = await apiFor({
       issues: [
         { number: 1, title: 'Tidy up' },
-        { number: 6, title: 'Opened meanwhile', user: 'maintainer', pull_request: { head: 'agent/x' } },
+        { number: 6, title: 'Opened meanwhile', user: 'maintainer', pull_request: { head: 'agent/y' } },
       ],
     });
-    // The first look finds nothing (the other run has not opened it yet); the create then collides.
-    emu.failNext({ method: 'GET', path: /\/pulls$/ }, { status: 200, body: [] });
-    const pr = await api.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'Closes #1' });
-    expect(pr).toMatchObject({ number: 6, reused: true });
+    const fresh = await api.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'Closes #1' });
+    expect(fresh).toMatchObject({ reused: false, ours: true });
+    expect(outcomes(emu)).toEqual(['POST 201']);
+    const taken = await api.openPull({ head: 'agent/y', base: 'main', title: 'Fix', body: 'Closes #1' });
+    expect(taken).toMatchObject({ number: 6, reused: true });
     // A PR a user opened is the action's own only if the token is that user's; the workflow's token may not ask.
-    expect(outcomes(emu)).toEqual(['GET 200', 'POST 422', 'GET 200', 'GET 403']);
-    expect(emu.state.pulls).toHaveLength(1);
+    expect(outcomes(emu).slice(1)).toEqual(['POST 422', 'GET 200', 'GET 403']);
+    expect(emu.state.pulls).toHaveLength(2);
   });
 
   it('passes on a create that fails for another reason', async () => {

@@ -1,30 +1,100 @@
 import { describe, expect, it } from 'vitest';
-import { WritePacer } from '../../src/github/write-pacer.js';
+import { WINDOW_MARGIN_MS as M, WRITE_WINDOWS, WritePacer } from '../../src/github/write-pacer.js';
+
+/** A clock the test moves: `sleep` advances it at once, so no test waits in real time. */
+function fakeClock(start = 1_000_000) {
+  const clock = { now: start, slept: [] as number[] };
+  return {
+    clock,
+    now: () => clock.now,
+    sleep: async (ms: number) => {
+      clock.slept.push(ms);
+      clock.now += ms;
+    },
+  };
+}
 
 describe('WritePacer', () => {
-  it('runs writes one at a time, each starting at least the gap after the previous one ended', async () => {
-    const pacer = new WritePacer(40);
-    const spans: Array<{ start: number; end: number }> = [];
+  it('keeps to GitHub’s documented limits: 80 content-creating requests a minute, 500 an hour', () => {
+    expect(M).toBeGreaterThan(0);
+    expect(M).toBeLessThanOrEqual(100); // a margin for arrival jitter, not a pause of its own
+    expect(WRITE_WINDOWS).toEqual([
+      { count: 5, ms: 1_000 },
+      { count: 80, ms: 60_000 },
+      { count: 500, ms: 3_600_000 },
+    ]);
+  });
+
+  it('lets a burst of 5 through at once, then holds the 6th until the first has left the second', async () => {
+    const { clock, now, sleep } = fakeClock();
+    const pacer = new WritePacer({ now, sleep });
+    const starts: number[] = [];
+    await Promise.all(Array.from({ length: 7 }, () => pacer.run(async () => void starts.push(clock.now))));
+    const t0 = starts[0]!;
+    expect(starts.map((s) => s - t0)).toEqual([0, 0, 0, 0, 0, 1_000 + M, 1_000 + M]);
+    for (let i = 5; i < starts.length; i++) expect(starts[i]! - starts[i - 5]!).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('starts the next write only once a write made before it (the first 👀) is answered, and counts it', async () => {
+    const { clock, now, sleep } = fakeClock();
+    let answer = () => {};
+    const settled = new Promise<void>((resolve) => (answer = resolve));
+    const pacer = new WritePacer({ now, sleep, before: settled });
+    const starts: number[] = [];
+    const writes = Array.from({ length: 5 }, () => pacer.run(async () => void starts.push(clock.now)));
+    await Promise.resolve();
+    expect(starts).toEqual([]); // the 👀 is still in flight: one write at a time
+    clock.now += 300;
+    answer();
+    await Promise.all(writes);
+    // The 👀 counts as started when it was answered; with it, these are 6 writes: the 5th waits a second.
+    expect(starts.map((s) => s - 1_000_300)).toEqual([0, 0, 0, 0, 1_000 + M]);
+  });
+
+  it('never lets more than 5 writes start in any second, however they are spread', async () => {
+    const { clock, now, sleep } = fakeClock();
+    const pacer = new WritePacer({ now, sleep });
+    const starts: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      clock.now += (i * 137) % 400; // writes arriving every 0–400 ms
+      await pacer.run(async () => void starts.push(clock.now));
+    }
+    for (let i = 5; i < starts.length; i++) expect(starts[i]! - starts[i - 5]!).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('holds the 81st write of a minute until the minute of the first has passed', async () => {
+    const { clock, now, sleep } = fakeClock();
+    const pacer = new WritePacer({ now, sleep });
+    const starts: number[] = [];
+    for (let i = 0; i < 81; i++) await pacer.run(async () => void starts.push(clock.now));
+    expect(starts[79]! - starts[0]!).toBeLessThan(60_000);
+    expect(starts[80]! - starts[0]!).toBe(60_000 + M);
+  });
+
+  it('holds the 501st write of an hour', async () => {
+    const { clock, now, sleep } = fakeClock();
+    const pacer = new WritePacer({ now, sleep });
+    const starts: number[] = [];
+    for (let i = 0; i < 501; i++) await pacer.run(async () => void starts.push(clock.now));
+    expect(starts[500]! - starts[0]!).toBe(3_600_000 + M);
+  });
+
+  it('runs writes one at a time', async () => {
+    const pacer = new WritePacer();
     let inFlight = 0;
     let maxInFlight = 0;
     const write = (ms: number) => async () => {
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
-      const start = Date.now();
       await new Promise((done) => setTimeout(done, ms));
-      spans.push({ start, end: Date.now() });
       inFlight--;
     };
     await Promise.all([pacer.run(write(5)), pacer.run(write(15)), pacer.run(write(1)), pacer.run(write(1))]);
     expect(maxInFlight).toBe(1);
-    for (let i = 1; i < spans.length; i++) {
-      // setTimeout may fire a millisecond early; the gap is a rule, not a speed.
-      expect(spans[i]!.start - spans[i - 1]!.end).toBeGreaterThanOrEqual(39);
-    }
   });
 
   it('keeps going after a failed write, and reports the failure to its caller', async () => {
-    const pacer = new WritePacer(1);
+    const pacer = new WritePacer();
     const failed = pacer.run(async () => {
       throw new Error('boom');
     });
@@ -33,16 +103,12 @@ describe('WritePacer', () => {
     await expect(next).resolves.toBe('ok');
   });
 
-  it('does not delay a write that comes long after the last one', async () => {
-    let clock = 1_000_000;
-    const pacer = new WritePacer(1_000, () => clock);
+  it('does not delay a write that comes after a quiet spell', async () => {
+    const { clock, now, sleep } = fakeClock();
+    const pacer = new WritePacer({ now, sleep });
+    for (let i = 0; i < 5; i++) await pacer.run(async () => undefined);
+    clock.now += 1_000 + M;
     await pacer.run(async () => undefined);
-    clock += 5_000;
-    let ran = false;
-    const pending = pacer.run(async () => (ran = true));
-    await Promise.resolve();
-    await Promise.resolve();
-    await pending;
-    expect(ran).toBe(true);
+    expect(clock.slept).toEqual([]);
   });
 });

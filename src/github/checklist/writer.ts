@@ -25,6 +25,8 @@ export class CommentWriter {
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** Set when the latest body failed: it waits for the next `set` or `flush` instead of retrying in a loop. */
   #held = false;
+  /** Set by `pause`: only `flush` writes from then on. */
+  #paused = false;
   #writes = 0;
   #failures = 0;
 
@@ -45,6 +47,20 @@ export class CommentWriter {
     return this.#failures;
   }
 
+  /** Resolves once the write in flight, if any, is over (whether it succeeded or not); writes nothing. */
+  async settled(): Promise<void> {
+    await this.#inFlight;
+  }
+
+  /**
+   * Stops writing on its own (a write in flight goes on): the bodies set from now on wait for `flush`, which
+   * writes only the latest. For the end of a run, when the final write is near and would replace them.
+   */
+  pause(): void {
+    this.#paused = true;
+    this.#clearTimer();
+  }
+
   /** Queues the latest body; returns at once. */
   set(body: string): void {
     this.#latest = body;
@@ -54,7 +70,8 @@ export class CommentWriter {
 
   /**
    * Resolves once the latest body has been written, or has failed twice more: waits for the write in
-   * flight, then writes what is pending as soon as the interval allows.
+   * flight, then writes what is pending at once (the caller needs it now: the first body, the outcome).
+   * Only a retry after a failed write waits the interval.
    */
   async flush(): Promise<void> {
     let failed = 0;
@@ -64,7 +81,7 @@ export class CommentWriter {
         continue;
       }
       if (!this.#dirty()) return;
-      const wait = this.#waitMs();
+      const wait = failed > 0 ? this.#waitMs() : 0;
       if (wait > 0) {
         await new Promise((resolve) => setTimeout(resolve, wait));
         continue;
@@ -84,7 +101,7 @@ export class CommentWriter {
 
   /** Starts a write now, or arms a timer for when the interval allows; the only automatic trigger. */
   #pump(): void {
-    if (this.#inFlight || this.#timer || this.#held || !this.#dirty()) return;
+    if (this.#inFlight || this.#timer || this.#held || this.#paused || !this.#dirty()) return;
     const wait = this.#waitMs();
     if (wait > 0) {
       this.#timer = setTimeout(() => {

@@ -94,6 +94,49 @@ describe('CommentWriter', () => {
     expect(github.calls).toEqual(['a', 'b']);
   });
 
+  it('flushes the pending body at once, without waiting the interval', async () => {
+    const clock = 0;
+    const github = fakeGitHub({ latencyMs: 1 });
+    const writer = new CommentWriter(github.write, { minIntervalMs: 60_000, now: () => clock });
+    writer.set('a');
+    await sleep(INTERVAL);
+    writer.set('b');
+    expect(github.calls).toEqual(['a']);
+    await writer.flush();
+    expect(github.calls).toEqual(['a', 'b']);
+    // The timer armed for 'b' is gone with it: nothing more is written, and nothing keeps the process up.
+    await sleep(INTERVAL);
+    expect(github.calls).toEqual(['a', 'b']);
+  });
+
+  it('settles once the write in flight is over, without writing what came after it', async () => {
+    const gated = gatedWrite();
+    const writer = new CommentWriter(gated.write, { minIntervalMs: 60_000 });
+    writer.set('a');
+    writer.set('b');
+    let settled = false;
+    const done = writer.settled().then(() => (settled = true));
+    await sleep(5);
+    expect(settled).toBe(false);
+    gated.release(0);
+    await done;
+    // 'b' waits for the interval: settling is not flushing.
+    expect(gated.calls).toEqual(['a']);
+  });
+
+  it('writes nothing on its own once paused, and flushes only the latest body', async () => {
+    const github = fakeGitHub({ latencyMs: 1 });
+    const writer = new CommentWriter(github.write, { minIntervalMs: INTERVAL });
+    writer.set('a');
+    writer.set('b'); // waits for the interval
+    writer.pause();
+    writer.set('c');
+    await sleep(INTERVAL * 3);
+    expect(github.calls).toEqual(['a']);
+    await writer.flush();
+    expect(github.calls).toEqual(['a', 'c']);
+  });
+
   it('does not write a body equal to the one last written', async () => {
     const github = fakeGitHub();
     const writer = new CommentWriter(github.write, { minIntervalMs: INTERVAL });

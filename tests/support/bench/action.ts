@@ -13,16 +13,30 @@ const isCommentWrite = (call: RecordedCall) =>
   (call.method === 'POST' && /\/issues\/\d+\/comments$/.test(call.path)) ||
   (call.method === 'PATCH' && /\/issues\/comments\/\d+$/.test(call.path));
 
-/** One triggered run that must complete cleanly; anything else makes its numbers meaningless. */
-async function completedRun(
+/**
+ * One triggered run that must complete cleanly; anything else makes its numbers meaningless. The world is
+ * the caller's to close. `spawnedAt` and `exitedAt` are the process's start and exit.
+ */
+export async function completedRun(
   script: ScriptStep[],
   task: string,
-  { inputs = {}, latencyMs = 0 }: { inputs?: Record<string, string>; latencyMs?: number } = {},
-): Promise<{ world: World; spawnedAt: number }> {
-  const world = await createWorld(script, { latencyMs });
+  {
+    inputs = {},
+    latencyMs = 0,
+    githubLatencyMs = 0,
+  }: { inputs?: Record<string, string>; latencyMs?: number; githubLatencyMs?: number } = {},
+): Promise<{ world: World; spawnedAt: number; exitedAt: number }> {
+  const world = await createWorld(script, { latencyMs, githubLatencyMs });
   try {
     let spawnedAt = NaN;
-    const run = await world.trigger(`/agent ${task}`, { inputs, onSpawn: () => (spawnedAt = Date.now()) });
+    let exitedAt = NaN;
+    const run = await world.trigger(`/agent ${task}`, {
+      inputs,
+      onSpawn: (child) => {
+        spawnedAt = Date.now();
+        child.on('exit', () => (exitedAt = Date.now()));
+      },
+    });
     const problems = [
       ...(run.code === 0 ? [] : [`exit code ${run.code}`]),
       ...(run.outputs.status === 'completed' ? [] : [`status ${run.outputs.status}`]),
@@ -33,7 +47,7 @@ async function completedRun(
       throw new Error(
         `bench: the action run went wrong: ${problems.join('; ')}\n${run.stderr.slice(0, 2000)}`,
       );
-    return { world, spawnedAt };
+    return { world, spawnedAt, exitedAt };
   } catch (error) {
     await world.close();
     throw error;
@@ -101,6 +115,10 @@ export interface TrafficRun {
   allWritesPerUpdate: number;
   /** The most writes of any kind within one 10-second window. */
   maxWritesIn10s: number;
+  /** The most writes of any kind within one second (the pacer lets 5 through). */
+  maxWritesIn1s: number;
+  /** The most writes of any kind within one minute (GitHub's limit: 80). */
+  maxWritesIn60s: number;
   /** The shortest time between two consecutive writes of any kind. */
   minWriteGapMs: number | undefined;
   durationMs: number;
@@ -179,6 +197,14 @@ export async function measureTraffic(
         maxWritesIn10s: maxInWindow(
           writes.map((w) => w.at),
           10_000,
+        ),
+        maxWritesIn1s: maxInWindow(
+          writes.map((w) => w.at),
+          1_000,
+        ),
+        maxWritesIn60s: maxInWindow(
+          writes.map((w) => w.at),
+          60_000,
         ),
         minWriteGapMs: minGap(writes.map((w) => w.at)),
         durationMs: (calls.at(-1)?.at ?? spawnedAt) - spawnedAt,

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { acceptedTodoUpdates } from './action.js';
 import { renderTable } from './report.js';
 import { loopScript, workScript } from './scripts.js';
-import { linearFit, maxInWindow, median, minGap, prefixReuse, promptBlocks } from './stats.js';
+import {
+  linearFit,
+  maxInWindow,
+  median,
+  minGap,
+  prefixReuse,
+  promptBlocks,
+  sequentialRoundTrips,
+} from './stats.js';
 import type { ScriptedResponse } from '../anthropic/server.js';
 
 const steps = (script: unknown[]) => script as ScriptedResponse[];
@@ -24,6 +32,22 @@ describe('linearFit', () => {
     expect(fit.slope).toBeCloseTo(0.8);
     expect(fit.intercept).toBeCloseTo(0.3);
     expect(() => linearFit([1, 1], [2, 3])).toThrow(RangeError);
+  });
+});
+
+describe('sequentialRoundTrips', () => {
+  it('counts the longest chain of requests each sent after the one before was answered', () => {
+    const spans = [
+      { at: 0, answeredAt: 10 },
+      { at: 1, answeredAt: 12 }, // beside the first
+      { at: 12, answeredAt: 20 }, // after both
+      { at: 13, answeredAt: 30 }, // beside the third
+      { at: 30, answeredAt: 40 },
+    ];
+    expect(sequentialRoundTrips(spans, 0, 40)).toBe(3);
+    expect(sequentialRoundTrips(spans, 0, 29)).toBe(2);
+    expect(sequentialRoundTrips(spans, 11, 40)).toBe(2);
+    expect(sequentialRoundTrips([{ at: 5, answeredAt: 0 }], 0, 40)).toBe(0);
   });
 });
 

@@ -125,3 +125,26 @@ export function prefixReuse(bodies: readonly unknown[]): PrefixReuse {
   }
   return { cacheable, total, share: total === 0 ? 0 : cacheable / total };
 }
+
+/** A request as a span of time: sent (arrived at the server) and answered. */
+export interface Span {
+  at: number;
+  answeredAt: number;
+}
+
+/**
+ * The most requests that ran one after another (each sent once the one before it was answered) among those
+ * that started at or after `from` and were answered by `to`: the sequential round trips on that path.
+ */
+export function sequentialRoundTrips(spans: readonly Span[], from: number, to: number): number {
+  const inside = spans
+    .filter((s) => s.at >= from && s.answeredAt > 0 && s.answeredAt <= to)
+    .sort((a, b) => a.at - b.at);
+  const depth: number[] = [];
+  inside.forEach((span, i) => {
+    let before = 0;
+    for (let j = 0; j < i; j++) if (inside[j]!.answeredAt <= span.at) before = Math.max(before, depth[j]!);
+    depth.push(before + 1);
+  });
+  return Math.max(0, ...depth);
+}

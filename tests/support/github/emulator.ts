@@ -86,6 +86,7 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
     addCheckRun: (seed) => addCheckRun(emu, seed),
     addStatus: (seed) => addStatus(emu, seed),
     failNext: (match, response, times) => server.failNext(match, response, times),
+    holdNext: (match) => server.holdNext(match),
     writes: () => calls.filter((c) => c.method !== 'GET' && c.method !== 'HEAD'),
     close: () => server.close(),
   };

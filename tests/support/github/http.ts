@@ -20,7 +20,16 @@ export interface EmulatorServer {
   /** Conditional GETs answered 304 so far. */
   readonly notModified: number;
   failNext(match: { method?: string; path: RegExp }, response: InjectedResponse, times?: number): void;
+  /** Holds the answer to the next matching request until the returned function is called. */
+  holdNext(match: { method?: string; path: RegExp }): () => void;
   close(): Promise<void>;
+}
+
+interface Hold {
+  method?: string;
+  path: RegExp;
+  released: Promise<void>;
+  release: () => void;
 }
 
 interface Injection {
@@ -54,6 +63,14 @@ export async function startServer(emu: Emu, handlers: HandlerTable): Promise<Emu
   const { violations } = emu;
   const calls: RecordedCall[] = [];
   const injected: Injection[] = [];
+  const holds: Hold[] = [];
+  /** The hold that matches the request, used up by it. */
+  const holdFor = (method: string, path: string): Promise<void> | undefined => {
+    const hold = holds.find((h) => (!h.method || h.method.toUpperCase() === method) && h.path.test(path));
+    if (!hold) return undefined;
+    holds.splice(holds.indexOf(hold), 1);
+    return hold.released;
+  };
   let notModified = 0;
   let remaining = 5000;
 
@@ -172,6 +189,7 @@ export async function startServer(emu: Emu, handlers: HandlerTable): Promise<Emu
       body: undefined,
       status: 0,
       at,
+      answeredAt: 0,
     };
     calls.push(call);
     const download = signedDownload(emu, req, url);
@@ -187,7 +205,11 @@ export async function startServer(emu: Emu, handlers: HandlerTable): Promise<Emu
         violations.push(`emulator error on ${req.method} ${url.pathname}: ${String(error)}`);
         return { status: 500, body: { message: 'Emulator error' } };
       })
-      .then((reply) => {
+      .then(async (reply) => {
+        const wait = at + (emu.options.latencyMs ?? 0) - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        await holdFor(call.method, url.pathname);
+        call.answeredAt = Date.now();
         call.status = reply.status;
         call.response = reply.body;
         send(res, reply);
@@ -210,8 +232,15 @@ export async function startServer(emu: Emu, handlers: HandlerTable): Promise<Emu
         left: times,
       });
     },
+    holdNext: (match) => {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      holds.push({ ...(match.method ? { method: match.method } : {}), path: match.path, released, release });
+      return release;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        for (const hold of holds.splice(0)) hold.release();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

@@ -37,6 +37,8 @@ export interface EmulatorOptions {
   appBot?: string;
   /** Default 'main'. */
   defaultBranch?: string;
+  /** Every answer waits this long after its request arrived, as a distant GitHub would (default 0). */
+  latencyMs?: number;
   /** Bare git repository acting as origin; when set, PR heads and bases must exist in it. */
   remoteDir?: string;
   /** Collaborator permissions by login; logins not listed get 404 from the permission endpoint. */
@@ -83,6 +85,8 @@ export interface RecordedCall {
   status: number;
   /** Epoch milliseconds when the request arrived. */
   at: number;
+  /** Epoch milliseconds when the answer was sent (after `latencyMs`); 0 until then. */
+  answeredAt: number;
   operationId?: string;
   /** The JSON the emulator answered with (undefined for empty bodies). */
   response?: unknown;
@@ -234,6 +238,8 @@ export interface GitHubEmulator {
   /** Makes the next `times` (default 1) requests matching method and path regex fail with `response`. */
   failNext(match: { method?: string; path: RegExp }, response: InjectedResponse, times?: number): void;
   /** Calls other than GET/HEAD, in order. */
+  /** Holds the answer to the next matching request until the returned function is called (or close). */
+  holdNext(match: { method?: string; path: RegExp }): () => void;
   writes(): RecordedCall[];
   close(): Promise<void>;
 }

@@ -1,0 +1,65 @@
+// The reads every run starts from, sent as soon as the event is known: beside the 👀, the permission check and
+// the queue's first look rather than after them, so that they cost no round trip of their own before the first
+// model request. The permissions of the thread's authors follow the comments at once (the second round trip).
+import type { GitHubApi, IssueComment, Permission, SubmittedReview } from '../github/api.js';
+import { humanComments } from '../github/thread/issue-context.js';
+import { pullThreads, threadAuthors, type ReviewThread } from '../github/thread/review-threads.js';
+import type { RunTrigger } from '../github/trigger.js';
+
+export interface ThreadReads {
+  defaultBranch: Promise<string>;
+  /** Every comment of the issue, the trigger's own included. */
+  comments: Promise<IssueComment[]>;
+  threads: Promise<ReviewThread[]>;
+  /** The description as HTML, where its pictures are (a failure leaves the pictures out, not the run). */
+  issueHtml: Promise<string>;
+  /** On a pull request, its submitted reviews (their pictures are read too); else none. */
+  reviews: Promise<SubmittedReview[]>;
+  /** The thread as it stood when the maintainer asked: nothing posted after the trigger. */
+  thread: Promise<IssueComment[]>;
+  /** The permission of the issue's author and of each person whose comment the model reads. */
+  permissions: Promise<Map<string, Permission>>;
+}
+
+/**
+ * Starts the reads; each failure waits for whoever awaits it (a run the gate turns away never does, and
+ * its failed read must not end the process as an unhandled rejection).
+ */
+export function readThread(api: GitHubApi, trigger: RunTrigger): ThreadReads {
+  const comments = api.comments(trigger.issueNumber);
+  const threads = pullThreads(api, trigger);
+  const thread = comments.then((all) => threadAsAsked(trigger, all));
+  const reads: ThreadReads = {
+    defaultBranch: api.defaultBranch(),
+    comments,
+    threads,
+    issueHtml: api.issueHtml(trigger.issueNumber),
+    reviews: trigger.isPullRequest ? api.reviews(trigger.issueNumber) : Promise.resolve([]),
+    thread,
+    permissions: Promise.all([thread, threads]).then(([asked, review]) =>
+      authorPermissions(api, trigger.issueAuthor, asked, threadAuthors(review)),
+    ),
+  };
+  for (const read of Object.values(reads)) (read as Promise<unknown>).catch(() => undefined);
+  return reads;
+}
+
+function threadAsAsked(trigger: RunTrigger, comments: IssueComment[]): IssueComment[] {
+  const asked = trigger.source === 'issue_comment' ? trigger.commentId : undefined;
+  return comments.filter((c) => c.id !== asked && c.createdAt <= trigger.commentCreatedAt);
+}
+
+/** Asked once per person. */
+async function authorPermissions(
+  api: GitHubApi,
+  issueAuthor: string,
+  comments: readonly IssueComment[],
+  others: readonly string[],
+): Promise<Map<string, Permission>> {
+  const logins = [
+    ...new Set([issueAuthor, ...humanComments(comments).map((comment) => comment.user), ...others]),
+  ];
+  return new Map(
+    await Promise.all(logins.map(async (login) => [login, await api.permission(login)] as const)),
+  );
+}
