@@ -12,6 +12,7 @@ import { lookAhead, waitTurn } from './wait-turn.js';
 import { runUrl } from '../github/urls.js';
 import { errorSentence } from '../text/error-sentence.js';
 import type { JobOutcome } from './job.js';
+import type { Delivery } from '../delivery/deliver.js';
 import { readThread } from './thread-reads.js';
 import { addSecret, log, setFailed, setOutput } from '../runner/output.js';
 import { redactor } from '../text/redact.js';
@@ -90,7 +91,7 @@ export async function run(start: Promise<Start>): Promise<void> {
       ...(reads ? { reads } : {}),
       onDelivered: async (status, delivery) => {
         if (status === 'cancelled') return;
-        const fine = status === 'completed' || status === 'planned';
+        const fine = (status === 'completed' || status === 'planned') && !undelivered(delivery);
         await react(api, trigger, delivery.pr ? 'rocket' : fine ? '+1' : 'confused');
       },
     });
@@ -197,8 +198,10 @@ function report(outcome: JobOutcome): void {
     setOutputs(outcome.status);
     return;
   }
-  const { result } = outcome;
-  setOutputs(outcome.status, {
+  const { result, delivery } = outcome;
+  // Work that was done but could not reach GitHub fails the step: the comment and the record keep it.
+  const status = undelivered(delivery) && outcome.status !== 'cancelled' ? 'failed' : outcome.status;
+  setOutputs(status, {
     pr_url: outcome.delivery.pr?.url ?? '',
     branch: outcome.branch ?? '',
     todos: JSON.stringify(result.todos),
@@ -206,6 +209,15 @@ function report(outcome: JobOutcome): void {
     cost_usd: result.costUsd.toFixed(4),
   });
   if (outcome.status === 'failed') setFailed(`todo-agent failed: ${result.reason}`);
+  else if (status === 'failed')
+    setFailed(
+      `todo-agent could not deliver the work (kept as a patch in the comment and the run record): ${delivery.note ?? 'the push failed'}`,
+    );
+}
+
+/** The change was kept as a patch because GitHub refused it or it could not be pushed. */
+function undelivered(delivery: Delivery): boolean {
+  return delivery.patch !== undefined;
 }
 
 const EMPTY_OUTPUTS: Record<string, string> = {

@@ -159,7 +159,12 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     expect(comment).toContain('+name: ci');
     expect(comment).toContain('diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml');
     expect(comment.split('\n')[0]).toMatch(/^### 🚫 GitHub refused the delivery of: /);
-    expect(run.outputs.status).toBe('completed');
+    // Work that did not reach GitHub fails the step, and the trigger says so (😕, not 👍).
+    expect(run.outputs.status).toBe('failed');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('::error::todo-agent could not deliver the work');
+    const trigger = [...github.state.comments.values()].find((c) => c.user === 'maintainer')!;
+    expect(trigger.reactions).toEqual(['eyes', 'confused']);
     expect(comment).not.toContain(TOKEN);
     const delivery = recordLines(await readFile(run.outputs.transcript!, 'utf8')).find(
       (line) => line.type === 'delivery',
@@ -186,7 +191,7 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     expect(comment.split('\n')[0]).toMatch(/^### 🚫 GitHub refused the delivery of: /);
     expect(comment).toContain('may not create or change workflow files \\(.github/workflows/ci.yml\\)');
     expect(comment).toContain('+name: ci');
-    expect(run.outputs.status).toBe('completed');
+    expect(run.outputs.status).toBe('failed');
   });
 
   it('keeps the work a ruleset refuses for its unsigned commit (GH013), and delivers it signed by default', async () => {
