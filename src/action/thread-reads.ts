@@ -28,13 +28,16 @@ export interface ThreadReads {
 export function readThread(api: GitHubApi, trigger: RunTrigger): ThreadReads {
   const comments = api.comments(trigger.issueNumber);
   const threads = pullThreads(api, trigger);
-  const thread = comments.then((all) => threadAsAsked(trigger, all));
+  const reviews = trigger.isPullRequest ? api.reviews(trigger.issueNumber) : Promise.resolve([]);
+  const thread = Promise.all([comments, reviews]).then(([all, submitted]) =>
+    threadAsAsked(trigger, all, submitted),
+  );
   const reads: ThreadReads = {
     defaultBranch: api.defaultBranch(),
     comments,
     threads,
     issueHtml: api.issueHtml(trigger.issueNumber),
-    reviews: trigger.isPullRequest ? api.reviews(trigger.issueNumber) : Promise.resolve([]),
+    reviews,
     thread,
     permissions: Promise.all([thread, threads]).then(([asked, review]) =>
       authorPermissions(api, trigger.issueAuthor, asked, threadAuthors(review)),
@@ -44,9 +47,21 @@ export function readThread(api: GitHubApi, trigger: RunTrigger): ThreadReads {
   return reads;
 }
 
-function threadAsAsked(trigger: RunTrigger, comments: IssueComment[]): IssueComment[] {
-  const asked = trigger.source === 'issue_comment' ? trigger.commentId : undefined;
-  return comments.filter((c) => c.id !== asked && c.createdAt <= trigger.commentCreatedAt);
+/**
+ * The conversation before the trigger, without it: the issue's comments and, on a pull request, the submitted
+ * reviews that say something (a review's words are as much the thread as a comment's), oldest first.
+ */
+function threadAsAsked(
+  trigger: RunTrigger,
+  comments: IssueComment[],
+  reviews: SubmittedReview[],
+): IssueComment[] {
+  const before = (source: RunTrigger['source']) => (c: IssueComment) =>
+    !(trigger.source === source && c.id === trigger.commentId) && c.createdAt <= trigger.commentCreatedAt;
+  const said = reviews.filter(before('review')).filter((review) => review.body.trim() !== '');
+  return [...comments.filter(before('issue_comment')), ...said].sort((a, b) =>
+    a.createdAt.localeCompare(b.createdAt),
+  );
 }
 
 /** Asked once per person. */

@@ -82,8 +82,10 @@ async function readPictures(request: Parameters<typeof threadView>[0]): Promise<
         ? reviews
         : request.allComments;
   const trig = asked.find((c) => c.id === trigger.commentId);
+  // The thread the model reads holds the reviews that say something already: each place is read once.
+  const read = new Set<IssueComment>(request.thread);
   const before = [...reviewComments, ...reviews].filter(
-    (c) => c !== trig && c.createdAt <= trigger.commentCreatedAt,
+    (c) => c !== trig && !read.has(c) && c.createdAt <= trigger.commentCreatedAt,
   );
   const comments = [...request.thread, ...before];
   const sources = pictureSources({

@@ -148,6 +148,12 @@ describe('seeing the thread, CI and images', () => {
     );
     expect(texts).toMatch(/Picture 2: from a review by @reader \(no write access\) on [\d-]+ \(300×200 px\)/);
     expect(texts).not.toContain('the header"');
+    // The earlier review's words are part of the thread the model reads, once, marked as a review; the asking
+    // review is the task, not a comment before it.
+    const thread = firstMessageText(world.model.requests[0]!);
+    expect(thread.split('Looks off:')).toHaveLength(2);
+    expect(thread).toMatch(/"author": "reader",[^}]*"review": "COMMENTED",\s*"body": "Looks off:/);
+    expect(thread).not.toContain('"review": "CHANGES_REQUESTED"');
     // The review threads are read for the map of what the thread points to, too.
     expect(firstMessageText(world.model.requests[0]!)).toContain(
       '#7: not found in this repository\n</references>',
