@@ -10,6 +10,7 @@ import { agentOptions } from './agent-options.js';
 import { deliverWork } from './deliver-work.js';
 import { openChecklist } from './live-checklist.js';
 import { prepare, type JobRequest } from './prepare.js';
+import { isolationOf } from './tool-sandbox.js';
 
 export type JobOutcome =
   | { status: AgentResult['status']; result: AgentResult; delivery: Delivery; branch?: string }
@@ -22,7 +23,10 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     await answer(api, trigger, `todo-agent did not start: ${prepared.decline}.`);
     return { status: 'skipped', declined: prepared.decline };
   }
-  const checklist = await openChecklist({ settings, issueNumber: trigger.issueNumber, api }, prepared.plan);
+  const checklist = await openChecklist(
+    { settings, issueNumber: trigger.issueNumber, api, sandbox: isolationOf(prepared.sandbox) },
+    prepared.plan,
+  );
   try {
     const summary = new RunSummary();
     const observers = [checklist.observer, summary.observer, logObserver()];

@@ -54,6 +54,14 @@ then
 fi
 mount --bind tmp tmp
 mount --bind var-tmp var-tmp
+# Rootless, no one may make devices: the host's own are bound in instead (rootless.ts), as bubblewrap does.
+host_devices=
+if ! mknod -m 600 device-probe c 1 3 2>/dev/null; then
+  host_devices=$private/host-dev
+  mkdir "$host_devices"
+  mount --rbind /dev "$host_devices"
+fi
+rm -f device-probe
 
 stays_writable() {
   case "$1" in
@@ -73,15 +81,22 @@ if [ "$access" != read-write ]; then mount -o remount,bind,ro workspace; fi
 mount -t tmpfs -o nosuid,noexec,mode=755,size=64k tmpfs /dev
 for node in null:1:3 zero:1:5 full:1:7 random:1:8 urandom:1:9 tty:5:0; do
   name=${D}{node%%:*} numbers=${D}{node#*:}
-  mknod -m 666 "/dev/$name" c "${D}{numbers%%:*}" "${D}{numbers#*:}"
+  if [ -n "$host_devices" ]; then
+    : > "/dev/$name"
+    mount --bind "$host_devices/$name" "/dev/$name"
+  else
+    mknod -m 666 "/dev/$name" c "${D}{numbers%%:*}" "${D}{numbers#*:}"
+  fi
 done
+if [ -n "$host_devices" ]; then umount -l "$host_devices"; fi
 ln -s /proc/self/fd /dev/fd
 ln -s /proc/self/fd/0 /dev/stdin
 ln -s /proc/self/fd/1 /dev/stdout
 ln -s /proc/self/fd/2 /dev/stderr
 mkdir /dev/shm /dev/pts
 mount -t tmpfs -o nosuid,nodev,mode=1777 tmpfs /dev/shm
-mount -o remount,ro,nosuid,noexec /dev
+# The mount, not the tmpfs, is made read-only: rootless, the tmpfs's own options (its uid) cannot be restated.
+mount -o remount,bind,ro,nosuid,noexec /dev
 
 place() {
   mkdir -p "$2"

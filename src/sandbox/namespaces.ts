@@ -8,8 +8,15 @@ import { makePrivateDirs, removePrivateDirs } from './private-dirs.js';
 /** `read-only` mounts the workspace read-only for every call (plan-only runs). */
 export type WorkspaceAccess = 'read-write' | 'read-only';
 
+/** How the sandbox was built: as root, through `sudo -n`, or from unprivileged user namespaces (rootless.ts). */
+export type Isolation = 'root' | 'sudo' | 'rootless';
+
 export interface SandboxConfig {
-  /** Runs a program as root: empty when the action is root, `sudo -n --` otherwise. */
+  isolation: Isolation;
+  /**
+   * Runs a program as root: empty when the action is root, `sudo -n --` through sudo, and as root of a user
+   * namespace of its own when rootless.
+   */
   escalate: readonly string[];
   /** Absolute paths of the programs the sandbox is built with. */
   programs: { sh: string; env: string; unshare: string; nsenter: string; setpriv: string; rm: string };
@@ -83,8 +90,11 @@ export class Sandbox {
   call(shell: string, command: string, opts: { cwd: string; env: NodeJS.ProcessEnv }): SandboxCall {
     const { programs, uid, gid } = this.config;
     const ns = `/proc/${this.#templatePid}/ns`;
+    const rootless = this.config.isolation === 'rootless';
     const inside = [
       programs.nsenter,
+      // Rootless, the template's namespaces belong to its user namespace: entered first, it lets us in.
+      ...(rootless ? [`--user=${ns}/user`, '--preserve-credentials'] : []),
       `--mount=${ns}/mnt`,
       ...(this.config.network === 'none' ? [`--net=${ns}/net`] : []),
       '--',
@@ -108,6 +118,8 @@ export class Sandbox {
       '-c',
       command,
     ];
+    // Rootless, every process is the action's own user: spawn needs no identity, and the environment is kept.
+    if (rootless) return { argv: inside };
     if (this.config.escalate.length === 0) {
       // As root: spawn drops the supplementary groups for us when given an identity.
       return { argv: inside, identity: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } };
@@ -138,7 +150,7 @@ export class Sandbox {
     this.#closed = true;
     process.off('exit', this.#onExit);
     this.#template.stdin.end();
-    if (this.config.escalate.length === 0) this.#template.kill('SIGKILL');
+    if (this.config.isolation !== 'sudo') this.#template.kill('SIGKILL');
     removePrivateDirs(this.privateDir, this.config.escalate, this.config.programs.rm);
   }
 }

@@ -4,6 +4,7 @@ import { lstat, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { rootlessEscalation } from './rootless.js';
 import { runCommand } from './run-command.js';
 import { Sandbox, SandboxError, type SandboxConfig, type WorkspaceAccess } from './namespaces.js';
 
@@ -83,18 +84,30 @@ async function findSystemProgram(name: string): Promise<string> {
   throw new SandboxError(`${name} (util-linux) is not installed`);
 }
 
-/** How this process becomes root to build the namespaces: itself, or `sudo -n`. */
-async function escalation(): Promise<string[]> {
-  if (process.getuid?.() === 0) return [];
-  const sudo = await findSystemProgram('sudo').catch(() => {
-    throw new SandboxError('the action does not run as root and sudo is not installed');
-  });
+/**
+ * How this process becomes root to build the namespaces: itself, `sudo -n`, or, with neither, root of an
+ * unprivileged user namespace (rootless.ts).
+ */
+async function escalation(programs: {
+  unshare: string;
+  sh: string;
+}): Promise<Pick<SandboxConfig, 'isolation' | 'escalate'>> {
+  if (process.getuid?.() === 0) return { isolation: 'root', escalate: [] };
+  const sudo = await passwordlessSudo();
+  if ('path' in sudo) return { isolation: 'sudo', escalate: [sudo.path, '-n', '--'] };
+  return { isolation: 'rootless', escalate: await rootlessEscalation(programs, sudo.whyNot) };
+}
+
+/** sudo's path when `sudo -n` works here, or why it does not. */
+async function passwordlessSudo(): Promise<{ path: string } | { whyNot: string }> {
+  const sudo = await findSystemProgram('sudo').catch(() => undefined);
+  if (!sudo) return { whyNot: 'sudo is not installed' };
   try {
     await execFileAsync(sudo, ['-n', 'true'], { timeout: 10_000 });
+    return { path: sudo };
   } catch {
-    throw new SandboxError('the action does not run as root and `sudo -n` needs a password');
+    return { whyNot: '`sudo -n` needs a password' };
   }
-  return [sudo, '-n', '--'];
 }
 
 /**
@@ -126,11 +139,14 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
   const owner = await lstat(request.workspace);
   const home = request.home ?? homedir();
   const shownHome = await homeToShow(home, request.workspace);
+  const { isolation, escalate } = await escalation({ unshare: unshare!, sh: sh! });
   return {
-    escalate: await escalation(),
+    isolation,
+    escalate,
     programs: { sh: sh!, env: env!, unshare: unshare!, nsenter: nsenter!, setpriv: setpriv!, rm: rm! },
-    uid: owner.uid,
-    gid: owner.gid,
+    // Rootless, the action's user is uid 0 of the template's user namespace, and so owns the workspace there.
+    uid: isolation === 'rootless' ? 0 : owner.uid,
+    gid: isolation === 'rootless' ? 0 : owner.gid,
     network: request.network,
     workspace: request.workspace,
     workspaceAccess: request.workspaceAccess ?? 'read-write',
