@@ -20,7 +20,7 @@ export function isolationName(isolation: Isolation | 'off'): string {
     root: 'root',
     sudo: 'sudo',
     rootless: 'rootless user namespaces',
-    off: 'off (no sandbox)',
+    off: 'off',
   }[isolation];
 }
 
