@@ -46,7 +46,12 @@ const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
 
 /** Creates the checklist comment (planning…) before the first model call; later writes edit it in place. */
 export async function openChecklist(
-  { settings, issueNumber, api }: { settings: Settings; issueNumber: number; api: GitHubApi },
+  {
+    settings,
+    issueNumber,
+    api,
+    sandbox,
+  }: { settings: Settings; issueNumber: number; api: GitHubApi; sandbox: string },
   plan: WorkPlan,
 ): Promise<LiveChecklist> {
   let commentId: number | undefined;
@@ -82,6 +87,7 @@ export async function openChecklist(
   const progress: ChecklistProgress = new ChecklistProgress(writer, {
     task: headline(plan),
     runUrl: settings.runUrl,
+    sandbox,
     items: plan.earlier?.todos ?? [],
     trigger: settings.inputs.trigger,
     resume: {

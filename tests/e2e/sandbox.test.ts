@@ -2,6 +2,8 @@
 // runtime token everywhere it can think of, sends what it finds to a listener, writes the runner's file
 // commands, leaves a process behind and plants git configuration for the action's own commit.
 import { processesNamed } from '../support/processes.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -151,7 +153,7 @@ describe('a prompt-injected model in the sandbox', () => {
     expect(run.stderr).toBe('');
     expect(model.violations).toEqual([]);
     expect(model.remaining()).toBe(0);
-    expect(run.stdout).toMatch(/Sandbox ready in \d+ ms/);
+    expect(run.stdout).toMatch(/Sandbox ready in \d+ ms \(isolation: (root|sudo|rootless user namespaces)\)/);
     expect(run.stdout).toMatch(/Removed 2 persisted credential/);
     // The attacks ran (their results reached the model), and found nothing.
     const toModel = JSON.stringify(model.requests.map((request) => request.body));
@@ -271,17 +273,30 @@ describe('a prompt-injected model in the sandbox', () => {
     }
   }, 120_000);
 
-  it('does not start where no sandbox can be built, and the comment says why', async () => {
-    world = await createWorld([reply(text('never asked'))]);
-    // Not root, and no passwordless sudo: as on a self-hosted runner without either.
-    const run = await world.trigger('/agent look around', { as: { uid: 65534, gid: 65534 } });
-    expect(run.outputs.status).toBe('failed');
-    expect(world.model.requests).toHaveLength(0);
-    const [reply_] = world.botComments();
-    expect(reply_!.body).toMatch(
-      /todo-agent could not start: the sandbox for the tools could not be built \(the action does not run as root and (sudo is not installed|`sudo -n` needs a password)\); .*set `sandbox: off`/,
-    );
-  });
+  it.runIf(process.getuid?.() === 0)(
+    'builds it from user namespaces where there is neither root nor sudo, and the log and comment say so',
+    async () => {
+      world = await createWorld([
+        reply(PLAN('in_progress')),
+        reply(toolUse('bash', { command: 'id -u; ls /proc | grep -cE "^[0-9]+$"; touch /usr/probe 2>&1' })),
+        reply(PLAN('completed')),
+        reply(text('Done.')),
+      ]);
+      // Not root, and no passwordless sudo: as on a self-hosted runner without either, which owns its work.
+      await promisify(execFile)('chown', ['-R', '65534:65534', world.sandbox.root]);
+      const run = await world.trigger('/agent look around', { as: { uid: 65534, gid: 65534 } });
+      expect(run.stdout).toMatch(/Sandbox ready in \d+ ms \(isolation: rootless user namespaces\)/);
+      expect(run.outputs.status).toBe('completed');
+      // The checklist says so from its first version on.
+      const [checklist] = world.botComments();
+      expect(checklist!.versions[0]).toMatch(/_planning…_[^]*sandbox: rootless user namespaces<\/sub>/);
+      // uid 0 of its own user namespace (65534 on the host), in a PID namespace, with the host read-only.
+      const seen = JSON.stringify(world.model.requests[2]?.body.messages.at(-1));
+      expect(seen).toMatch(
+        /exit code: 1\\n0\\n[1-9]\\ntouch: cannot touch '\/usr\/probe': Read-only file system/,
+      );
+    },
+  );
 
   it('runs without it when the workflow sets `sandbox: off`, and warns', async () => {
     world = await createWorld([
@@ -292,6 +307,8 @@ describe('a prompt-injected model in the sandbox', () => {
     ]);
     const run = await world.trigger('/agent look around', { inputs: { sandbox: 'off' } });
     expect(run.stdout).toContain('::warning::sandbox: off');
+    expect(run.stdout).toContain('(isolation: off)');
+    expect(world.botComments()[0]!.body).toContain('sandbox: off</sub>');
     expect(run.stdout).not.toContain('Sandbox ready');
     expect(world.model.remaining()).toBe(0);
     expect(run.outputs.status).toBe('completed');
