@@ -2,8 +2,7 @@
 // runtime token everywhere it can think of, sends what it finds to a listener, writes the runner's file
 // commands, leaves a process behind and plants git configuration for the action's own commit.
 import { processesNamed } from '../support/processes.js';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -12,6 +11,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { createWorld, KEY, TOKEN, type World } from './setup.js';
 
+/** The isolation the sandbox must have here: root, through passwordless sudo, or rootless without either. */
+const ISOLATION =
+  process.getuid?.() === 0
+    ? 'root'
+    : spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0
+      ? 'sudo'
+      : 'rootless user namespaces';
 const RUNTIME_TOKEN = 'ACTIONS-runtime-0123456789abcdefABCDEF';
 const MARKER = `todo-agent-leftover-${process.pid}`;
 
@@ -153,7 +159,9 @@ describe('a prompt-injected model in the sandbox', () => {
     expect(run.stderr).toBe('');
     expect(model.violations).toEqual([]);
     expect(model.remaining()).toBe(0);
-    expect(run.stdout).toMatch(/Sandbox ready in \d+ ms \(isolation: (root|sudo|rootless user namespaces)\)/);
+    expect(run.stdout).toMatch(new RegExp(`Sandbox ready in \\d+ ms \\(isolation: ${ISOLATION}\\)`));
+    // The checklist says it too, from its first version on.
+    expect(world.botComments()[0]!.versions[0]).toContain(`sandbox: ${ISOLATION}</sub>`);
     expect(run.stdout).toMatch(/Removed 2 persisted credential/);
     // The attacks ran (their results reached the model), and found nothing.
     const toModel = JSON.stringify(model.requests.map((request) => request.body));
@@ -272,31 +280,6 @@ describe('a prompt-injected model in the sandbox', () => {
       await rm(runnerFile, { force: true });
     }
   }, 120_000);
-
-  it.runIf(process.getuid?.() === 0)(
-    'builds it from user namespaces where there is neither root nor sudo, and the log and comment say so',
-    async () => {
-      world = await createWorld([
-        reply(PLAN('in_progress')),
-        reply(toolUse('bash', { command: 'id -u; ls /proc | grep -cE "^[0-9]+$"; touch /usr/probe 2>&1' })),
-        reply(PLAN('completed')),
-        reply(text('Done.')),
-      ]);
-      // Not root, and no passwordless sudo: as on a self-hosted runner without either, which owns its work.
-      await promisify(execFile)('chown', ['-R', '65534:65534', world.sandbox.root]);
-      const run = await world.trigger('/agent look around', { as: { uid: 65534, gid: 65534 } });
-      expect(run.stdout).toMatch(/Sandbox ready in \d+ ms \(isolation: rootless user namespaces\)/);
-      expect(run.outputs.status).toBe('completed');
-      // The checklist says so from its first version on.
-      const [checklist] = world.botComments();
-      expect(checklist!.versions[0]).toMatch(/_planning…_[^]*sandbox: rootless user namespaces<\/sub>/);
-      // uid 0 of its own user namespace (65534 on the host), in a PID namespace, with the host read-only.
-      const seen = JSON.stringify(world.model.requests[2]?.body.messages.at(-1));
-      expect(seen).toMatch(
-        /exit code: 1\\n0\\n[1-9]\\ntouch: cannot touch '\/usr\/probe': Read-only file system/,
-      );
-    },
-  );
 
   it('runs without it when the workflow sets `sandbox: off`, and warns', async () => {
     world = await createWorld([

@@ -7,7 +7,10 @@ import {
 } from '../support/github/emulator.js';
 import {
   MODE_MODEL_ID,
+  reply,
   startModelServer,
+  text,
+  toolUse,
   type ModelMode,
   type RecordedRequest,
   type ScriptStep,
@@ -186,4 +189,25 @@ export function openingText(request: RecordedRequest): string {
 export function blockData(opening: string, tag: string): Record<string, unknown> {
   const block = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(opening)?.[1] ?? '';
   return JSON.parse(block.slice(block.indexOf('{'), block.lastIndexOf('}') + 1)) as Record<string, unknown>;
+}
+
+const PROBE_PLAN = (status: 'in_progress' | 'completed') =>
+  toolUse('todo', { items: [{ id: '1', text: 'Probe the sandbox', activeForm: 'Probing', status }] });
+
+/** The model's script for a run that makes one bash call per command, between its plan and its finish. */
+export function bashScript(commands: readonly string[]): ScriptStep[] {
+  return [
+    reply(PROBE_PLAN('in_progress')),
+    ...commands.map((command) => reply(toolUse('bash', { command }))),
+    reply(PROBE_PLAN('completed')),
+    reply(text('Done.')),
+  ];
+}
+
+/** Each bash call's result as the model saw it, in a run of bashScript(commands). */
+export function bashResults(model: ScriptedModelServer, count: number): string[] {
+  return Array.from({ length: count }, (_, k) => {
+    const content = model.requests[2 + k]?.body.messages.at(-1)?.content as Array<{ content?: unknown }>;
+    return JSON.parse(JSON.stringify(content?.[0]?.content ?? '')) as string;
+  }).map((result) => (typeof result === 'string' ? result : JSON.stringify(result)));
 }
