@@ -8,35 +8,22 @@ import { execFile, spawnSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
-import { bashResults, bashScript, createWorld, openingText, type World } from './setup.js';
+import { describe, expect, it } from 'vitest';
+import { bashProbes, openingText } from './setup.js';
 
 const execFileAsync = promisify(execFile);
 const asRoot = process.getuid?.() === 0;
 const MARK = `todo-agent-i18-${process.pid}`;
 
-let world: World | undefined;
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const probes = bashProbes();
+const { cleanups } = probes;
 
-/** A run whose model makes one bash call per command; resolves with each call's result as the model saw it. */
+/** Runs the commands, one bash call each; resolves with each call's result as the model saw it. */
 async function calls(
   commands: string[],
-  options: {
-    inputs?: Record<string, string>;
-    env?: Record<string, string>;
-  } = {},
+  options: { inputs?: Record<string, string>; env?: Record<string, string> } = {},
 ): Promise<string[]> {
-  world = await createWorld(bashScript(commands));
-  await world.trigger('/agent probe', {
-    ...(options.inputs ? { inputs: options.inputs } : {}),
-    ...(options.env ? { env: options.env } : {}),
-  });
-  return bashResults(world.model, commands.length);
+  return (await probes.calls(commands, options)).results;
 }
 
 /** The uid the tools run as here: the workspace's owner, or the unprivileged one for a root-owned workspace. */
@@ -102,7 +89,7 @@ describe('tool_network: none', () => {
         inputs: { tool_network: 'none' },
       },
     );
-    const opening = openingText(world!.model.requests[0]!);
+    const opening = openingText(probes.world!.model.requests[0]!);
     expect([install.includes('exit=124'), install.includes('the network is off'), opening]).toEqual([
       false,
       true,
@@ -113,7 +100,6 @@ describe('tool_network: none', () => {
 
 describe('the tool cache', () => {
   it('a setup-python interpreter there installs a local package; nothing of it outlives the run', async () => {
-    world = undefined;
     const cache = join(process.env.TMPDIR ?? '/tmp', `${MARK}-toolcache`);
     const python = join(cache, 'Python', '3.11.2', 'x64');
     cleanups.push(() => rm(cache, { recursive: true, force: true }));

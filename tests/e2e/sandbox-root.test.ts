@@ -9,53 +9,26 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply, text } from '../support/anthropic/server.js';
-import { bashResults, bashScript, createWorld, type World } from './setup.js';
+import { bashProbes, type World } from './setup.js';
 
 const execFileAsync = promisify(execFile);
 const MARK = `todo-agent-root-${process.pid}`;
 
-let world: World | undefined;
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-/** A run whose model makes one bash call per command; resolves with each call's result as the model saw it. */
-async function calls(
-  commands: string[],
-  options: {
-    inputs?: Record<string, string>;
-    as?: { uid: number; gid: number };
-    before?: (world: World) => Promise<void>;
-  } = {},
-): Promise<{ results: string[]; stdout: string; status: string | undefined }> {
-  world = await createWorld(bashScript(commands));
-  await options.before?.(world);
-  const run = await world.trigger('/agent probe', {
-    ...(options.inputs ? { inputs: options.inputs } : {}),
-    ...(options.as ? { as: options.as } : {}),
-  });
-  return {
-    results: bashResults(world.model, commands.length),
-    stdout: run.stdout,
-    status: run.outputs.status,
-  };
-}
+const probes = bashProbes();
+const { calls, cleanups, open } = probes;
 
 describe.runIf(process.getuid?.() === 0)('the sandbox as root', () => {
   it('never the host’s root on a workspace of root’s: uid 64000, /etc/shadow and a 0600 file of root’s closed', async () => {
     const before = async ({ sandbox }: World) => {
       await writeFile(join(sandbox.home, `${MARK}-secret`), 'ROOT-ONLY\n', { mode: 0o600 });
     };
-    const { results, stdout } = await calls(
+    const { results, run } = await calls(
       [`id -u; stat -c %u .; cat /etc/shadow ~/${MARK}-secret 2>&1 | sed 's/:.*//'; true`],
       { before },
     );
-    expect(stdout).toMatch(/Sandbox ready in \d+ ms \(isolation: root\)/);
+    expect(run.stdout).toMatch(/Sandbox ready in \d+ ms \(isolation: root\)/);
     expect(results[0]).toBe(`exit code: 0\n64000\n64000\ncat\ncat\n`);
   });
 
@@ -78,7 +51,7 @@ describe.runIf(process.getuid?.() === 0)('the sandbox as root', () => {
 
     it('a mount it cannot make read-only stops the build with a clear error, before the model is asked', async () => {
       await bindMount(`/mnt/${MARK}\nnewline`);
-      world = await createWorld([reply(text('never asked'))]);
+      const world = await open([reply(text('never asked'))]);
       await world.trigger('/agent probe');
       expect(world.botComments()[0]!.body).toMatch(/cannot make these mounts read-only/);
     });
@@ -104,16 +77,16 @@ describe.runIf(process.getuid?.() === 0)('the sandbox as root', () => {
     const before = async ({ sandbox }: World) => {
       await execFileAsync('chown', ['-R', '65534:65534', sandbox.root]);
     };
-    const { results, stdout, status } = await calls(
-      ['id -u; ls /proc | grep -cE "^[0-9]+$"; touch /usr/probe 2>&1'],
-      { as: { uid: 65534, gid: 65534 }, before },
-    );
+    const { results, run } = await calls(['id -u; ls /proc | grep -cE "^[0-9]+$"; touch /usr/probe 2>&1'], {
+      as: { uid: 65534, gid: 65534 },
+      before,
+    });
     expect([
-      stdout.match(/Sandbox ready in \d+ ms \(isolation: [^)]*\)/)?.[0].replace(/\d+ ms/, 'N ms'),
-      status,
+      run.stdout.match(/Sandbox ready in \d+ ms \(isolation: [^)]*\)/)?.[0].replace(/\d+ ms/, 'N ms'),
+      run.outputs.status,
     ]).toEqual(['Sandbox ready in N ms (isolation: rootless user namespaces)', 'completed']);
     // The checklist says so from its first version on.
-    expect(world!.botComments()[0]!.versions[0]).toMatch(
+    expect(probes.world!.botComments()[0]!.versions[0]).toMatch(
       /_planning…_[^]*sandbox: rootless user namespaces<\/sub>/,
     );
     // The user itself (65534), never root, in a PID namespace of its own, with the host read-only.
