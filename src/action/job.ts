@@ -12,6 +12,7 @@ import { deliverWork } from './deliver-work.js';
 import { openChecklist } from './live-checklist.js';
 import { prepare, type JobRequest } from './prepare.js';
 import { recordDelivery, recordForSummary } from './record.js';
+import { isolationOf } from './tool-sandbox.js';
 
 export type JobOutcome =
   | { status: AgentResult['status']; result: AgentResult; delivery: Delivery; branch?: string }
@@ -24,7 +25,10 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     await answer(api, trigger, `todo-agent did not start: ${prepared.decline}.`);
     return { status: 'skipped', declined: prepared.decline };
   }
-  const checklist = await openChecklist({ settings, issueNumber: trigger.issueNumber, api }, prepared.plan);
+  const checklist = await openChecklist(
+    { settings, issueNumber: trigger.issueNumber, api, sandbox: isolationOf(prepared.sandbox) },
+    prepared.plan,
+  );
   try {
     const summary = new RunSummary();
     const { record } = request;

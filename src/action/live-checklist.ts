@@ -54,7 +54,12 @@ const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
  * later writes edit it in place.
  */
 export async function openChecklist(
-  { settings, issueNumber, api }: { settings: Settings; issueNumber: number; api: GitHubApi },
+  {
+    settings,
+    issueNumber,
+    api,
+    sandbox,
+  }: { settings: Settings; issueNumber: number; api: GitHubApi; sandbox: string },
   plan: WorkPlan,
 ): Promise<LiveChecklist> {
   let commentId: number | undefined;
@@ -95,6 +100,7 @@ export async function openChecklist(
   const progress: ChecklistProgress = new ChecklistProgress(writer, {
     task: headline(plan),
     runUrl: settings.runUrl,
+    sandbox,
     items: plan.earlier?.todos ?? [],
     trigger: settings.inputs.trigger,
     resume: {

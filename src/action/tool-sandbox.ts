@@ -4,6 +4,7 @@ import { openSandbox, SandboxError, type WorkspaceAccess } from '../sandbox/setu
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { openWorkspace } from '../agent/workspace.js';
 import { runnerFiles } from '../sandbox/runner-files.js';
+import { isolationName, NoIsolationError, waysOut } from '../sandbox/rootless.js';
 import { log } from '../runner/output.js';
 import type { Settings } from '../settings/settings.js';
 
@@ -18,7 +19,10 @@ export async function startSandbox(
   hidden: readonly string[] = [],
 ): Promise<Sandbox | undefined> {
   if (settings.inputs.sandbox === 'off') {
-    log.warning('sandbox: off: the tools run without a sandbox and can read the runner and its credentials.');
+    log.warning(
+      `sandbox: off: the tools run without a sandbox and can read the runner and its credentials ` +
+        `(isolation: ${isolationOf(undefined)}).`,
+    );
     return undefined;
   }
   const started = performance.now();
@@ -31,14 +35,19 @@ export async function startSandbox(
       workspaceAccess,
       ...(process.env.RUNNER_TOOL_CACHE ? { toolCache: process.env.RUNNER_TOOL_CACHE } : {}),
     });
-    log.info(`Sandbox ready in ${Math.round(performance.now() - started)} ms.`);
+    const ms = Math.round(performance.now() - started);
+    log.info(`Sandbox ready in ${ms} ms (isolation: ${isolationOf(sandbox)}).`);
     return sandbox;
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
-    throw new Error(
-      `the sandbox for the tools could not be built (${error.message}); ` +
-        'run on a runner with sudo or as root, or set `sandbox: off` to run without one',
-      { cause: error },
-    );
+    const fix = error instanceof NoIsolationError ? error.fix : undefined;
+    throw new Error(`the sandbox for the tools could not be built (${error.message}); ${waysOut(fix)}`, {
+      cause: error,
+    });
   }
+}
+
+/** Which isolation the run's tools have, as the log and the checklist say it. */
+export function isolationOf(sandbox: Sandbox | undefined): string {
+  return isolationName(sandbox?.config.isolation ?? 'off');
 }

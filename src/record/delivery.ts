@@ -29,7 +29,8 @@ export async function deliveryRecord(
     patch.length > MAX_PATCH_CHARS
       ? `${patch.slice(0, MAX_PATCH_CHARS)}\n… (cut at ${MAX_PATCH_CHARS} characters)\n`
       : patch;
-  const refusal = delivery.refusal && `GitHub refused it: ${delivery.refusal.rule}. ${delivery.refusal.advice}`;
+  const refusal =
+    delivery.refusal && `GitHub refused it: ${delivery.refusal.rule}. ${delivery.refusal.advice}`;
   const reason = error ?? refusal ?? delivery.note ?? 'the work was not pushed';
   return { ...record, refused: { reason, patch: cut } };
 }

@@ -1,8 +1,9 @@
 // The shell scripts that build the sandbox, and the two perl lines they use for system calls util-linux has
 // no command for. Every path reaches them as an argument, never as script text.
 //
-// TEMPLATE runs once per run, as root, in a mount namespace of its own (and a network namespace of its
-// own with `tool_network: none`); it stays alive, reading its stdin, so that each call can copy its mounts:
+// TEMPLATE runs once per run, as root (rootless: as root of a user namespace of its own, rootless.ts), in a
+// mount namespace of its own (and a network namespace of its own with `tool_network: none`); it stays alive,
+// reading its stdin, so that each call can copy its mounts:
 //
 //   sh -c TEMPLATE todo-agent-sandbox PRIVATE WORKSPACE ACCESS NETWORK OWNER IDMAP TEMP_SIZE IDMAP_PL HOME
 //     TOOLS M HIDDEN…
@@ -10,14 +11,16 @@
 // PRIVATE is the sandbox's own directory on the host (private-dirs.ts). The script puts the sandbox's own
 // views in place: a tmpfs of TEMP_SIZE each as /tmp and /var/tmp; an overlay on HOME and on TOOLS (the
 // runner's tool cache), each when not empty, whose lower layer is the real directory, read-only, and whose
-// upper layer lives in PRIVATE and belongs to OWNER (the tools' uid:gid), so tools find what a setup step
-// installed and every write lands in PRIVATE; and the workspace, writable unless ACCESS is `read-only`. When
-// IDMAP is a uid, the workspace belongs to root and is shown to that uid as its own through an idmapped mount
-// (IDMAP_PL), so that the tools never need uid 0. Then it makes every other mount read-only and checks that
-// it did (mountinfo's escapes decoded): a mount it cannot make read-only stops the build. It gives a /dev of
-// harmless devices only, and covers each HIDDEN path (a directory with an empty read-only tmpfs, a file with
-// /dev/null). With NETWORK `none` it also covers /run (where host sockets live) and answers name lookups from
-// /etc/hosts only, so they fail at once. It prints `ready <its pid>` when done and exits when stdin closes.
+// upper layer lives in PRIVATE and belongs to OWNER (the tools' uid:gid as these namespaces number them), so
+// tools find what a setup step installed and every write lands in PRIVATE; and the workspace, writable
+// unless ACCESS is `read-only`. When IDMAP is a uid, the workspace belongs to root and is shown to that uid
+// as its own through an idmapped mount (IDMAP_PL), so that the tools never need uid 0. Then it makes every
+// other mount read-only and checks that it did (mountinfo's escapes decoded): a mount it cannot make
+// read-only stops the build. It gives a /dev of harmless devices only (made, or bound in from the host's
+// where it may not make devices, as rootless), and covers each HIDDEN path (a directory with an empty
+// read-only tmpfs, a file with /dev/null). With NETWORK `none` it also covers /run (where host sockets live)
+// and answers name lookups from /etc/hosts only, so they fail at once. It prints `ready <its pid>` when done
+// and exits when stdin closes.
 //
 // When the host's temp directory cannot hold an overlay's upper layer, a tmpfs holds it instead.
 //
@@ -33,8 +36,8 @@
 //   sh -c CALL todo-agent-call UID GID PROCESSES SHM_SIZE KEYCTL KEYRING_PL CWD SHELL -c COMMAND
 //
 // It makes /proc/sys read-only and gives the call a /dev/shm of its own, then becomes the command: with a
-// limit of PROCESSES processes, in a second user namespace in which it is UID:GID (the workspace's owner as
-// the tools see it), in a session keyring of its own (KEYRING_PL), with no capabilities and no_new_privs.
+// limit of PROCESSES processes, in a second user namespace in which it is UID:GID (the tools' own ids, as on
+// the host; rootless too, where the template's namespace numbers the action's user 0), in a session keyring of its own (KEYRING_PL), with no capabilities and no_new_privs.
 // Keys, shared memory and semaphores therefore go with the call's namespaces. Nothing privileged stays in the
 // namespace, and when the command returns, the kernel kills every process left in it, setsid and
 // double-forked ones included.
@@ -121,6 +124,15 @@ fi
 mount -t tmpfs -o "nosuid,nodev,mode=1777,size=$temp_size" tmpfs tmp
 mount -t tmpfs -o "nosuid,nodev,mode=1777,size=$temp_size" tmpfs var-tmp
 if [ -n "$idmap_ns" ]; then kill "$idmap_ns"; fi
+# Rootless, no one may make devices: the host's own are bound in instead (as bubblewrap does),
+# staged here while the host's /dev is still in place and this directory writable.
+host_devices=
+if ! mknod -m 600 device-probe c 1 3 2>/dev/null; then
+  host_devices=$private/host-dev
+  mkdir "$host_devices"
+  mount --rbind /dev "$host_devices"
+fi
+rm -f device-probe
 if [ "$network" = none ]; then
   # Name lookups that fail at once: only /etc/hosts is asked, and there is no name server to wait for.
   printf '# tool_network: none: the sandbox has no network\nhosts: files\n' > "$private/nsswitch.conf"
@@ -161,14 +173,21 @@ if [ "$access" != read-write ]; then mount -o remount,bind,ro workspace; fi
 mount -t tmpfs -o nosuid,noexec,mode=755,size=64k tmpfs /dev
 for node in null:1:3 zero:1:5 full:1:7 random:1:8 urandom:1:9 tty:5:0; do
   name=${D}{node%%:*} numbers=${D}{node#*:}
-  mknod -m 666 "/dev/$name" c "${D}{numbers%%:*}" "${D}{numbers#*:}"
+  if [ -n "$host_devices" ]; then
+    : > "/dev/$name"
+    mount --bind "$host_devices/$name" "/dev/$name"
+  else
+    mknod -m 666 "/dev/$name" c "${D}{numbers%%:*}" "${D}{numbers#*:}"
+  fi
 done
+if [ -n "$host_devices" ]; then umount -l "$host_devices"; fi
 ln -s /proc/self/fd /dev/fd
 ln -s /proc/self/fd/0 /dev/stdin
 ln -s /proc/self/fd/1 /dev/stdout
 ln -s /proc/self/fd/2 /dev/stderr
 mkdir /dev/shm /dev/pts
-mount -o remount,ro,nosuid,noexec /dev
+# The mount, not the tmpfs, is made read-only: rootless, the tmpfs's own options (its uid) cannot be restated.
+mount -o remount,bind,ro,nosuid,noexec /dev
 
 place() {
   mkdir -p "$2"

@@ -10,12 +10,22 @@ import { makePrivateDirs, removePrivateDirs } from './private-dirs.js';
 /** `read-only` mounts the workspace read-only for every call (plan-only runs). */
 export type WorkspaceAccess = 'read-write' | 'read-only';
 
+/** How the sandbox was built: as root, through `sudo -n`, or from unprivileged user namespaces (rootless.ts). */
+export type Isolation = 'root' | 'sudo' | 'rootless';
+
 export interface SandboxConfig {
-  /** Runs a program as root: empty when the action is root, `sudo -n --` otherwise. */
+  isolation: Isolation;
+  /**
+   * Runs a program as root: empty when the action is root, `sudo -n --` through sudo, and as root of a user
+   * namespace of its own when rootless.
+   */
   escalate: readonly string[];
   /** Absolute paths of the programs the sandbox is built with. */
   programs: { sh: string; env: string; unshare: string; nsenter: string; setpriv: string; rm: string };
-  /** The identity commands run as: the workspace's owner, or an unprivileged one when that is root. Never 0. */
+  /**
+   * The identity commands run as: the workspace's owner, or an unprivileged one when that is root; rootless,
+   * the action's own user. Never 0.
+   */
   uid: number;
   gid: number;
   /** Set when the workspace belongs to root: it is shown to `uid` as its own (an idmapped mount). */
@@ -91,17 +101,22 @@ export class Sandbox {
   call(shell: string, command: string, opts: { cwd: string; env: NodeJS.ProcessEnv }): SandboxCall {
     const { programs, uid, gid } = this.config;
     const ns = `/proc/${this.#templatePid}/ns`;
+    const rootless = this.config.isolation === 'rootless';
+    const creator = templateIdentity(this.config);
     const inside = [
       programs.nsenter,
+      // Rootless, the template's namespaces belong to its user namespace: entered first, it lets us in.
+      ...(rootless ? [`--user=${ns}/user`, '--preserve-credentials'] : []),
       `--mount=${ns}/mnt`,
       ...(this.config.network === 'none' ? [`--net=${ns}/net`] : []),
       '--',
       // The call's user namespace is made by the tools' uid (so root in it is that uid on the host), still
       // holding CAP_SYS_ADMIN: a namespace made with it is not an unprivileged one that AppArmor restricts.
       programs.setpriv,
-      `--reuid=${uid}`,
-      `--regid=${gid}`,
-      '--clear-groups',
+      `--reuid=${creator.uid}`,
+      `--regid=${creator.gid}`,
+      // Rootless, setgroups(2) is refused in a user namespace: the tools keep the groups the action's user has.
+      rootless ? '--keep-groups' : '--clear-groups',
       '--inh-caps=+sys_admin',
       '--ambient-caps=+sys_admin',
       '--',
@@ -130,6 +145,8 @@ export class Sandbox {
       '-c',
       command,
     ];
+    // Rootless, every process is the action's own user: spawn needs no identity, and the environment is kept.
+    if (rootless) return { argv: inside };
     if (this.config.escalate.length === 0) {
       // As root: spawn drops the supplementary groups for us when given an identity.
       return { argv: inside, identity: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } };
@@ -160,9 +177,19 @@ export class Sandbox {
     this.#closed = true;
     process.off('exit', this.#onExit);
     this.#template.stdin.end();
-    if (this.config.escalate.length === 0) this.#template.kill('SIGKILL');
+    if (this.config.isolation !== 'sudo') this.#template.kill('SIGKILL');
     removePrivateDirs(this.privateDir, this.config.escalate, this.config.programs.rm);
   }
+}
+
+/**
+ * The tools' identity as the template's namespaces number it: the one each call's user namespace is made
+ * by, and the owner of the private layers. Rootless, the template's user namespace maps the action's user
+ * alone, as its uid 0 (without a capability outside it); each call's own user namespace then shows the tools
+ * their real uid again.
+ */
+function templateIdentity(config: SandboxConfig): { uid: number; gid: number } {
+  return config.isolation === 'rootless' ? { uid: 0, gid: 0 } : { uid: config.uid, gid: config.gid };
 }
 
 /** Starts the process that holds the template namespace; resolves once it is ready. */
@@ -171,6 +198,7 @@ async function startTemplate(
   privateDir: string,
 ): Promise<[ChildProcessWithoutNullStreams, number]> {
   const { programs } = config;
+  const owner = templateIdentity(config);
   const argv = [
     ...config.escalate,
     ...(config.escalate.length > 0 ? [programs.setpriv, '--pdeathsig', 'KILL', '--'] : []),
@@ -188,7 +216,7 @@ async function startTemplate(
     config.workspace,
     config.workspaceAccess,
     config.network,
-    `${config.uid}:${config.gid}`,
+    `${owner.uid}:${owner.gid}`,
     config.idmapped ? String(config.uid) : '',
     LIMITS.temp,
     IDMAP_PL,

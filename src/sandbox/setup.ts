@@ -4,8 +4,15 @@ import { lstat, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { rootlessEscalation } from './rootless.js';
 import { runCommand } from './run-command.js';
-import { Sandbox, SandboxError, type SandboxConfig, type WorkspaceAccess } from './namespaces.js';
+import {
+  Sandbox,
+  SandboxError,
+  type Isolation,
+  type SandboxConfig,
+  type WorkspaceAccess,
+} from './namespaces.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -94,18 +101,30 @@ async function findSystemProgram(name: string): Promise<string> {
   throw new SandboxError(`${name} (util-linux) is not installed`);
 }
 
-/** How this process becomes root to build the namespaces: itself, or `sudo -n`. */
-async function escalation(): Promise<string[]> {
-  if (process.getuid?.() === 0) return [];
-  const sudo = await findSystemProgram('sudo').catch(() => {
-    throw new SandboxError('the action does not run as root and sudo is not installed');
-  });
+/**
+ * How this process becomes root to build the namespaces: itself, `sudo -n`, or, with neither, root of an
+ * unprivileged user namespace (rootless.ts).
+ */
+async function escalation(programs: {
+  unshare: string;
+  sh: string;
+}): Promise<Pick<SandboxConfig, 'isolation' | 'escalate'>> {
+  if (process.getuid?.() === 0) return { isolation: 'root', escalate: [] };
+  const sudo = await passwordlessSudo();
+  if ('path' in sudo) return { isolation: 'sudo', escalate: [sudo.path, '-n', '--'] };
+  return { isolation: 'rootless', escalate: await rootlessEscalation(programs, sudo.whyNot) };
+}
+
+/** sudo's path when `sudo -n` works here, or why it does not. */
+async function passwordlessSudo(): Promise<{ path: string } | { whyNot: string }> {
+  const sudo = await findSystemProgram('sudo').catch(() => undefined);
+  if (!sudo) return { whyNot: 'sudo is not installed' };
   try {
     await execFileAsync(sudo, ['-n', 'true'], { timeout: 10_000 });
+    return { path: sudo };
   } catch {
-    throw new SandboxError('the action does not run as root and `sudo -n` needs a password');
+    return { whyNot: '`sudo -n` needs a password' };
   }
-  return [sudo, '-n', '--'];
 }
 
 /**
@@ -129,6 +148,25 @@ function isWithin(inner: string, outer: string): boolean {
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
+/**
+ * Who the tools are, never the host's root. As root or through sudo: the workspace's owner, or, when that is
+ * root, an unprivileged uid the workspace is shown to as its own (an idmapped mount). Rootless: the action's
+ * own user, the only one an unprivileged user namespace can map (and the one that can write the workspace).
+ */
+function toolsIdentity(
+  isolation: Isolation,
+  owner: { uid: number; gid: number },
+): Pick<SandboxConfig, 'uid' | 'gid' | 'idmapped'> {
+  if (isolation === 'rootless')
+    return { uid: process.getuid?.() ?? owner.uid, gid: process.getgid?.() ?? owner.gid, idmapped: false };
+  const idmapped = owner.uid === 0;
+  return {
+    uid: idmapped ? UNPRIVILEGED_ID : owner.uid,
+    gid: idmapped ? UNPRIVILEGED_ID : owner.gid,
+    idmapped,
+  };
+}
+
 /** The settings for this machine; throws SandboxError saying what is missing. */
 export async function sandboxConfig(request: SandboxRequest): Promise<SandboxConfig> {
   if (process.platform !== 'linux') throw new SandboxError(`${process.platform} has no Linux namespaces`);
@@ -147,14 +185,13 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
     request.workspace,
     'The tool cache',
   );
-  // A workspace of root's is shown to an unprivileged uid as its own: the tools are never the host's root.
-  const idmapped = owner.uid === 0;
+  const { isolation, escalate } = await escalation({ unshare: unshare!, sh: sh! });
+  const tools = toolsIdentity(isolation, owner);
   return {
-    escalate: await escalation(),
+    isolation,
+    escalate,
     programs: { sh: sh!, env: env!, unshare: unshare!, nsenter: nsenter!, setpriv: setpriv!, rm: rm! },
-    uid: idmapped ? UNPRIVILEGED_ID : owner.uid,
-    gid: idmapped ? UNPRIVILEGED_ID : owner.gid,
-    idmapped,
+    ...tools,
     keyctl,
     network: request.network,
     workspace: request.workspace,

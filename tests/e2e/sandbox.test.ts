@@ -2,6 +2,7 @@
 // runtime token everywhere it can think of, sends what it finds to a listener, writes the runner's file
 // commands, leaves a process behind and plants git configuration for the action's own commit.
 import { processesNamed } from '../support/processes.js';
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -10,6 +11,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { createWorld, KEY, TOKEN, type World } from './setup.js';
 
+/** The isolation the sandbox must have here: root, through passwordless sudo, or rootless without either. */
+const ISOLATION =
+  process.getuid?.() === 0
+    ? 'root'
+    : spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status === 0
+      ? 'sudo'
+      : 'rootless user namespaces';
 const RUNTIME_TOKEN = 'ACTIONS-runtime-0123456789abcdefABCDEF';
 const MARKER = `todo-agent-leftover-${process.pid}`;
 
@@ -151,7 +159,9 @@ describe('a prompt-injected model in the sandbox', () => {
     expect(run.stderr).toBe('');
     expect(model.violations).toEqual([]);
     expect(model.remaining()).toBe(0);
-    expect(run.stdout).toMatch(/Sandbox ready in \d+ ms/);
+    expect(run.stdout).toMatch(new RegExp(`Sandbox ready in \\d+ ms \\(isolation: ${ISOLATION}\\)`));
+    // The checklist says it too, from its first version on.
+    expect(world.botComments()[0]!.versions[0]).toContain(`sandbox: ${ISOLATION}</sub>`);
     expect(run.stdout).toMatch(/Removed 2 persisted credential/);
     // The attacks ran (their results reached the model), and found nothing.
     const toModel = JSON.stringify(model.requests.map((request) => request.body));
@@ -271,18 +281,6 @@ describe('a prompt-injected model in the sandbox', () => {
     }
   }, 120_000);
 
-  it('does not start where no sandbox can be built, and the comment says why', async () => {
-    world = await createWorld([reply(text('never asked'))]);
-    // Not root, and no passwordless sudo: as on a self-hosted runner without either.
-    const run = await world.trigger('/agent look around', { as: { uid: 65534, gid: 65534 } });
-    expect(run.outputs.status).toBe('failed');
-    expect(world.model.requests).toHaveLength(0);
-    const [reply_] = world.botComments();
-    expect(reply_!.body).toMatch(
-      /todo-agent could not start: the sandbox for the tools could not be built \(the action does not run as root and (sudo is not installed|`sudo -n` needs a password)\); .*set `sandbox: off`/,
-    );
-  });
-
   it('runs without it when the workflow sets `sandbox: off`, and warns', async () => {
     world = await createWorld([
       reply(PLAN('in_progress')),
@@ -292,6 +290,8 @@ describe('a prompt-injected model in the sandbox', () => {
     ]);
     const run = await world.trigger('/agent look around', { inputs: { sandbox: 'off' } });
     expect(run.stdout).toContain('::warning::sandbox: off');
+    expect(run.stdout).toContain('(isolation: off)');
+    expect(world.botComments()[0]!.body).toContain('sandbox: off</sub>');
     expect(run.stdout).not.toContain('Sandbox ready');
     expect(world.model.remaining()).toBe(0);
     expect(run.outputs.status).toBe('completed');

@@ -1,4 +1,5 @@
 // One end-to-end world: a bare origin and its clone, the GitHub emulator, the scripted model, a trigger comment.
+import { afterEach } from 'vitest';
 import {
   startGitHubEmulator,
   type GitHubEmulator,
@@ -7,7 +8,10 @@ import {
 } from '../support/github/emulator.js';
 import {
   MODE_MODEL_ID,
+  reply,
   startModelServer,
+  text,
+  toolUse,
   type ModelMode,
   type RecordedRequest,
   type ScriptStep,
@@ -204,4 +208,67 @@ export function openingText(request: RecordedRequest): string {
 export function blockData(opening: string, tag: string): Record<string, unknown> {
   const block = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(opening)?.[1] ?? '';
   return JSON.parse(block.slice(block.indexOf('{'), block.lastIndexOf('}') + 1)) as Record<string, unknown>;
+}
+
+const PROBE_PLAN = (status: 'in_progress' | 'completed') =>
+  toolUse('todo', { items: [{ id: '1', text: 'Probe the sandbox', activeForm: 'Probing', status }] });
+
+/** The model's script for a run that makes one bash call per command, between its plan and its finish. */
+function bashScript(commands: readonly string[]): ScriptStep[] {
+  return [
+    reply(PROBE_PLAN('in_progress')),
+    ...commands.map((command) => reply(toolUse('bash', { command }))),
+    reply(PROBE_PLAN('completed')),
+    reply(text('Done.')),
+  ];
+}
+
+export interface BashProbes {
+  /**
+   * One run whose model makes one bash call per command: each call's result as the model saw it, and the
+   * run. `before` prepares the world before the trigger.
+   */
+  calls(
+    commands: readonly string[],
+    options?: RunOptions & { before?: (world: World) => Promise<void> },
+  ): Promise<{ results: string[]; run: ActionRun }>;
+  /** A world of its own script, closed after the test as the probes' are. */
+  open(script: ScriptStep[]): Promise<World>;
+  /** The world of the test's last run, if any. */
+  readonly world: World | undefined;
+  /** Undone after each test, last first, once its world is closed. */
+  cleanups: Array<() => Promise<void> | void>;
+}
+
+/** Bash probes for a test file of the sandbox's: each test's world is closed and its cleanups run after it. */
+export function bashProbes(): BashProbes {
+  let world: World | undefined;
+  const cleanups: BashProbes['cleanups'] = [];
+  afterEach(async () => {
+    await world?.close();
+    world = undefined;
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  const open = async (script: ScriptStep[]) => (world = await createWorld(script));
+  return {
+    open,
+    cleanups,
+    get world() {
+      return world;
+    },
+    async calls(commands, { before, ...how } = {}) {
+      const opened = await open(bashScript(commands));
+      await before?.(opened);
+      const run = await opened.trigger('/agent probe', how);
+      return { results: bashResults(opened.model, commands.length), run };
+    },
+  };
+}
+
+/** Each bash call's result as the model saw it, in a run of bashScript(commands). */
+function bashResults(model: ScriptedModelServer, count: number): string[] {
+  return Array.from({ length: count }, (_, k) => {
+    const content = model.requests[2 + k]?.body.messages.at(-1)?.content as Array<{ content?: unknown }>;
+    return JSON.parse(JSON.stringify(content?.[0]?.content ?? '')) as string;
+  }).map((result) => (typeof result === 'string' ? result : JSON.stringify(result)));
 }

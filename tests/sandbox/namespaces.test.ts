@@ -1,11 +1,12 @@
-// The sandbox on this machine, for real: namespaces, mounts, identities, the network. It needs root (CI runs
-// as root) or passwordless sudo; without them openSandbox throws and these tests fail with its reason.
+// The sandbox on this machine, for real: namespaces, mounts, identities, the network. It needs root,
+// passwordless sudo or unprivileged user namespaces (CI runs it as root and again as a user with neither);
+// without them openSandbox throws and these tests fail with its reason.
 import { createServer, type Server } from 'node:http';
-import { chown, mkdir, readFile } from 'node:fs/promises';
+import { chown, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSandbox } from '../../src/sandbox/setup.js';
-import { expectOk, runnerLayout } from '../support/sandbox-layout.js';
+import { asRoot, expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
 const { root, ws, hiddenDir, hiddenFile, run } = await runnerLayout();
 
@@ -65,6 +66,16 @@ describe('the sandbox', () => {
     expect(output.trim().split('\n').at(-1)).not.toBe('0');
   });
 
+  it('runs the tools as the workspace’s owner as they see it, never uid 0, whichever way it was built', async () => {
+    // As root the workspace is root's and shown to an unprivileged uid; through sudo and rootless it is the
+    // user's own, and rootless the tools see their real uid again (not the template's 0).
+    const output = expectOk(await run('id -u; stat -c %u .; echo x > owner-probe; stat -c %u owner-probe'));
+    const [tools, workspace, file] = output.trim().split('\n');
+    expect([tools === '0', workspace, file]).toEqual([false, tools, tools]);
+    expect((await stat(path.join(ws, 'owner-probe'))).uid).toBe((await stat(ws)).uid);
+    expect(Number(tools)).toBe(asRoot ? 64_000 : process.getuid?.());
+  });
+
   it('gives a /dev of harmless devices only, and a read-only /proc/sys', async () => {
     const output = expectOk(
       await run(
@@ -78,20 +89,23 @@ describe('the sandbox', () => {
     expect(output).toMatch(/^4$/m);
   });
 
-  it('runs as the workspace owner when that is not root, with no supplementary groups', async () => {
-    const owned = path.join(root, 'owned');
-    await mkdir(owned);
-    await chown(owned, 4242, 4242);
-    const asOwner = await openSandbox({ workspace: owned, network: 'host' });
-    try {
-      const output = expectOk(
-        await run('id -u; id -g; id -G; echo hi > f && stat -c %u f', { sandbox: asOwner, cwd: owned }),
-      );
-      expect(output.split('\n').slice(0, 4)).toEqual(['4242', '4242', '4242', '4242']);
-    } finally {
-      asOwner.close();
-    }
-  });
+  it.runIf(asRoot)(
+    'runs as the workspace owner when that is not root, with no supplementary groups',
+    async () => {
+      const owned = path.join(root, 'owned');
+      await mkdir(owned);
+      await chown(owned, 4242, 4242);
+      const asOwner = await openSandbox({ workspace: owned, network: 'host' });
+      try {
+        const output = expectOk(
+          await run('id -u; id -g; id -G; echo hi > f && stat -c %u f', { sandbox: asOwner, cwd: owned }),
+        );
+        expect(output.split('\n').slice(0, 4)).toEqual(['4242', '4242', '4242', '4242']);
+      } finally {
+        asOwner.close();
+      }
+    },
+  );
 
   it('cuts the network with `none`: not even the host loopback answers', async () => {
     const server: Server = createServer((_request, response) => response.end('reachable'));

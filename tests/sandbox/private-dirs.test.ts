@@ -1,5 +1,6 @@
 // The sandbox's own HOME layer, /tmp and /var/tmp, for real: what tools write there stays from the runner and
-// goes when the sandbox closes. It needs root (CI runs as root) or passwordless sudo.
+// goes when the sandbox closes. It needs root, passwordless sudo, or
+// unprivileged user namespaces (CI runs it as root and again as a user with neither).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chown, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -8,7 +9,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/sandbox/run-command.js';
 import { openSandbox } from '../../src/sandbox/setup.js';
-import { expectOk, runnerLayout } from '../support/sandbox-layout.js';
+import { asRoot, expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -68,31 +69,34 @@ describe("the tools' own HOME, /tmp and /var/tmp", () => {
     expect(output).toMatch(/\.ssh\/config: Read-only file system/);
   });
 
-  it("works as the runner's own user (not root): HOME and /tmp take its writes, the runner's HOME keeps none", async () => {
-    const userHome = path.join(root, 'runner-home');
-    const userWs = path.join(userHome, 'work', 'repo');
-    await mkdir(userWs, { recursive: true });
-    await writeFile(path.join(userHome, '.profile'), 'from-image\n');
-    for (const dir of [userHome, path.join(userHome, 'work'), userWs, path.join(userHome, '.profile')]) {
-      await chown(dir, 4242, 4242);
-    }
-    const asUser = await openSandbox({ workspace: userWs, network: 'host', home: userHome });
-    try {
-      const output = expectOk(
-        await runCommand(
-          'echo x > ~/.new && echo more >> ~/.profile && cat ~/.profile && echo t > /tmp/mine && ' +
-            'echo w > in-repo && stat -c %u ~ ~/.new ~/.profile /tmp/mine in-repo | sort -u',
-          { cwd: userWs, env: { ...env, HOME: userHome }, timeoutMs: 20_000, sandbox: asUser },
-        ),
-      );
-      expect(output).toBe('from-image\nmore\n4242\n');
-    } finally {
-      asUser.close();
-    }
-    expect(existsSync(path.join(userHome, '.new'))).toBe(false);
-    expect(await readFile(path.join(userHome, '.profile'), 'utf8')).toBe('from-image\n');
-    expect(await readFile(path.join(userWs, 'in-repo'), 'utf8')).toBe('w\n');
-  });
+  it.runIf(asRoot)(
+    "works as the runner's own user (not root): HOME and /tmp take its writes, the runner's HOME keeps none",
+    async () => {
+      const userHome = path.join(root, 'runner-home');
+      const userWs = path.join(userHome, 'work', 'repo');
+      await mkdir(userWs, { recursive: true });
+      await writeFile(path.join(userHome, '.profile'), 'from-image\n');
+      for (const dir of [userHome, path.join(userHome, 'work'), userWs, path.join(userHome, '.profile')]) {
+        await chown(dir, 4242, 4242);
+      }
+      const asUser = await openSandbox({ workspace: userWs, network: 'host', home: userHome });
+      try {
+        const output = expectOk(
+          await runCommand(
+            'echo x > ~/.new && echo more >> ~/.profile && cat ~/.profile && echo t > /tmp/mine && ' +
+              'echo w > in-repo && stat -c %u ~ ~/.new ~/.profile /tmp/mine in-repo | sort -u',
+            { cwd: userWs, env: { ...env, HOME: userHome }, timeoutMs: 20_000, sandbox: asUser },
+          ),
+        );
+        expect(output).toBe('from-image\nmore\n4242\n');
+      } finally {
+        asUser.close();
+      }
+      expect(existsSync(path.join(userHome, '.new'))).toBe(false);
+      expect(await readFile(path.join(userHome, '.profile'), 'utf8')).toBe('from-image\n');
+      expect(await readFile(path.join(userWs, 'in-repo'), 'utf8')).toBe('w\n');
+    },
+  );
 
   it('removes what the tools wrote when it closes', async () => {
     const own = await openSandbox({ workspace: ws, network: 'host', home });
@@ -124,14 +128,16 @@ describe("the tools' own HOME, /tmp and /var/tmp", () => {
     expect(existsSync(dir)).toBe(false);
   });
 
-  it("keeps the private HOME working where the host's temp directory is an overlayfs (as in containers)", async () => {
-    // A child process in a mount namespace of its own, whose TMPDIR is an overlayfs: the private layer
-    // cannot live there, so it must go to a tmpfs.
-    const layers = path.join(root, 'container-tmp');
-    for (const dir of ['lower', 'upper', 'work', 'merged'])
-      await mkdir(path.join(layers, dir), { recursive: true });
-    const merged = path.join(layers, 'merged');
-    const script = `
+  it.runIf(asRoot)(
+    "keeps the private HOME working where the host's temp directory is an overlayfs (as in containers)",
+    async () => {
+      // A child process in a mount namespace of its own, whose TMPDIR is an overlayfs: the private layer
+      // cannot live there, so it must go to a tmpfs.
+      const layers = path.join(root, 'container-tmp');
+      for (const dir of ['lower', 'upper', 'work', 'merged'])
+        await mkdir(path.join(layers, dir), { recursive: true });
+      const merged = path.join(layers, 'merged');
+      const script = `
       import { openSandbox } from ${JSON.stringify(path.resolve('src/sandbox/setup.ts'))};
       import { runCommand } from ${JSON.stringify(path.resolve('src/sandbox/run-command.ts'))};
       const sandbox = await openSandbox({ workspace: ${JSON.stringify(ws)}, network: 'host', home: ${JSON.stringify(home)} });
@@ -140,24 +146,25 @@ describe("the tools' own HOME, /tmp and /var/tmp", () => {
       const second = await runCommand('cat ~/.container-probe; findmnt -no FSTYPE -T ~', { cwd: ${JSON.stringify(ws)}, env, timeoutMs: 20000, sandbox });
       console.log(JSON.stringify({ dir: sandbox.privateDir, first: first.exitCode, second: second.output }));
       sandbox.close();`;
-    const setup =
-      `mount -t overlay overlay -o lowerdir=${layers}/lower,upperdir=${layers}/upper,workdir=${layers}/work ${merged} && ` +
-      `TMPDIR=${merged} exec "$0" --import tsx --input-type=module -e "$1"`;
-    const { stdout } = await execFileAsync(
-      'unshare',
-      ['--mount', '--propagation', 'private', 'sh', '-c', setup, process.execPath, script],
-      { cwd: path.resolve('.') },
-    );
-    const outcome = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
-      dir: string;
-      first: number;
-      second: string;
-    };
-    expect(path.dirname(outcome.dir)).toBe(merged);
-    expect(outcome.first).toBe(0);
-    expect(outcome.second).toBe('in-home\noverlay\n');
-    expect(existsSync(path.join(home, '.container-probe'))).toBe(false);
-  });
+      const setup =
+        `mount -t overlay overlay -o lowerdir=${layers}/lower,upperdir=${layers}/upper,workdir=${layers}/work ${merged} && ` +
+        `TMPDIR=${merged} exec "$0" --import tsx --input-type=module -e "$1"`;
+      const { stdout } = await execFileAsync(
+        'unshare',
+        ['--mount', '--propagation', 'private', 'sh', '-c', setup, process.execPath, script],
+        { cwd: path.resolve('.') },
+      );
+      const outcome = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+        dir: string;
+        first: number;
+        second: string;
+      };
+      expect(path.dirname(outcome.dir)).toBe(merged);
+      expect(outcome.first).toBe(0);
+      expect(outcome.second).toBe('in-home\noverlay\n');
+      expect(existsSync(path.join(home, '.container-probe'))).toBe(false);
+    },
+  );
 
   it('with workspaceAccess read-only, no call can change the workspace; HOME and /tmp stay writable', async () => {
     await writeFile(path.join(ws, 'existing.txt'), 'before\n');

@@ -1,5 +1,5 @@
-// Building the sandbox here: through sudo, which paths it may hide, and why it cannot be built. It needs
-// root (CI runs as root) or passwordless sudo, as tests/sandbox/namespaces.test.ts does.
+// Building the sandbox here: through sudo, from user namespaces, and which paths it may hide. It needs what
+// tests/sandbox/namespaces.test.ts needs; the tests that become another user need root.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -8,49 +8,53 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/sandbox/run-command.js';
 import { Sandbox } from '../../src/sandbox/namespaces.js';
-import { sandboxConfig, SandboxError } from '../../src/sandbox/setup.js';
-import { expectOk, runnerLayout } from '../support/sandbox-layout.js';
+import { sandboxConfig } from '../../src/sandbox/setup.js';
+import { asRoot, expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
 const execFileAsync = promisify(execFile);
 
 const { root, home, ws, hiddenDir } = await runnerLayout();
 
 describe('the sandbox', () => {
-  it("is built the same way through sudo, with exactly the tools' environment (a stand-in sudo here)", async () => {
-    // Real sudo is not on this machine (CI runs as root); the stand-in forks and runs its command as sudo
-    // would, after dropping its own environment, which is what `env -i` in the command line restores.
-    const fakeSudo = path.join(root, 'sudo');
-    await writeFile(
-      fakeSudo,
-      '#!/bin/sh\n[ "$1 $2" = "-n --" ] || exit 99\nshift 2\nexec 3<&0\nenv -i "$@" <&3 3<&- &\nwait $!\n',
-      {
-        mode: 0o755,
-      },
-    );
-    const config = {
-      ...(await sandboxConfig({ workspace: ws, network: 'host' })),
-      escalate: [fakeSudo, '-n', '--'],
-    };
-    const viaSudo = await Sandbox.open(config);
-    try {
-      const result = await runCommand(
-        'echo "[$TOOL_ONLY]"; env | sort | cut -d= -f1 | tr "\\n" " "; ls /proc | grep -cE "^[0-9]+$"',
+  it.runIf(asRoot)(
+    "is built the same way through sudo, with exactly the tools' environment (a stand-in sudo here)",
+    async () => {
+      // Real sudo is not on this machine (CI runs as root); the stand-in forks and runs its command as sudo
+      // would, after dropping its own environment, which is what `env -i` in the command line restores.
+      const fakeSudo = path.join(root, 'sudo');
+      await writeFile(
+        fakeSudo,
+        '#!/bin/sh\n[ "$1 $2" = "-n --" ] || exit 99\nshift 2\nexec 3<&0\nenv -i "$@" <&3 3<&- &\nwait $!\n',
         {
-          cwd: ws,
-          env: { PATH: '/usr/bin:/bin', TOOL_ONLY: 'kept' },
-          timeoutMs: 20_000,
-          sandbox: viaSudo,
+          mode: 0o755,
         },
       );
-      expect(result.output).toContain('[kept]');
-      const output = expectOk(result);
-      // Only what the tools were given (and what the shells add), in a PID namespace of its own.
-      expect(output).toMatch(/^(OLDPWD )?PATH PWD SHLVL TOOL_ONLY _ [1-9]$/m);
-    } finally {
-      viaSudo.close();
-    }
-    expect(existsSync(viaSudo.privateDir)).toBe(false); // removed through the stand-in sudo
-  });
+      const config = {
+        ...(await sandboxConfig({ workspace: ws, network: 'host' })),
+        isolation: 'sudo' as const,
+        escalate: [fakeSudo, '-n', '--'],
+      };
+      const viaSudo = await Sandbox.open(config);
+      try {
+        const result = await runCommand(
+          'echo "[$TOOL_ONLY]"; env | sort | cut -d= -f1 | tr "\\n" " "; ls /proc | grep -cE "^[0-9]+$"',
+          {
+            cwd: ws,
+            env: { PATH: '/usr/bin:/bin', TOOL_ONLY: 'kept' },
+            timeoutMs: 20_000,
+            sandbox: viaSudo,
+          },
+        );
+        expect(result.output).toContain('[kept]');
+        const output = expectOk(result);
+        // Only what the tools were given (and what the shells add), in a PID namespace of its own.
+        expect(output).toMatch(/^(OLDPWD )?PATH PWD SHLVL TOOL_ONLY _ [1-9]$/m);
+      } finally {
+        viaSudo.close();
+      }
+      expect(existsSync(viaSudo.privateDir)).toBe(false); // removed through the stand-in sudo
+    },
+  );
 
   it('never hides the workspace or a folder holding it, but covers what stands beside the way down', async () => {
     const config = await sandboxConfig({ workspace: ws, network: 'host', hidden: [root, ws, hiddenDir] });
@@ -66,32 +70,33 @@ describe('the sandbox', () => {
     expect(asRunner.hidden).not.toContain(path.join(home, 'work'));
   });
 
-  it('says why it cannot be built for a user who is not root and has no sudo', async () => {
-    const script = `
+  it.runIf(asRoot)(
+    'is built from user namespaces for a user who is not root and has no sudo, with that isolation',
+    async () => {
+      const script = `
       import { sandboxConfig } from ${JSON.stringify(path.resolve('src/sandbox/setup.ts'))};
       sandboxConfig({ workspace: '/tmp', network: 'host' }).then(
-        () => console.log('built'),
+        (config) => console.log(config.isolation, config.uid, config.escalate.slice(1).join(' ')),
         (error) => console.log(error.name + ': ' + error.message),
       );`;
-    const { stdout } = await execFileAsync(
-      'setpriv',
-      [
-        '--reuid=65534',
-        '--regid=65534',
-        '--clear-groups',
-        '--',
-        process.execPath,
-        '--import',
-        'tsx',
-        '--input-type=module',
-        '-e',
-        script,
-      ],
-      { cwd: path.resolve('.'), env: { PATH: process.env.PATH, HOME: '/tmp' } },
-    );
-    expect(stdout.trim()).toMatch(
-      /^SandboxError: the action does not run as root and (sudo is not installed|`sudo -n` needs a password)$/,
-    );
-    expect(SandboxError.name).toBe('SandboxError');
-  });
+      const { stdout } = await execFileAsync(
+        'setpriv',
+        [
+          '--reuid=65534',
+          '--regid=65534',
+          '--clear-groups',
+          '--',
+          process.execPath,
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          script,
+        ],
+        { cwd: path.resolve('.'), env: { PATH: process.env.PATH, HOME: '/tmp' } },
+      );
+      // The tools are that user itself (its uid 0 in the template's namespace only), never root.
+      expect(stdout.trim()).toBe('rootless 65534 --user --map-root-user --');
+    },
+  );
 });

@@ -10,6 +10,12 @@ import { runCommand, type CommandResult } from '../../src/sandbox/run-command.js
 import type { Sandbox } from '../../src/sandbox/namespaces.js';
 import { openSandbox } from '../../src/sandbox/setup.js';
 
+/**
+ * Whether these tests run as root. The sandbox's tests also run as a user with neither root nor sudo (CI's
+ * rootless pass); the few that need root itself (to give a file away, to be another user) run only as root.
+ */
+export const asRoot = process.getuid?.() === 0;
+
 export interface RunnerLayout {
   root: string;
   home: string;

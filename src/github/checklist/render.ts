@@ -38,6 +38,8 @@ export interface ChecklistState {
   trigger?: string;
   /** One readable sentence: why it stopped, the error, "no changes", how to continue. */
   note?: string;
+  /** Which isolation the tools run in (root, sudo, rootless user namespaces, off), for the footer. */
+  sandbox?: string;
   /** The latest round of verify_command, if it ran. */
   verify?: VerifyReport;
   /** The run record's file name, once the run ended: the footer says where to find it. */
@@ -190,6 +192,7 @@ function footerLine(state: ChecklistState): string {
   if (state.record) parts.push(`record ${codeSpan(state.record)} in the run's summary and artifacts`);
   if (state.branch) parts.push(`branch ${branchLink(state.branch)}`);
   if (state.pr) parts.push(`PR #${state.pr.number}`);
+  if (state.sandbox) parts.push(`sandbox: ${escapeMarkdown(state.sandbox)}`);
   return parts.length > 0 ? `<sub>${parts.join(' · ')}</sub>` : '';
 }
 

@@ -1,0 +1,97 @@
+// Issue 18 where the action runs as root (a container job, a self-hosted runner as root), and what only root
+// can set up: the tools are never the host's root on a workspace of root's; a mount whose path mountinfo
+// escapes is made read-only, one that cannot be stops the build; `tool_network: none` reaches no socket in
+// /run; and a user with neither root nor sudo gets the rootless sandbox. CI runs this file as root only; the
+// other end-to-end files run as a plain runner with sudo (and the sandbox's again rootless).
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { reply, text } from '../support/anthropic/server.js';
+import { bashProbes, type World } from './setup.js';
+
+const execFileAsync = promisify(execFile);
+const MARK = `todo-agent-root-${process.pid}`;
+
+const probes = bashProbes();
+const { calls, cleanups, open } = probes;
+
+describe.runIf(process.getuid?.() === 0)('the sandbox as root', () => {
+  it('never the host’s root on a workspace of root’s: uid 64000, /etc/shadow and a 0600 file of root’s closed', async () => {
+    const before = async ({ sandbox }: World) => {
+      await writeFile(join(sandbox.home, `${MARK}-secret`), 'ROOT-ONLY\n', { mode: 0o600 });
+    };
+    const { results, run } = await calls(
+      [`id -u; stat -c %u .; cat /etc/shadow ~/${MARK}-secret 2>&1 | sed 's/:.*//'; true`],
+      { before },
+    );
+    expect(run.stdout).toMatch(/Sandbox ready in \d+ ms \(isolation: root\)/);
+    expect(results[0]).toBe(`exit code: 0\n64000\n64000\ncat\ncat\n`);
+  });
+
+  describe('mounts the sandbox must make read-only (the test mounts them)', () => {
+    async function bindMount(dir: string): Promise<void> {
+      await mkdir(dir, { recursive: true });
+      await execFileAsync('mount', ['--bind', dir, dir]);
+      cleanups.push(async () => {
+        await execFileAsync('umount', [dir]).catch(() => undefined);
+        await rm(dir, { recursive: true, force: true });
+      });
+    }
+
+    it('a mount whose path mountinfo escapes (a space, \\040) is read-only to the tools', async () => {
+      const dir = `/mnt/${MARK} with space`;
+      await bindMount(dir);
+      await calls([`touch "${dir}/written" 2>&1; true`]);
+      expect(existsSync(join(dir, 'written'))).toBe(false);
+    });
+
+    it('a mount it cannot make read-only stops the build with a clear error, before the model is asked', async () => {
+      await bindMount(`/mnt/${MARK}\nnewline`);
+      const world = await open([reply(text('never asked'))]);
+      await world.trigger('/agent probe');
+      expect(world.botComments()[0]!.body).toMatch(/cannot make these mounts read-only/);
+    });
+  });
+
+  it('with `tool_network: none` reaches no host unix socket that has a path (one planted in /run)', async () => {
+    const path = `/run/${MARK}.sock`;
+    const connections: string[] = [];
+    const server: Server = createServer((socket) => {
+      connections.push('connected');
+      socket.end('HTTP/1.0 200 OK\r\n\r\nhello');
+    });
+    await new Promise<void>((done) => server.listen(path, done));
+    cleanups.push(() => new Promise<void>((done) => server.close(() => done())));
+    await calls([`curl -s -m 3 --unix-socket ${path} http://x/ 2>&1; echo "curl=$?"`], {
+      inputs: { tool_network: 'none' },
+    });
+    expect(connections).toEqual([]);
+  });
+
+  it('builds it from user namespaces for a user with neither root nor sudo; the log and comment say so', async () => {
+    // Not root, and no passwordless sudo: as on a self-hosted runner without either, which owns its work.
+    const before = async ({ sandbox }: World) => {
+      await execFileAsync('chown', ['-R', '65534:65534', sandbox.root]);
+    };
+    const { results, run } = await calls(['id -u; ls /proc | grep -cE "^[0-9]+$"; touch /usr/probe 2>&1'], {
+      as: { uid: 65534, gid: 65534 },
+      before,
+    });
+    expect([
+      run.stdout.match(/Sandbox ready in \d+ ms \(isolation: [^)]*\)/)?.[0].replace(/\d+ ms/, 'N ms'),
+      run.outputs.status,
+    ]).toEqual(['Sandbox ready in N ms (isolation: rootless user namespaces)', 'completed']);
+    // The checklist says so from its first version on.
+    expect(probes.world!.botComments()[0]!.versions[0]).toMatch(
+      /_planning…_[^]*sandbox: rootless user namespaces<\/sub>/,
+    );
+    // The user itself (65534), never root, in a PID namespace of its own, with the host read-only.
+    expect(results[0]).toMatch(
+      /^exit code: 1\n65534\n[1-9]\ntouch: cannot touch '\/usr\/probe': Read-only file system\n$/,
+    );
+  });
+});
