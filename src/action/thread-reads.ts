@@ -28,6 +28,10 @@ export interface ThreadReads {
 export function readThread(api: GitHubApi, trigger: RunTrigger): ThreadReads {
   const comments = api.comments(trigger.issueNumber);
   const threads = pullThreads(api, trigger);
+  // The issue's author is known from the event: asked at once, beside the gate's check of the sender, so that
+  // the authors' permissions after the comments cost no round trip when nobody else wrote (api.permission
+  // answers each person once).
+  api.permission(trigger.issueAuthor).catch(() => undefined);
   const reviews = trigger.isPullRequest ? api.reviews(trigger.issueNumber) : Promise.resolve([]);
   const thread = Promise.all([comments, reviews]).then(([all, submitted]) =>
     threadAsAsked(trigger, all, submitted),

@@ -45,11 +45,15 @@ export const WORKFLOW_BOT = 'github-actions[bot]';
 /** GitHub's GET requests only: what the github tool may ask, through the same throttling as everything else. */
 export type ReadRequest = Octokit['request'];
 
+/** How long one answer about a person's permission serves further checks. */
+const PERMISSION_FRESH_MS = 60_000;
+
 export class GitHubApi {
   readonly #octokit: Octokit;
   /** Requests made for the github tool and the first message's map. */
   reads = 0;
   readonly #repo: { owner: string; repo: string };
+  readonly #permissions = new Map<string, { at: number; answer: Promise<Permission> }>();
   #self: Promise<string | undefined> | undefined;
   /** The login our own reaction came back with: who this token writes as, whatever kind of token it is. */
   #reactedAs: string | undefined;
@@ -67,8 +71,24 @@ export class GitHubApi {
     return this.#repo.repo;
   }
 
-  /** The user's permission on the repository; a stranger (404) has none. */
-  async permission(username: string): Promise<Permission> {
+  /**
+   * The user's permission on the repository; a stranger (404) has none. One answer serves every check made
+   * within PERMISSION_FRESH_MS (the gate's, the thread's authors', the pictures' authors'), so the start of a
+   * run asks GitHub once per person; a later check asks again, and a failed one is not kept.
+   */
+  permission(username: string): Promise<Permission> {
+    const now = Date.now();
+    const kept = this.#permissions.get(username);
+    if (kept && now - kept.at < PERMISSION_FRESH_MS) return kept.answer;
+    const answer = this.#askPermission(username);
+    this.#permissions.set(username, { at: now, answer });
+    answer.catch(() => {
+      if (this.#permissions.get(username)?.answer === answer) this.#permissions.delete(username);
+    });
+    return answer;
+  }
+
+  async #askPermission(username: string): Promise<Permission> {
     try {
       const { data } = await this.#octokit.rest.repos.getCollaboratorPermissionLevel({
         ...this.#repo,

@@ -35,6 +35,29 @@ describe('GitHubApi reads', () => {
     expect(emu.violations).toEqual([]);
   });
 
+  it('asks GitHub once per person for checks made together, and does not keep a failed answer', async () => {
+    const { api, emu } = await apiFor();
+    const permissionCalls = () =>
+      emu.calls.filter((c) => c.operationId === 'repos/get-collaborator-permission-level').length;
+    // The gate's check and the thread's authors' check, sent at the same moment.
+    const answers = await Promise.all([api.permission('writer'), api.permission('writer')]);
+    expect(answers).toEqual(['write', 'write']);
+    expect(await api.permission('writer')).toBe('write');
+    expect(permissionCalls()).toBe(1);
+    emu.failNext(
+      { method: 'GET', path: /\/collaborators\/reader\/permission$/ },
+      { status: 404, body: { message: 'Not Found' } },
+    );
+    expect(await api.permission('reader')).toBe('none');
+    emu.failNext(
+      { method: 'GET', path: /\/collaborators\/maintainer\/permission$/ },
+      { status: 401, body: { message: 'Bad credentials' } },
+    );
+    await expect(api.permission('maintainer')).rejects.toThrow();
+    expect(await api.permission('maintainer')).toBe('admin');
+    expect(permissionCalls()).toBe(4);
+  });
+
   it('reads the default branch', async () => {
     const { api } = await apiFor({ defaultBranch: 'trunk' });
     expect(await api.defaultBranch()).toBe('trunk');
