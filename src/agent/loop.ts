@@ -118,6 +118,11 @@ class Run {
   reviewedPaths: ReadonlySet<string> | undefined;
   /** The last look was asked for once more before completing: it is asked that way once. */
   reviewedAtEnd = false;
+  /**
+   * Whether the history may hold more pictures than a request should: only a turn that added pictures (or
+   * one after a clearing that could not get under the limit) scans the history for them.
+   */
+  picturesToCount: boolean;
 
   constructor(readonly options: AgentOptions) {
     this.todos = new TodoManager(options.resumedTodos ?? []);
@@ -141,6 +146,7 @@ class Run {
     this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     this.verify = options.verify && new VerifyGate(options.verify, this.context);
     this.transcript = new Transcript(firstMessage(options), pictureBlocks(options.pictures ?? []));
+    this.picturesToCount = (options.pictures ?? []).some((picture) => picture.image);
   }
 
   /** Each turn: ask, record, answer (the tools, a nudge, or the end), report the turn, reply with notes. */
@@ -221,6 +227,7 @@ class Run {
         durationMs: performance.now() - started,
         ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
       });
+      if (outcome.images?.length) this.picturesToCount = true;
       results.push(toolResult(call.id, output, outcome.isError, outcome.images));
     }
     this.reminder.recordTurn(calledTodo);
@@ -301,7 +308,8 @@ class Run {
     const reminder = this.reminder.take(this.todos.items);
     if (reminder) notes.push(this.nudge('todo_reminder', reminder));
     const { lastPrompt, lastOutput, messages } = this.transcript;
-    if (needsClearing(lastPrompt, lastOutput, this.budget) || picturesOverLimit(messages)) {
+    const overPictures = this.picturesToCount && picturesOverLimit(messages);
+    if (needsClearing(lastPrompt, lastOutput, this.budget) || overPictures) {
       const fixed = [SYSTEM_PROMPT, this.toolbox.definitions];
       const room = makeRoom(messages, fixed, lastPrompt + lastOutput, this.budget);
       if (room) {
@@ -310,6 +318,8 @@ class Run {
         notes.push(this.nudge('context_cleared', contextNote(room.dropped, this.todos.items)));
       }
     }
+    // Still over after clearing (the pictures are all recent): look again next turn.
+    this.picturesToCount = overPictures && picturesOverLimit(messages);
     return [...content, ...notes];
   }
 

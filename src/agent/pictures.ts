@@ -48,15 +48,19 @@ export function pictureBlocks(pictures: readonly ThreadPicture[]): ContentBlockP
  * image counts as the text its tokens would be, not as its base64. Only message content is looked into.
  */
 export function imageExcessChars(value: unknown): number {
-  const content = (value as { content?: unknown } | null)?.content;
-  if (!Array.isArray(content)) return 0;
   let excess = 0;
-  for (const block of content as Array<{ type?: string; source?: { data?: unknown }; content?: unknown }>) {
-    if (block.type === 'image' && typeof block.source?.data === 'string')
-      excess += Math.max(0, block.source.data.length - IMAGE_ESTIMATE_CHARS);
-    else if (block.type === 'tool_result') excess += imageExcessChars(block);
-  }
+  forEachImage(value, (data) => (excess += Math.max(0, data.length - IMAGE_ESTIMATE_CHARS)));
   return excess;
+}
+
+/** Calls `visit` with the base64 of each image in a message's content, those in its tool results included. */
+function forEachImage(value: unknown, visit: (data: string) => void): void {
+  const content = (value as { content?: unknown } | null)?.content;
+  if (!Array.isArray(content)) return;
+  for (const block of content as Array<{ type?: string; source?: { data?: unknown } }>) {
+    if (block.type === 'image' && typeof block.source?.data === 'string') visit(block.source.data);
+    else if (block.type === 'tool_result') forEachImage(block, visit);
+  }
 }
 
 /**
@@ -72,16 +76,10 @@ export const MAX_HELD_PICTURE_BYTES = 16 * 1000 * 1000;
 export function picturesOverLimit(messages: readonly unknown[]): boolean {
   let count = 0;
   let bytes = 0;
-  const visit = (value: unknown) => {
-    const content = (value as { content?: unknown } | null)?.content;
-    if (!Array.isArray(content)) return;
-    for (const block of content as Array<{ type?: string; source?: { data?: unknown } }>) {
-      if (block.type === 'image' && typeof block.source?.data === 'string') {
-        count++;
-        bytes += block.source.data.length;
-      } else if (block.type === 'tool_result') visit(block);
-    }
-  };
-  messages.forEach(visit);
+  for (const message of messages)
+    forEachImage(message, (data) => {
+      count++;
+      bytes += data.length;
+    });
   return count > MAX_HELD_PICTURES || bytes > MAX_HELD_PICTURE_BYTES;
 }
