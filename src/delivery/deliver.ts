@@ -9,6 +9,7 @@ import { errorMessage, errorSentence } from '../text/error-sentence.js';
 import { commitThroughApi } from './api-commit.js';
 import { holdBack, type HeldBack } from './held-back.js';
 import { refusalOf, type Refusal } from './refusal.js';
+import { stageWork } from './review.js';
 
 export interface DeliveryRequest {
   git: GitRepo;
@@ -98,8 +99,7 @@ async function stageChange({
   git,
   startSha,
 }: DeliveryRequest): Promise<Array<{ path: string; size: number }>> {
-  await git.stageAll();
-  const changes = await git.changesBetween(startSha, await git.stagedTree());
+  const changes = await stageWork(git, startSha);
   return changes.filter((change) => change.status === 'A').map(({ path, size }) => ({ path, size }));
 }
 

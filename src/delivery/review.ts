@@ -3,7 +3,7 @@
 // the model completes its last item, so that the turn it takes anyway (its summary) is the one in which it
 // removes strays or lets the list stand.
 import type { DeliveryList } from '../agent/loop.js';
-import type { GitRepo } from '../git/repo.js';
+import type { GitRepo, TreeChange } from '../git/repo.js';
 import { holdBack } from './held-back.js';
 
 /** How many files the review lists by name (the rest are counted). */
@@ -17,8 +17,7 @@ const STATUS = { A: 'new', D: 'deleted', M: 'changed', T: 'type changed' } as co
  * only once every git directory of the workspace was disarmed (staging a nested repository reads its refs).
  */
 export async function deliveryReview(git: GitRepo, startSha: string): Promise<DeliveryList | undefined> {
-  await git.stageAll();
-  const changes = await git.changesBetween(startSha, await git.stagedTree());
+  const changes = await stageWork(git, startSha);
   if (changes.length === 0) return undefined;
   const { heldBack, heldPaths } = holdBack(changes.filter((c) => c.status === 'A'));
   const held = new Set(heldPaths);
@@ -39,4 +38,10 @@ export async function deliveryReview(git: GitRepo, startSha: string): Promise<De
     'If a file does not belong to the task (a build output, a cache, a scratch file), delete it now; otherwise the list is right and you can finish.',
   ].join('\n');
   return { text, paths: delivered.map((change) => change.path) };
+}
+
+/** Stages the whole work tree in our own git; what the staged tree changes since `startSha`. */
+export async function stageWork(git: GitRepo, startSha: string): Promise<TreeChange[]> {
+  await git.stageAll();
+  return await git.changesBetween(startSha, await git.stagedTree());
 }

@@ -407,7 +407,6 @@ export class GitHubApi {
 
   // ---- Commits through the API (GitHub signs them) ----
 
-  /** Creates branch `name` at `sha`: 'exists' when the name is taken (GitHub's 422). */
   /** Deletes a branch this run created (REST `DELETE /git/refs/heads/{name}`); one already gone is fine. */
   async deleteBranch(name: string): Promise<void> {
     try {
@@ -418,6 +417,7 @@ export class GitHubApi {
     }
   }
 
+  /** Creates branch `name` at `sha`: 'exists' when the name is taken (GitHub's 422). */
   async createBranch(name: string, sha: string): Promise<'created' | 'exists'> {
     try {
       await this.#octokit.rest.git.createRef({ ...this.#repo, ref: `refs/heads/${name}`, sha });

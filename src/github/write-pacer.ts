@@ -8,10 +8,10 @@
 // 👀 (action/start.ts), sent before Octokit is loaded, with nothing before it.
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/** At most `count` write starts in any `ms` milliseconds. */
 /** Added to every window when a write waits for room in it (see `waitMs`). */
 export const WINDOW_MARGIN_MS = 50;
 
+/** At most `count` write starts in any `ms` milliseconds. */
 export interface WriteWindow {
   count: number;
   ms: number;
