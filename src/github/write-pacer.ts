@@ -1,10 +1,11 @@
 // GitHub's secondary rate limits cap content creation at 80 requests a minute and 500 an hour ("Rate limits
 // for the REST API", https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api, section
 // "About secondary rate limits"), and its guidance is to send requests serially rather than concurrently
-// and to pause between mutative requests when making a large number of them ("Best practices for using the
-// REST API", https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api). One pacer sees every
-// write made through Octokit: it runs them one after another, and lets a short burst through at once (5 in
-// any second) while keeping every window under GitHub's limits. The one write made outside it is the first
+// and, when making a large number of mutative requests, to wait at least one second between them ("Best
+// practices for using the REST API", https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api).
+// A run makes a handful of writes, not a large number, so this departs from that one-second rule on purpose:
+// one pacer sees every write made through Octokit, runs them one after another, and lets a short burst
+// through at once (5 in any second) while keeping every window under GitHub's limits. The one write made outside it is the first
 // 👀 (action/start.ts), sent before Octokit is loaded, with nothing before it.
 import { setTimeout as sleep } from 'node:timers/promises';
 
