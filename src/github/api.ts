@@ -1,5 +1,5 @@
 // What the action asks of the GitHub REST API, one method per question or write, over octokit.ts.
-import { createOctokit, type ApiOptions, type Octokit } from './octokit.js';
+import { BESIDE_OTHER_WRITES, createOctokit, type ApiOptions, type Octokit } from './octokit.js';
 import type { DispatchedIssue } from './issue-triggers.js';
 
 export type Permission = 'admin' | 'write' | 'read' | 'none';
@@ -118,8 +118,14 @@ export class GitHubApi {
   }
 
   /** Reacts to an issue (or pull request) itself: what a label, an assignment or a dispatch asked on. */
-  async reactToIssue(issueNumber: number, content: Reaction): Promise<void> {
-    await this.#octokit.rest.reactions.createForIssue({ ...this.#repo, issue_number: issueNumber, content });
+  /** Reacts to an issue (or PR) itself; `beside` sends it beside the write in flight (a run's last one). */
+  async reactToIssue(issueNumber: number, content: Reaction, { beside = false } = {}): Promise<void> {
+    await this.#octokit.rest.reactions.createForIssue({
+      ...this.#repo,
+      issue_number: issueNumber,
+      content,
+      ...(beside ? BESIDE_OTHER_WRITES : {}),
+    });
   }
 
   async defaultBranch(): Promise<string> {
@@ -127,9 +133,14 @@ export class GitHubApi {
     return data.default_branch;
   }
 
-  /** Reacts to an issue (or PR conversation) comment, or to a review comment on a line. */
-  async react(commentId: number, content: Reaction, on: 'issue' | 'review' = 'issue'): Promise<void> {
-    const request = { ...this.#repo, comment_id: commentId, content };
+  /** Reacts to an issue (or PR conversation) comment, or to a review comment on a line (`beside`: as above). */
+  async react(
+    commentId: number,
+    content: Reaction,
+    on: 'issue' | 'review' = 'issue',
+    { beside = false } = {},
+  ): Promise<void> {
+    const request = { ...this.#repo, comment_id: commentId, content, ...(beside ? BESIDE_OTHER_WRITES : {}) };
     const { data } =
       on === 'issue'
         ? await this.#octokit.rest.reactions.createForIssueComment(request)

@@ -111,4 +111,34 @@ describe('WritePacer', () => {
     await pacer.run(async () => undefined);
     expect(clock.slept).toEqual([]);
   });
+
+  it('lets a write asked to go beside run while the one in flight is unanswered, and still counts it', async () => {
+    const { clock, now, sleep } = fakeClock();
+    const pacer = new WritePacer({ now, sleep });
+    const log: string[] = [];
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const first = pacer.run(async () => {
+      log.push('final write starts');
+      await held;
+      log.push('final write answered');
+    });
+    const reaction = pacer.run(async () => void log.push('reaction starts'), { beside: true });
+    const after = pacer.run(async () => void log.push('next write starts'));
+    await reaction;
+    // The reaction went while the final write was unanswered; a write in turn still waits for it.
+    expect(log).toEqual(['final write starts', 'reaction starts']);
+    answer();
+    await Promise.all([first, after]);
+    expect(log).toEqual([
+      'final write starts',
+      'reaction starts',
+      'final write answered',
+      'next write starts',
+    ]);
+    // It counts in the windows: with 4 more, the 6th start in this second waits for the first to leave it.
+    const starts: number[] = [];
+    await Promise.all(Array.from({ length: 4 }, () => pacer.run(async () => void starts.push(clock.now))));
+    expect(starts.map((s) => s - 1_000_000)).toEqual([0, 0, 1_000 + M, 1_000 + M]);
+  });
 });
