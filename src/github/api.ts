@@ -33,6 +33,15 @@ export interface ReviewComment extends IssueComment {
   diffHunk: string;
 }
 
+/**
+ * The rendered body (body_html beside body and body_text) of a pull request's reviews and review comments:
+ * GitHub's REST docs for these endpoints list the `vnd.github-commitcomment` media types, not the
+ * `vnd.github` ones of issues and issue comments (https://docs.github.com/rest/pulls/reviews#list-reviews-for-a-pull-request,
+ * https://docs.github.com/rest/pulls/comments#list-review-comments-on-a-pull-request). Octokit's
+ * `mediaType.format` would write `vnd.github.v3.full+json`, so the header is given whole.
+ */
+const REVIEW_BODY_FULL = { accept: 'application/vnd.github-commitcomment.full+json' } as const;
+
 /** A submitted review of a pull request: its body is a comment of the conversation, dated when submitted. */
 export interface SubmittedReview extends IssueComment {
   /** APPROVED, CHANGES_REQUESTED, COMMENTED or DISMISSED. */
@@ -329,7 +338,7 @@ export class GitHubApi {
       ...this.#repo,
       pull_number: pullNumber,
       per_page: 100,
-      mediaType: { format: 'full+json' },
+      headers: REVIEW_BODY_FULL,
     });
     return all.map((comment) => ({
       ...commentOf(comment),
@@ -347,7 +356,7 @@ export class GitHubApi {
       ...this.#repo,
       pull_number: pullNumber,
       per_page: 100,
-      mediaType: { format: 'full+json' },
+      headers: REVIEW_BODY_FULL,
     });
     return all.flatMap((review) =>
       review.submitted_at
