@@ -39,6 +39,45 @@ async function real(target: string): Promise<string | undefined> {
   return await realpath(target).catch(() => undefined);
 }
 
+/** How many directories the work tree's walk reads at once. */
+const WALK_PARALLEL = 16;
+
+/**
+ * Every entry named `.git` in the work tree and every directory git would take for a bare repository (it
+ * holds `HEAD`, `objects` and `refs`) if a later step ran git inside it, walked without following links and
+ * without entering a `.git`; sorted by path.
+ */
+async function findGitEntries(root: string): Promise<Array<{ path: string; bare: boolean }>> {
+  const found: Array<{ path: string; bare: boolean }> = [];
+  const queue = [root];
+  let reading = 0;
+  await new Promise<void>((resolve) => {
+    const next = (): void => {
+      while (reading < WALK_PARALLEL && queue.length > 0) {
+        const dir = queue.pop()!;
+        reading++;
+        void readdir(dir, { withFileTypes: true })
+          .catch(() => [])
+          .then((entries) => {
+            const names = new Set(entries.map((entry) => entry.name));
+            if (names.has('HEAD') && names.has('objects') && names.has('refs'))
+              found.push({ path: dir, bare: true });
+            for (const entry of entries) {
+              const full = path.join(dir, entry.name);
+              if (entry.name === '.git') found.push({ path: full, bare: false });
+              else if (entry.isDirectory()) queue.push(full);
+            }
+            reading--;
+            next();
+          });
+      }
+      if (reading === 0 && queue.length === 0) resolve();
+    };
+    next();
+  });
+  return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
 class Disarm {
   readonly result: Disarmed = { links: [], configs: [] };
   readonly #root: string;
@@ -77,21 +116,19 @@ class Disarm {
     return undefined;
   }
 
-  /** The work tree, walked without following links, for every entry named `.git`. */
-  async walkWorkTree(dir: string): Promise<void> {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    // A directory git would take for a bare repository when a later step runs git inside it.
-    const names = new Set(entries.map((entry) => entry.name));
-    if (names.has('HEAD') && names.has('objects') && names.has('refs')) await this.gitDir(dir);
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      if (entry.name === '.git') await this.#dotGit(full);
-      else if (entry.isDirectory()) await this.walkWorkTree(full);
-    }
+  /**
+   * The work tree's git directories, found first (many directories read at once: a workspace with a
+   * `node_modules` has thousands), then disarmed one at a time in path order.
+   */
+  async disarmWorkTree(root: string): Promise<void> {
+    const found = await findGitEntries(root);
+    for (const { path: entry, bare } of found) await (bare ? this.gitDir(entry) : this.#dotGit(entry));
   }
 
   async #dotGit(entry: string): Promise<void> {
-    const stat = await lstat(entry);
+    // Gone already: it sat inside a git directory disarmed before it (a bare repository's hooks, say).
+    const stat = await lstat(entry).catch(() => undefined);
+    if (!stat) return;
     if (stat.isSymbolicLink()) {
       const target = await this.#checkLink(entry);
       if (target) await this.gitDir(target);
@@ -218,7 +255,7 @@ export async function disarmGitDirs(
   const root = await realpath(workspace);
   const trustedReal = new Set(await Promise.all(trusted.map(async (dir) => (await real(dir)) ?? dir)));
   const disarm = new Disarm(root, git, trustedReal);
-  await disarm.walkWorkTree(root);
+  await disarm.disarmWorkTree(root);
   // Sorted: the log reads the same whatever order the file system lists entries in.
   return { links: disarm.result.links.sort(), configs: disarm.result.configs.sort() };
 }

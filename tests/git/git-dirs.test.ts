@@ -168,4 +168,30 @@ describe('disarmGitDirs', () => {
     expect(disarmed).toEqual({ links: [], configs: [] });
     expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(before);
   });
+
+  it('finds every nested repository in a wide, deep tree, and one inside a bare repository’s hooks is no trouble', async () => {
+    // A node_modules-like tree: 300 directories, two repositories deep inside it.
+    for (let a = 0; a < 20; a++)
+      for (let b = 0; b < 15; b++)
+        mkdirSync(join(dir, 'node_modules', `p${a}`, `d${b}`), { recursive: true });
+    plantNested(join(dir, 'node_modules', 'p3', 'd7', 'deep'));
+    plantNested(join(dir, 'node_modules', 'p19', 'd14', 'deeper'));
+    // A bare repository whose hooks hold a `.git`: the hooks go when the bare one is disarmed, before it.
+    const bare = join(dir, 'fake');
+    git(root, 'init', '--quiet', '--bare', bare);
+    git(bare, 'config', 'core.pager', `touch ${marks}/bare-pager; cat`);
+    mkdirSync(join(bare, 'hooks', 'sub'), { recursive: true });
+    writeFileSync(join(bare, 'hooks', 'sub', '.git'), `gitdir: ${root}\n`);
+
+    const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+
+    expect(disarmed.configs).toEqual([
+      'fake/config',
+      'node_modules/p19/d14/deeper/.git/config',
+      'node_modules/p3/d7/deep/.git/config',
+    ]);
+    expect(existsSync(join(bare, 'hooks'))).toBe(false);
+    for (const nested of ['p3/d7/deep', 'p19/d14/deeper']) laterStep(join(dir, 'node_modules', nested));
+    expect(readdirSync(marks)).toEqual([]);
+  });
 });
