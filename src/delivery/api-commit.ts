@@ -66,10 +66,12 @@ export async function commitThroughApi(request: ApiCommitRequest): Promise<ApiOu
     request.remote === 'new' ? await createFreshBranch(api, request.branch, parent) : request.branch;
   if (!branch)
     return { landed: false, why: `the branch names \`${request.branch}\` and its fresh variants are taken` };
-  const additions = [];
-  for (const change of changes.filter((c) => c.status !== 'D')) {
-    additions.push({ path: change.path, contents: (await git.blob(change.blob)).toString('base64') });
-  }
+  const added = changes.filter((c) => c.status !== 'D');
+  const contents = await git.blobs(added.map((change) => change.blob));
+  const additions = added.map((change, i) => ({
+    path: change.path,
+    contents: contents[i]!.toString('base64'),
+  }));
   const deletions = changes.filter((c) => c.status === 'D').map(({ path }) => ({ path }));
   const [headline = '', ...rest] = request.message.split('\n');
   const body = rest.join('\n').trim();

@@ -116,8 +116,16 @@ export function gitEnv(base: NodeJS.ProcessEnv, gitDir?: { gitDir: string; workT
   return env;
 }
 
-/** Runs git for its bytes (a blob, binary safe) with the same lockdown; throws unless it exits 0. */
-export function readGitBytes(cwd: string, env: NodeJS.ProcessEnv, args: readonly string[]): Promise<Buffer> {
+/**
+ * Runs git for its bytes (a blob, binary safe) with the same lockdown, `input` written to its stdin; throws
+ * unless it exits 0.
+ */
+export function readGitBytes(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  args: readonly string[],
+  input?: string,
+): Promise<Buffer> {
   const fullArgs = ['-c', `safe.directory=${cwd}`, ...GIT_LOCKDOWN, ...args];
   const options = {
     cwd,
@@ -127,9 +135,11 @@ export function readGitBytes(cwd: string, env: NodeJS.ProcessEnv, args: readonly
     timeout: GIT_TIMEOUT_MS,
   };
   return new Promise((resolve, reject) => {
-    execFile('git', fullArgs, options, (error, stdout, stderr) =>
+    const child = execFile('git', fullArgs, options, (error, stdout, stderr) =>
       error ? reject(new GitError(args, stderr.toString())) : resolve(stdout),
     );
+    child.stdin?.on('error', () => undefined); // git that exits early reports through its exit code
+    child.stdin?.end(input ?? '');
   });
 }
 

@@ -256,10 +256,22 @@ export class GitRepo {
     }
   }
 
-  /** A blob's bytes, as they are (binary safe). */
-  async blob(sha: string): Promise<Buffer> {
-    assertNotOption(sha, 'cat-file');
-    return await readGitBytes(this.dir, this.#env, ['cat-file', 'blob', sha]);
+  /** Many blobs' bytes, in the order asked, from one git process (`cat-file --batch`). */
+  async blobs(shas: readonly string[]): Promise<Buffer[]> {
+    if (shas.length === 0) return [];
+    for (const sha of shas) if (!/^[0-9a-f]{40,64}$/.test(sha)) throw new Error(`not an object id: ${sha}`);
+    const out = await readGitBytes(this.dir, this.#env, ['cat-file', '--batch'], `${shas.join('\n')}\n`);
+    const blobs: Buffer[] = [];
+    let at = 0;
+    for (const sha of shas) {
+      const end = out.indexOf(0x0a, at);
+      const [name, type, size] = out.subarray(at, end).toString('utf8').split(' ');
+      if (name !== sha || type !== 'blob' || size === undefined)
+        throw new Error(`git cat-file --batch: no blob ${sha}`);
+      blobs.push(out.subarray(end + 1, end + 1 + Number(size)));
+      at = end + 1 + Number(size) + 1;
+    }
+    return blobs;
   }
 
   /** The whole change from `from` to HEAD as one patch `git apply` takes (binary files included). */

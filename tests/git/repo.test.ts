@@ -110,6 +110,26 @@ describe('GitRepo changes', () => {
     expect(await repo.hasChanges()).toBe(true);
   });
 
+  it('reads many blobs from one process, binary safe and in the order asked', async () => {
+    const dir = clone('work');
+    const repo = new GitRepo(dir, { env });
+    const binary = Buffer.from([0, 10, 255, 10, 10, 13, 0, 32]);
+    writeFileSync(join(dir, 'bin.dat'), binary);
+    write(dir, 'empty.txt', '');
+    write(dir, 'text.md', 'one\ntwo lines\n');
+    const id = (path: string) => git(dir, 'hash-object', '-w', path);
+    const [b, e, t] = ['bin.dat', 'empty.txt', 'text.md'].map(id);
+    const blobs = await repo.blobs([t!, b!, e!, t!]);
+    expect(blobs.map((blob) => blob.toString('base64'))).toEqual(
+      [Buffer.from('one\ntwo lines\n'), binary, Buffer.alloc(0), Buffer.from('one\ntwo lines\n')].map((x) =>
+        x.toString('base64'),
+      ),
+    );
+    expect(await repo.blobs([])).toEqual([]);
+    await expect(repo.blobs(['0'.repeat(40)])).rejects.toThrow(/no blob/);
+    await expect(repo.blobs(['HEAD'])).rejects.toThrow(/not an object id/);
+  });
+
   it('sees an untracked file alone as a change', async () => {
     const dir = clone('work');
     write(dir, 'notes.txt', 'n\n');
