@@ -11,7 +11,7 @@ import { commitThroughApi } from './api-commit.js';
 import { BranchClaim } from './branch-claim.js';
 import { holdBack, type HeldBack } from './held-back.js';
 import { refusalOf, type Refusal } from './refusal.js';
-import { stageWork } from './review.js';
+import { addedFiles, stageWork } from './review.js';
 
 export interface DeliveryRequest {
   git: GitRepo;
@@ -120,8 +120,7 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
  * environments, caches and large new files leave the index (not the disk).
  */
 async function holdBackStrays(request: DeliveryRequest, changes: readonly TreeChange[]) {
-  const added = changes.filter((change) => change.status === 'A');
-  const { heldBack, heldPaths } = holdBack(added.map(({ path, size }) => ({ path, size })));
+  const { heldBack, heldPaths } = holdBack(await addedFiles(request.git, changes));
   await request.git.unstage(heldPaths);
   const held = new Set(heldPaths);
   return { heldBack, committed: changes.filter((change) => !held.has(change.path)) };

@@ -1,5 +1,7 @@
-// What is never delivered, whatever .gitignore says: generated environments and caches, and new files too
-// large to belong in a repository. Pure: it sorts the paths a change adds.
+// What is never delivered, whatever .gitignore says: generated environments and caches, new files too
+// large to belong in a repository, and new symbolic links that lead out of it. Pure: it sorts the paths a
+// change adds.
+import path from 'node:path';
 
 export interface HeldBack {
   /** A folder (held back whole) or a file, relative to the repository's root. */
@@ -28,11 +30,29 @@ const GENERATED_FILES: Array<[RegExp, string]> = [
   [/^\.DS_Store$/, 'macOS folder metadata'],
 ];
 
+/** A file a change adds; `link` is a symbolic link's target, as git stores it. */
+export interface NewFile {
+  path: string;
+  size: number;
+  link?: string;
+}
+
+/**
+ * A link's target that leaves the repository: absolute, or climbing out of the root. A link into the
+ * repository is the work's own (committed as a link, never followed); one out of it names a place on the
+ * runner (`/home/runner/.npmrc`) that a later step copying files would follow.
+ */
+export function leadsOut(file: string, target: string): boolean {
+  if (target.startsWith('/') || target.startsWith('~')) return true;
+  const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), target));
+  return resolved === '..' || resolved.startsWith('../');
+}
+
 /**
  * Sorts the paths a change adds into those delivered and those held back. A virtualenv is any folder that
  * holds a `pyvenv.cfg` among the new files; a generated folder is held back whole, named once.
  */
-export function holdBack(added: ReadonlyArray<{ path: string; size: number }>): {
+export function holdBack(added: ReadonlyArray<NewFile>): {
   kept: string[];
   heldBack: HeldBack[];
   /** Every new file held back, one by one (a held folder may also hold tracked files, which stay). */
@@ -50,7 +70,11 @@ export function holdBack(added: ReadonlyArray<{ path: string; size: number }>): 
     held.set(path, entry);
     heldPaths.push(file);
   };
-  for (const { path, size } of added) {
+  for (const { path, size, link } of added) {
+    if (link !== undefined && leadsOut(path, link)) {
+      hold(path, 'a symbolic link leading out of the repository', path);
+      continue;
+    }
     const venv = venvs.find((root) => root === '' || path === root || path.startsWith(`${root}/`));
     if (venv !== undefined) {
       hold(venv || '.', 'a Python virtualenv (it holds pyvenv.cfg)', path);

@@ -4,7 +4,7 @@
 // removes strays or lets the list stand.
 import type { DeliveryList } from '../agent/loop.js';
 import type { GitRepo, TreeChange } from '../git/repo.js';
-import { holdBack } from './held-back.js';
+import { holdBack, type NewFile } from './held-back.js';
 
 /** How many files the review lists by name (the rest are counted). */
 export const MAX_REVIEW_FILES = 100;
@@ -22,7 +22,7 @@ export async function deliveryReview(
 ): Promise<(DeliveryList & { committed: TreeChange[] }) | undefined> {
   const changes = await stageWork(git, startSha);
   if (changes.length === 0) return undefined;
-  const { heldBack, heldPaths } = holdBack(changes.filter((c) => c.status === 'A'));
+  const { heldBack, heldPaths } = holdBack(await addedFiles(git, changes));
   const held = new Set(heldPaths);
   const counts = await git.lineCounts(startSha, { staged: true });
   const delivered = changes.filter((change) => !held.has(change.path));
@@ -41,6 +41,18 @@ export async function deliveryReview(
     'If a file does not belong to the task (a build output, a cache, a scratch file), delete it now; otherwise the list is right and you can finish.',
   ].join('\n');
   return { text, paths: delivered.map((change) => change.path), committed: delivered };
+}
+
+/** The files a change adds, each new link with its target (read from our git), as holdBack takes them. */
+export async function addedFiles(git: GitRepo, changes: readonly TreeChange[]): Promise<NewFile[]> {
+  const added = changes.filter((change) => change.status === 'A');
+  const links = added.filter((change) => change.mode === '120000');
+  const targets = await git.blobs(links.map((change) => change.blob));
+  const linkOf = new Map(links.map((change, i) => [change.path, targets[i]!.toString('utf8')]));
+  return added.map(({ path, size }) => {
+    const link = linkOf.get(path);
+    return link === undefined ? { path, size } : { path, size, link };
+  });
 }
 
 /** Stages the whole work tree in our own git; what the staged tree changes since `startSha`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdBack, MAX_NEW_FILE_BYTES } from '../../src/delivery/held-back.js';
+import { holdBack, leadsOut, MAX_NEW_FILE_BYTES } from '../../src/delivery/held-back.js';
 
 const files = (...paths: string[]) => paths.map((path) => ({ path, size: 10 }));
 
@@ -43,5 +43,36 @@ describe('holdBack', () => {
       'data.bin',
     ]);
     expect(heldBack.at(-1)!.why).toContain('10.0 MB');
+  });
+
+  it('holds a new symbolic link that leads out of the repository, and keeps one that stays inside', () => {
+    const link = (path: string, target: string) => ({ path, size: target.length, link: target });
+    const { kept, heldBack } = holdBack([
+      link('leak', '/home/runner/.npmrc'),
+      link('docs/up', '../../etc/passwd'),
+      link('home', '~/.ssh/id_rsa'),
+      link('docs/readme', '../README.md'),
+      link('bin/tool', './real-tool'),
+      link('a/b/c', '../../x/../y'),
+    ]);
+    expect(kept).toEqual(['docs/readme', 'bin/tool', 'a/b/c']);
+    expect(heldBack.map(({ path, why }) => `${path}: ${why}`)).toEqual([
+      'leak: a symbolic link leading out of the repository',
+      'docs/up: a symbolic link leading out of the repository',
+      'home: a symbolic link leading out of the repository',
+    ]);
+  });
+});
+
+describe('leadsOut', () => {
+  it('tells a target that leaves the root from one that stays, however it climbs', () => {
+    expect(leadsOut('a', '/etc/passwd')).toBe(true);
+    expect(leadsOut('a', '..')).toBe(true);
+    expect(leadsOut('a/b', '../../c')).toBe(true);
+    expect(leadsOut('a/b', '../c/../../d')).toBe(true);
+    expect(leadsOut('a/b', '../c')).toBe(false);
+    expect(leadsOut('a/b', 'c/../../d')).toBe(false);
+    expect(leadsOut('a', '.')).toBe(false);
+    expect(leadsOut('a', '..file')).toBe(false);
   });
 });

@@ -90,6 +90,23 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     expect(github.state.pulls[0]!.body).toContain('executable');
   });
 
+  it('commits a link inside the repository as a link, and holds back one leading out of it', async () => {
+    world = await createWorld(
+      oneCommand('ln -s hello.py greet.py && ln -s /home/runner/.npmrc npmrc && ln -s ../../etc/passwd up'),
+    );
+    const run = await world.trigger(`/agent ${TASK}`, { as });
+    const { github } = world;
+    expect(github.violations).toEqual([]);
+    expect(run.outputs.status, run.stdout).toBe('completed');
+    const files = await originGit(world, ['ls-tree', 'agent/issue-1-4242']);
+    expect(files).toMatch(/^120000 blob \S+\tgreet\.py$/m);
+    expect(files).not.toMatch(/\t(npmrc|up)$/m);
+    // The model saw it in its last look, and the pull request says so.
+    const look = world.model.requests.flatMap(lastTexts).find((t) => t.startsWith('Before delivery'));
+    expect(look).toContain('- npmrc: a symbolic link leading out of the repository');
+    expect(github.state.pulls[0]!.body).toContain('a symbolic link leading out of the repository');
+  });
+
   it("holds back a real virtualenv, node_modules and caches; the model sees the list and deletes a stray: the pull request holds the task's files only", async () => {
     const command = [
       'printf \'from setuptools import setup\\nsetup(name="greet", version="0.1", packages=["pkg"])\\n\' > setup.py',
