@@ -71,10 +71,6 @@ export function holdBack(added: ReadonlyArray<NewFile>): {
     heldPaths.push(file);
   };
   for (const { path, size, link } of added) {
-    if (link !== undefined && leadsOut(path, link)) {
-      hold(path, 'a symbolic link leading out of the repository', path);
-      continue;
-    }
     const venv = venvs.find((root) => root === '' || path === root || path.startsWith(`${root}/`));
     if (venv !== undefined) {
       hold(venv || '.', 'a Python virtualenv (it holds pyvenv.cfg)', path);
@@ -84,6 +80,11 @@ export function holdBack(added: ReadonlyArray<NewFile>): {
     const folderAt = parts.slice(0, -1).findIndex((part) => GENERATED_FOLDERS[part]);
     if (folderAt >= 0) {
       hold(parts.slice(0, folderAt + 1).join('/'), GENERATED_FOLDERS[parts[folderAt]!]!, path);
+      continue;
+    }
+    // A link out inside a held folder (a virtualenv's bin/python) goes with the folder, named once.
+    if (link !== undefined && leadsOut(path, link)) {
+      hold(path, 'a symbolic link leading out of the repository', path);
       continue;
     }
     const name = parts.at(-1) ?? path;

@@ -54,12 +54,15 @@ describe('holdBack', () => {
       link('docs/readme', '../README.md'),
       link('bin/tool', './real-tool'),
       link('a/b/c', '../../x/../y'),
+      link('venv/bin/python', '/usr/bin/python3'),
+      { path: 'venv/pyvenv.cfg', size: 10 },
     ]);
     expect(kept).toEqual(['docs/readme', 'bin/tool', 'a/b/c']);
     expect(heldBack.map(({ path, why }) => `${path}: ${why}`)).toEqual([
       'leak: a symbolic link leading out of the repository',
       'docs/up: a symbolic link leading out of the repository',
       'home: a symbolic link leading out of the repository',
+      'venv: a Python virtualenv (it holds pyvenv.cfg)',
     ]);
   });
 });
