@@ -2,7 +2,7 @@
 // tests/sandbox/namespaces.test.ts needs; the tests that become another user need root.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +68,59 @@ describe('the sandbox', () => {
     );
     expect(asRunner.hidden).not.toContain(home);
     expect(asRunner.hidden).not.toContain(path.join(home, 'work'));
+  });
+
+  it('hides what stands beside the way down to the tool cache in a path it hides, at every level, and says so', async () => {
+    // As hiding /opt would hide /opt/hostedtoolcache: /opt/other, /opt/tools/secret beside the cache stay hidden.
+    const opt = path.join(root, 'opt');
+    const cache = path.join(opt, 'tools', 'hostedtoolcache');
+    await mkdir(path.join(cache, 'Python'), { recursive: true });
+    await mkdir(path.join(opt, 'other'));
+    await writeFile(path.join(opt, 'tools', 'secret'), 'SECRET\n');
+    const warnings: string[] = [];
+    const config = await sandboxConfig({
+      workspace: ws,
+      network: 'host',
+      hidden: [opt, hiddenDir],
+      toolCache: cache,
+      warn: (line) => warnings.push(line),
+    });
+    expect(config.toolCache).toBe(cache);
+    expect(config.hidden).toEqual(
+      expect.arrayContaining([path.join(opt, 'other'), path.join(opt, 'tools', 'secret'), hiddenDir]),
+    );
+    for (const kept of [opt, path.join(opt, 'tools'), cache, path.join(cache, 'Python')])
+      expect(config.hidden).not.toContain(kept);
+    expect(warnings).toEqual([
+      `${opt}, a path the sandbox hides, holds the tool cache ${cache}: everything in it is hidden but the ` +
+        'way down to the tool cache, which the tools keep.',
+    ]);
+
+    // The tool cache itself to hide: hiding wins, and the tools go without it.
+    const lost: string[] = [];
+    const hiddenCache = await sandboxConfig({
+      workspace: ws,
+      network: 'host',
+      hidden: [cache],
+      toolCache: cache,
+      warn: (line) => lost.push(line),
+    });
+    expect([hiddenCache.toolCache, hiddenCache.hidden.includes(cache)]).toEqual([undefined, true]);
+    expect(lost).toEqual([`The tool cache ${cache} is a path the sandbox hides: the tools do without it.`]);
+
+    // A self-hosted runner's folder holds both `_work/_tool` and the workspace: that is the usual layout, no
+    // warning, and what stands beside either way is hidden.
+    const quiet: string[] = [];
+    const selfHosted = await sandboxConfig({
+      workspace: ws,
+      network: 'host',
+      hidden: [home],
+      toolCache: path.join(home, 'work', 'runner-temp'),
+      warn: (line) => quiet.push(line),
+    });
+    expect(quiet).toEqual([]);
+    expect(selfHosted.hidden).toEqual(expect.arrayContaining([path.join(home, 'work', 'github-env')]));
+    expect(selfHosted.hidden).not.toContain(path.join(home, 'work', 'runner-temp'));
   });
 
   it.runIf(asRoot)(
