@@ -119,6 +119,7 @@ describe('the sandbox without root or sudo', () => {
       [
         '#!/bin/sh',
         'set -eu',
+        'PATH=/usr/sbin:/usr/bin:/sbin:/bin',
         'new=$(dirname "$0")/root',
         'mount -t tmpfs tmpfs "$new"',
         'for entry in /*; do',
