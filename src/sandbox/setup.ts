@@ -206,7 +206,7 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
     workspaceAccess: request.workspaceAccess ?? 'read-write',
     ...(shownHome ? { home: shownHome } : {}),
     ...(toolCache && toolCache !== shownHome ? { toolCache } : {}),
-    hidden: await coverable(toHide, [request.workspace, ...(toolCache ? [toolCache] : [])]),
+    hidden: await coverable(toHide, [request.workspace, ...(toolCache ? [toolCache] : [])], request.warn),
   };
 }
 
@@ -243,22 +243,40 @@ function shownToolCache(
  * `_tool`): what stands beside the way down to it is covered instead, at every level of the way. What is
  * kept is never covered.
  */
-async function coverable(paths: readonly string[], keep: readonly string[]): Promise<string[]> {
+async function coverable(
+  paths: readonly string[],
+  keep: readonly string[],
+  warn: SandboxRequest['warn'],
+): Promise<string[]> {
   const covered: string[] = [];
-  for (const hidden of paths) covered.push(...(await besideTheWay(path.resolve(hidden), keep)));
+  for (const hidden of paths) covered.push(...(await besideTheWay(path.resolve(hidden), keep, warn)));
   return [...new Set(covered)];
 }
 
-/** `hidden` itself, or, where it holds paths of `keep`, what stands in it beside the way down to each. */
-async function besideTheWay(hidden: string, keep: readonly string[]): Promise<string[]> {
+/**
+ * `hidden` itself, or, where it holds paths of `keep`, what stands in it beside the way down to each; a
+ * folder on the way that this process may not list is a warning (what is in it stays in sight).
+ */
+async function besideTheWay(
+  hidden: string,
+  keep: readonly string[],
+  warn: SandboxRequest['warn'],
+): Promise<string[]> {
   const held = keep.filter((kept) => isWithin(kept, hidden));
   if (held.length === 0) return [hidden];
   if (held.some((kept) => samePath(kept, hidden))) return [];
   const ways = new Set(held.map((kept) => path.relative(hidden, kept).split(path.sep)[0]));
   const covered: string[] = [];
-  for (const name of await readdir(hidden).catch(() => [] as string[])) {
+  const names = await readdir(hidden).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT')
+      warn?.(
+        `${hidden}, a path the sandbox hides, cannot be listed (${error.code}): nothing in it is hidden.`,
+      );
+    return [] as string[];
+  });
+  for (const name of names) {
     const entry = path.join(hidden, name);
-    covered.push(...(ways.has(name) ? await besideTheWay(entry, held) : [entry]));
+    covered.push(...(ways.has(name) ? await besideTheWay(entry, held, warn) : [entry]));
   }
   return covered;
 }

@@ -2,10 +2,10 @@
 // tests/sandbox/namespaces.test.ts needs; the tests that become another user need root.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCommand } from '../../src/sandbox/run-command.js';
 import { Sandbox } from '../../src/sandbox/namespaces.js';
 import { sandboxConfig } from '../../src/sandbox/setup.js';
@@ -121,6 +121,27 @@ describe('the sandbox', () => {
     expect(quiet).toEqual([]);
     expect(selfHosted.hidden).toEqual(expect.arrayContaining([path.join(home, 'work', 'github-env')]));
     expect(selfHosted.hidden).not.toContain(path.join(home, 'work', 'runner-temp'));
+  });
+
+  it.skipIf(asRoot)('says so when a path it hides holds the tool cache but may not be listed', async () => {
+    // Root may list anything: this runs as a plain user (sudo or rootless).
+    const locked = path.join(root, 'locked');
+    const cache = path.join(locked, 'toolcache');
+    await mkdir(cache, { recursive: true });
+    await chmod(locked, 0o311);
+    onTestFinished(() => chmod(locked, 0o755));
+    const warnings: string[] = [];
+    const config = await sandboxConfig({
+      workspace: ws,
+      network: 'host',
+      hidden: [locked],
+      toolCache: cache,
+      warn: (line) => warnings.push(line),
+    });
+    expect(config.toolCache).toBe(cache);
+    expect(warnings.at(-1)).toBe(
+      `${locked}, a path the sandbox hides, cannot be listed (EACCES): nothing in it is hidden.`,
+    );
   });
 
   it.runIf(asRoot)(
