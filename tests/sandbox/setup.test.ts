@@ -7,13 +7,27 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCommand } from '../../src/sandbox/run-command.js';
-import { Sandbox } from '../../src/sandbox/namespaces.js';
-import { sandboxConfig } from '../../src/sandbox/setup.js';
+import { Sandbox, type SandboxConfig } from '../../src/sandbox/namespaces.js';
+import { sandboxConfig, type SandboxRequest } from '../../src/sandbox/setup.js';
 import { asRoot, expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
 const execFileAsync = promisify(execFile);
 
 const { root, home, ws, hiddenDir } = await runnerLayout();
+
+/** The settings for the layout's workspace with these paths to hide, and the warnings they gave. */
+async function withWarnings(
+  request: Pick<SandboxRequest, 'hidden' | 'toolCache'>,
+): Promise<{ config: SandboxConfig; warnings: string[] }> {
+  const warnings: string[] = [];
+  const config = await sandboxConfig({
+    workspace: ws,
+    network: 'host',
+    ...request,
+    warn: (line) => warnings.push(line),
+  });
+  return { config, warnings };
+}
 
 describe('the sandbox', () => {
   it.runIf(asRoot)(
@@ -77,14 +91,7 @@ describe('the sandbox', () => {
     await mkdir(path.join(cache, 'Python'), { recursive: true });
     await mkdir(path.join(opt, 'other'));
     await writeFile(path.join(opt, 'tools', 'secret'), 'SECRET\n');
-    const warnings: string[] = [];
-    const config = await sandboxConfig({
-      workspace: ws,
-      network: 'host',
-      hidden: [opt, hiddenDir],
-      toolCache: cache,
-      warn: (line) => warnings.push(line),
-    });
+    const { config, warnings } = await withWarnings({ hidden: [opt, hiddenDir], toolCache: cache });
     expect(config.toolCache).toBe(cache);
     expect(config.hidden).toEqual(
       expect.arrayContaining([path.join(opt, 'other'), path.join(opt, 'tools', 'secret'), hiddenDir]),
@@ -97,26 +104,15 @@ describe('the sandbox', () => {
     ]);
 
     // The tool cache itself to hide: hiding wins, and the tools go without it.
-    const lost: string[] = [];
-    const hiddenCache = await sandboxConfig({
-      workspace: ws,
-      network: 'host',
-      hidden: [cache],
-      toolCache: cache,
-      warn: (line) => lost.push(line),
-    });
+    const { config: hiddenCache, warnings: lost } = await withWarnings({ hidden: [cache], toolCache: cache });
     expect([hiddenCache.toolCache, hiddenCache.hidden.includes(cache)]).toEqual([undefined, true]);
     expect(lost).toEqual([`The tool cache ${cache} is a path the sandbox hides: the tools do without it.`]);
 
     // A self-hosted runner's folder holds both `_work/_tool` and the workspace: that is the usual layout, no
     // warning, and what stands beside either way is hidden.
-    const quiet: string[] = [];
-    const selfHosted = await sandboxConfig({
-      workspace: ws,
-      network: 'host',
+    const { config: selfHosted, warnings: quiet } = await withWarnings({
       hidden: [home],
       toolCache: path.join(home, 'work', 'runner-temp'),
-      warn: (line) => quiet.push(line),
     });
     expect(quiet).toEqual([]);
     expect(selfHosted.hidden).toEqual(expect.arrayContaining([path.join(home, 'work', 'github-env')]));
@@ -130,14 +126,7 @@ describe('the sandbox', () => {
     await mkdir(cache, { recursive: true });
     await chmod(locked, 0o311);
     onTestFinished(() => chmod(locked, 0o755));
-    const warnings: string[] = [];
-    const config = await sandboxConfig({
-      workspace: ws,
-      network: 'host',
-      hidden: [locked],
-      toolCache: cache,
-      warn: (line) => warnings.push(line),
-    });
+    const { config, warnings } = await withWarnings({ hidden: [locked], toolCache: cache });
     expect(config.toolCache).toBe(cache);
     expect(warnings.at(-1)).toBe(
       `${locked}, a path the sandbox hides, cannot be listed (EACCES): nothing in it is hidden.`,
