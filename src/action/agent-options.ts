@@ -12,6 +12,7 @@ import type { Briefing, RunFacts } from '../agent/prompt.js';
 import type { VerifySettings } from '../agent/verify.js';
 import type { WorkPlan } from '../github/work-plan.js';
 import { deliveryReview } from '../delivery/review.js';
+import type { BranchClaim } from '../delivery/branch-claim.js';
 import type { DeliveryList } from '../agent/loop.js';
 import { disarmGitDirs } from '../git/git-dirs.js';
 import type { GitRepo } from '../git/repo.js';
@@ -25,7 +26,7 @@ import { RepositoryReading } from '../github/reading/reader.js';
 export async function agentOptions(
   { settings, trigger, api, signal, redactor, secrets }: JobRequest,
   { plan, sandbox, thread, threads, permissions, instructions, git, startSha, view }: Prepared,
-  watch: { observers: AgentObserver[]; inbox: () => InboxEntry[] },
+  watch: { observers: AgentObserver[]; inbox: () => InboxEntry[]; claim?: BranchClaim },
 ): Promise<AgentOptions> {
   const { inputs } = settings;
   return {
@@ -58,7 +59,8 @@ export async function agentOptions(
     observers: watch.observers,
     inbox: watch.inbox,
     // The agent never learns of git: it is handed a last look at what delivery will commit, as text.
-    ...(plan.kind === 'plan' ? {} : { review: () => lastLook(git, startSha) }),
+    // What it lists (a change) is also when a signed commit's branch can be made, beside the model's turn.
+    ...(plan.kind === 'plan' ? {} : { review: () => lastLook(git, startSha, watch.claim) }),
     signal,
     redaction: redactor,
     secrets,
@@ -71,10 +73,16 @@ export async function agentOptions(
  * reads its refs. A failure costs the look, never the run, and its text (git's, which may quote a file a
  * link named) is not shown.
  */
-async function lastLook(git: GitRepo, startSha: string): Promise<DeliveryList | undefined> {
+async function lastLook(
+  git: GitRepo,
+  startSha: string,
+  claim: BranchClaim | undefined,
+): Promise<DeliveryList | undefined> {
   try {
     logDisarmed(await disarmGitDirs(git.dir, git, [path.join(git.dir, '.git')]));
-    return await deliveryReview(git, startSha);
+    const review = await deliveryReview(git, startSha);
+    if (review) claim?.stake(review.committed);
+    return review && { text: review.text, paths: review.paths };
   } catch {
     log.warning(
       'The list of files to be committed could not be made for the model; delivery goes on without it.',

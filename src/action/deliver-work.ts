@@ -5,6 +5,7 @@ import type { AgentResult } from '../agent/events.js';
 import type { Disarmed } from '../git/git-dirs.js';
 import { log } from '../runner/output.js';
 import { deliver, type Delivery, type DeliveryRequest } from '../delivery/deliver.js';
+import type { BranchClaim } from '../delivery/branch-claim.js';
 import { commitMessage } from '../delivery/commit-message.js';
 import { pullBody } from '../delivery/pull-body.js';
 import { replyInThreads } from '../delivery/thread-replies.js';
@@ -22,7 +23,8 @@ export async function deliverWork(
   request: JobRequest,
   prepared: Prepared,
   agentResult: AgentResult,
-  checklist: Pick<LiveChecklist, 'url'>,
+  checklist: Pick<LiveChecklist, 'url' | 'lookBack'>,
+  claim?: BranchClaim,
 ): Promise<{ result: AgentResult; delivery: Delivery }> {
   const { settings, trigger, api } = request;
   const { git, startSha, threads, plan } = prepared;
@@ -32,7 +34,10 @@ export async function deliverWork(
     logDisarmed(await prepared.config.restore(git));
     // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     if (plan.kind === 'plan') return {};
-    const delivered = await deliver(deliveryOf(request, prepared, agentResult, checklist));
+    const delivered = await deliver({
+      ...deliveryOf(request, prepared, agentResult, checklist),
+      ...(claim ? { claim } : {}),
+    });
     await handBack(prepared);
     return delivered;
   });
@@ -47,7 +52,7 @@ function deliveryOf(
   { settings, trigger, api, redactor }: JobRequest,
   { git, startSha, plan }: Prepared,
   result: AgentResult,
-  checklist: Pick<LiveChecklist, 'url'>,
+  checklist: Pick<LiveChecklist, 'url' | 'lookBack'>,
 ): DeliveryRequest {
   const redact = (text: string) => redactor.redact(text);
   return {
@@ -61,6 +66,8 @@ function deliveryOf(
     openPull: plan.kind !== 'pull-request',
     signed: settings.inputs.signed_commits,
     redact,
+    // The checklist's last look goes beside the pull request, the delivery's last request.
+    onLanded: () => checklist.lookBack(),
     // Git is not GitHub's API: the commit message is redacted (before it is cut) on its way to git here.
     commitMessage: redact(
       commitMessage({

@@ -9,6 +9,7 @@ import { logObserver } from '../runner/log.js';
 import { RunSummary } from '../runner/summary.js';
 import { agentOptions } from './agent-options.js';
 import { deliverWork } from './deliver-work.js';
+import { BranchClaim } from '../delivery/branch-claim.js';
 import { openChecklist } from './live-checklist.js';
 import { prepare, type JobRequest } from './prepare.js';
 import { recordDelivery, recordForSummary } from './record.js';
@@ -29,6 +30,15 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     { settings, issueNumber: trigger.issueNumber, api, sandbox: isolationOf(prepared.sandbox) },
     prepared.plan,
   );
+  // A signed commit's new branch, made as soon as the model's last look shows a change (branch-claim.ts).
+  const claim = new BranchClaim({
+    git: prepared.git,
+    api,
+    branch: prepared.plan.branch,
+    startSha: prepared.startSha,
+    signed: settings.inputs.signed_commits,
+    continuesBranch: prepared.plan.continuesBranch,
+  });
   try {
     const summary = new RunSummary();
     const { record } = request;
@@ -38,10 +48,10 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       logObserver(),
       ...(record ? [record.observer] : []),
     ];
-    const options = await agentOptions(request, prepared, { observers, inbox: checklist.inbox });
+    const options = await agentOptions(request, prepared, { observers, inbox: checklist.inbox, claim });
     const agentResult = await runAgent(options).finally(() => prepared.sandbox?.close());
-    checklist.lookBack();
-    const { result, delivery } = await deliverWork(request, prepared, agentResult, checklist);
+    checklist.hold();
+    const { result, delivery } = await deliverWork(request, prepared, agentResult, checklist, claim);
     const failedDelivery = result.status !== agentResult.status ? result.reason : undefined;
     await recordDelivery(record, prepared, delivery, failedDelivery);
     record?.result({ status: result.status, reason: result.reason });
@@ -54,6 +64,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     const pushed = delivery.pushedBranch;
     return { status: result.status, result, delivery, ...(pushed ? { branch: pushed } : {}) };
   } catch (error) {
+    await claim.drop();
     await checklist.fail(error);
     throw error;
   } finally {

@@ -27,9 +27,12 @@ export interface LiveChecklist {
   readonly observer: AgentObserver;
   /** The maintainer's edits of the comment not yet handed to the agent loop (its inbox). */
   readonly inbox: () => InboxEntry[];
+  /** Holds the writer's own writes from the model's last answer until the final write (`finish`). */
+  hold(): void;
   /**
-   * Looks at the comment once now, beside the delivery, so that the final write need not look again first,
-   * and holds the writer's own writes until then (round trips fewer after the model's last answer).
+   * Looks at the comment once now, beside the delivery's last request (the pull request), so that the final
+   * write goes on that look rather than look again first: a round trip fewer after the model's last answer,
+   * and a look late enough to see an edit the maintainer made while the work was being committed.
    */
   lookBack(): void;
   /**
@@ -129,9 +132,11 @@ export async function openChecklist(
     },
     observer: progress.observer,
     inbox: () => edits.take(),
-    lookBack() {
+    hold() {
       // The final write follows the delivery: an edit still waiting for the writer's interval goes with it.
       writer.pause();
+    },
+    lookBack() {
       look = watch.check().catch(warn('read'));
     },
     async finish(result, delivery, recordFile) {

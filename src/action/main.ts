@@ -92,7 +92,8 @@ export async function run(start: Promise<Start>): Promise<void> {
       onDelivered: async (status, delivery) => {
         if (status === 'cancelled') return;
         const fine = (status === 'completed' || status === 'planned') && !undelivered(delivery);
-        await react(api, trigger, delivery.pr ? 'rocket' : fine ? '+1' : 'confused');
+        // Beside the final checklist write, not after it: the run's last round trip is shared.
+        await react(api, trigger, delivery.pr ? 'rocket' : fine ? '+1' : 'confused', { beside: true });
       },
     });
     if (!('result' in outcome)) record?.result({ status: outcome.status, reason: outcome.declined });
@@ -172,12 +173,18 @@ function cancelOnSignals(): AbortController {
  * Reacts to the comment that asked, or to the issue itself for a label, an assignment or a dispatch; a review
  * takes no reactions through the REST API, so it gets none.
  */
-async function react(api: GitHubApi, trigger: TriggerSource, content: Reaction): Promise<void> {
+async function react(
+  api: GitHubApi,
+  trigger: TriggerSource,
+  content: Reaction,
+  pacing: { beside?: boolean } = {},
+): Promise<void> {
   if (trigger.source === 'review') return;
   try {
-    if (trigger.source === 'issue_comment') await api.react(trigger.commentId, content, 'issue');
-    else if (trigger.source === 'review_comment') await api.react(trigger.commentId, content, 'review');
-    else await api.reactToIssue(trigger.issueNumber, content);
+    if (trigger.source === 'issue_comment') await api.react(trigger.commentId, content, 'issue', pacing);
+    else if (trigger.source === 'review_comment')
+      await api.react(trigger.commentId, content, 'review', pacing);
+    else await api.reactToIssue(trigger.issueNumber, content, pacing);
   } catch (error) {
     log.warning(`could not add the ${content} reaction: ${errorSentence(error)}`);
   }

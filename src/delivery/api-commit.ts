@@ -43,8 +43,12 @@ export interface ApiCommitRequest {
   branch: string;
   /** The remote commit the new one goes on: the branch's tip, or the start for a new branch. */
   parent: string;
-  /** The branch exists on the remote already (at `parent`). */
-  branchExists: boolean;
+  /**
+   * The branch on the remote: `existing` (at `parent`, earlier work), `claimed` (made at `parent` by this
+   * delivery), or `new` (made here, a fresh name when taken). A branch made for the commit is deleted when
+   * the commit does not land on it.
+   */
+  remote: 'existing' | 'claimed' | 'new';
   message: string;
 }
 
@@ -58,7 +62,8 @@ export async function commitThroughApi(request: ApiCommitRequest): Promise<ApiOu
   if (changes.length === 0) return { landed: false, why: 'the commits add up to no change' };
   const cannot = inexpressible(changes);
   if (cannot) return { landed: false, why: cannot };
-  const branch = request.branchExists ? request.branch : await createFreshBranch(api, request.branch, parent);
+  const branch =
+    request.remote === 'new' ? await createFreshBranch(api, request.branch, parent) : request.branch;
   if (!branch)
     return { landed: false, why: `the branch names \`${request.branch}\` and its fresh variants are taken` };
   const additions = [];
@@ -79,7 +84,7 @@ export async function commitThroughApi(request: ApiCommitRequest): Promise<ApiOu
     });
   } catch (error) {
     // A branch made for this commit and left at the start would look like delivered work: it goes.
-    if (!request.branchExists) await api.deleteBranch(branch).catch(() => undefined);
+    if (request.remote !== 'existing') await api.deleteBranch(branch).catch(() => undefined);
     throw error;
   }
   // The local branch moves onto GitHub's commit (same files): what a later `continue` fetches is what we hold.

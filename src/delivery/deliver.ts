@@ -1,12 +1,14 @@
 // After the loop, one straight path: the change as our own git sees it → what is held back → the commit
 // (through GitHub's API, signed, or pushed with git) → the pull request, its whole description in one
-// request. Each step is one named function below, in the order they run.
+// request. Each step is one named function below, in the order they run. A new branch for a signed commit
+// may be made on GitHub before (branch-claim.ts).
 import type { AgentResult } from '../agent/events.js';
-import type { GitRepo } from '../git/repo.js';
+import type { GitRepo, TreeChange } from '../git/repo.js';
 import type { ChangedFile, GitHubApi, OpenPull } from '../github/api.js';
 import { statusOf } from '../github/api.js';
 import { errorMessage, errorSentence } from '../text/error-sentence.js';
 import { commitThroughApi } from './api-commit.js';
+import { BranchClaim } from './branch-claim.js';
 import { holdBack, type HeldBack } from './held-back.js';
 import { refusalOf, type Refusal } from './refusal.js';
 import { stageWork } from './review.js';
@@ -28,6 +30,10 @@ export interface DeliveryRequest {
   commitMessage: string;
   /** Secrets out of anything shown (the patch of a refused change). */
   redact: (text: string) => string;
+  /** Called once the work is on GitHub, as the pull request is asked for (the delivery's last request). */
+  onLanded?: () => void;
+  /** The branch a signed commit goes on, if made before (the model's last look); else made here. */
+  claim?: BranchClaim;
   pull: {
     title: string;
     /** The whole description, given what was delivered. */
@@ -66,20 +72,35 @@ const PUSH_RETRY_DELAY_MS = 2_000;
 const MAX_LISTED_FILES = 100;
 
 export async function deliver(request: DeliveryRequest): Promise<Delivery> {
-  const added = await stageChange(request);
-  const heldBack = await holdBackStrays(request, added);
-  const madeCommits = await commitLocally(request);
-  if (!madeCommits && !request.continuesBranch) return { heldBack, ...nothingToDeliver(request.result) };
+  const changes = await stageWork(request.git, request.startSha);
+  const { heldBack, committed } = await holdBackStrays(request, changes);
+  const claim = request.claim ?? new BranchClaim(request);
+  claim.stake(committed);
+  const madeCommits = await commitLocally(request).catch(async (error: unknown) => {
+    await claim.drop();
+    throw error;
+  });
+  if (!madeCommits && !request.continuesBranch) {
+    await claim.drop();
+    return { heldBack, ...nothingToDeliver(request.result) };
+  }
+  // The file list is read from our commit while it lands (GitHub's commit has the same tree).
+  const files = filesChanged(request);
+  files.catch(() => undefined);
   const landed = madeCommits
-    ? await landCommit(request)
+    ? await landCommit(request, await claim.claimed())
     : { branch: request.branch, sha: await request.git.head(), signed: false };
-  if ('failed' in landed) return { heldBack, ...(await keepRefusedWork(request, landed)) };
+  if ('failed' in landed) {
+    await claim.drop();
+    return { heldBack, ...(await keepRefusedWork(request, landed)) };
+  }
+  claim.keep();
   const moved =
     request.continuesBranch && landed.branch !== request.branch
       ? `\`${request.branch}\` changed while the agent worked, so its work went to \`${landed.branch}\` instead.`
       : undefined;
   const delivered: Delivered = {
-    files: await filesChanged(request),
+    files: await files,
     heldBack,
     ...(landed.unsignedBecause ? { unsignedBecause: landed.unsignedBecause } : {}),
   };
@@ -94,20 +115,16 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
   };
 }
 
-/** 1. The change, as our own git sees it: everything staged, and the files it adds since the start. */
-async function stageChange({
-  git,
-  startSha,
-}: DeliveryRequest): Promise<Array<{ path: string; size: number }>> {
-  const changes = await stageWork(git, startSha);
-  return changes.filter((change) => change.status === 'A').map(({ path, size }) => ({ path, size }));
-}
-
-/** 2. What is held back: generated environments, caches and large new files leave the index (not the disk). */
-async function holdBackStrays(request: DeliveryRequest, added: Array<{ path: string; size: number }>) {
-  const { heldBack, heldPaths } = holdBack(added);
+/**
+ * 1–2. The change, as our own git sees it (everything staged, stageWork), then what is held back: generated
+ * environments, caches and large new files leave the index (not the disk).
+ */
+async function holdBackStrays(request: DeliveryRequest, changes: readonly TreeChange[]) {
+  const added = changes.filter((change) => change.status === 'A');
+  const { heldBack, heldPaths } = holdBack(added.map(({ path, size }) => ({ path, size })));
   await request.git.unstage(heldPaths);
-  return heldBack;
+  const held = new Set(heldPaths);
+  return { heldBack, committed: changes.filter((change) => !held.has(change.path)) };
 }
 
 /** 3a. The local commit of what is staged; whether the branch now holds commits the start did not. */
@@ -131,11 +148,14 @@ type Failed = { failed: true; message: string };
  * 3b. The commit on GitHub: through the API (signed) when asked and the change allows it, else pushed with
  * git. A name taken by other work (or a continued branch that moved on meanwhile) means a fresh name.
  */
-async function landCommit(request: DeliveryRequest): Promise<Landed | Failed> {
-  const { git, api, branch } = request;
+async function landCommit(request: DeliveryRequest, claimed?: string): Promise<Landed | Failed> {
+  const { git, api } = request;
+  const branch = claimed ?? request.branch;
   let unsignedBecause: string | undefined;
   if (request.signed) {
-    const parent = await parentOnRemote(request);
+    const parent = claimed
+      ? { parent: request.startSha, remote: 'claimed' as const }
+      : await parentOnRemote(request);
     if (!parent) {
       unsignedBecause = `\`${branch}\` moved on while the agent worked`;
     } else {
@@ -174,9 +194,9 @@ async function landCommit(request: DeliveryRequest): Promise<Landed | Failed> {
  */
 async function parentOnRemote({ git, branch, startSha, continuesBranch }: DeliveryRequest) {
   const tip = await git.remoteTip(branch);
-  if (!tip) return { parent: startSha, branchExists: false };
-  if ((await git.mergeBase(tip)) === tip) return { parent: tip, branchExists: true };
-  return continuesBranch ? undefined : { parent: startSha, branchExists: false };
+  if (!tip) return { parent: startSha, remote: 'new' as const };
+  if ((await git.mergeBase(tip)) === tip) return { parent: tip, remote: 'existing' as const };
+  return continuesBranch ? undefined : { parent: startSha, remote: 'new' as const };
 }
 
 /** A refused or failed push: the rule and what to change when GitHub said, and the whole change as a patch. */
@@ -214,6 +234,7 @@ async function openPullRequest(
   const opens = request.result.status === 'completed' && request.openPull;
   const body = request.pull.body(delivered);
   let pr: OpenPull | undefined;
+  request.onLanded?.();
   try {
     pr = opens
       ? await request.api.openPull({

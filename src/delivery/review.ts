@@ -16,7 +16,10 @@ const STATUS = { A: 'new', D: 'deleted', M: 'changed', T: 'type changed' } as co
  * out), or undefined when the run changed nothing. Stages the work tree in our own git directory: call it
  * only once every git directory of the workspace was disarmed (staging a nested repository reads its refs).
  */
-export async function deliveryReview(git: GitRepo, startSha: string): Promise<DeliveryList | undefined> {
+export async function deliveryReview(
+  git: GitRepo,
+  startSha: string,
+): Promise<(DeliveryList & { committed: TreeChange[] }) | undefined> {
   const changes = await stageWork(git, startSha);
   if (changes.length === 0) return undefined;
   const { heldBack, heldPaths } = holdBack(changes.filter((c) => c.status === 'A'));
@@ -37,7 +40,7 @@ export async function deliveryReview(git: GitRepo, startSha: string): Promise<De
       : []),
     'If a file does not belong to the task (a build output, a cache, a scratch file), delete it now; otherwise the list is right and you can finish.',
   ].join('\n');
-  return { text, paths: delivered.map((change) => change.path) };
+  return { text, paths: delivered.map((change) => change.path), committed: delivered };
 }
 
 /** Stages the whole work tree in our own git; what the staged tree changes since `startSha`. */

@@ -1,5 +1,5 @@
 // What the action asks of the GitHub REST API, one method per question or write, over octokit.ts.
-import { createOctokit, type ApiOptions, type Octokit } from './octokit.js';
+import { BESIDE_OTHER_WRITES, createOctokit, type ApiOptions, type Octokit } from './octokit.js';
 import type { DispatchedIssue } from './issue-triggers.js';
 
 export type Permission = 'admin' | 'write' | 'read' | 'none';
@@ -32,6 +32,15 @@ export interface ReviewComment extends IssueComment {
   outdated?: boolean;
   diffHunk: string;
 }
+
+/**
+ * The rendered body (body_html beside body and body_text) of a pull request's reviews and review comments:
+ * GitHub's REST docs for these endpoints list the `vnd.github-commitcomment` media types, not the
+ * `vnd.github` ones of issues and issue comments (https://docs.github.com/rest/pulls/reviews#list-reviews-for-a-pull-request,
+ * https://docs.github.com/rest/pulls/comments#list-review-comments-on-a-pull-request). Octokit's
+ * `mediaType.format` would write `vnd.github.v3.full+json`, so the header is given whole.
+ */
+const REVIEW_BODY_FULL = { accept: 'application/vnd.github-commitcomment.full+json' } as const;
 
 /** A submitted review of a pull request: its body is a comment of the conversation, dated when submitted. */
 export interface SubmittedReview extends IssueComment {
@@ -118,8 +127,14 @@ export class GitHubApi {
   }
 
   /** Reacts to an issue (or pull request) itself: what a label, an assignment or a dispatch asked on. */
-  async reactToIssue(issueNumber: number, content: Reaction): Promise<void> {
-    await this.#octokit.rest.reactions.createForIssue({ ...this.#repo, issue_number: issueNumber, content });
+  /** Reacts to an issue (or PR) itself; `beside` sends it beside the write in flight (a run's last one). */
+  async reactToIssue(issueNumber: number, content: Reaction, { beside = false } = {}): Promise<void> {
+    await this.#octokit.rest.reactions.createForIssue({
+      ...this.#repo,
+      issue_number: issueNumber,
+      content,
+      ...(beside ? BESIDE_OTHER_WRITES : {}),
+    });
   }
 
   async defaultBranch(): Promise<string> {
@@ -127,9 +142,14 @@ export class GitHubApi {
     return data.default_branch;
   }
 
-  /** Reacts to an issue (or PR conversation) comment, or to a review comment on a line. */
-  async react(commentId: number, content: Reaction, on: 'issue' | 'review' = 'issue'): Promise<void> {
-    const request = { ...this.#repo, comment_id: commentId, content };
+  /** Reacts to an issue (or PR conversation) comment, or to a review comment on a line (`beside`: as above). */
+  async react(
+    commentId: number,
+    content: Reaction,
+    on: 'issue' | 'review' = 'issue',
+    { beside = false } = {},
+  ): Promise<void> {
+    const request = { ...this.#repo, comment_id: commentId, content, ...(beside ? BESIDE_OTHER_WRITES : {}) };
     const { data } =
       on === 'issue'
         ? await this.#octokit.rest.reactions.createForIssueComment(request)
@@ -318,7 +338,7 @@ export class GitHubApi {
       ...this.#repo,
       pull_number: pullNumber,
       per_page: 100,
-      mediaType: { format: 'full+json' },
+      headers: REVIEW_BODY_FULL,
     });
     return all.map((comment) => ({
       ...commentOf(comment),
@@ -336,7 +356,7 @@ export class GitHubApi {
       ...this.#repo,
       pull_number: pullNumber,
       per_page: 100,
-      mediaType: { format: 'full+json' },
+      headers: REVIEW_BODY_FULL,
     });
     return all.flatMap((review) =>
       review.submitted_at

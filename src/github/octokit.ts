@@ -78,10 +78,16 @@ export function createOctokit({ token, baseUrl, warn = () => {}, writeBefore }: 
   const pacer = new WritePacer(writeBefore ? { before: writeBefore } : {});
   octokit.hook.wrap('request', (request, options) => {
     redactParams(options as unknown as Record<string, unknown>);
-    return options.method === 'GET' ? request(options) : pacer.run(async () => await request(options));
+    if (options.method === 'GET') return request(options);
+    const beside = (options.request as { [BESIDE]?: boolean } | undefined)?.[BESIDE] === true;
+    return pacer.run(async () => await request(options), { beside });
   });
   return octokit;
 }
+
+const BESIDE = 'todoAgentBeside';
+/** A write's request option that lets it go beside the write in flight (write-pacer.ts says when). */
+export const BESIDE_OTHER_WRITES = { request: { [BESIDE]: true } } as const;
 
 /** The request options that are not parameters: where and how to send, never what. */
 const TRANSPORT_KEYS = new Set(['method', 'baseUrl', 'url', 'headers', 'mediaType', 'request']);

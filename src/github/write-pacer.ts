@@ -6,7 +6,9 @@
 // A run makes a handful of writes, not a large number, so this departs from that one-second rule on purpose:
 // one pacer sees every write made through Octokit, runs them one after another, and lets a short burst
 // through at once (5 in any second) while keeping every window under GitHub's limits. The one write made outside it is the first
-// 👀 (action/start.ts), sent before Octokit is loaded, with nothing before it.
+// 👀 (action/start.ts), sent before Octokit is loaded, with nothing before it. One write may go beside
+// another: the reaction that says how a run ended, beside the final checklist write (two requests at once,
+// once a run, far below the 100 concurrent requests GitHub's secondary limits allow).
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Added to every window when a write waits for room in it (see `waitMs`). */
@@ -70,12 +72,19 @@ export class WritePacer {
     }
   }
 
-  run<T>(task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task` once the windows have room and every write handed in before it is done; `beside` lets it go
+   * beside the write in flight instead (it still counts in the windows, and later writes do not wait for it):
+   * for one write at the end of a run to another resource (the reaction beside the final comment), where
+   * waiting in turn would cost a whole round trip.
+   */
+  run<T>(task: () => Promise<T>, { beside = false }: { beside?: boolean } = {}): Promise<T> {
     const go = async () => {
       for (let wait = this.waitMs(); wait > 0; wait = this.waitMs()) await this.#sleep(wait);
       this.#starts.push(this.#now());
       return await task();
     };
+    if (beside) return go();
     // With nothing before it, a write starts in this very call (the 👀 leaves before the reads sent after it).
     const result = this.#pending === 0 ? go() : this.#tail.then(go);
     this.#pending++;

@@ -222,3 +222,34 @@ describe('a checklist edited while the run goes', () => {
     expect(opening).not.toMatch(/reworded|edited the todo/);
   });
 });
+
+describe('a checklist edited while the work is delivered', () => {
+  // The final write goes on one look at the comment, taken beside the pull request's creation: late enough
+  // to see an edit made while the commit was still on its way to GitHub.
+  it('keeps an edit made while the commit lands: the final comment holds it', async () => {
+    world = await createWorld(helloScript());
+    const w = world;
+    const release = w.github.holdNext({ method: 'POST', path: /^\/graphql$/ });
+    const run = w.trigger(`/agent ${HELLO_TASK}`);
+    for (const end = Date.now() + 60_000; !w.github.calls.some((c) => c.path === '/graphql');) {
+      if (Date.now() > end) throw new Error('the commit was never sent');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // The model is done and the commit is held: the maintainer adds an item now.
+    const checklist = w.botComments()[0]!;
+    // (A model that answers at once leaves the comment as first written, or with its list: either way.)
+    const lines = checklist.body.split('\n');
+    const last = lines.findLastIndex((l) => l.startsWith('- [') || l === '_planning…_');
+    expect(last).toBeGreaterThan(0);
+    lines.splice(last + 1, 0, '- [ ] Also update the README');
+    w.github.editComment(checklist.id, lines.join('\n'));
+    release();
+    const result = await run;
+    expect(result.outputs.status).toBe('completed');
+    const final = w.botComments()[0]!.body;
+    expect(final).toMatch(/^### ✅ todo-agent finished: /);
+    expect(final).toContain('Also update the README');
+    expect(w.github.violations).toEqual([]);
+    expect(w.model.violations).toEqual([]);
+  });
+});

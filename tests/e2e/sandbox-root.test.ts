@@ -1,8 +1,10 @@
 // Issue 18 where the action runs as root (a container job, a self-hosted runner as root), and what only root
 // can set up: the tools are never the host's root on a workspace of root's; a mount whose path mountinfo
-// escapes is made read-only, one that cannot be stops the build; `tool_network: none` reaches no socket in
-// /run; and a user with neither root nor sudo gets the rootless sandbox. CI runs this file as root only; the
-// other end-to-end files run as a plain runner with sudo (and the sandbox's again rootless).
+// escapes is made read-only, one that cannot be stops the build (both mounted in the action's own mount
+// namespace, never the host's, where they would reach the sandboxes of another run of the suite);
+// `tool_network: none` reaches no socket in /run; and a user with neither root nor sudo gets the rootless
+// sandbox. CI runs this file as root only; the other end-to-end files run as a plain runner with sudo (and
+// the sandbox's again rootless).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -32,28 +34,36 @@ describe.runIf(process.getuid?.() === 0)('the sandbox as root', () => {
     expect(results[0]).toBe(`exit code: 0\n64000\n64000\ncat\ncat\n`);
   });
 
-  describe('mounts the sandbox must make read-only (the test mounts them)', () => {
-    async function bindMount(dir: string): Promise<void> {
+  describe('mounts the sandbox must make read-only (mounted for the action alone, never on the host)', () => {
+    /**
+     * An empty directory on the host that the action sees mounted onto itself (runAction's `bindMounts`). On
+     * the host, the mount would be in every sandbox built there meanwhile: another run's of the suite too.
+     */
+    async function mountPoint(dir: string): Promise<string> {
       await mkdir(dir, { recursive: true });
-      await execFileAsync('mount', ['--bind', dir, dir]);
-      cleanups.push(async () => {
-        await execFileAsync('umount', [dir]).catch(() => undefined);
-        await rm(dir, { recursive: true, force: true });
-      });
+      cleanups.push(() => rm(dir, { recursive: true, force: true }));
+      return dir;
     }
 
     it('a mount whose path mountinfo escapes (a space, \\040) is read-only to the tools', async () => {
-      const dir = `/mnt/${MARK} with space`;
-      await bindMount(dir);
-      await calls([`touch "${dir}/written" 2>&1; true`]);
+      const dir = await mountPoint(`/mnt/${MARK} with space`);
+      const { results } = await calls(
+        [`grep -cF '${MARK}\\040with\\040space' /proc/self/mountinfo; touch "${dir}/written" 2>&1; true`],
+        { bindMounts: [dir] },
+      );
+      // The tools see the mount, and cannot write through it.
+      expect(results[0]).toMatch(/^exit code: 0\n1\ntouch: .*Read-only file system\n$/);
       expect(existsSync(join(dir, 'written'))).toBe(false);
     });
 
     it('a mount it cannot make read-only stops the build with a clear error, before the model is asked', async () => {
-      await bindMount(`/mnt/${MARK}\nnewline`);
+      const dir = await mountPoint(`/mnt/${MARK}\nnewline`);
       const world = await open([reply(text('never asked'))]);
-      await world.trigger('/agent probe');
-      expect(world.botComments()[0]!.body).toMatch(/cannot make these mounts read-only/);
+      await world.trigger('/agent probe', { bindMounts: [dir] });
+      expect([world.botComments()[0]!.body, world.model.requests.length]).toEqual([
+        expect.stringMatching(/cannot make these mounts read-only/),
+        0,
+      ]);
     });
   });
 

@@ -159,7 +159,8 @@ describe('seeing the thread, CI and images', () => {
       '#7: not found in this repository\n</references>',
     );
     const listed = world.github.calls.filter((c) => c.operationId === 'pulls/list-reviews');
-    // Asked with full+json: the reviews came rendered, their uploads as signed URLs.
+    // Asked with the media type documented for reviews (vnd.github-commitcomment.full+json): the emulator
+    // renders them for no other, and they came rendered, their uploads as signed URLs.
     expect(listed).toHaveLength(1);
     expect(JSON.stringify(listed[0]!.response)).toContain('/private-user-images/');
     expect(world.github.calls.filter((c) => c.path.startsWith('/private-user-images/'))).toHaveLength(2);

@@ -49,7 +49,7 @@ export const ACTION_USERS: Array<{ who: string; as: { uid: number; gid: number }
     : [{ who: `uid ${process.getuid?.()}`, as: undefined }];
 export const KEY = 'sk-ant-e2e-key-00000000000000000000000001';
 
-type RunOptions = Pick<RunActionOptions, 'inputs' | 'env' | 'onSpawn' | 'runId' | 'as'>;
+type RunOptions = Pick<RunActionOptions, 'inputs' | 'env' | 'onSpawn' | 'runId' | 'as' | 'bindMounts'>;
 
 export interface World {
   sandbox: Sandbox;
@@ -154,6 +154,7 @@ export async function createWorld(
       ...(how.onSpawn ? { onSpawn: how.onSpawn } : {}),
       ...(how.runId ? { runId: how.runId } : {}),
       ...(how.as ? { as: how.as } : {}),
+      ...(how.bindMounts ? { bindMounts: how.bindMounts } : {}),
     });
   return {
     sandbox,
@@ -163,7 +164,7 @@ export async function createWorld(
       await Promise.all([github.close(), model.close()]);
       await sandbox.cleanup();
     },
-    async trigger(body, { inputs, env, onSpawn, runId, as, ...event } = {}) {
+    async trigger(body, { inputs, env, onSpawn, runId, as, bindMounts, ...event } = {}) {
       await freshCheckout();
       const user = event.user ?? 'maintainer';
       const comment = github.addComment(event.issueNumber ?? 1, user, body);
@@ -174,7 +175,7 @@ export async function createWorld(
         createdAt: comment.created_at,
         ...event,
       });
-      return await run('issue_comment', payload, { inputs, env, onSpawn, runId, as });
+      return await run('issue_comment', payload, { inputs, env, onSpawn, runId, as, bindMounts });
     },
     async runEvent(eventName, event, { mergeOf, ...rest } = {}) {
       await freshCheckout();

@@ -105,6 +105,12 @@ export interface RunActionOptions {
   runId?: string;
   /** Run the action as this user instead of ours (its files are made readable and writable for it). */
   as?: { uid: number; gid: number };
+  /**
+   * Directories bind-mounted onto themselves for the action alone: it runs in a mount namespace of its own
+   * (private, so nothing reaches the host's), where they are mounted before it starts. A test's mount made on
+   * the host would be in every sandbox built there meanwhile, another run's of the suite too. Root only.
+   */
+  bindMounts?: readonly string[];
   /** Called once the process is running, e.g. to send it SIGTERM later. */
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
   entry?: string;
@@ -113,6 +119,8 @@ export interface RunActionOptions {
 /** Runs `node dist/index.js` the way a runner does and collects what it wrote. */
 export async function runAction(options: RunActionOptions): Promise<ActionRun> {
   const { sandbox } = options;
+  if (options.as && options.bindMounts?.length)
+    throw new Error('runAction: bindMounts need root to mount, so they cannot go with `as`');
   const runnerDir = await mkdtemp(join(sandbox.root, 'runner-'));
   const eventPath = join(runnerDir, 'event.json');
   const outputPath = join(runnerDir, 'output');
@@ -159,7 +167,11 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     const owned = [sandbox.workspace, sandbox.home, sandbox.origin, runnerDir, env.RUNNER_TEMP ?? runnerDir];
     await run('chown', ['-R', `${options.as.uid}:${options.as.gid}`, ...new Set(owned)]);
   }
-  const child = spawn(process.execPath, [options.entry ?? join(ROOT, 'dist/index.js')], {
+  const [program, ...args] = inOwnMounts(options.bindMounts ?? [], [
+    process.execPath,
+    options.entry ?? join(ROOT, 'dist/index.js'),
+  ]);
+  const child = spawn(program!, args, {
     cwd: sandbox.workspace,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -181,6 +193,30 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     outputs: parseOutputs(await readFile(outputPath, 'utf8')),
     summary: await readFile(summaryPath, 'utf8'),
   };
+}
+
+/**
+ * `argv` in a private mount namespace of its own where each of `dirs` is first bind-mounted onto itself:
+ * unshare(1) and sh exec, so the process is the one spawned (its pid, its signals). Unchanged without dirs.
+ */
+function inOwnMounts(dirs: readonly string[], argv: string[]): string[] {
+  if (dirs.length === 0) return argv;
+  const mountThenRun =
+    'n=$1; shift; while [ "$n" -gt 0 ]; do mount --bind -- "$1" "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@"';
+  return [
+    'unshare',
+    '--mount',
+    '--propagation',
+    'private',
+    '--',
+    'sh',
+    '-c',
+    mountThenRun,
+    'todo-agent-test-mounts',
+    String(dirs.length),
+    ...dirs,
+    ...argv,
+  ];
 }
 
 /** Reads the `name<<DELIMITER … DELIMITER` records that @actions/core writes to GITHUB_OUTPUT. */

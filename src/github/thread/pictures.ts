@@ -64,6 +64,20 @@ function kindOf(comment: IssueComment): string {
   return 'state' in comment ? 'a review' : 'a comment';
 }
 
+/**
+ * Downloads under way at once. Ours: a thread's pictures come from one or two GitHub hosts, and a few at a
+ * time keep the run's start short without many requests to the same host at once.
+ */
+export const PARALLEL_DOWNLOADS = 4;
+
+type Got = { bytes: Uint8Array; skipped?: undefined } | { bytes?: undefined; skipped: string };
+
+/**
+ * The thread's pictures in the order of `sources`, as the serial reading of them would give: downloads run
+ * up to `parallel` at a time ahead of the one being made fit (each with its own stall timeout), but never more
+ * than could still be shown, so no more is fetched than one at a time would fetch. Pictures are made fit one
+ * at a time, in order, so only one is ever decoded.
+ */
 export async function threadPictures(
   sources: readonly PictureSource[],
   serverUrl: string,
@@ -71,53 +85,81 @@ export async function threadPictures(
     signal,
     max = MAX_PICTURES,
     maxBytes = MAX_PICTURE_BYTES,
-  }: { signal?: AbortSignal; max?: number; maxBytes?: number } = {},
+    parallel = PARALLEL_DOWNLOADS,
+    timeoutMs,
+  }: { signal?: AbortSignal; max?: number; maxBytes?: number; parallel?: number; timeoutMs?: number } = {},
 ): Promise<Picture[]> {
+  const found = sources.flatMap(({ label, html }) =>
+    imageSources(html).map((url) => ({ label, url, allowed: mayFetch(url, serverUrl) })),
+  );
+  const wanted = found.filter((f) => f.allowed);
+  const options = { ...(signal ? { signal } : {}), ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+  const started: Array<Promise<Got>> = [];
+  let used = 0;
   const pictures: Picture[] = [];
   let shown = 0;
   let bytes = 0;
   let skipped = 0;
   let over = 0;
+  const startMore = () => {
+    // Each download started and not yet used could be shown: the window stops where `max` would.
+    while (
+      started.length < wanted.length &&
+      started.length - used < parallel &&
+      shown + (started.length - used) < max
+    )
+      started.push(fetchBytes(wanted[started.length]!.url, serverUrl, options));
+  };
   const skip = (label: string, why: string) => {
     if (skipped++ < MAX_SKIPPED) pictures.push({ label, skipped: why });
   };
-  for (const source of sources) {
-    for (const url of imageSources(source.html)) {
-      if (!mayFetch(url, serverUrl)) {
-        skip(source.label, 'on a host other than GitHub, so not fetched');
-        continue;
-      }
-      if (shown === max) {
-        over++;
-        continue;
-      }
-      const picture = await fetchPicture(url, serverUrl, signal);
-      if (picture.image && bytes + picture.image.data.length > maxBytes) {
-        skip(source.label, `over the ${formatBytes(maxBytes)} of pictures a run shows`);
-      } else if (picture.image) {
-        shown++;
-        bytes += picture.image.data.length;
-        pictures.push({ label: source.label, image: picture.image });
-      } else skip(source.label, picture.skipped);
+  for (const { label, allowed } of found) {
+    if (!allowed) {
+      skip(label, 'on a host other than GitHub, so not fetched');
+      continue;
     }
+    if (shown === max) {
+      over++;
+      continue;
+    }
+    startMore();
+    const picture = await fitted(await started[used++]!);
+    if (picture.image && bytes + picture.image.data.length > maxBytes) {
+      skip(label, `over the ${formatBytes(maxBytes)} of pictures a run shows`);
+    } else if (picture.image) {
+      shown++;
+      bytes += picture.image.data.length;
+      pictures.push({ label, image: picture.image });
+    } else skip(label, picture.skipped);
   }
   if (over > 0)
     pictures.push({ label: `${over} more picture(s)`, skipped: `over the limit of ${max} a run` });
   return pictures;
 }
 
-async function fetchPicture(
+/** The bytes at `url`, or why not; never a rejection (it may be waited for after others). */
+async function fetchBytes(
   url: string,
   serverUrl: string,
-  signal: AbortSignal | undefined,
-): Promise<{ image: FittedImage; skipped?: undefined } | { image?: undefined; skipped: string }> {
+  options: { signal?: AbortSignal; timeoutMs?: number },
+): Promise<Got> {
   try {
-    const got = await download(url, serverUrl, signal ? { signal } : {});
-    if ('failed' in got) return { skipped: `download failed (${got.failed})` };
+    const got = await download(url, serverUrl, options);
+    return 'failed' in got ? { skipped: `download failed (${got.failed})` } : { bytes: got.bytes };
+  } catch (error) {
+    return { skipped: `download failed (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+async function fitted(
+  got: Got,
+): Promise<{ image: FittedImage; skipped?: undefined } | { image?: undefined; skipped: string }> {
+  if (!got.bytes) return { skipped: got.skipped };
+  try {
     const fit = await fitImage(got.bytes);
     return 'image' in fit ? { image: fit.image } : { skipped: fit.skipped };
   } catch (error) {
-    return { skipped: `download failed (${error instanceof Error ? error.message : String(error)})` };
+    return { skipped: `not readable (${error instanceof Error ? error.message : String(error)})` };
   }
 }
 

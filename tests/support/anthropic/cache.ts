@@ -1,20 +1,17 @@
 // Token estimates and prompt caching as the scripted model server plays them, and the shapes they share
 // with the request rules: messages merged into turns, and the cacheable units of a prompt.
 import { createHash } from 'node:crypto';
+import { formatOf, sizeOf } from './image-size.js';
 import type { Json } from './types.js';
 
 /** What the API's vision guide says an image costs: width × height / 750, at most about 1,600 tokens. */
 const MAX_IMAGE_TOKENS = 1_600;
 
 function imageTokens(data: string): number {
-  const head = Buffer.from(data.slice(0, 64), 'base64');
-  const png = head.subarray(1, 4).toString('latin1') === 'PNG' && head.length >= 24;
-  const gif = head.subarray(0, 3).toString('latin1') === 'GIF' && head.length >= 10;
-  const size = png
-    ? { width: head.readUInt32BE(16), height: head.readUInt32BE(20) }
-    : gif
-      ? { width: head.readUInt16LE(6), height: head.readUInt16LE(8) }
-      : undefined;
+  // The header is near the start (a JPEG's frame header may follow some kilobytes of EXIF data).
+  const head = Buffer.from(data.slice(0, 65_536), 'base64');
+  const format = formatOf(head);
+  const size = format ? sizeOf(head, format) : undefined;
   return size ? Math.min(Math.ceil((size.width * size.height) / 750), MAX_IMAGE_TOKENS) : MAX_IMAGE_TOKENS;
 }
 

@@ -1,10 +1,19 @@
 // The scripted model server refuses image blocks the way the API does, so the fake is not kinder than it.
+import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
+import { webp } from '../webp.js';
 import { findViolation } from './rules.js';
 
 const pngData = (width: number, height: number) =>
   PNG.sync.write(new PNG({ width, height })).toString('base64');
+
+const jpegData = (width: number, height: number) =>
+  Buffer.from(
+    jpeg.encode({ width, height, data: new Uint8Array(width * height * 4).fill(200) }, 80).data,
+  ).toString('base64');
+const webpData = async (width: number, height: number, lossless = false) =>
+  (await webp(width, height, new Uint8Array(width * height * 4).fill(255), { lossless })).toString('base64');
 
 const withImage = (source: Record<string, unknown>, inToolResult = false) => {
   const image = { type: 'image', source };
@@ -65,6 +74,31 @@ describe('image blocks', () => {
     );
   });
 
+  it('measures JPEG and WebP too, and refuses one over 8000 px on an edge', async () => {
+    const tooWide =
+      'messages.0.content.1.image.source.base64.data: At least one of the image dimensions exceed max allowed size: 8000 pixels';
+    const check = (media_type: string, data: string) =>
+      findViolation(withImage({ type: 'base64', media_type, data }));
+    expect(check('image/jpeg', jpegData(8000, 1))).toBeUndefined();
+    expect(check('image/jpeg', jpegData(8001, 1))).toBe(tooWide);
+    expect(check('image/jpeg', jpegData(1, 8001))).toBe(tooWide);
+    expect(check('image/webp', await webpData(8000, 1))).toBeUndefined();
+    expect(check('image/webp', await webpData(8001, 1))).toBe(tooWide);
+    expect(check('image/webp', await webpData(1, 8001, true))).toBe(tooWide);
+  });
+
+  it('refuses bytes that start like an image but hold no size it can read', () => {
+    const check = (media_type: string, bytes: number[]) =>
+      findViolation(withImage({ type: 'base64', media_type, data: Buffer.from(bytes).toString('base64') }));
+    expect(check('image/jpeg', [0xff, 0xd8, 0xff, 0xd9])).toBe('Could not process image');
+    expect(check('image/webp', [...Buffer.from('RIFF\0\0\0\0WEBPVP8 ', 'latin1'), 0, 0])).toBe(
+      'Could not process image',
+    );
+    expect(check('image/png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])).toBe(
+      'Could not process image',
+    );
+  });
+
   const withImages = (count: number, last: string) => ({
     model: 'claude-sonnet-5-5',
     max_tokens: 100,
@@ -98,5 +132,20 @@ describe('image blocks', () => {
     expect(findViolation(withImages(21, wide))).toBe(
       'messages.0.content.21.image.source.base64.data: At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels',
     );
+  });
+
+  it('past 20 images, holds a JPEG or a WebP to 2000 px as well', async () => {
+    const manyTooWide =
+      'messages.0.content.21.image.source.base64.data: At least one of the image dimensions exceed max allowed size for many-image requests: 2000 pixels';
+    const withLast = (count: number, media_type: string, data: string) => {
+      const request = withImages(count, png);
+      const content = request.messages[0]!.content;
+      content[content.length - 1] = { type: 'image', source: { type: 'base64', media_type, data } };
+      return request;
+    };
+    expect(findViolation(withLast(20, 'image/jpeg', jpegData(2001, 2)))).toBeUndefined();
+    expect(findViolation(withLast(21, 'image/jpeg', jpegData(2000, 2)))).toBeUndefined();
+    expect(findViolation(withLast(21, 'image/jpeg', jpegData(2, 2001)))).toBe(manyTooWide);
+    expect(findViolation(withLast(21, 'image/webp', await webpData(2001, 2)))).toBe(manyTooWide);
   });
 });

@@ -1,6 +1,7 @@
 // The request rules the scripted model server enforces: each check returns the API's 400 message, or
 // undefined when the request passes.
 import { asArray, cacheMarks, isObject, mergeTurns, systemBlocks, type Turn } from './cache.js';
+import { formatOf, sizeOf } from './image-size.js';
 import type { Json } from './types.js';
 
 const SAMPLING_PARAMETERS = ['temperature', 'top_p', 'top_k'] as const;
@@ -69,39 +70,20 @@ function checkSystem(body: Json): string | undefined {
 }
 
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+/** 5 MB of base64 per image: not in the vision guide, but the limit the API's 400 answers name. */
 const MAX_IMAGE_BASE64 = 5 * 1024 * 1024;
-const MAX_IMAGE_PIXELS_EDGE = 8000;
 /**
- * The vision guide: at most 100 images a request for models with a 200k-token context (600 for the others:
- * the fake holds every model to the lower number), and past 20 images the edge limit drops to 2000 px.
+ * The vision guide (https://platform.claude.com/docs/en/build-with-claude/vision, "General limits"): an
+ * image may be at most 8000 × 8000 px; at most 100 images a request for models with a 200k-token context
+ * (600 for the others: the fake holds every model to the lower number), and when a request carries more than
+ * 20 images, the limit on each drops to 2000 × 2000 px. It holds for all four formats: the fake reads every
+ * one's header (./image-size.ts).
  */
+const MAX_IMAGE_PIXELS_EDGE = 8000;
 const MAX_IMAGES = 100;
 const MANY_IMAGES = 20;
 const MANY_IMAGES_PIXELS_EDGE = 2000;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** The format the bytes announce, by their first bytes alone (kept apart from the action's own sniffer). */
-function formatOf(bytes: Buffer): string | undefined {
-  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
-    return 'image/png';
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif';
-  if (
-    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
-    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
-  )
-    return 'image/webp';
-  return undefined;
-}
-
-/** A PNG's or GIF's size from its header; undefined for the others (not checked here). */
-function sizeOf(bytes: Buffer, format: string): { width: number; height: number } | undefined {
-  if (format === 'image/png' && bytes.length >= 24)
-    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-  if (format === 'image/gif' && bytes.length >= 10)
-    return { width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) };
-  return undefined;
-}
 
 /** The API's checks of an image block, with its messages (as seen in its 400 answers). */
 function imageProblem(
@@ -131,7 +113,10 @@ function imageProblem(
   if (format !== source.media_type)
     return `${where}.data: Image does not match the provided media type ${source.media_type}`;
   const size = sizeOf(bytes, format);
-  const edge = size ? Math.max(size.width, size.height) : 0;
+  // Bytes that start like an image but whose size cannot be read are not decoded by the API either: it
+  // answers this (seen in its 400 answers; the errors page does not list image messages).
+  if (!size || size.width === 0 || size.height === 0) return 'Could not process image';
+  const edge = Math.max(size.width, size.height);
   if (edge > MAX_IMAGE_PIXELS_EDGE)
     return `${where}.data: At least one of the image dimensions exceed max allowed size: ${MAX_IMAGE_PIXELS_EDGE} pixels`;
   if (manyImages && edge > MANY_IMAGES_PIXELS_EDGE)

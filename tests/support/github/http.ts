@@ -194,8 +194,12 @@ export async function startServer(emu: Emu, handlers: HandlerTable): Promise<Emu
     calls.push(call);
     const download = signedDownload(emu, req, url);
     if (download) {
-      call.status = download.status;
-      sendRaw(res, download);
+      // A download may be held too (a slow or stalled storage host), and is answered when released.
+      void Promise.resolve(holdFor(call.method, url.pathname)).then(() => {
+        call.answeredAt = Date.now();
+        call.status = download.status;
+        sendRaw(res, download);
+      });
       return;
     }
     readBody(req)

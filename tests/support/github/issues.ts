@@ -13,7 +13,7 @@ export function issueHandlers(emu: Emu): HandlerTable {
     'issues/get': ({ match, headers }) => {
       const issue = requireIssue(emu, intParam(match, 'issue_number'));
       const json = issueJson(emu, issue, commentCount(emu, issue.number));
-      return { status: 200, body: { ...json, ...renderedFields(emu, { headers }, issue.body) } };
+      return { status: 200, body: { ...json, ...renderedFields(emu, { headers, match }, issue.body) } };
     },
     'issues/list-comments': ({ match, url, headers }) => {
       const issue = requireIssue(emu, intParam(match, 'issue_number'));
@@ -23,7 +23,7 @@ export function issueHandlers(emu: Emu): HandlerTable {
         .sort((a, b) => a.id - b.id);
       return paged(all, url, emu.api, (c) => ({
         ...commentJson(emu, c),
-        ...renderedFields(emu, { headers }, c.body),
+        ...renderedFields(emu, { headers, match }, c.body),
       }));
     },
     'issues/create-comment': ({ match, body }) => {

@@ -227,6 +227,17 @@ export function matchOperation(method: string, pathname: string): OperationMatch
   return op ? { operationId: op.operationId, pathTemplate: op.pathTemplate, params } : undefined;
 }
 
+/**
+ * The custom media types the operation's description documents (`application/vnd.github.full+json` for
+ * issues and their comments, `application/vnd.github-commitcomment.full+json` for pull request reviews and
+ * review comments), each with what it adds, as the description lists them: empty when it lists none.
+ */
+export function documentedMediaTypes(operationId: string): string[] {
+  const description = loadSpec().byOperationId.get(operationId)?.node.description;
+  if (typeof description !== 'string') return [];
+  return [...description.matchAll(/\*\*`(application\/vnd\.github[^`]*\+json)`\*\*/g)].map((m) => m[1]!);
+}
+
 function validatorAt(pointer: string): ValidateFunction {
   const spec = loadSpec();
   let fn = spec.validators.get(pointer);

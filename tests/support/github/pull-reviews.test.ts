@@ -86,17 +86,25 @@ describe('GitHub emulator: pull request reviews and review comments', () => {
       ['COMMENTED', '', 'visitor'],
     ]);
     expect(reviews[0]).not.toHaveProperty('body_html');
-    // With full+json, as GitHub documents it, each review's body comes rendered too.
-    const { data: full } = await octokit.rest.pulls.listReviews({
-      owner,
-      repo,
-      pull_number: 2,
-      mediaType: { format: 'full+json' },
-    });
-    expect(full[0]).toMatchObject({
+    // With the media type GitHub documents for reviews and review comments (vnd.github-commitcomment.*),
+    // bodies come rendered too; the issues' vnd.github.v3.full+json is not documented here: the raw body only.
+    const reviewsAs = async (accept: string) =>
+      (await octokit.rest.pulls.listReviews({ owner, repo, pull_number: 2, headers: { accept } })).data[0];
+    const commentsAs = async (accept: string) =>
+      (await octokit.rest.pulls.listReviewComments({ owner, repo, pull_number: 2, headers: { accept } }))
+        .data[0];
+    expect(await reviewsAs('application/vnd.github-commitcomment.full+json')).toMatchObject({
       body_html: '<p dir="auto">/agent use pathlib</p>',
       body_text: '/agent use pathlib',
     });
+    const html = await reviewsAs('application/vnd.github-commitcomment.html+json');
+    expect(html).toHaveProperty('body_html', '<p dir="auto">/agent use pathlib</p>');
+    expect(html).not.toHaveProperty('body_text');
+    const issueType = await reviewsAs('application/vnd.github.v3.full+json');
+    expect(issueType).not.toHaveProperty('body_html');
+    expect(issueType).not.toHaveProperty('body_text');
+    expect(await commentsAs('application/vnd.github-commitcomment.full+json')).toHaveProperty('body_html');
+    expect(await commentsAs('application/vnd.github.v3.full+json')).not.toHaveProperty('body_html');
     const { data: ofReview } = await octokit.rest.pulls.listCommentsForReview({
       owner,
       repo,

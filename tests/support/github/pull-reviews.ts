@@ -80,7 +80,7 @@ export function pullReviewHandlers(emu: Emu): HandlerTable {
       if (sort && url.searchParams.get('direction') === 'desc') comments.reverse();
       return paged(comments, url, emu.api, (c) => ({
         ...toJson(c),
-        ...renderedFields(emu, { headers }, c.body),
+        ...renderedFields(emu, { headers, match }, c.body),
       }));
     },
     'pulls/get-review-comment': ({ match }) => ({
@@ -106,13 +106,13 @@ export function pullReviewHandlers(emu: Emu): HandlerTable {
       const json = toJson(reply);
       return { status: 201, body: json, headers: { location: json.url } };
     },
-    // GitHub documents the same media types here as for comments: full+json adds body_html and body_text.
+    // GitHub documents the vnd.github-commitcomment media types here (see ./rendered.ts).
     'pulls/list-reviews': ({ match, url, headers }) => {
       const pull = pullOf(match);
       const reviews = [...emu.state.reviews.values()].filter((r) => r.pull_number === pull.number);
       return paged(reviews, url, emu.api, (r) => ({
         ...reviewJson(emu, r),
-        ...renderedFields(emu, { headers }, r.body),
+        ...renderedFields(emu, { headers, match }, r.body),
       }));
     },
     'pulls/list-comments-for-review': ({ match, url }) => {

@@ -2,6 +2,7 @@
 // GitHub's Markdown for what the action reads of it — paragraphs, images (uploads signed, others through
 // camo) and inline HTML images — with HTML comments gone, as GitHub drops them.
 import { renderedImageUrl } from './attachments.js';
+import { documentedMediaTypes } from './openapi.js';
 import type { Request } from './replies.js';
 import type { Emu } from './state.js';
 
@@ -34,15 +35,33 @@ export function renderHtml(emu: Emu, markdown: string): string {
     .join('\n');
 }
 
-/** The media type's extra fields for a body: body_html and body_text for `full`, body_html for `html`. */
+/**
+ * The media type's extra fields for a body: body_html and body_text for `full`, body_html for `html`,
+ * body_text for `text`, only when the Accept header names a custom media type the operation documents.
+ * GitHub documents `vnd.github.*` for issues and issue comments but `vnd.github-commitcomment.*` for pull
+ * request reviews and review comments (https://docs.github.com/rest/pulls/reviews#list-reviews-for-a-pull-request,
+ * the same list in the OpenAPI description the emulator checks against): asked with a type the operation does
+ * not document, the emulator answers the raw body alone. The `vnd.github` family may carry the API version
+ * (`vnd.github.v3.full+json`, what Octokit's `mediaType.format` sends), as GitHub's media types page shows.
+ */
 export function renderedFields(
   emu: Emu,
-  request: Pick<Request, 'headers'>,
+  request: Pick<Request, 'headers' | 'match'>,
   body: string,
 ): Record<string, string> {
-  const accept = String(request.headers.accept ?? '');
-  const format = /application\/vnd\.github(?:\.v3)?\.(full|html|text|raw)\+json/.exec(accept)?.[1];
+  const documented = documentedMediaTypes(request.match.operationId);
+  const asked = String(request.headers.accept ?? '')
+    .split(',')
+    .map((type) =>
+      type
+        .trim()
+        .toLowerCase()
+        .replace(/^application\/vnd\.github\.v3\./, 'application/vnd.github.'),
+    )
+    .find((type) => documented.includes(type));
+  const format = asked && /\.(full|html|text|raw)\+json$/.exec(asked)?.[1];
   if (format === 'full') return { body_html: renderHtml(emu, body), body_text: body };
   if (format === 'html') return { body_html: renderHtml(emu, body) };
+  if (format === 'text') return { body_text: body };
   return {};
 }

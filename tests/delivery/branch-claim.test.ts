@@ -1,0 +1,122 @@
+// BranchClaim against the GitHub emulator (its refs written into a real bare origin) and our real git.
+import { describe, expect, it } from 'vitest';
+import { BranchClaim, type BranchClaimOptions } from '../../src/delivery/branch-claim.js';
+import { GitHubApi } from '../../src/github/api.js';
+import { GitRepo, type TreeChange } from '../../src/git/repo.js';
+import {
+  cloneNewOrigin,
+  commitFiles,
+  git,
+  GIT_ENV,
+  useGitScratch,
+  WHO,
+  type GitScratch,
+} from '../support/git-fixture.js';
+import { TEST_REPO, TEST_TOKEN, useEmulatorPerTest } from '../support/github/per-test.js';
+
+const startEmulator = useEmulatorPerTest();
+let scratch: GitScratch;
+useGitScratch('branch-claim-', (made) => {
+  scratch = made;
+  cloneNewOrigin(made, made.dir);
+  commitFiles(made.dir, { 'hello.py': 'print("hi")\n' }, 'Start');
+  git(made.dir, 'push', '--quiet', 'origin', 'main');
+});
+
+const BRANCH = 'agent/issue-1-7';
+const change = (path: string, mode = '100644'): TreeChange => ({
+  path,
+  status: 'M',
+  oldMode: '100644',
+  mode,
+  blob: '0'.repeat(40),
+  size: 10,
+});
+
+async function claimFor(options: Partial<BranchClaimOptions> = {}) {
+  const emu = await startEmulator({ remoteDir: scratch.origin });
+  const api = new GitHubApi({ ...TEST_REPO, token: TEST_TOKEN, baseUrl: emu.url });
+  const git = new GitRepo(scratch.dir, { env: GIT_ENV });
+  const startSha = await git.head();
+  const claim = new BranchClaim({
+    git,
+    api,
+    branch: BRANCH,
+    startSha,
+    signed: true,
+    continuesBranch: false,
+    ...options,
+  });
+  return { emu, claim, startSha };
+}
+
+/** Where the origin's branch stands, or undefined when it has none. */
+function onOrigin(name = BRANCH): string | undefined {
+  try {
+    return git(scratch.origin, 'rev-parse', '--verify', '--quiet', `refs/heads/${name}`);
+  } catch {
+    return undefined;
+  }
+}
+
+const refCalls = (emu: { calls: Array<{ operationId?: string }> }) =>
+  emu.calls.filter((c) => c.operationId?.startsWith('git/')).map((c) => c.operationId);
+
+describe('BranchClaim', () => {
+  it('makes the branch at the start once, for a change the API can carry', async () => {
+    const { emu, claim, startSha } = await claimFor();
+    claim.stake([change('hello.py')]);
+    claim.stake([change('hello.py')]);
+    expect(await claim.claimed()).toBe(BRANCH);
+    expect(onOrigin()).toBe(startSha);
+    expect(refCalls(emu)).toEqual(['git/create-ref']);
+    claim.keep();
+    await claim.drop(); // kept: the branch holds delivered work by now, it stays
+    expect(onOrigin()).toBe(startSha);
+    expect(emu.violations).toEqual([]);
+  });
+
+  it('claims nothing for a change the API cannot carry, unsigned commits, a continued branch, or no change', async () => {
+    for (const [options, changes] of [
+      [{}, [change('run.sh', '100755')]],
+      [{}, [change('link', '120000')]],
+      [{}, []],
+      [{ signed: false }, [change('hello.py')]],
+      [{ continuesBranch: true }, [change('hello.py')]],
+    ] as const) {
+      const { emu, claim } = await claimFor(options);
+      claim.stake(changes);
+      expect(await claim.claimed()).toBeUndefined();
+      expect(onOrigin()).toBeUndefined();
+      expect(refCalls(emu)).toEqual([]);
+    }
+  });
+
+  it('claims nothing when the name is taken on GitHub, or known to our checkout: delivery decides then', async () => {
+    const taken = await claimFor();
+    const tree = git(scratch.origin, 'rev-parse', 'main^{tree}');
+    const other = git(scratch.origin, ...WHO, 'commit-tree', tree, '-m', 'Other work');
+    git(scratch.origin, 'update-ref', `refs/heads/${BRANCH}`, other);
+    taken.claim.stake([change('hello.py')]);
+    expect(await taken.claim.claimed()).toBeUndefined();
+    await taken.claim.drop();
+    expect(onOrigin()).toBe(other); // someone else's branch is never deleted
+
+    git(scratch.dir, 'fetch', '--quiet', 'origin', `+refs/heads/${BRANCH}:refs/remotes/origin/${BRANCH}`);
+    const known = await claimFor();
+    known.claim.stake([change('hello.py')]);
+    expect(await known.claim.claimed()).toBeUndefined();
+    expect(refCalls(known.emu)).toEqual([]);
+  });
+
+  it('deletes a claimed branch the work never reached, and claims nothing after', async () => {
+    const { emu, claim } = await claimFor();
+    claim.stake([change('hello.py')]);
+    expect(await claim.claimed()).toBe(BRANCH);
+    await claim.drop();
+    expect(onOrigin()).toBeUndefined();
+    claim.stake([change('hello.py')]);
+    expect(refCalls(emu)).toEqual(['git/create-ref', 'git/delete-ref']);
+    expect(emu.violations).toEqual([]);
+  });
+});
