@@ -34,6 +34,7 @@ export async function startSandbox(
       hidden: [...runnerFiles(process.env), ...credentialFiles(process.env), ...hidden],
       workspaceAccess,
       ...(process.env.RUNNER_TOOL_CACHE ? { toolCache: process.env.RUNNER_TOOL_CACHE } : {}),
+      warn: log.warning,
     });
     const ms = Math.round(performance.now() - started);
     log.info(`Sandbox ready in ${ms} ms (isolation: ${isolationOf(sandbox)}).`);

@@ -159,7 +159,11 @@ function openFor<T>(flag: string, path: string, open: (path: string) => T): T {
 /** The action's sandbox where it can be built here; otherwise a line on stderr saying why not. */
 async function trySandbox(workspace: string, network: 'allow' | 'none'): Promise<Sandbox | undefined> {
   try {
-    return await openSandbox({ workspace, network: network === 'none' ? 'none' : 'host' });
+    return await openSandbox({
+      workspace,
+      network: network === 'none' ? 'none' : 'host',
+      warn: (line) => process.stderr.write(`todo-agent: ${line}\n`),
+    });
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
     process.stderr.write(`todo-agent: no sandbox for the commands (${error.message}); they run directly.\n`);

@@ -74,9 +74,17 @@ export function waysOut(fix = GENERIC_FIX): string {
 const GENERIC_FIX = 'sysctl -w kernel.apparmor_restrict_unprivileged_userns=0';
 
 /**
+ * The probe's mount: a tmpfs over `/` of the probe's own mount namespace, the one directory that is always
+ * there, always a directory and, in that namespace, the probe's alone (`/mnt` may be missing, a file or a
+ * symbolic link on some runners, and a failure there is not the kernel's refusal). The namespace goes with
+ * the probe, and the mount with it.
+ */
+export const PROBE_MOUNT = 'mount -t tmpfs tmpfs /';
+
+/**
  * The prefix that makes the template's process root of a user namespace of its own. Tries one first (with a
- * mount namespace, which is what the kernel or AppArmor refuses); throws NoIsolationError when the kernel
- * will not, saying why sudo did not serve (`noSudo`) and which setting refuses.
+ * mount namespace and a mount in it, which is what the kernel or AppArmor refuses); throws NoIsolationError
+ * when the kernel will not, saying why sudo did not serve (`noSudo`) and which setting refuses.
  */
 export async function rootlessEscalation(
   programs: { unshare: string; sh: string },
@@ -87,7 +95,7 @@ export async function rootlessEscalation(
   try {
     await execFileAsync(
       programs.unshare,
-      ['--user', '--map-root-user', '--mount', '--', programs.sh, '-c', 'mount -t tmpfs tmpfs /mnt'],
+      ['--user', '--map-root-user', '--mount', '--', programs.sh, '-c', PROBE_MOUNT],
       { timeout: 10_000, env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' } },
     );
     return prefix;

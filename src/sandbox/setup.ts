@@ -83,6 +83,8 @@ export interface SandboxRequest {
   workspaceAccess?: WorkspaceAccess;
   /** The runner's tool cache (RUNNER_TOOL_CACHE); default /opt/hostedtoolcache where it exists. */
   toolCache?: string;
+  /** Told, one line each, where a path to hide meets the tool cache and what is hidden instead (the log). */
+  warn?: (message: string) => void;
 }
 
 export { SandboxError, type WorkspaceAccess };
@@ -142,6 +144,10 @@ async function layerable(dir: string, workspace: string, what: string): Promise<
   return isDirectory ? dir : undefined;
 }
 
+function samePath(one: string, other: string): boolean {
+  return path.relative(one, other) === '';
+}
+
 /** `inner` is `outer` or inside it: hiding `outer` would hide `inner` too. */
 function isWithin(inner: string, outer: string): boolean {
   const relative = path.relative(outer, inner);
@@ -180,11 +186,13 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
   const owner = await lstat(request.workspace);
   const home = request.home ?? homedir();
   const shownHome = await layerable(home, request.workspace, 'HOME');
-  const toolCache = await layerable(
-    request.toolCache ?? HOSTED_TOOL_CACHE,
-    request.workspace,
-    'The tool cache',
-  );
+  const cache = await layerable(request.toolCache ?? HOSTED_TOOL_CACHE, request.workspace, 'The tool cache');
+  const toHide = [
+    ...(request.hidden ?? []),
+    ...HOME_CREDENTIALS.map((name) => path.join(home, name)),
+    ...SOCKETS,
+  ].filter((candidate) => path.isAbsolute(candidate));
+  const toolCache = cache && shownToolCache(cache, toHide, request.workspace, request.warn);
   const { isolation, escalate } = await escalation({ unshare: unshare!, sh: sh! });
   const tools = toolsIdentity(isolation, owner);
   return {
@@ -198,34 +206,79 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
     workspaceAccess: request.workspaceAccess ?? 'read-write',
     ...(shownHome ? { home: shownHome } : {}),
     ...(toolCache && toolCache !== shownHome ? { toolCache } : {}),
-    hidden: (
-      await coverable(
-        [...(request.hidden ?? []), ...HOME_CREDENTIALS.map((name) => path.join(home, name)), ...SOCKETS],
-        request.workspace,
-      )
-    ).filter((hidden) => !toolCache || !isWithin(toolCache, hidden)),
+    hidden: await coverable(toHide, [request.workspace, ...(toolCache ? [toolCache] : [])], request.warn),
   };
 }
 
 /**
- * The paths to cover, given the ones to hide. A folder that holds the workspace cannot be covered whole (a
- * self-hosted runner's install folder holds `_work`, and with it `.credentials` and its RSA key): what
- * stands beside the way down to the workspace is covered instead, one level deep. The workspace itself is
- * never covered.
+ * The tool cache to show, given the paths to hide: none when it is one of them (hiding wins: it may hold
+ * what a setup step left there, and the tools then do without it); itself when a path to hide holds it
+ * (`coverable` then covers everything there but the way down to it). Each case is a warning, but for a path
+ * that holds the workspace too, as a self-hosted runner's folder holds `_work/_tool` and `_work/<repo>`:
+ * that one is always partly in sight.
  */
-async function coverable(paths: readonly string[], workspace: string): Promise<string[]> {
-  const covered: string[] = [];
-  for (const hidden of paths.filter((candidate) => path.isAbsolute(candidate))) {
-    if (!isWithin(workspace, hidden)) {
-      covered.push(hidden);
-      continue;
-    }
-    const way = path.relative(hidden, workspace).split(path.sep)[0];
-    if (!way) continue;
-    const beside = await readdir(hidden).catch(() => [] as string[]);
-    covered.push(...beside.filter((name) => name !== way).map((name) => path.join(hidden, name)));
+function shownToolCache(
+  toolCache: string,
+  toHide: readonly string[],
+  workspace: string,
+  warn: SandboxRequest['warn'],
+): string | undefined {
+  if (toHide.some((hidden) => samePath(hidden, toolCache))) {
+    warn?.(`The tool cache ${toolCache} is a path the sandbox hides: the tools do without it.`);
+    return undefined;
   }
+  const holders = toHide.filter((hidden) => isWithin(toolCache, hidden) && !isWithin(workspace, hidden));
+  for (const hidden of holders)
+    warn?.(
+      `${hidden}, a path the sandbox hides, holds the tool cache ${toolCache}: everything in it is hidden ` +
+        'but the way down to the tool cache, which the tools keep.',
+    );
+  return toolCache;
+}
+
+/**
+ * The paths to cover, given the ones to hide and the ones to `keep` in sight (the workspace, the tool
+ * cache). A folder that holds one cannot be covered whole (a self-hosted runner's install folder holds
+ * `_work`, and with it `.credentials` and its RSA key, and `_work` holds the workspace and the tool cache
+ * `_tool`): what stands beside the way down to it is covered instead, at every level of the way. What is
+ * kept is never covered.
+ */
+async function coverable(
+  paths: readonly string[],
+  keep: readonly string[],
+  warn: SandboxRequest['warn'],
+): Promise<string[]> {
+  const covered: string[] = [];
+  for (const hidden of paths) covered.push(...(await besideTheWay(path.resolve(hidden), keep, warn)));
   return [...new Set(covered)];
+}
+
+/**
+ * `hidden` itself, or, where it holds paths of `keep`, what stands in it beside the way down to each; a
+ * folder on the way that this process may not list is a warning (what is in it stays in sight).
+ */
+async function besideTheWay(
+  hidden: string,
+  keep: readonly string[],
+  warn: SandboxRequest['warn'],
+): Promise<string[]> {
+  const held = keep.filter((kept) => isWithin(kept, hidden));
+  if (held.length === 0) return [hidden];
+  if (held.some((kept) => samePath(kept, hidden))) return [];
+  const ways = new Set(held.map((kept) => path.relative(hidden, kept).split(path.sep)[0]));
+  const covered: string[] = [];
+  const names = await readdir(hidden).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT')
+      warn?.(
+        `${hidden}, a path the sandbox hides, cannot be listed (${error.code}): nothing in it is hidden.`,
+      );
+    return [] as string[];
+  });
+  for (const name of names) {
+    const entry = path.join(hidden, name);
+    covered.push(...(ways.has(name) ? await besideTheWay(entry, held, warn) : [entry]));
+  }
+  return covered;
 }
 
 /** Builds the sandbox and runs `true` in it; throws SandboxError with the reason when it cannot. */

@@ -124,6 +124,30 @@ describe('the tool cache', () => {
   }, 120_000);
 });
 
+describe('the tool cache in a folder the sandbox hides', () => {
+  it('stays in sight, everything beside it stays hidden, and the log says so', async () => {
+    // RUNNER_TOOL_CACHE under RUNNER_TEMP (hidden): the cache was dropped from the hidden paths, and with it
+    // RUNNER_TEMP, checkout's token and setup actions' credentials there included.
+    // Out of /tmp, which the tools see as a tmpfs of their own: in the checkout, as a runner's _work holds it.
+    const temp = join(process.cwd(), `.${MARK}-runner-temp`);
+    const cache = join(temp, 'cache', '_tool');
+    cleanups.push(() => rm(temp, { recursive: true, force: true }));
+    await mkdir(join(cache, 'probe'), { recursive: true });
+    await writeFile(join(cache, 'probe', 'version'), 'probe 1.0\n');
+    await writeFile(join(temp, 'credentials'), 'SECRET-BESIDE-THE-CACHE\n');
+    await writeFile(join(temp, 'cache', 'token'), 'SECRET-ON-THE-WAY\n');
+    const { results, run } = await probes.calls(
+      [`cat ${cache}/probe/version ${temp}/credentials ${temp}/cache/token 2>&1; true`],
+      { env: { RUNNER_TEMP: temp, RUNNER_TOOL_CACHE: cache } },
+    );
+    expect(results).toEqual(['exit code: 0\nprobe 1.0\n']);
+    expect(run.stdout).toContain(
+      `::warning::${temp}, a path the sandbox hides, holds the tool cache ${cache}: everything in it is ` +
+        'hidden but the way down to the tool cache, which the tools keep.\n',
+    );
+  }, 60_000);
+});
+
 /** Writes a pure-Python wheel by hand, so that pip installs it without a build backend or the network. */
 const MAKE_WHEEL = String.raw`
 import sys, zipfile

@@ -1,14 +1,36 @@
 // The sandbox on this machine, for real: namespaces, mounts, identities, the network. It needs root,
 // passwordless sudo or unprivileged user namespaces (CI runs it as root and again as a user with neither);
 // without them openSandbox throws and these tests fail with its reason.
+import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { chown, mkdir, readFile, stat } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { SandboxConfig } from '../../src/sandbox/namespaces.js';
 import { openSandbox } from '../../src/sandbox/setup.js';
 import { asRoot, expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
-const { root, ws, hiddenDir, hiddenFile, run } = await runnerLayout();
+const execFileAsync = promisify(execFile);
+
+const { root, ws, hiddenDir, hiddenFile, sandbox, run } = await runnerLayout();
+
+/** The gid a user namespace shows for a group it does not map (kernel.overflowgid, 65534 by default). */
+async function overflowGid(): Promise<number> {
+  return Number((await readFile('/proc/sys/kernel/overflowgid', 'utf8')).trim());
+}
+
+/**
+ * The groups the tools must have, given this process's: as root or through sudo their gid alone (the
+ * supplementary groups are cleared); rootless the user's own, kept (a user namespace may not drop them),
+ * where only the user's gid is mapped and every other shows as the overflow gid.
+ */
+async function toolGroups(config: SandboxConfig, own: readonly number[]): Promise<Set<number>> {
+  if (config.isolation !== 'rootless') return new Set([config.gid]);
+  const overflow = await overflowGid();
+  return new Set([config.gid, ...own.map((gid) => (gid === config.gid ? gid : overflow))]);
+}
 
 describe('the sandbox', () => {
   it('keeps the workspace writable and every other mount read-only', async () => {
@@ -104,6 +126,46 @@ describe('the sandbox', () => {
       } finally {
         asOwner.close();
       }
+    },
+  );
+
+  it("gives the tools the groups its path intends: their gid alone as root or through sudo, the user's rootless", async () => {
+    const groups = expectOk(await run('id -G'))
+      .trim()
+      .split(' ')
+      .map(Number);
+    expect(new Set(groups)).toEqual(await toolGroups(sandbox.config, process.getgroups?.() ?? []));
+    if (sandbox.config.isolation === 'root') expect(groups).toEqual([64_000]); // the root-owned workspace
+  });
+
+  it.runIf(asRoot)(
+    "rootless, keeps the user's supplementary groups, each the kernel cannot map shown as the overflow gid",
+    async () => {
+      // A user with two groups beside its own, as a rootless runner's user may be (docker, adm…).
+      // Its own workspace, out of the layout's root (only root may enter that).
+      const owned = await mkdtemp(path.join(tmpdir(), 'todo-agent-groups-'));
+      onTestFinished(() => rm(owned, { recursive: true, force: true }));
+      await chown(owned, 4242, 4242);
+      const script = `
+        import { openSandbox } from ${JSON.stringify(path.resolve('src/sandbox/setup.ts'))};
+        import { runCommand } from ${JSON.stringify(path.resolve('src/sandbox/run-command.ts'))};
+        const sandbox = await openSandbox({ workspace: ${JSON.stringify(owned)}, network: 'host' });
+        const env = { PATH: '/usr/bin:/bin' };
+        const { output } = await runCommand('id -G', { cwd: ${JSON.stringify(owned)}, env, timeoutMs: 20000, sandbox });
+        console.log(JSON.stringify({ isolation: sandbox.config.isolation, groups: output.trim() }));
+        sandbox.close();`;
+      const { stdout } = await execFileAsync(
+        'setpriv',
+        [
+          ...['--reuid=4242', '--regid=4242', '--groups=4243,4244', '--', process.execPath],
+          ...['--import', 'tsx', '--input-type=module', '-e', script],
+        ],
+        { cwd: path.resolve('.'), env: { PATH: process.env.PATH, HOME: owned } },
+      );
+      expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({
+        isolation: 'rootless',
+        groups: `4242 ${await overflowGid()}`,
+      });
     },
   );
 

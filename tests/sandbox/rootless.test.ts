@@ -1,16 +1,21 @@
 // Where the kernel refuses user namespaces to a user without root or sudo: which setting refuses, and the
 // message that names the three ways out. A stand-in `unshare` fails as the kernel makes the real one fail.
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   isolationName,
   NoIsolationError,
+  PROBE_MOUNT,
   rootlessEscalation,
   userNamespaceBlocker,
   waysOut,
 } from '../../src/sandbox/rootless.js';
+
+const execFileAsync = promisify(execFile);
 
 const root = await mkdtemp(path.join(tmpdir(), 'todo-agent-rootless-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -101,6 +106,47 @@ describe('the sandbox without root or sudo', () => {
     expect(
       await rootlessEscalation({ unshare: '/usr/bin/unshare', sh: '/bin/sh' }, 'sudo is not installed'),
     ).toEqual(['/usr/bin/unshare', '--user', '--map-root-user', '--']);
+  });
+
+  it('probes with a mount of its own that needs no /mnt (here a plain file, as on some runners)', async () => {
+    // A stand-in `sh` that, inside the probe's namespaces, moves into a root like the host's whose /mnt is a
+    // plain file, then runs the real sh: a probe mounting on /mnt fails there, the kernel allowing it.
+    const dir = path.join(root, 'no-mnt');
+    await mkdir(path.join(dir, 'root'), { recursive: true });
+    const sh = path.join(dir, 'sh');
+    await writeFile(
+      sh,
+      [
+        '#!/bin/sh',
+        'set -eu',
+        'PATH=/usr/sbin:/usr/bin:/sbin:/bin',
+        'new=$(dirname "$0")/root',
+        'mount -t tmpfs tmpfs "$new"',
+        'for entry in /*; do',
+        '  name=${entry#/}',
+        '  case $name in mnt|proc|sys|dev|tmp|run) continue ;; esac',
+        '  if [ -L "$entry" ]; then cp -P "$entry" "$new/$name"',
+        '  elif [ -d "$entry" ]; then mkdir "$new/$name"; mount --rbind "$entry" "$new/$name"; fi',
+        'done',
+        ': > "$new/mnt"',
+        'exec chroot "$new" /bin/sh "$@"',
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const inProbe = (command: string) =>
+      execFileAsync('/usr/bin/unshare', ['--user', '--map-root-user', '--mount', '--', sh, '-c', command]);
+    // The stand-in does make /mnt unusable: the old probe's mount fails in it.
+    await expect(inProbe('test -f /mnt && mount -t tmpfs tmpfs /mnt')).rejects.toMatchObject({
+      stderr: expect.stringMatching(/mnt: mount point is not a directory/),
+    });
+    expect(PROBE_MOUNT).not.toContain('/mnt');
+    expect(await rootlessEscalation({ unshare: '/usr/bin/unshare', sh }, 'sudo is not installed')).toEqual([
+      '/usr/bin/unshare',
+      '--user',
+      '--map-root-user',
+      '--',
+    ]);
   });
 
   it('says which isolation a run has', () => {

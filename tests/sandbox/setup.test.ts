@@ -2,18 +2,32 @@
 // tests/sandbox/namespaces.test.ts needs; the tests that become another user need root.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCommand } from '../../src/sandbox/run-command.js';
-import { Sandbox } from '../../src/sandbox/namespaces.js';
-import { sandboxConfig } from '../../src/sandbox/setup.js';
+import { Sandbox, type SandboxConfig } from '../../src/sandbox/namespaces.js';
+import { sandboxConfig, type SandboxRequest } from '../../src/sandbox/setup.js';
 import { asRoot, expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
 const execFileAsync = promisify(execFile);
 
 const { root, home, ws, hiddenDir } = await runnerLayout();
+
+/** The settings for the layout's workspace with these paths to hide, and the warnings they gave. */
+async function withWarnings(
+  request: Pick<SandboxRequest, 'hidden' | 'toolCache'>,
+): Promise<{ config: SandboxConfig; warnings: string[] }> {
+  const warnings: string[] = [];
+  const config = await sandboxConfig({
+    workspace: ws,
+    network: 'host',
+    ...request,
+    warn: (line) => warnings.push(line),
+  });
+  return { config, warnings };
+}
 
 describe('the sandbox', () => {
   it.runIf(asRoot)(
@@ -68,6 +82,55 @@ describe('the sandbox', () => {
     );
     expect(asRunner.hidden).not.toContain(home);
     expect(asRunner.hidden).not.toContain(path.join(home, 'work'));
+  });
+
+  it('hides what stands beside the way down to the tool cache in a path it hides, at every level, and says so', async () => {
+    // As hiding /opt would hide /opt/hostedtoolcache: /opt/other, /opt/tools/secret beside the cache stay hidden.
+    const opt = path.join(root, 'opt');
+    const cache = path.join(opt, 'tools', 'hostedtoolcache');
+    await mkdir(path.join(cache, 'Python'), { recursive: true });
+    await mkdir(path.join(opt, 'other'));
+    await writeFile(path.join(opt, 'tools', 'secret'), 'SECRET\n');
+    const { config, warnings } = await withWarnings({ hidden: [opt, hiddenDir], toolCache: cache });
+    expect(config.toolCache).toBe(cache);
+    expect(config.hidden).toEqual(
+      expect.arrayContaining([path.join(opt, 'other'), path.join(opt, 'tools', 'secret'), hiddenDir]),
+    );
+    for (const kept of [opt, path.join(opt, 'tools'), cache, path.join(cache, 'Python')])
+      expect(config.hidden).not.toContain(kept);
+    expect(warnings).toEqual([
+      `${opt}, a path the sandbox hides, holds the tool cache ${cache}: everything in it is hidden but the ` +
+        'way down to the tool cache, which the tools keep.',
+    ]);
+
+    // The tool cache itself to hide: hiding wins, and the tools go without it.
+    const { config: hiddenCache, warnings: lost } = await withWarnings({ hidden: [cache], toolCache: cache });
+    expect([hiddenCache.toolCache, hiddenCache.hidden.includes(cache)]).toEqual([undefined, true]);
+    expect(lost).toEqual([`The tool cache ${cache} is a path the sandbox hides: the tools do without it.`]);
+
+    // A self-hosted runner's folder holds both `_work/_tool` and the workspace: that is the usual layout, no
+    // warning, and what stands beside either way is hidden.
+    const { config: selfHosted, warnings: quiet } = await withWarnings({
+      hidden: [home],
+      toolCache: path.join(home, 'work', 'runner-temp'),
+    });
+    expect(quiet).toEqual([]);
+    expect(selfHosted.hidden).toEqual(expect.arrayContaining([path.join(home, 'work', 'github-env')]));
+    expect(selfHosted.hidden).not.toContain(path.join(home, 'work', 'runner-temp'));
+  });
+
+  it.skipIf(asRoot)('says so when a path it hides holds the tool cache but may not be listed', async () => {
+    // Root may list anything: this runs as a plain user (sudo or rootless).
+    const locked = path.join(root, 'locked');
+    const cache = path.join(locked, 'toolcache');
+    await mkdir(cache, { recursive: true });
+    await chmod(locked, 0o311);
+    onTestFinished(() => chmod(locked, 0o755));
+    const { config, warnings } = await withWarnings({ hidden: [locked], toolCache: cache });
+    expect(config.toolCache).toBe(cache);
+    expect(warnings.at(-1)).toBe(
+      `${locked}, a path the sandbox hides, cannot be listed (EACCES): nothing in it is hidden.`,
+    );
   });
 
   it.runIf(asRoot)(
