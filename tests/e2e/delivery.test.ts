@@ -90,6 +90,26 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     expect(github.state.pulls[0]!.body).toContain('executable');
   });
 
+  it('deletes the branch made at the last look when the model then undoes its whole change', async () => {
+    world = await createWorld([
+      reply(planAt(0, PLAN)),
+      reply(toolUse('bash', { command: 'echo scratch > tool.py' })),
+      reply(planAt(1, PLAN)),
+      // The last look lists tool.py, and the branch for the signed commit is made then; the model removes it.
+      reply(toolUse('bash', { command: 'rm tool.py' })),
+      reply(text('On second thought the repository needs no change.')),
+    ]);
+    const run = await world.trigger(`/agent ${TASK}`, { as });
+    const { github } = world;
+    expect(github.violations).toEqual([]);
+    expect(run.outputs.status, run.stdout).toBe('completed');
+    const refs = github.calls.filter((c) => c.operationId?.startsWith('git/')).map((c) => c.operationId);
+    expect(refs).toEqual(['git/create-ref', 'git/delete-ref']);
+    expect(await originGit(world, ['branch', '--list', 'agent/*'])).toBe('');
+    expect(github.state.pulls).toEqual([]);
+    expect(world.botComments()[0]!.body).toContain('left no changes in the repository');
+  });
+
   it('commits a link inside the repository as a link, and holds back one leading out of it', async () => {
     world = await createWorld(
       oneCommand('ln -s hello.py greet.py && ln -s /home/runner/.npmrc npmrc && ln -s ../../etc/passwd up'),

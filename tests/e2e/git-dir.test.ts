@@ -118,7 +118,7 @@ describe.each(ACTION_USERS)('the model attacks the git the action delivers with,
     expect(asked).toContain('ATTACK-DONE');
     // The model's last look at the files to be committed (made after a disarm) holds the work, not the token.
     expect(asked).toContain('- hello.py (changed, +1 −4)');
-    expect(asked).toContain('- outside-link (new, +1 −0)');
+    expect(asked).toContain('- outside-link: a symbolic link leading out of the repository');
     expect(asked).not.toContain(NPM_TOKEN);
     expect(run.outputs.status).toBe('completed');
     expect(run.stdout).toMatch(/Own git directory ready in \d+ ms/);
@@ -158,9 +158,11 @@ describe.each(ACTION_USERS)('the model attacks the git the action delivers with,
       expect(where).not.toContain(NPM_TOKEN);
     }
     expect(pushed).toContain('Hello, world!');
-    // The work tree's link is committed as a link, with the target it names.
+    // The work tree's link out of the repository is held back: never committed, never followed.
     const tree = await sandbox.git(['--git-dir', sandbox.origin, 'ls-tree', 'agent/issue-1-4242'], root);
-    expect(tree).toMatch(/^120000 blob [0-9a-f]+\toutside-link$/m);
+    expect(tree).toMatch(/\thello\.py$/m);
+    expect(tree).not.toMatch(/\toutside-link$/m);
+    expect(github.state.pulls[0]!.body).toContain('a symbolic link leading out of the repository');
 
     // No link in any .git of the workspace leads out of it.
     const real = await realpath(workspace);
