@@ -52,6 +52,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     const agentResult = await runAgent(options).finally(() => prepared.sandbox?.close());
     checklist.hold();
     const { result, delivery } = await deliverWork(request, prepared, agentResult, checklist, claim);
+    // A claim the delivery neither used nor gave up (it broke off with an error) goes now.
+    await claim.drop();
     const failedDelivery = result.status !== agentResult.status ? result.reason : undefined;
     await recordDelivery(record, prepared, delivery, failedDelivery);
     record?.result({ status: result.status, reason: result.reason });
