@@ -9,9 +9,9 @@ import { statusOf } from '../github/api.js';
 import { errorMessage, errorSentence } from '../text/error-sentence.js';
 import { commitThroughApi } from './api-commit.js';
 import { BranchClaim } from './branch-claim.js';
-import { holdBack, type HeldBack } from './held-back.js';
+import type { HeldBack } from './held-back.js';
 import { refusalOf, type Refusal } from './refusal.js';
-import { addedFiles, stageWork } from './review.js';
+import { heldBackOf, stageWork } from './review.js';
 
 export interface DeliveryRequest {
   git: GitRepo;
@@ -120,9 +120,10 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
  * environments, caches and large new files leave the index (not the disk).
  */
 async function holdBackStrays(request: DeliveryRequest, changes: readonly TreeChange[]) {
-  const { heldBack, heldPaths } = holdBack(await addedFiles(request.git, changes));
+  const { heldBack, heldPaths, restored } = await heldBackOf(request.git, changes);
   await request.git.unstage(heldPaths);
-  const held = new Set(heldPaths);
+  await request.git.restoreStaged(request.startSha, restored);
+  const held = new Set([...heldPaths, ...restored]);
   return { heldBack, committed: changes.filter((change) => !held.has(change.path)) };
 }
 

@@ -52,11 +52,17 @@ export function leadsOut(file: string, target: string): boolean {
  * Sorts the paths a change adds into those delivered and those held back. A virtualenv is any folder that
  * holds a `pyvenv.cfg` among the new files; a generated folder is held back whole, named once.
  */
-export function holdBack(added: ReadonlyArray<NewFile>): {
+export function holdBack(
+  added: ReadonlyArray<NewFile>,
+  /** Tracked paths the change makes symbolic links (retargeted, or a file turned into one). */
+  changedLinks: ReadonlyArray<{ path: string; link: string }> = [],
+): {
   kept: string[];
   heldBack: HeldBack[];
   /** Every new file held back, one by one (a held folder may also hold tracked files, which stay). */
   heldPaths: string[];
+  /** Tracked paths held back: committed as the start has them (a link turned to lead out). */
+  restored: string[];
 } {
   const venvs = added
     .filter(({ path }) => path === 'pyvenv.cfg' || path.endsWith('/pyvenv.cfg'))
@@ -94,7 +100,17 @@ export function holdBack(added: ReadonlyArray<NewFile>): {
       hold(path, `a new file of ${megabytes(size)}, over the 10 MB a new file may have`, path);
     else kept.push(path);
   }
-  return { kept, heldBack: [...held.values()], heldPaths };
+  const restored: string[] = [];
+  for (const { path, link } of changedLinks) {
+    if (!leadsOut(path, link)) continue;
+    held.set(path, {
+      path,
+      why: 'a symbolic link changed to lead out of the repository (kept as it was)',
+      files: 1,
+    });
+    restored.push(path);
+  }
+  return { kept, heldBack: [...held.values()], heldPaths, restored };
 }
 
 export function megabytes(bytes: number): string {

@@ -22,8 +22,8 @@ export async function deliveryReview(
 ): Promise<(DeliveryList & { committed: TreeChange[] }) | undefined> {
   const changes = await stageWork(git, startSha);
   if (changes.length === 0) return undefined;
-  const { heldBack, heldPaths } = holdBack(await addedFiles(git, changes));
-  const held = new Set(heldPaths);
+  const { heldBack, heldPaths, restored } = await heldBackOf(git, changes);
+  const held = new Set([...heldPaths, ...restored]);
   const counts = await git.lineCounts(startSha, { staged: true });
   const delivered = changes.filter((change) => !held.has(change.path));
   const lines = delivered.slice(0, MAX_REVIEW_FILES).map((change) => {
@@ -43,16 +43,27 @@ export async function deliveryReview(
   return { text, paths: delivered.map((change) => change.path), committed: delivered };
 }
 
-/** The files a change adds, each new link with its target (read from our git), as holdBack takes them. */
-export async function addedFiles(git: GitRepo, changes: readonly TreeChange[]): Promise<NewFile[]> {
-  const added = changes.filter((change) => change.status === 'A');
-  const links = added.filter((change) => change.mode === '120000');
+/**
+ * What holdBack makes of a change: its new files, each new link with its target, and the tracked paths it
+ * makes links (targets read from our git).
+ */
+export async function heldBackOf(
+  git: GitRepo,
+  changes: readonly TreeChange[],
+): Promise<ReturnType<typeof holdBack>> {
+  const links = changes.filter((change) => change.status !== 'D' && change.mode === '120000');
   const targets = await git.blobs(links.map((change) => change.blob));
   const linkOf = new Map(links.map((change, i) => [change.path, targets[i]!.toString('utf8')]));
-  return added.map(({ path, size }) => {
-    const link = linkOf.get(path);
-    return link === undefined ? { path, size } : { path, size, link };
-  });
+  const added: NewFile[] = changes
+    .filter((change) => change.status === 'A')
+    .map(({ path, size }) => {
+      const link = linkOf.get(path);
+      return link === undefined ? { path, size } : { path, size, link };
+    });
+  const changedLinks = changes
+    .filter((change) => change.status !== 'A' && linkOf.has(change.path))
+    .map(({ path }) => ({ path, link: linkOf.get(path)! }));
+  return holdBack(added, changedLinks);
 }
 
 /** Stages the whole work tree in our own git; what the staged tree changes since `startSha`. */

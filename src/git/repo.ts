@@ -256,6 +256,15 @@ export class GitRepo {
     }
   }
 
+  /** Puts tracked paths back in the index as commit `sha` has them; the work tree is left as it is. */
+  async restoreStaged(sha: string, paths: readonly string[]): Promise<void> {
+    assertNotOption(sha, 'reset');
+    for (let i = 0; i < paths.length; i += 200) {
+      const literal = paths.slice(i, i + 200).map((path) => `:(literal)${path}`);
+      await this.#git(['reset', '-q', sha, '--', ...literal]);
+    }
+  }
+
   /** Many blobs' bytes, in the order asked, from one git process (`cat-file --batch`). */
   async blobs(shas: readonly string[]): Promise<Buffer[]> {
     if (shas.length === 0) return [];

@@ -67,6 +67,27 @@ describe('holdBack', () => {
   });
 });
 
+describe('holdBack, tracked links', () => {
+  it('keeps a tracked path turned into a link that leads out as the start has it, and lets one inside go', () => {
+    const { heldBack, heldPaths, restored } = holdBack(
+      [],
+      [
+        { path: 'docs/latest', link: '/etc/shadow' },
+        { path: 'docs/current', link: 'v2' },
+      ],
+    );
+    expect(restored).toEqual(['docs/latest']);
+    expect(heldPaths).toEqual([]); // nothing is taken out of the index: it is put back as it was
+    expect(heldBack).toEqual([
+      {
+        path: 'docs/latest',
+        why: 'a symbolic link changed to lead out of the repository (kept as it was)',
+        files: 1,
+      },
+    ]);
+  });
+});
+
 describe('leadsOut', () => {
   it('tells a target that leaves the root from one that stays, however it climbs', () => {
     expect(leadsOut('a', '/etc/passwd')).toBe(true);

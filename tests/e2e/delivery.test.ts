@@ -1,7 +1,8 @@
 // Delivery end to end through dist/index.js, as root and as the unprivileged runner user with sudo: the
 // signed commit through the emulator's GraphQL, the fallback to git push for what the API cannot express,
 // the model's last look at the files to be committed, what is held back, and pushes GitHub refuses.
-import { readFile } from 'node:fs/promises';
+import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OWNER, REPO } from '../support/action-harness.js';
 import { reply, text, toolUse, type RecordedRequest, type ScriptStep } from '../support/anthropic/server.js';
@@ -125,6 +126,24 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     const look = world.model.requests.flatMap(lastTexts).find((t) => t.startsWith('Before delivery'));
     expect(look).toContain('- npmrc: a symbolic link leading out of the repository');
     expect(github.state.pulls[0]!.body).toContain('a symbolic link leading out of the repository');
+  });
+
+  it('commits a tracked link retargeted out of the repository as it was, and the rest of the change', async () => {
+    world = await createWorld(oneCommand('ln -sfn /home/runner/.npmrc current && echo tool > tool.py'));
+    // The repository already holds a link, `current` → v1.txt, on main.
+    await writeFile(join(world.sandbox.workspace, 'v1.txt'), 'one\n');
+    await symlink('v1.txt', join(world.sandbox.workspace, 'current'));
+    await world.sandbox.git(['add', '-A']);
+    await world.sandbox.git(['commit', '-q', '-m', 'Add current']);
+    await world.sandbox.git(['push', '-q', 'origin', 'main']);
+    const run = await world.trigger(`/agent ${TASK}`, { as });
+    const { github } = world;
+    expect(github.violations).toEqual([]);
+    expect(run.outputs.status, run.stdout).toBe('completed');
+    const target = await originGit(world, ['cat-file', '-p', 'agent/issue-1-4242:current']);
+    expect(target).toBe('v1.txt');
+    expect(await originGit(world, ['diff', '--name-only', 'main...agent/issue-1-4242'])).toBe('tool.py');
+    expect(github.state.pulls[0]!.body).toContain('a symbolic link changed to lead out of the repository');
   });
 
   it("holds back a real virtualenv, node_modules and caches; the model sees the list and deletes a stray: the pull request holds the task's files only", async () => {
