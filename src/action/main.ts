@@ -4,7 +4,13 @@ import { answer } from '../github/answer.js';
 import { cancelRun } from '../github/cancel.js';
 import { canWrite } from '../github/permissions.js';
 import { dispatchTrigger } from '../github/issue-triggers.js';
-import { taskProblem, type RunTrigger, type Trigger, type TriggerSource } from '../github/trigger.js';
+import {
+  reactionTarget,
+  taskProblem,
+  type RunTrigger,
+  type Trigger,
+  type TriggerSource,
+} from '../github/trigger.js';
 import type { RunRecord } from '../record/run-record.js';
 import { startRecord } from './record.js';
 import type { EarlyEyes, Start } from './start.js';
@@ -179,12 +185,11 @@ async function react(
   content: Reaction,
   pacing: { beside?: boolean } = {},
 ): Promise<void> {
-  if (trigger.source === 'review') return;
+  const target = reactionTarget(trigger);
+  if (!target) return;
   try {
-    if (trigger.source === 'issue_comment') await api.react(trigger.commentId, content, 'issue', pacing);
-    else if (trigger.source === 'review_comment')
-      await api.react(trigger.commentId, content, 'review', pacing);
-    else await api.reactToIssue(trigger.issueNumber, content, pacing);
+    if (target.on === 'issue') await api.reactToIssue(target.number, content, pacing);
+    else await api.react(target.id, content, target.on === 'issue comment' ? 'issue' : 'review', pacing);
   } catch (error) {
     log.warning(`could not add the ${content} reaction: ${errorSentence(error)}`);
   }

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { readTrigger, type DispatchRequest } from '../github/issue-triggers.js';
-import type { Trigger, TriggerSource } from '../github/trigger.js';
+import { reactionTarget, type Trigger, type TriggerSource } from '../github/trigger.js';
 import { readSettings, type Settings } from '../settings/settings.js';
 
 export interface Start {
@@ -46,23 +46,13 @@ export async function readStart(env: NodeJS.ProcessEnv): Promise<Start> {
   return { settings, asked, ...(path && direct ? { eyes: sendEyes(settings, path) } : {}) };
 }
 
-/**
- * Where a trigger's reactions go, as main.ts's `react` sends them through Octokit: the comment that asked,
- * or the issue itself for a label or an assignment; a review takes no reactions through the REST API.
- */
+/** The REST path of the reactions on what asked (`reactionTarget`, as main.ts's `react` sends them too). */
 function reactionPath(settings: Settings, trigger: TriggerSource): string | undefined {
   const repo = `/repos/${encodeURIComponent(settings.owner)}/${encodeURIComponent(settings.repo)}`;
-  switch (trigger.source) {
-    case 'issue_comment':
-      return `${repo}/issues/comments/${trigger.commentId}/reactions`;
-    case 'review_comment':
-      return `${repo}/pulls/comments/${trigger.commentId}/reactions`;
-    case 'label':
-    case 'assignment':
-      return `${repo}/issues/${trigger.issueNumber}/reactions`;
-    default:
-      return undefined;
-  }
+  const target = reactionTarget(trigger);
+  if (!target) return undefined;
+  if (target.on === 'issue') return `${repo}/issues/${target.number}/reactions`;
+  return `${repo}/${target.on === 'issue comment' ? 'issues' : 'pulls'}/comments/${target.id}/reactions`;
 }
 
 function sendEyes(settings: Settings, path: string): EarlyEyes {

@@ -120,11 +120,10 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
  * environments, caches and large new files leave the index (not the disk).
  */
 async function holdBackStrays(request: DeliveryRequest, changes: readonly TreeChange[]) {
-  const { heldBack, heldPaths, restored } = await heldBackOf(request.git, changes);
+  const { heldBack, heldPaths, restored, committed } = await heldBackOf(request.git, changes);
   await request.git.unstage(heldPaths);
   await request.git.restoreStaged(request.startSha, restored);
-  const held = new Set([...heldPaths, ...restored]);
-  return { heldBack, committed: changes.filter((change) => !held.has(change.path)) };
+  return { heldBack, committed };
 }
 
 /** 3a. The local commit of what is staged; whether the branch now holds commits the start did not. */

@@ -22,10 +22,8 @@ export async function deliveryReview(
 ): Promise<(DeliveryList & { committed: TreeChange[] }) | undefined> {
   const changes = await stageWork(git, startSha);
   if (changes.length === 0) return undefined;
-  const { heldBack, heldPaths, restored } = await heldBackOf(git, changes);
-  const held = new Set([...heldPaths, ...restored]);
+  const { heldBack, committed: delivered } = await heldBackOf(git, changes);
   const counts = await git.lineCounts(startSha, { staged: true });
-  const delivered = changes.filter((change) => !held.has(change.path));
   const lines = delivered.slice(0, MAX_REVIEW_FILES).map((change) => {
     const { additions = 0, deletions = 0 } = counts.get(change.path) ?? {};
     return `- ${change.path} (${STATUS[change.status] ?? 'changed'}, +${additions} −${deletions})`;
@@ -44,13 +42,13 @@ export async function deliveryReview(
 }
 
 /**
- * What holdBack makes of a change: its new files, each new link with its target, and the tracked paths it
- * makes links (targets read from our git).
+ * What holdBack makes of a change (its new files, each new link with its target, and the tracked paths it
+ * makes links; targets read from our git), and the changes left to commit.
  */
 export async function heldBackOf(
   git: GitRepo,
   changes: readonly TreeChange[],
-): Promise<ReturnType<typeof holdBack>> {
+): Promise<ReturnType<typeof holdBack> & { committed: TreeChange[] }> {
   const links = changes.filter((change) => change.status !== 'D' && change.mode === '120000');
   const targets = await git.blobs(links.map((change) => change.blob));
   const linkOf = new Map(links.map((change, i) => [change.path, targets[i]!.toString('utf8')]));
@@ -63,7 +61,9 @@ export async function heldBackOf(
   const changedLinks = changes
     .filter((change) => change.status !== 'A' && linkOf.has(change.path))
     .map(({ path }) => ({ path, link: linkOf.get(path)! }));
-  return holdBack(added, changedLinks);
+  const sorted = holdBack(added, changedLinks);
+  const held = new Set([...sorted.heldPaths, ...sorted.restored]);
+  return { ...sorted, committed: changes.filter((change) => !held.has(change.path)) };
 }
 
 /** Stages the whole work tree in our own git; what the staged tree changes since `startSha`. */

@@ -49,32 +49,23 @@ const WALK_PARALLEL = 16;
  */
 async function findGitEntries(root: string): Promise<Array<{ path: string; bare: boolean }>> {
   const found: Array<{ path: string; bare: boolean }> = [];
-  const queue = [root];
-  let reading = 0;
-  await new Promise<void>((resolve) => {
-    const next = (): void => {
-      while (reading < WALK_PARALLEL && queue.length > 0) {
-        const dir = queue.pop()!;
-        reading++;
-        void readdir(dir, { withFileTypes: true })
-          .catch(() => [])
-          .then((entries) => {
-            const names = new Set(entries.map((entry) => entry.name));
-            if (names.has('HEAD') && names.has('objects') && names.has('refs'))
-              found.push({ path: dir, bare: true });
-            for (const entry of entries) {
-              const full = path.join(dir, entry.name);
-              if (entry.name === '.git') found.push({ path: full, bare: false });
-              else if (entry.isDirectory()) queue.push(full);
-            }
-            reading--;
-            next();
-          });
+  for (const queue = [root]; queue.length > 0;) {
+    const dirs = queue.splice(0, WALK_PARALLEL);
+    const listed = await Promise.all(
+      dirs.map((dir) => readdir(dir, { withFileTypes: true }).catch(() => [])),
+    );
+    listed.forEach((entries, i) => {
+      const dir = dirs[i]!;
+      const names = new Set(entries.map((entry) => entry.name));
+      if (names.has('HEAD') && names.has('objects') && names.has('refs'))
+        found.push({ path: dir, bare: true });
+      for (const entry of entries) {
+        const full = path.join(dir, entry.name);
+        if (entry.name === '.git') found.push({ path: full, bare: false });
+        else if (entry.isDirectory()) queue.push(full);
       }
-      if (reading === 0 && queue.length === 0) resolve();
-    };
-    next();
-  });
+    });
+  }
   return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

@@ -38,6 +38,26 @@ export interface TriggerSource {
 }
 
 /**
+ * What a trigger's reactions go on: the comment that asked, or the issue itself for a label, an assignment or
+ * a dispatch; undefined for a review, which takes no reactions through the REST API.
+ */
+export type ReactionTarget =
+  { on: 'issue comment' | 'review comment'; id: number } | { on: 'issue'; number: number };
+
+export function reactionTarget(trigger: TriggerSource): ReactionTarget | undefined {
+  switch (trigger.source) {
+    case 'review':
+      return undefined;
+    case 'issue_comment':
+      return { on: 'issue comment', id: trigger.commentId };
+    case 'review_comment':
+      return { on: 'review comment', id: trigger.commentId };
+    default:
+      return { on: 'issue', number: trigger.issueNumber };
+  }
+}
+
+/**
  * What a run comment asks: a task, only a plan of one (`plan <task>`), or to run the saved plan (`go`).
  * `continue` is a task with `isContinue`.
  */

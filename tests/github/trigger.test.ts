@@ -1,7 +1,13 @@
 import { CONTINUE } from '../../src/github/trigger.js';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { MAX_TASK_CHARS, parseTrigger, taskProblem } from '../../src/github/trigger.js';
+import {
+  MAX_TASK_CHARS,
+  parseTrigger,
+  reactionTarget,
+  taskProblem,
+  type TriggerSource,
+} from '../../src/github/trigger.js';
 
 type Payload = Record<string, unknown> & {
   action: string;
@@ -370,5 +376,17 @@ describe('parseTrigger on a submitted review', () => {
       kind: 'skip',
       reason: expect.stringContaining('review.submitted_at'),
     });
+  });
+});
+
+describe('reactionTarget', () => {
+  it('reacts on the comment that asked, on the issue when nothing commented, and not on a review', () => {
+    const from = (source: TriggerSource['source']) =>
+      reactionTarget({ source, commentId: 7, issueNumber: 3 } as TriggerSource);
+    expect(from('issue_comment')).toEqual({ on: 'issue comment', id: 7 });
+    expect(from('review_comment')).toEqual({ on: 'review comment', id: 7 });
+    for (const source of ['label', 'assignment', 'dispatch'] as const)
+      expect(from(source)).toEqual({ on: 'issue', number: 3 });
+    expect(from('review')).toBeUndefined();
   });
 });

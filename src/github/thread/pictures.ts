@@ -5,6 +5,7 @@ import { fitImage, type FittedImage } from '../../images/fit.js';
 import type { IssueComment, Permission } from '../api.js';
 import { download, imageSources, mayFetch } from './attachments.js';
 import { humanComments } from './issue-context.js';
+import { errorMessage } from '../../text/error-sentence.js';
 
 /** The most pictures one run shows the model. */
 export const MAX_PICTURES = 20;
@@ -147,7 +148,7 @@ async function fetchBytes(
     const got = await download(url, serverUrl, options);
     return 'failed' in got ? { skipped: `download failed (${got.failed})` } : { bytes: got.bytes };
   } catch (error) {
-    return { skipped: `download failed (${error instanceof Error ? error.message : String(error)})` };
+    return { skipped: `download failed (${errorMessage(error)})` };
   }
 }
 
@@ -159,7 +160,7 @@ async function fitted(
     const fit = await fitImage(got.bytes);
     return 'image' in fit ? { image: fit.image } : { skipped: fit.skipped };
   } catch (error) {
-    return { skipped: `not readable (${error instanceof Error ? error.message : String(error)})` };
+    return { skipped: `not readable (${errorMessage(error)})` };
   }
 }
 
