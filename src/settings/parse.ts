@@ -14,6 +14,8 @@ export const NUMBER_SETTINGS = {
   bash_timeout: { fallback: DEFAULT_BASH_TIMEOUT_SECONDS, max: 3600 },
   reminder_rounds: { fallback: DEFAULT_REMINDER_ROUNDS, max: 100 },
   verify_attempts: { fallback: 3, max: 20 },
+  /** Seconds an MCP server has to start, and to answer each tool call. */
+  mcp_timeout: { fallback: 60, max: 3600 },
 } as const;
 
 export type NumberSetting = keyof typeof NUMBER_SETTINGS;

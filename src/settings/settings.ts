@@ -7,6 +7,7 @@ import { credentialFileSecrets } from '../sandbox/credential-files.js';
 import { providerProblem, type Provider } from '../model/providers.js';
 import { SETTING_RULES, wholeNumberRule, type Rule } from './parse.js';
 import { runUrl } from '../github/urls.js';
+import { McpConfigError, readMcpServersSetting, type McpServersSetting } from './mcp-servers.js';
 
 /** The cost limit when the workflow sets none: a few dollars, enough for a real task, not for a runaway. */
 export const DEFAULT_MAX_COST_USD = 5;
@@ -90,6 +91,9 @@ const inputsSchema = z.object({
   tool_network: ruled(SETTING_RULES.tool_network),
   verify_command: text(),
   verify_attempts: ruled(wholeNumberRule('verify_attempts')),
+  /** The MCP servers' JSON, or a path in the repository; read by readMcpServersSetting with the environment. */
+  mcp_servers: text(),
+  mcp_timeout: ruled(wholeNumberRule('mcp_timeout')),
   /** An issue labeled with this runs its title and body as the task; empty is off. */
   label: text(),
   /** An issue assigned to this login runs likewise; empty is off. */
@@ -138,6 +142,8 @@ export interface Settings {
   workspace: string;
   /** The runner's temp folder for this job (RUNNER_TEMP): the run record goes there. */
   runnerTemp: string;
+  /** The maintainer's MCP servers (`mcp_servers`): checked now when inline, read from the base branch when a path. */
+  mcp?: McpServersSetting;
 }
 
 export class SettingsError extends Error {
@@ -159,8 +165,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (chosenProvider(raw) === 'anthropic') raw.anthropic_base_url ||= env.ANTHROPIC_BASE_URL ?? '';
   const inputs = inputsSchema.safeParse(raw);
   const runner = runnerSchema.safeParse(env);
+  const mcp = mcpSetting(raw.mcp_servers ?? '', env);
   const problems = [
     ...credentialProblems(raw, env),
+    ...('problem' in mcp ? [mcp.problem] : []),
     ...(inputs.error?.issues ?? []).map((issue) => issue.message),
     ...(runner.error?.issues ?? []).map((issue) => issue.message),
   ];
@@ -180,7 +188,21 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     apiUrl: context.GITHUB_API_URL.replace(/\/+$/, ''),
     workspace: context.GITHUB_WORKSPACE,
     runnerTemp: context.RUNNER_TEMP,
+    ...('setting' in mcp && mcp.setting ? { mcp: mcp.setting } : {}),
   };
+}
+
+/** The `mcp_servers` input read, or its problem as one sentence. */
+function mcpSetting(
+  value: string,
+  env: NodeJS.ProcessEnv,
+): { setting: McpServersSetting | undefined } | { problem: string } {
+  try {
+    return { setting: readMcpServersSetting(value, env) };
+  } catch (error) {
+    if (error instanceof McpConfigError) return { problem: error.message };
+    throw error;
+  }
 }
 
 /** The provider input as the schema reads it; undefined when it names none (the schema reports that). */

@@ -394,3 +394,44 @@ describe('secretValues', () => {
     expect(new Set(values).size).toBe(values.length);
   });
 });
+
+describe('mcp_servers', () => {
+  it('reads inline JSON into the settings, with ${VAR} filled from the job environment', () => {
+    const settings = readSettings({
+      ...RUNNER,
+      ...KEYS,
+      DB_TOKEN: 'db-token-value',
+      INPUT_MCP_SERVERS:
+        '{"mcpServers": {"db": {"command": "db-mcp", "env": {"T": "${DB_TOKEN}"}, "tools": ["q"]}}}',
+    });
+    expect(settings.mcp).toEqual({
+      kind: 'inline',
+      config: {
+        servers: [{ name: 'db', command: 'db-mcp', args: [], env: { T: 'db-token-value' }, tools: ['q'] }],
+        secrets: ['db-token-value'],
+      },
+    });
+    expect(settings.inputs.mcp_timeout).toBe(60);
+  });
+
+  it('keeps a path for the base branch, and has no servers when empty', () => {
+    expect(readSettings({ ...RUNNER, ...KEYS, INPUT_MCP_SERVERS: '.mcp.json' }).mcp).toEqual({
+      kind: 'file',
+      path: '.mcp.json',
+    });
+    expect(readSettings({ ...RUNNER, ...KEYS }).mcp).toBeUndefined();
+  });
+
+  it('stops the run before it starts when a server lists no tools, beside the other problems', () => {
+    expect(
+      settingsError({
+        ...RUNNER,
+        ...KEYS,
+        INPUT_MAX_TURNS: '0',
+        INPUT_MCP_SERVERS: '{"mcpServers": {"db": {"command": "db-mcp"}}}',
+      }),
+    ).toBe(
+      'mcp_servers: server "db": tools is required: list the tools the model may use (exact names, or "*" for all of them); max_turns must be a whole number from 1 to 1000, got \'0\'',
+    );
+  });
+});
