@@ -33,7 +33,7 @@
 // the tools' uid (so nothing in it is ever the host's root), an IPC namespace and a copy of the template's
 // mounts with a /proc of the call's own:
 //
-//   sh -c CALL todo-agent-call UID GID PROCESSES SHM_SIZE KEYCTL KEYRING_PL CWD SHELL -c COMMAND
+//   sh -c CALL todo-agent-call UID GID PROCESSES SHM_SIZE KEYCTL KEYRING_PL CWD PROGRAM ARGS…
 //
 // It makes /proc/sys read-only and gives the call a /dev/shm of its own, then becomes the command: with a
 // limit of PROCESSES processes, in a second user namespace in which it is UID:GID (the tools' own ids, as on

@@ -99,6 +99,14 @@ export class Sandbox {
 
   /** The command line that runs `shell -c command` in a fresh copy of the template. */
   call(shell: string, command: string, opts: { cwd: string; env: NodeJS.ProcessEnv }): SandboxCall {
+    return this.exec([shell, '-c', command], opts);
+  }
+
+  /**
+   * The command line that runs `argv` in a fresh copy of the template, as PID 1 of its own PID namespace:
+   * when it ends, or when the process holding the namespace is killed, everything it started goes with it.
+   */
+  exec(argv: readonly string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): SandboxCall {
     const { programs, uid, gid } = this.config;
     const ns = `/proc/${this.#templatePid}/ns`;
     const rootless = this.config.isolation === 'rootless';
@@ -141,9 +149,7 @@ export class Sandbox {
       String(this.config.keyctl),
       KEYRING_PL,
       opts.cwd,
-      shell,
-      '-c',
-      command,
+      ...argv,
     ];
     // Rootless, every process is the action's own user: spawn needs no identity, and the environment is kept.
     if (rootless) return { argv: inside };
