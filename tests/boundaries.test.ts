@@ -83,6 +83,8 @@ describe('the layout', () => {
     expect(foldersImporting(/^@anthropic-ai\//)).toEqual(['model']);
     expect(foldersImporting(/^@actions\/github$|^@octokit\//)).toEqual(['github']);
     expect(foldersImporting(/^@actions\/core$/)).toEqual(['runner']);
+    // The MCP SDK (the client side, and its stdio framing), reached only by the MCP servers' module.
+    expect(foldersImporting(/^@modelcontextprotocol\//)).toEqual(['mcp']);
     // The image codecs (pure JavaScript, and libwebp in WebAssembly), reached only by the module that decodes
     // and scales pictures; the WebAssembly one by one file, which loads it on first use.
     expect(foldersImporting(/^(pngjs|jpeg-js|omggif|@jsquash\/webp\/.*)$/)).toEqual(['images']);
@@ -102,7 +104,7 @@ describe('the layout', () => {
   it('uses no outside package but the ones named here', () => {
     // zod is the one library of the language itself: every boundary that takes data validates it with it.
     const known =
-      /^(node:|zod$|@anthropic-ai\/|@actions\/(core|github)$|@octokit\/|jsonc-parser$|yaml$|smol-toml$|acorn$|(pngjs|jpeg-js|omggif)$|@jsquash\/webp\/decode\.js$)/;
+      /^(node:|zod$|@anthropic-ai\/|@modelcontextprotocol\/sdk\/(client|shared)\/[\w/.]+\.js$|@modelcontextprotocol\/sdk\/types\.js$|@actions\/(core|github)$|@octokit\/|jsonc-parser$|yaml$|smol-toml$|acorn$|(pngjs|jpeg-js|omggif)$|@jsquash\/webp\/decode\.js$)/;
     const unknown = sources.flatMap((s) => s.imports.filter((name) => !ours(name) && !known.test(name)));
     expect(unknown).toEqual([]);
   });

@@ -6,12 +6,12 @@ import { makeRoom, needsClearing } from './context.js';
 import { type AgentObserver, type AgentResult, type NudgeKind } from './events.js';
 import { type Model } from '../model/client.js';
 import { type ContentBlockParam, type Message } from '../model/messages.js';
-import { firstMessage, SYSTEM_PROMPT, type Briefing } from './prompt.js';
+import { firstMessage, systemPrompt, type Briefing } from './prompt.js';
 import { estimateCost, outputRoom } from '../model/catalogue.js';
 import { DEFAULT_REMINDER_ROUNDS, ReminderPolicy } from './reminder.js';
 import { allCompleted, TodoManager, type TodoItem } from './todos.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
-import type { RepositoryReader, ToolContext } from './tools/types.js';
+import type { OutsideTools, RepositoryReader, ToolContext } from './tools/types.js';
 import { pictureBlocks, picturesOverLimit, type ThreadPicture } from './pictures.js';
 import type { Redaction } from '../sandbox/capped-output.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
@@ -82,6 +82,8 @@ export interface AgentOptions extends Briefing {
   pictures?: readonly ThreadPicture[];
   /** Reads this repository on GitHub for the github tool, outside the sandbox; absent, there is no such tool. */
   github?: RepositoryReader;
+  /** The tools of the maintainer's MCP servers, and what the system prompt says of the servers. */
+  outside?: OutsideTools;
 }
 
 /** The files delivery would commit, as the model is shown them before delivery. */
@@ -110,6 +112,8 @@ class Run {
   readonly verify: VerifyGate | undefined;
   readonly transcript: Transcript;
   readonly maxTurns: number;
+  /** The system prompt: the same for every request of the run. */
+  readonly system: string;
   turn = 0;
   toolCalls = 0;
   maxTokens: number;
@@ -132,7 +136,10 @@ class Run {
     this.toolbox = createToolbox(this.todos, bashTimeoutSeconds, {
       readOnly: options.planOnly ?? false,
       ...(options.github ? { github: options.github } : {}),
+      ...(options.outside ? { outside: options.outside } : {}),
+      toolSearch: options.model.info.toolSearch,
     });
+    this.system = systemPrompt(options.outside?.servers, this.toolbox.deferred);
     this.context = {
       workspace: options.workspace,
       bashTimeoutSeconds,
@@ -172,8 +179,8 @@ class Run {
     try {
       this.emit({ type: 'request', turn: this.turn, messages: this.transcript.takeUnsent() });
       return await this.options.model.send({
-        system: SYSTEM_PROMPT,
-        tools: this.toolbox.definitions,
+        system: this.system,
+        tools: this.toolbox.requestTools,
         messages: this.transcript.messages,
         maxTokens: this.maxTokens,
         ...(this.options.signal ? { signal: this.options.signal } : {}),
@@ -310,7 +317,7 @@ class Run {
     const { lastPrompt, lastOutput, messages } = this.transcript;
     const overPictures = this.picturesToCount && picturesOverLimit(messages);
     if (needsClearing(lastPrompt, lastOutput, this.budget) || overPictures) {
-      const fixed = [SYSTEM_PROMPT, this.toolbox.definitions];
+      const fixed = [this.system, this.toolbox.definitions];
       const room = makeRoom(messages, fixed, lastPrompt + lastOutput, this.budget);
       if (room) {
         // The history was rewritten: the next request adds only the turn that follows.

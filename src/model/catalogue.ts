@@ -33,6 +33,8 @@ export interface ModelInfo {
   thinking: ThinkingKind;
   /** The effort the model uses when none is sent; undefined when it takes no `output_config.effort`. */
   defaultEffort?: Effort;
+  /** Whether the model takes the API's tool search tool (and `defer_loading` on the tools it finds). */
+  toolSearch: boolean;
 }
 
 const prices = (input: number, output: number, cacheRead: number): Prices => ({
@@ -49,7 +51,7 @@ const K = 1_000;
  * (0.025× input), Opus 5.5 $0.20 and Sonnet 5.5 $0.10 (0.05×), every other model here 0.1× (Pricing page,
  * "Prompt caching", checked 2026-12-03; some translated model pages still show Sonnet 5.5 at $0.20).
  */
-const TABLE: Record<string, Omit<ModelInfo, 'family'>> = {
+const TABLE: Record<string, Omit<ModelInfo, 'family' | 'toolSearch'>> = {
   'claude-fable-5-1': {
     window: M,
     maxOutput: 128 * K,
@@ -135,6 +137,12 @@ const TABLE: Record<string, Omit<ModelInfo, 'family'>> = {
   'claude-sonnet-4': { window: 200 * K, maxOutput: 64 * K, prices: prices(3, 15, 0.3), thinking: 'extended' },
 };
 
+/**
+ * The models the tool search tool page does not list as taking it (its supported models, checked 2026-12-03:
+ * every other model of the table, Haiku 4.5 included, takes `tool_search_tool_regex_20251119`).
+ */
+const WITHOUT_TOOL_SEARCH = new Set(['claude-opus-4-1', 'claude-opus-4', 'claude-sonnet-4']);
+
 const byCost = Object.values(TABLE).sort(
   (a, b) => b.prices.output - a.prices.output || b.prices.input - a.prices.input,
 );
@@ -145,6 +153,8 @@ const UNKNOWN: ModelInfo = {
   maxOutput: 32 * K,
   prices: byCost[0]!.prices,
   thinking: 'extended',
+  // A request the model may refuse is worse than a larger prefix: an unknown model gets every tool loaded.
+  toolSearch: false,
 };
 
 /**
@@ -162,7 +172,7 @@ export function modelInfo(id: string): ModelInfo {
     if (after === '-' && /^-\d(-|$)/.test(id.slice(at + key.length))) continue; // claude-opus-4 in claude-opus-4-9
     if (!best || key.length > best.length) best = key;
   }
-  return best ? { family: best, ...TABLE[best]! } : UNKNOWN;
+  return best ? { family: best, ...TABLE[best]!, toolSearch: !WITHOUT_TOOL_SEARCH.has(best) } : UNKNOWN;
 }
 
 /**

@@ -3,7 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { DEFAULT_MODEL, resolveModel, type Effort, type ModelInfo } from './catalogue.js';
 import { connect, platformModelId, SERVICE_NAMES, type MessagesClient, type Provider } from './providers.js';
 import { ProviderFields } from './provider-fields.js';
-import type { ContentBlockParam, Message, MessageParam, ToolDefinition } from './messages.js';
+import type { ContentBlockParam, Message, MessageParam, ToolParam } from './messages.js';
 import { encodeRequestBody } from './request-body.js';
 import { errorMessage } from '../text/error-sentence.js';
 
@@ -27,7 +27,7 @@ export interface ModelOptions {
 
 export interface TurnRequest {
   system: string;
-  tools: ToolDefinition[];
+  tools: readonly ToolParam[];
   messages: readonly MessageParam[];
   maxTokens: number;
   signal?: AbortSignal;
@@ -102,7 +102,7 @@ export class Model {
       model: this.id,
       max_tokens: request.maxTokens,
       system: this.#system(request.system),
-      tools: request.tools,
+      tools: request.tools as Anthropic.ToolUnion[],
       messages: withCacheBreakpoints(this.#fields.messages(request.messages)),
       stream: true,
       ...fields,

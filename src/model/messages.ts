@@ -11,7 +11,18 @@ export interface ToolDefinition {
   name: string;
   description: string;
   input_schema: { type: 'object'; [key: string]: unknown };
+  /** Left out of the prompt until the model finds it with the tool search tool. */
+  defer_loading?: true;
 }
+
+/** The API's regex tool search: with it, tools marked `defer_loading` are found by the model when needed. */
+export const TOOL_SEARCH = {
+  type: 'tool_search_tool_regex_20251119',
+  name: 'tool_search_tool_regex',
+} as const;
+
+/** What a request's `tools` holds: our tools, and the API's tool search when some of them are deferred. */
+export type ToolParam = ToolDefinition | typeof TOOL_SEARCH;
 
 /** What an assistant turn that held only thinking says once its thinking is gone: content can't be empty. */
 const THINKING_STUB = '[earlier reasoning cleared]';

@@ -1,6 +1,7 @@
-// The toolbox: the five tools' definitions for the model, and one safe way to run a tool call.
+// The toolbox: the built-in tools' definitions for the model, those from outside (MCP servers) beside them,
+// and one safe way to run a tool call.
 import { z } from 'zod';
-import type { ToolDefinition } from '../../model/messages.js';
+import { TOOL_SEARCH, type ToolDefinition, type ToolParam } from '../../model/messages.js';
 import type { TodoManager } from '../todos.js';
 import { createBashTool } from './bash.js';
 import { editFileTool } from './edit-file.js';
@@ -9,7 +10,7 @@ import { withImages } from './image-file.js';
 import { readFileTool } from './read-file.js';
 import { writeFileTool } from './write-file.js';
 import { todoTool } from './todo.js';
-import type { RepositoryReader, Tool, ToolAnswer, ToolContext } from './types.js';
+import type { OutsideTools, RepositoryReader, Tool, ToolAnswer, ToolContext } from './types.js';
 import type { FittedImage } from '../../images/fit.js';
 import { errorMessage } from '../../text/error-sentence.js';
 
@@ -22,27 +23,60 @@ export interface ToolOutcome {
   images?: readonly FittedImage[];
 }
 
+/**
+ * Past this many tools, the tools from outside are deferred behind the API's tool search (where the model has
+ * it): the tool search guide finds that choosing gets worse past 30 to 50 tools, and a deferred tool stays out
+ * of the cached prefix until the model looks it up.
+ */
+export const DEFER_OVER_TOOLS = 30;
+
 export class Toolbox {
   readonly #tools: Map<string, Tool<z.ZodType, ToolAnswer>>;
+  readonly #refusal: OutsideTools['refusal'];
+  /** Every tool as the model is shown it (the deferred ones marked so). */
   readonly definitions: ToolDefinition[];
+  /** What each request's `tools` holds: the definitions, and the tool search when some are deferred. */
+  readonly requestTools: readonly ToolParam[];
 
-  constructor(tools: ReadonlyArray<Tool<z.ZodType, ToolAnswer>>) {
-    this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
-    this.definitions = tools.map((tool) => ({
+  constructor(
+    tools: ReadonlyArray<Tool<z.ZodType, ToolAnswer>>,
+    outside?: OutsideTools,
+    { toolSearch = false }: { toolSearch?: boolean } = {},
+  ) {
+    const fromOutside = (outside?.tools ?? []).map(outsideTool);
+    this.#tools = new Map([...tools, ...fromOutside].map((tool) => [tool.name, tool]));
+    this.#refusal = outside?.refusal?.bind(outside);
+    const defer = toolSearch && tools.length + fromOutside.length > DEFER_OVER_TOOLS;
+    const definitions: ToolDefinition[] = tools.map((tool) => ({
       name: tool.name,
       description: tool.description,
       input_schema: toInputSchema(tool.inputSchema),
     }));
+    for (const tool of outside?.tools ?? [])
+      definitions.push({
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.inputSchema,
+        ...(defer ? { defer_loading: true as const } : {}),
+      });
+    this.definitions = definitions;
+    this.requestTools = defer ? [...definitions, TOOL_SEARCH] : definitions;
+  }
+
+  /** Whether the tools from outside wait behind the tool search. */
+  get deferred(): boolean {
+    return this.requestTools.includes(TOOL_SEARCH);
   }
 
   /** Runs one tool call. Never throws: any failure becomes an error result the model can act on. */
   async run(name: string, raw: unknown, context: ToolContext): Promise<ToolOutcome> {
     const tool = this.#tools.get(name);
     if (!tool) {
-      return {
-        output: `unknown tool '${name}'; available tools: ${[...this.#tools.keys()].join(', ')}`,
-        isError: true,
-      };
+      const refusal = this.#refusal?.(name);
+      if (refusal) return { output: refusal, isError: true };
+      const names = [...this.#tools.keys()];
+      const shown = names.length > 40 ? [...names.slice(0, 40), `and ${names.length - 40} more`] : names;
+      return { output: `unknown tool '${name}'; available tools: ${shown.join(', ')}`, isError: true };
     }
     try {
       const input = parseInput(tool, raw);
@@ -62,20 +96,44 @@ export class Toolbox {
 }
 
 /**
- * The five tools; `bashTimeoutSeconds` is the most any one bash call may last (bash_timeout).
- * `readOnly` (a plan-only run) leaves out the tools that write files; `github` adds the github tool.
+ * The built-in tools; `bashTimeoutSeconds` is the most any one bash call may last (bash_timeout).
+ * `readOnly` (a plan-only run) leaves out the tools that write files, and the tools from outside that are
+ * not marked read-only; `github` adds the github tool; `outside` adds an MCP server's tools, deferred behind
+ * the tool search when there are many and the model has it (`toolSearch`).
  */
 export function createToolbox(
   todos: TodoManager,
   bashTimeoutSeconds: number,
-  { readOnly = false, github }: { readOnly?: boolean; github?: RepositoryReader } = {},
+  {
+    readOnly = false,
+    github,
+    outside,
+    toolSearch = false,
+  }: { readOnly?: boolean; github?: RepositoryReader; outside?: OutsideTools; toolSearch?: boolean } = {},
 ): Toolbox {
   const bash = createBashTool(bashTimeoutSeconds);
   const writers = readOnly ? [] : [writeFileTool, editFileTool];
   const reader = github ? [githubTool(github)] : [];
-  return new Toolbox([bash, withImages(readFileTool), ...writers, ...reader, todoTool(todos)] as Array<
-    Tool<z.ZodType, ToolAnswer>
-  >);
+  const offered =
+    outside && readOnly ? { ...outside, tools: outside.tools.filter((t) => t.readOnly) } : outside;
+  return new Toolbox(
+    [bash, withImages(readFileTool), ...writers, ...reader, todoTool(todos)] as Array<
+      Tool<z.ZodType, ToolAnswer>
+    >,
+    offered,
+    { toolSearch },
+  );
+}
+
+/** An outside tool in the toolbox's shape: its input goes to the server as the model wrote it. */
+function outsideTool(tool: OutsideTools['tools'][number]): Tool<z.ZodType, ToolAnswer> {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: z.unknown(),
+    parse: (raw) => raw,
+    run: (input, context) => tool.run(input, context),
+  };
 }
 
 function parseInput(tool: Tool<z.ZodType, ToolAnswer>, raw: unknown): unknown {

@@ -57,3 +57,25 @@ export interface RepositoryReader {
 export class ToolError extends Error {
   override name = 'ToolError';
 }
+
+/**
+ * A tool from outside the action (an MCP server's): its schema is the server's JSON Schema as it is, its input
+ * is checked by the server, and it reaches the model beside the built-in tools under its own name.
+ */
+export interface OutsideTool {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; [key: string]: unknown };
+  /** Offered to plan runs too: the maintainer marked it read-only (or the server did, and was trusted to). */
+  readOnly: boolean;
+  run(input: unknown, context: ToolContext): Promise<ToolAnswer>;
+}
+
+/** The tools from outside, with what the model is told of where they come from. */
+export interface OutsideTools {
+  tools: readonly OutsideTool[];
+  /** One line per server for the system prompt: its name and its tools, or why it is not available. */
+  servers: readonly string[];
+  /** Why a tool name that is not offered was refused, when it names one of these servers' tools. */
+  refusal?(name: string): string | undefined;
+}

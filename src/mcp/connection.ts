@@ -1,0 +1,186 @@
+// One MCP server for the length of a run: started (a local one in the sandbox, sandbox/service.ts; a remote
+// one through the egress rule), its tools listed once, each call answered within the timeout, and what went
+// wrong said in one sentence that names it. A server that fails stays failed: its tools answer with why.
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { isLocal, type ServerConfig } from '../settings/mcp-servers.js';
+import type { Sandbox } from '../sandbox/namespaces.js';
+import { Service, type ServiceExit } from '../sandbox/service.js';
+import { CappedOutput } from '../sandbox/capped-output.js';
+import { ToolError, type ToolAnswer, type ToolContext } from '../agent/tools/types.js';
+import { errorMessage } from '../text/error-sentence.js';
+import { ServiceTransport } from './stdio.js';
+import { connectRemote, serverOriginOnly, type EgressRule } from './remote.js';
+import { toolAnswer } from './results.js';
+
+/** The end of a server's stderr kept for the sentence that says why it stopped. */
+const STDERR_TAIL = 2_000;
+
+export interface ConnectionOptions {
+  workspace: string;
+  sandbox?: Sandbox;
+  /** The tools' environment (sandbox/child-env.ts): a local server gets it and its own `env`, nothing more. */
+  env: NodeJS.ProcessEnv;
+  /** How long a server has to start, and to answer each call. */
+  timeoutMs: number;
+  /** Whether the action may reach a URL (the network gate's allowlist); default: the server's origin only. */
+  egress?: (server: ServerConfig) => EgressRule;
+}
+
+export class Connection {
+  readonly server: ServerConfig;
+  readonly #options: ConnectionOptions;
+  #client: Client | undefined;
+  #service: Service | undefined;
+  readonly #stderr = new CappedOutput(STDERR_TAIL);
+  /** Why the server is not available (it did not start, or it stopped); undefined while it works. */
+  problem: string | undefined;
+  #closing = false;
+  /** Started and listed: a stop from now on is a stop during the run, not a failure to start. */
+  #ready = false;
+
+  constructor(server: ServerConfig, options: ConnectionOptions) {
+    this.server = server;
+    this.#options = options;
+  }
+
+  get name(): string {
+    return this.server.name;
+  }
+
+  /** Starts the server and lists its tools; a server that cannot is left with its `problem`, never a throw. */
+  async start(): Promise<McpTool[]> {
+    const seconds = this.#options.timeoutMs / 1000;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(resolve, this.#options.timeoutMs, 'late');
+    });
+    try {
+      const started = await Promise.race([this.#connectAndList(), late]);
+      if (started !== 'late' && !this.problem) {
+        this.#ready = true;
+        return started;
+      }
+      this.problem ??= `it did not start within ${seconds} s (mcp_timeout)`;
+    } catch (error) {
+      this.problem ??= await this.#failure(`it did not start: ${errorMessage(error)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    await this.close();
+    return [];
+  }
+
+  /** Calls one of its tools, as the model asked; throws a ToolError the model is shown. */
+  async call(tool: string, input: unknown, context: ToolContext): Promise<ToolAnswer> {
+    const client = this.#client;
+    if (this.problem || !client) throw new ToolError(this.#unavailable());
+    if (typeof input !== 'object' || input === null || Array.isArray(input))
+      throw new ToolError('invalid input: the arguments must be an object');
+    const { timeoutMs } = this.#options;
+    let result;
+    try {
+      result = await client.callTool({ name: tool, arguments: input as Record<string, unknown> }, undefined, {
+        timeout: timeoutMs,
+        maxTotalTimeout: timeoutMs,
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+    } catch (error) {
+      throw new ToolError(await this.#callFailure(error, tool));
+    }
+    return await toolAnswer(result as Parameters<typeof toolAnswer>[0], this.name, context.redaction);
+  }
+
+  /** Stops the server: a local one's process is asked to exit, then killed with everything it started. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.close().catch(() => undefined);
+    await this.#service?.stop();
+  }
+
+  /** Kills a local server at once (the action is exiting and cannot wait). */
+  kill(): void {
+    this.#service?.kill();
+  }
+
+  async #connectAndList(): Promise<McpTool[]> {
+    const makeClient = (): Client => new Client({ name: 'todo-agent', version: '1' });
+    const { timeoutMs } = this.#options;
+    if (isLocal(this.server)) {
+      const { command, args, env, cwd } = this.server;
+      const service = Service.start([command, ...args], {
+        cwd: cwd ? path.resolve(this.#options.workspace, cwd) : this.#options.workspace,
+        env: { ...this.#options.env, ...env },
+        ...(this.#options.sandbox ? { sandbox: this.#options.sandbox } : {}),
+      });
+      this.#service = service;
+      service.stderr.on('data', (chunk: Buffer) => this.#stderr.write(chunk));
+      void service.exited.then((exit) => this.#lost(exit));
+      const client = makeClient();
+      this.#client = client;
+      await client.connect(new ServiceTransport(service), { timeout: timeoutMs });
+    } else {
+      const rule = this.#options.egress?.(this.server) ?? serverOriginOnly(this.server);
+      this.#client = await connectRemote(makeClient, this.server, rule, timeoutMs);
+      this.#client.onclose = () => this.#lost();
+    }
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.#client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  /** The server went away without being asked to: from now on its tools say why. */
+  #lost(exit?: ServiceExit): void {
+    if (this.#closing || this.problem) return;
+    const what = this.#ready ? 'it stopped' : 'it exited at start';
+    this.problem = exit ? this.#exitSentence(what, exit) : 'it closed the connection';
+  }
+
+  async #failure(fallback: string): Promise<string> {
+    const service = this.#service;
+    if (!service) return fallback;
+    // A process that failed at start is gone in a moment: its exit status and stderr say more than "closed".
+    const exit = await Promise.race([
+      service.exited,
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 200).unref()),
+    ]);
+    return exit ? this.#exitSentence('it exited at start', exit) : fallback;
+  }
+
+  async #callFailure(error: unknown, tool: string): Promise<string> {
+    const seconds = this.#options.timeoutMs / 1000;
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+      return `the MCP server "${this.name}" did not answer ${tool} within ${seconds} s (mcp_timeout); the call was cancelled`;
+    if (this.problem || (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)) {
+      await this.#failure('');
+      this.problem ??= 'it closed the connection';
+      return this.#unavailable();
+    }
+    if (error instanceof McpError)
+      return `the MCP server "${this.name}" refused the call: ${error.message.replace(/^MCP error -?\d+: /, '')}`;
+    return `the MCP server "${this.name}" could not be asked: ${errorMessage(error)}`;
+  }
+
+  #unavailable(): string {
+    return `the MCP server "${this.name}" is not available: ${this.problem ?? 'it is not connected'}; its tools cannot be used in this run`;
+  }
+
+  #exitSentence(what: string, exit: ServiceExit): string {
+    const status = exit.error
+      ? exit.error
+      : exit.signal
+        ? `killed by ${exit.signal}`
+        : `exit code ${exit.code ?? 'unknown'}`;
+    this.#stderr.end();
+    const lines = this.#stderr.toString().trim().split('\n').slice(-3).join(' | ');
+    return `${what} (${status})${lines ? `: ${lines}` : ''}`;
+  }
+}
