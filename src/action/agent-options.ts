@@ -24,8 +24,8 @@ import { RepositoryReading } from '../github/reading/reader.js';
 
 /** The agent's whole brief for this run: task, context, model, limits, and who watches it. */
 export async function agentOptions(
-  { settings, trigger, api, signal, redactor, secrets }: JobRequest,
-  { plan, sandbox, thread, threads, permissions, instructions, git, startSha, view }: Prepared,
+  { settings, trigger, api, signal, redactor }: JobRequest,
+  { plan, sandbox, thread, threads, permissions, instructions, git, startSha, view, mcp, secrets }: Prepared,
   watch: { observers: AgentObserver[]; inbox: () => InboxEntry[]; claim?: BranchClaim },
 ): Promise<AgentOptions> {
   const { inputs } = settings;
@@ -40,6 +40,7 @@ export async function agentOptions(
     references: view.references,
     // The github tool runs here, in the action's process, with the action's client: no tool holds the token.
     github: new RepositoryReading(api, settings.serverUrl),
+    ...(mcp ? { outside: mcp } : {}),
     facts: runFacts(settings, plan),
     hiddenFiles: credentialFiles(process.env),
     model: new Model({

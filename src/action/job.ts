@@ -27,7 +27,13 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     return { status: 'skipped', declined: prepared.decline };
   }
   const checklist = await openChecklist(
-    { settings, issueNumber: trigger.issueNumber, api, sandbox: isolationOf(prepared.sandbox) },
+    {
+      settings,
+      issueNumber: trigger.issueNumber,
+      api,
+      sandbox: isolationOf(prepared.sandbox),
+      ...(prepared.mcp ? { mcp: prepared.mcp.summary } : {}),
+    },
     prepared.plan,
   );
   // A signed commit's new branch, made as soon as the model's last look shows a change (branch-claim.ts).
@@ -49,7 +55,11 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       ...(record ? [record.observer] : []),
     ];
     const options = await agentOptions(request, prepared, { observers, inbox: checklist.inbox, claim });
-    const agentResult = await runAgent(options).finally(() => prepared.sandbox?.close());
+    // The servers go first (each is stopped, then killed with everything it started), then the sandbox.
+    const agentResult = await runAgent(options).finally(async () => {
+      await prepared.mcp?.close();
+      prepared.sandbox?.close();
+    });
     checklist.hold();
     const { result, delivery } = await deliverWork(request, prepared, agentResult, checklist, claim);
     // A claim the delivery neither used nor gave up (it broke off with an error) goes now.
@@ -70,6 +80,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     await checklist.fail(error);
     throw error;
   } finally {
+    await prepared.mcp?.close();
     await prepared.ownDir.remove();
   }
 }

@@ -62,7 +62,8 @@ export async function openChecklist(
     issueNumber,
     api,
     sandbox,
-  }: { settings: Settings; issueNumber: number; api: GitHubApi; sandbox: string },
+    mcp,
+  }: { settings: Settings; issueNumber: number; api: GitHubApi; sandbox: string; mcp?: string },
   plan: WorkPlan,
 ): Promise<LiveChecklist> {
   let commentId: number | undefined;
@@ -104,6 +105,7 @@ export async function openChecklist(
     task: headline(plan),
     runUrl: settings.runUrl,
     sandbox,
+    ...(mcp ? { mcp } : {}),
     items: plan.earlier?.todos ?? [],
     trigger: settings.inputs.trigger,
     resume: {

@@ -24,6 +24,9 @@ import { readThread, type ThreadReads } from './thread-reads.js';
 import { startSandbox } from './tool-sandbox.js';
 import type { RunRecord } from '../record/run-record.js';
 import { threadView, type ThreadView } from './thread-view.js';
+import type { McpServers } from '../mcp/servers.js';
+import type { McpServersSetting } from '../settings/mcp-servers.js';
+import { addSecret } from '../runner/output.js';
 
 export interface JobRequest {
   settings: Settings;
@@ -58,11 +61,16 @@ export interface Prepared {
   config: SavedConfig;
   /** The thread's pictures and the issues and pull requests it points to. */
   view: ThreadView;
+  /** The maintainer's MCP servers, started in the sandbox (or reached), when `mcp_servers` names any. */
+  mcp?: McpServers;
+  /** The tools' environment's secrets: the job's, and the values the MCP configuration filled in. */
+  secrets: string[];
 }
 
 /** Prepares the run, or says why it cannot start; a throw is answered on the issue before it goes on. */
 export async function prepare(request: JobRequest): Promise<Prepared | { decline: string }> {
   let ownDir: OwnGitDir | undefined;
+  let mcp: McpServers | undefined;
   const prepared = beforeStart(request, async () => {
     const { settings, trigger, api } = request;
     const options = gitOptions(request);
@@ -121,13 +129,23 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         signal: request.signal,
       });
       view.catch(() => undefined);
-      const instructions = await baseInstructions(git, outcome.plan.base, checkoutSha);
+      // CLAUDE.md and its kind, and an MCP configuration file, as the base branch has them: origin's tip of
+      // the base when the checkout has it, else the commit the workflow checked out. Never the working tree.
+      const base = (await git.remoteTip(outcome.plan.base)) ?? checkoutSha;
+      const readBase = (path: string) => git.fileAt(base, path);
+      const instructions = await loadInstructions(readBase);
+      const mcpConfig = settings.mcp && (await loadMcpConfig(settings.mcp, readBase));
       const config = await saveConfig(settings.workspace);
       const started = performance.now();
       const own = await dir.adopt(git, options);
       log.info(`Own git directory ready in ${Math.round(performance.now() - started)} ms.`);
       const startSha = await own.head();
+      const secrets = [...request.secrets, ...(mcpConfig?.secrets ?? [])];
+      // Started once our git works in its own directory: a server is code the tools' sandbox runs.
+      mcp = mcpConfig && (await startMcp(mcpConfig, settings, await sandboxReady, secrets));
       return {
+        ...(mcp ? { mcp } : {}),
+        secrets,
         git: own,
         ownDir: dir,
         plan: outcome.plan,
@@ -141,6 +159,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         view: await view,
       };
     } catch (error) {
+      await mcp?.close();
       await closeSandbox(sandboxReady);
       throw error;
     }
@@ -149,6 +168,40 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
     await ownDir?.remove();
     throw error;
   });
+}
+
+/**
+ * The MCP configuration the setting gives, read from the base branch when it names a file; the values its
+ * `${VAR}` filled in are masked before anything can print them.
+ */
+async function loadMcpConfig(
+  setting: McpServersSetting,
+  readBase: (path: string) => Promise<string | undefined>,
+) {
+  const { mcpConfigOf } = await import('../mcp/open.js');
+  const config = await mcpConfigOf(setting, readBase, process.env);
+  for (const secret of config.secrets) addSecret(secret);
+  return config;
+}
+
+/** Starts the servers (the SDK loads only for a run that has some); says in the log how each fared. */
+async function startMcp(
+  config: Awaited<ReturnType<typeof loadMcpConfig>>,
+  settings: Settings,
+  sandbox: Sandbox | undefined,
+  secrets: string[],
+): Promise<McpServers> {
+  const { startMcpServers } = await import('../mcp/open.js');
+  const started = performance.now();
+  const servers = await startMcpServers(config, {
+    workspace: settings.workspace,
+    ...(sandbox ? { sandbox } : {}),
+    env: childEnv(process.env, secrets),
+    timeoutMs: settings.inputs.mcp_timeout * 1000,
+    warn: log.warning,
+  });
+  log.info(`MCP servers ready in ${Math.round(performance.now() - started)} ms: ${servers.summary}.`);
+  return servers;
 }
 
 /** Closes the sandbox once it is up, if it came up. */
@@ -163,15 +216,6 @@ function gitOptions({ settings, secrets }: JobRequest): GitRepoOptions {
     auth: { serverUrl: settings.serverUrl, token: settings.inputs.github_token },
     exclude: credentialFiles(process.env),
   };
-}
-
-/**
- * CLAUDE.md and its kind as the base branch has them: origin's tip of `base` when the checkout has it,
- * else the commit the workflow checked out. Never the working tree, which the model edits.
- */
-async function baseInstructions(git: GitRepo, base: string, checkoutSha: string): Promise<InstructionFile[]> {
-  const sha = (await git.remoteTip(base)) ?? checkoutSha;
-  return await loadInstructions((path) => git.fileAt(sha, path));
 }
 
 /** Setup before the checklist exists: if it fails, say so on the issue before giving up. */

@@ -1,4 +1,5 @@
 // The local CLI's work: the same agent core as the action, in the current directory, with a live panel.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { AgentResult } from '../agent/events.js';
 import { loadInstructions, type InstructionFile } from '../agent/instructions.js';
@@ -24,11 +25,13 @@ import { openEventLog, type EventLog } from '../record/event-log.js';
 import { openRunRecord, type RunRecord } from '../record/run-record.js';
 import { showCommand } from './show.js';
 import { terminalReporter } from '../terminal/reporter.js';
+import { McpConfigError, parseMcpConfig, type McpConfig } from '../settings/mcp-servers.js';
+import type { McpServers } from '../mcp/servers.js';
 
 const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--provider P]
                   [--base-url URL] [--max-context-tokens N] [--effort LEVEL] [--price-per-mtok IN,OUT]
                   [--verify CMD] [--verify-attempts N] [--events FILE] [--transcript FILE]
-                  [--tool-network allow|none] [--no-sandbox]
+                  [--tool-network allow|none] [--no-sandbox] [--mcp-config FILE] [--mcp-timeout S]
        todo-agent show FILE
 
 Runs the agent on <task> in the current directory. --provider is anthropic (the default; needs
@@ -39,7 +42,10 @@ high, xhigh or max (default: the model's own); --price-per-mtok prices a model t
 million input and output tokens. --verify runs CMD once every item is completed, and sends a failure back
 to the model. --events writes every agent event to FILE as JSON Lines; --transcript writes the run record
 (requests, responses, tool calls, usage, the result) to FILE as the action does, and \`todo-agent show FILE\`
-prints a record as the terminal showed its run. Commands run in the same sandbox as
+prints a record as the terminal showed its run. --mcp-config adds the tools of the MCP servers FILE
+configures (Claude Code's {"mcpServers": …} JSON, each server listing its tools), started in the sandbox as
+the action starts them; --mcp-timeout is the seconds each has to start and to answer a call (default 60).
+Commands run in the same sandbox as
 in the action when it can be built (as root, or with passwordless sudo); otherwise the CLI says so and runs
 them directly. Exits 0 when every todo item is completed (and CMD passed), 1 when the run ends otherwise,
 2 on bad usage.`;
@@ -62,6 +68,8 @@ const OPTIONS = {
   transcript: { type: 'string' },
   'tool-network': { type: 'string' },
   'no-sandbox': { type: 'boolean' },
+  'mcp-config': { type: 'string' },
+  'mcp-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -77,6 +85,9 @@ interface CliSettings {
   model: Pick<ModelOptions, 'effort' | 'pricePerMtok'>;
   verify?: { command: string; attempts: number };
   network: 'allow' | 'none';
+  /** The MCP servers of --mcp-config, and the seconds of --mcp-timeout. */
+  mcp?: McpConfig;
+  mcpTimeoutSeconds: number;
 }
 
 /** The same numbers, bounds and defaults as the action's inputs. */
@@ -142,7 +153,45 @@ function readFlags(values: Flags, positionals: string[]): CliSettings {
     model: { ...(effort ? { effort } : {}), ...(pricePerMtok ? { pricePerMtok } : {}) },
     ...(command ? { verify: { command, attempts } } : {}),
     network: ruled(values['tool-network'] ?? '', 'tool_network', SETTING_RULES.tool_network),
+    ...(values['mcp-config'] === undefined ? {} : { mcp: mcpConfigFile(values['mcp-config']) }),
+    mcpTimeoutSeconds: wholeNumber('mcp-timeout', values['mcp-timeout'], 'mcp_timeout'),
   };
+}
+
+/** The MCP configuration in FILE, read and checked now: a bad one is bad usage, before any run. */
+function mcpConfigFile(file: string): McpConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `--mcp-config: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? error})`,
+    );
+  }
+  try {
+    return parseMcpConfig(text, `--mcp-config ${file}`, process.env);
+  } catch (error) {
+    if (error instanceof McpConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The servers of --mcp-config, started in the run's sandbox; what fails goes to stderr and the run goes on. */
+async function startMcp(
+  settings: CliSettings,
+  { workspace, sandbox, secrets }: Pick<RunPlace, 'workspace' | 'sandbox' | 'secrets'>,
+): Promise<McpServers | undefined> {
+  if (!settings.mcp) return undefined;
+  const { startMcpServers } = await import('../mcp/open.js');
+  const servers = await startMcpServers(settings.mcp, {
+    workspace,
+    ...(sandbox ? { sandbox } : {}),
+    env: childEnv(process.env, secrets),
+    timeoutMs: settings.mcpTimeoutSeconds * 1000,
+    warn: (line) => process.stderr.write(`todo-agent: ${redactor.redact(line)}\n`),
+  });
+  process.stderr.write(`todo-agent: MCP servers: ${servers.summary}\n`);
+  return servers;
 }
 
 /** A file a flag names, opened now: a path that cannot be written is bad usage, before any run. */
@@ -201,7 +250,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const settings = readFlags(values, positionals);
     // The key and any secret-named variable stay out of the terminal and the event log, as in the action.
-    const secrets = secretValues(process.env);
+    const secrets = [...secretValues(process.env), ...(settings.mcp?.secrets ?? [])];
     for (const secret of secrets) redactor.add(secret);
     const redact = (text: string) => redactor.redact(text);
     const events =
@@ -216,12 +265,16 @@ export async function main(argv: string[]): Promise<number> {
     const color = shouldColor(process.stdout, process.env);
     const workspace = await openWorkspace(process.cwd());
     const sandbox = values['no-sandbox'] ? undefined : await trySandbox(workspace, settings.network);
-    const run = runAgent(
-      await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, color }),
-    );
-    // Every line reaches the file, however the run ended.
-    const result = await run.finally(() => {
+    const mcp = await startMcp(settings, { workspace, sandbox, secrets });
+    const run = (async () =>
+      runAgent({
+        ...(await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, color })),
+        ...(mcp ? { outside: mcp } : {}),
+      }))();
+    // Every line reaches the file, however the run ended; no server outlives it.
+    const result = await run.finally(async () => {
       events?.close();
+      await mcp?.close();
       sandbox?.close();
     });
     record?.result({ status: result.status, reason: result.reason });

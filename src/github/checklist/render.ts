@@ -40,6 +40,8 @@ export interface ChecklistState {
   note?: string;
   /** Which isolation the tools run in (root, sudo, rootless user namespaces, off), for the footer. */
   sandbox?: string;
+  /** The MCP servers and how each fared (`memory (9 tools), docs (not available)`), for the footer. */
+  mcp?: string;
   /** The latest round of verify_command, if it ran. */
   verify?: VerifyReport;
   /** The run record's file name, once the run ended: the footer says where to find it. */
@@ -193,6 +195,7 @@ function footerLine(state: ChecklistState): string {
   if (state.branch) parts.push(`branch ${branchLink(state.branch)}`);
   if (state.pr) parts.push(`PR #${state.pr.number}`);
   if (state.sandbox) parts.push(`sandbox: ${escapeMarkdown(state.sandbox)}`);
+  if (state.mcp) parts.push(`MCP: ${escapeMarkdown(state.mcp)}`);
   return parts.length > 0 ? `<sub>${parts.join(' · ')}</sub>` : '';
 }
 

@@ -1,0 +1,33 @@
+// The `mcp_servers` setting made into running servers: the configuration itself, or read from a file in the
+// repository as the base branch's commit has it (through the reader the wiring gives, our own git: never the
+// work tree, which the model and a pull request's head could have changed), then every server started.
+import {
+  McpConfigError,
+  parseMcpConfig,
+  type McpConfig,
+  type McpServersSetting,
+} from '../settings/mcp-servers.js';
+import { startMcpServers, type McpServers, type McpStartOptions } from './servers.js';
+
+/** A file's text at the base branch's commit; undefined when the commit has no such file. */
+export type BaseFileReader = (path: string) => Promise<string | undefined>;
+
+/**
+ * The configuration the setting names; throws McpConfigError (before the run starts) for a file that is
+ * missing or wrong, saying where it was looked for.
+ */
+export async function mcpConfigOf(
+  setting: McpServersSetting,
+  read: BaseFileReader,
+  env: NodeJS.ProcessEnv,
+): Promise<McpConfig> {
+  if (setting.kind === 'inline') return setting.config;
+  const text = await read(setting.path);
+  if (text === undefined)
+    throw new McpConfigError(
+      `mcp_servers names ${setting.path}, which the base branch does not have (it is read from the base branch, never from the work tree)`,
+    );
+  return parseMcpConfig(text, setting.path, env);
+}
+
+export { startMcpServers, type McpServers, type McpStartOptions };
