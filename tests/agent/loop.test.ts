@@ -8,6 +8,7 @@ import { Model } from '../../src/model/client.js';
 import { REMINDER_PREFIX } from '../../src/agent/reminder.js';
 import { openWorkspace } from '../../src/agent/workspace.js';
 import { Redactor } from '../../src/text/redact.js';
+import type { OutsideTools } from '../../src/agent/tools/types.js';
 import {
   apiError,
   BINDING_BETA,
@@ -15,6 +16,7 @@ import {
   reply,
   startModelServer,
   text,
+  toolSearch,
   toolUse,
   type ModelMode,
   type RecordedRequest,
@@ -589,5 +591,118 @@ describe('the last look before delivery (the review option)', () => {
     expect(result.status).toBe('completed');
     expect(requests).toHaveLength(2);
     expect(JSON.stringify(requests[1]!.body.messages.at(-1))).toContain('a.txt');
+  });
+});
+
+describe('tools from outside (MCP servers)', () => {
+  /** `count` tools of one server, the first `readOnly` of them read-only; each call is recorded. */
+  function outside(count: number, readOnly = 0) {
+    const calls: Array<{ name: string; input: unknown }> = [];
+    const tools: OutsideTools['tools'] = Array.from({ length: count }, (_, i) => ({
+      name: `mcp__docs__tool_${i}`,
+      description: `[MCP server "docs", its description] Tool number ${i}.`,
+      inputSchema: { type: 'object' as const, properties: { q: { type: 'string' } } },
+      readOnly: i < readOnly,
+      run: async (input: unknown) => {
+        calls.push({ name: `mcp__docs__tool_${i}`, input });
+        return `answer of tool ${i}`;
+      },
+    }));
+    return {
+      calls,
+      toolset: {
+        tools,
+        servers: [`docs: ${count} tools`],
+        refusal: (name: string) =>
+          name.startsWith('mcp__docs__') ? `${name} is not offered: not in the configuration` : undefined,
+      } satisfies OutsideTools,
+    };
+  }
+  const toolNames = (request: RecordedRequest): string[] =>
+    (request.body.tools as Array<{ name: string }>).map((tool) => tool.name);
+
+  it('offers a few tools beside the built-in ones and names the server in the system prompt', async () => {
+    const { toolset, calls } = outside(3);
+    const { result, requests, violations } = await play(
+      [
+        reply(plan('in_progress'), toolUse('mcp__docs__tool_1', { q: 'x' })),
+        reply(plan('completed')),
+        reply(text('Done.')),
+      ],
+      { outside: toolset },
+    );
+    expect(violations).toEqual([]);
+    expect(result.status).toBe('completed');
+    expect(toolNames(requests[0]!)).toEqual([
+      'bash',
+      'read_file',
+      'write_file',
+      'edit_file',
+      'todo',
+      'mcp__docs__tool_0',
+      'mcp__docs__tool_1',
+      'mcp__docs__tool_2',
+    ]);
+    expect(JSON.stringify(requests[0]!.body.system)).toContain('MCP servers: the maintainer added tools');
+    expect(JSON.stringify(requests[0]!.body.system)).toContain('- docs: 3 tools');
+    expect(calls).toEqual([{ name: 'mcp__docs__tool_1', input: { q: 'x' } }]);
+    const results = lastUserBlocks(requests[1]!).filter((block) => block.type === 'tool_result');
+    expect(results[1]).toMatchObject({ content: 'answer of tool 1' });
+  });
+
+  it('offers a plan run only the tools marked read-only', async () => {
+    const { toolset } = outside(4, 2);
+    const { requests } = await play([reply(plan('pending')), reply(text('The plan.'))], {
+      outside: toolset,
+      planOnly: true,
+    });
+    expect(toolNames(requests[0]!).filter((name) => name.startsWith('mcp__'))).toEqual([
+      'mcp__docs__tool_0',
+      'mcp__docs__tool_1',
+    ]);
+  });
+
+  it('past 30 tools, defers them behind the tool search, finds one and calls it, and keeps them out of the cached prefix', async () => {
+    const { toolset, calls } = outside(50);
+    const { result, requests, violations } = await play(
+      [
+        reply(plan('in_progress'), toolSearch('tool_42\\b'), toolUse('mcp__docs__tool_42', { q: 'y' })),
+        reply(plan('completed')),
+        reply(text('Done.')),
+      ],
+      { outside: toolset },
+    );
+    expect(violations).toEqual([]);
+    expect(result.status).toBe('completed');
+    const tools = requests[0]!.body.tools as Array<{ name: string; type?: string; defer_loading?: boolean }>;
+    expect(tools.filter((tool) => tool.defer_loading).map((tool) => tool.name)).toHaveLength(50);
+    expect(tools.at(-1)).toEqual({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
+    expect(JSON.stringify(requests[0]!.body.system)).toContain('find them with tool_search_tool_regex');
+    expect(calls).toEqual([{ name: 'mcp__docs__tool_42', input: { q: 'y' } }]);
+    // The search and its result went back as the model gave them, so the found tool stays in view.
+    const replayed = requests[1]!.body.messages[1].content as Array<{ type: string }>;
+    expect(replayed.map((block) => block.type)).toEqual([
+      'tool_use',
+      'server_tool_use',
+      'tool_search_tool_result',
+      'tool_use',
+    ]);
+  });
+
+  it('loads every tool up front on a model without the tool search', async () => {
+    const { toolset } = outside(40);
+    server = await startModelServer([reply(plan('completed')), reply(text('Nothing to do.'))], {
+      apiKey: KEY,
+    });
+    await runAgent({
+      task: 'Look around',
+      model: new Model({ apiKey: KEY, baseURL: server.url, maxRetries: 0, model: 'claude-opus-4-1' }),
+      workspace: dir,
+      outside: toolset,
+    });
+    expect(server.violations).toEqual([]);
+    const tools = server.requests[0]!.body.tools as Array<{ name: string; defer_loading?: boolean }>;
+    expect(tools).toHaveLength(45);
+    expect(tools.some((tool) => tool.defer_loading)).toBe(false);
   });
 });

@@ -124,3 +124,49 @@ describe('tool definitions', () => {
     expect(readFileTool.inputSchema.safeParse({ path: 'a', limit: 3 }).success).toBe(true);
   });
 });
+
+describe('tools from outside', () => {
+  const outsideTool = (name: string, readOnly = false) => ({
+    name,
+    description: `[MCP server "docs", its description] ${name}`,
+    inputSchema: { type: 'object' as const, properties: { q: { type: 'string' } }, required: ['q'] },
+    readOnly,
+    run: async (input: unknown) => `ran ${name} with ${JSON.stringify(input)}`,
+  });
+
+  it('sends the server its input as the model wrote it, and refuses a tool the configuration left out with its reason', async () => {
+    const toolbox = createToolbox(new TodoManager(), 5, {
+      outside: {
+        tools: [outsideTool('mcp__docs__search')],
+        servers: ['docs: 1 tool'],
+        refusal: (name) =>
+          name.startsWith('mcp__docs__') ? `${name} is not offered by the configuration` : undefined,
+      },
+    });
+    expect(toolbox.definitions.at(-1)).toEqual({
+      name: 'mcp__docs__search',
+      description: '[MCP server "docs", its description] mcp__docs__search',
+      input_schema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+    });
+    expect(await toolbox.run('mcp__docs__search', { q: 1 }, context)).toEqual({
+      output: 'ran mcp__docs__search with {"q":1}',
+      isError: false,
+    });
+    expect(await toolbox.run('mcp__docs__delete', {}, context)).toEqual({
+      output: 'mcp__docs__delete is not offered by the configuration',
+      isError: true,
+    });
+    expect(toolbox.deferred).toBe(false);
+  });
+
+  it('defers them behind the tool search only past 30 tools, and only where the model has it', () => {
+    const many = Array.from({ length: 26 }, (_, i) => outsideTool(`mcp__docs__t${i}`));
+    const toolset = { tools: many, servers: ['docs: 26 tools'] };
+    expect(createToolbox(new TodoManager(), 5, { outside: toolset, toolSearch: true }).deferred).toBe(true);
+    expect(createToolbox(new TodoManager(), 5, { outside: toolset, toolSearch: false }).deferred).toBe(false);
+    const few = { tools: many.slice(0, 25), servers: ['docs: 25 tools'] };
+    const toolbox = createToolbox(new TodoManager(), 5, { outside: few, toolSearch: true });
+    expect(toolbox.deferred).toBe(false);
+    expect(toolbox.requestTools).toHaveLength(30);
+  });
+});

@@ -1,6 +1,7 @@
 // Token estimates and prompt caching as the scripted model server plays them, and the shapes they share
 // with the request rules: messages merged into turns, and the cacheable units of a prompt.
 import { createHash } from 'node:crypto';
+import { expandedDefinitions } from './tool-search.js';
 import { formatOf, sizeOf } from './image-size.js';
 import type { Json } from './types.js';
 
@@ -100,10 +101,16 @@ export function promptUnits(body: Json): PromptUnit[] {
       breakpoint: cacheMarks(value) > 0,
     });
   };
-  for (const tool of asArray(body.tools)) add('tool', tool);
+  // A deferred tool is not in the prompt: it joins the conversation where a tool search found it.
+  for (const tool of asArray(body.tools))
+    if (!isObject(tool) || tool.defer_loading !== true) add('tool', tool);
   for (const block of systemBlocks(body.system)) add('system', block);
   for (const turn of mergeTurns(asArray(body.messages)))
-    for (const { block } of turn.blocks) add(turn.role, block);
+    for (const { block } of turn.blocks) {
+      add(turn.role, block);
+      const unit = units.at(-1)!;
+      for (const tool of expandedDefinitions(block, body)) unit.tokens += estimateTokens(tool);
+    }
   return units;
 }
 

@@ -32,10 +32,13 @@ import type {
   ToolUseContent,
 } from './types.js';
 import { readBody } from '../http-body.js';
+import { referencedTools, searchBlocks, toolSearchViolation, unfoundCall } from './tool-search.js';
+import type { WireBlock } from './sse.js';
 
 export * from './types.js';
 export { estimateInputTokens, estimateTokens } from './cache.js';
 export { findViolation } from './rules.js';
+export { toolSearch, REGEX_TOOL } from './tool-search.js';
 
 /**
  * The Messages and Token Counting APIs take at most 32 MB a request (the API overview's request size limits);
@@ -108,7 +111,12 @@ export async function startModelServer(
   const contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW[mode];
   const cache = new PromptCache();
   const binder = mode === 'sonnet-5-5' ? new ThinkingBinder() : undefined;
-  const ids = { message: counterId('msg_01'), tool: counterId('toolu_01'), request: counterId('req_01') };
+  const ids = {
+    message: counterId('msg_01'),
+    tool: counterId('toolu_01'),
+    serverTool: counterId('srvtoolu_01'),
+    request: counterId('req_01'),
+  };
   const timers = new Set<NodeJS.Timeout>();
   let played = 0;
   let closing: Promise<void> | undefined;
@@ -166,7 +174,7 @@ export async function startModelServer(
       return sendError(res, requestId, 401, 'authentication_error', 'invalid x-api-key');
     if (!req.headers['anthropic-version']) return refuse('anthropic-version: header is required');
     if (!parsed.ok) return refuse('There was an error parsing the body as JSON');
-    const problem = findViolation(body, endpoint);
+    const problem = findViolation(body, endpoint) ?? toolSearchViolation(body as Json);
     if (problem) return refuse(problem);
     let seen = body as Json;
     const dropped: Json[] = [];
@@ -209,7 +217,23 @@ export async function startModelServer(
     }
 
     const scripted = binder ? asPreservedThinking(response.content ?? []) : (response.content ?? []);
-    const content = scripted.map((block) => wireBlock(block, ids.tool));
+    // A search is answered from the request's deferred tools; a deferred tool may be called once found.
+    const found = new Set<string>();
+    let content: WireBlock[];
+    try {
+      content = scripted.flatMap((block): WireBlock[] => {
+        if (block.type === 'tool_search') {
+          const blocks = searchBlocks(block.query, body as Json, ids.serverTool()) as WireBlock[];
+          for (const name of blocks.flatMap(referencedTools)) found.add(name);
+          return blocks;
+        }
+        const unfound = block.type === 'tool_use' ? unfoundCall(block.name, body as Json, found) : undefined;
+        if (unfound) throw new Error(unfound);
+        return [wireBlock(block, ids.tool)];
+      });
+    } catch (error) {
+      return refuse(`scripted model server: script step ${played}: ${(error as Error).message}`);
+    }
     binder?.signReply(body as Json, content);
     const usage: ScriptedUsage = {
       input_tokens: measure.total - measure.read - measure.creation,

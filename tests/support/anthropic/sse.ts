@@ -49,6 +49,8 @@ export function wireBlock(block: ScriptedContent, newToolId: () => string): Wire
       };
     case 'thinking':
       return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+    case 'tool_search':
+      throw new Error('a tool search is answered by the server (tool-search.ts), not sent as written');
   }
 }
 
@@ -65,7 +67,7 @@ function pieces(value: string, size: number | undefined): string[] {
 /** The block as `content_block_start` announces it, before any delta. */
 function emptyBlock(block: WireBlock): WireBlock {
   if (block.type === 'text') return { ...block, text: '' };
-  if (block.type === 'tool_use') return { ...block, input: {} };
+  if (block.type === 'tool_use' || block.type === 'server_tool_use') return { ...block, input: {} };
   if (block.type === 'thinking') return { ...block, thinking: '', signature: '' };
   return block;
 }
@@ -74,7 +76,8 @@ function blockDeltas(block: WireBlock, chunkSize: number | undefined): Json[] {
   switch (block.type) {
     case 'text':
       return pieces(String(block.text), chunkSize).map((t) => ({ type: 'text_delta', text: t }));
-    case 'tool_use': {
+    case 'tool_use':
+    case 'server_tool_use': {
       // The API opens a tool_use with an empty partial_json before the real pieces.
       const json = JSON.stringify(block.input ?? {});
       return ['', ...pieces(json, chunkSize)].map((partial_json) => ({

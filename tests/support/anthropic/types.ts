@@ -29,7 +29,12 @@ export interface ThinkingContent {
   thinking: string;
   signature: string;
 }
-export type ScriptedContent = TextContent | ToolUseContent | ThinkingContent;
+/** A tool search the model makes (./tool-search.ts): the server answers it from the request's deferred tools. */
+export interface ToolSearchContent {
+  type: 'tool_search';
+  query: string;
+}
+export type ScriptedContent = TextContent | ToolUseContent | ThinkingContent | ToolSearchContent;
 
 export type StopReason =
   | 'end_turn'
