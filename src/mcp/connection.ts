@@ -11,7 +11,8 @@ import { CappedOutput } from '../sandbox/capped-output.js';
 import { ToolError, type ToolAnswer, type ToolContext } from '../agent/tools/types.js';
 import { errorMessage } from '../text/error-sentence.js';
 import { ServiceTransport } from './stdio.js';
-import { connectRemote, serverOriginOnly, type EgressRule } from './remote.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { connectRemote } from './remote.js';
 import { toolAnswer } from './results.js';
 
 /** The end of a server's stderr kept for the sentence that says why it stopped. */
@@ -24,8 +25,8 @@ export interface ConnectionOptions {
   env: NodeJS.ProcessEnv;
   /** How long a server has to start, and to answer each call. */
   timeoutMs: number;
-  /** Whether the action may reach a URL (the network gate's allowlist); default: the server's origin only. */
-  egress?: (server: ServerConfig) => EgressRule;
+  /** Sends a remote server's requests: the network gate's fetch, where the run has a gate. */
+  fetch?: FetchLike;
 }
 
 export class Connection {
@@ -64,7 +65,7 @@ export class Connection {
       }
       this.problem ??= `it did not start within ${seconds} s (mcp_timeout)`;
     } catch (error) {
-      this.problem ??= await this.#failure(`it did not start: ${errorMessage(error)}`);
+      this.problem ??= await this.#failure(`it did not start: ${failureText(error)}`);
     } finally {
       clearTimeout(timer);
     }
@@ -123,8 +124,7 @@ export class Connection {
       this.#client = client;
       await client.connect(new ServiceTransport(service), { timeout: timeoutMs });
     } else {
-      const rule = this.#options.egress?.(this.server) ?? serverOriginOnly(this.server);
-      this.#client = await connectRemote(makeClient, this.server, rule, timeoutMs);
+      this.#client = await connectRemote(makeClient, this.server, timeoutMs, this.#options.fetch);
       this.#client.onclose = () => this.#lost();
     }
     const tools: McpTool[] = [];
@@ -166,7 +166,7 @@ export class Connection {
     }
     if (error instanceof McpError)
       return `the MCP server "${this.name}" refused the call: ${error.message.replace(/^MCP error -?\d+: /, '')}`;
-    return `the MCP server "${this.name}" could not be asked: ${errorMessage(error)}`;
+    return `the MCP server "${this.name}" could not be asked: ${failureText(error)}`;
   }
 
   #unavailable(): string {
@@ -183,4 +183,11 @@ export class Connection {
     const lines = this.#stderr.toString().trim().split('\n').slice(-3).join(' | ');
     return `${what} (${status})${lines ? `: ${lines}` : ''}`;
   }
+}
+
+/** An error's sentence, with the HTTP status a remote server answered with (the SDK keeps it apart). */
+function failureText(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const status = typeof code === 'number' && code >= 100 && code < 600 ? ` (HTTP ${code})` : '';
+  return `${errorMessage(error).replace(/\.$/, '')}${status}`;
 }

@@ -1,8 +1,9 @@
 // Remote MCP servers, reached by the action itself: streamable HTTP, or the older HTTP with SSE where a server
-// still speaks only that. Every request goes through one fetch (`remoteFetch`), which asks the egress rule
-// whether the action may reach that URL; the network gate's allowlist is that rule, with each configured
-// server's host on it. A redirect is never followed blindly: the SDK follows one only within the server's
-// origin, through the same fetch, and so through the same rule.
+// still speaks only that. Every request goes through one fetch (`remoteFetch`): it keeps to the server's own
+// origin (an SSE endpoint or a redirect cannot send the headers elsewhere), and sends through the network
+// gate's fetch when the run has a gate, which decides by the allowlist (the server's host joins it by being
+// configured). A redirect is never followed blindly: the SDK follows one only within the origin, through the
+// same fetch.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -12,23 +13,24 @@ import type { RemoteServerConfig } from '../settings/mcp-servers.js';
 /** Why the action may not reach `url`, or undefined when it may. */
 export type EgressRule = (url: URL) => string | undefined;
 
-/**
- * The rule when no network gate gives one: a remote server is reached at its own origin only (scheme, host
- * and port as configured), so that a redirect or an SSE endpoint cannot send the headers elsewhere.
- */
+/** A remote server is reached at its own origin only: scheme, host and port as configured. */
 export function serverOriginOnly(server: RemoteServerConfig): EgressRule {
   const origin = new URL(server.url).origin;
   return (url) =>
     url.origin === origin ? undefined : `${url.origin} is not the origin of the MCP server (${origin})`;
 }
 
-/** The one fetch every request to a remote server goes through: checked by `rule`, redirects left unfollowed. */
-export function remoteFetch(rule: EgressRule): FetchLike {
+/**
+ * The one fetch every request to a remote server goes through: checked by `rule`, redirects left unfollowed,
+ * sent by `send` (the network gate's fetch, which decides on the host and the address it leads to; Node's own
+ * where the run has no gate).
+ */
+export function remoteFetch(rule: EgressRule, send: FetchLike = fetch): FetchLike {
   return async (input, init) => {
     const url = new URL(input);
     const refused = rule(url);
     if (refused) throw new Error(`refused: ${refused}`);
-    return await fetch(url, { ...init, redirect: 'manual' });
+    return await send(url, { ...init, redirect: 'manual' });
   };
 }
 
@@ -40,11 +42,11 @@ export function remoteFetch(rule: EgressRule): FetchLike {
 export async function connectRemote(
   makeClient: () => Client,
   server: RemoteServerConfig,
-  rule: EgressRule,
   timeoutMs: number,
+  send?: FetchLike,
 ): Promise<Client> {
   const url = new URL(server.url);
-  const fetch = remoteFetch(rule);
+  const fetch = remoteFetch(serverOriginOnly(server), send);
   const requestInit = { headers: server.headers };
   const attempt = async (transport: Transport): Promise<Client> => {
     const client = makeClient();

@@ -11,6 +11,7 @@ import type { ToolContext } from '../../src/agent/tools/types.js';
 import { DEFAULT_OUTPUT_LIMIT } from '../../src/sandbox/capped-output.js';
 import { processesNamed } from '../support/processes.js';
 import { runnerLayout } from '../support/sandbox-layout.js';
+import { startRemoteMcpServer } from '../support/mcp/http-server.js';
 
 const { ws, sandbox, env } = await runnerLayout();
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -135,6 +136,43 @@ describe('the reference servers in the sandbox', () => {
     expect(await tool(servers, 'mcp__memory__read_graph').run({}, context)).toContain('runs MCP servers');
     // The file went to the sandbox's own /tmp: nothing reached the host's.
     expect(await readdir(ws)).not.toContain('memory.jsonl');
+  });
+});
+
+describe('a remote server', () => {
+  it('is reached over streamable HTTP with a header filled from the job environment, and left out when it refuses', async () => {
+    const remote = await startRemoteMcpServer('remote-secret-token-77');
+    try {
+      const servers = await start(
+        {
+          docs: {
+            type: 'http',
+            url: remote.url,
+            headers: { Authorization: 'Bearer ${DOCS_TOKEN}' },
+            tools: ['lookup'],
+          },
+          wrong: {
+            type: 'http',
+            url: remote.url,
+            headers: { Authorization: 'Bearer not-the-token' },
+            tools: ['*'],
+          },
+        },
+        { DOCS_TOKEN: 'remote-secret-token-77' },
+      );
+      expect(servers.tools.map((t) => t.name)).toEqual(['mcp__docs__lookup']);
+      expect(tool(servers, 'mcp__docs__lookup').readOnly).toBe(true);
+      expect(await tool(servers, 'mcp__docs__lookup').run({ term: 'gate' }, context)).toBe(
+        'docs for gate: see page 7',
+      );
+      expect(remote.authorized).toBeGreaterThan(0);
+      expect(remote.refused).toBeGreaterThan(0);
+      const left = warnings.find((line) => line.startsWith('MCP server "wrong" is left out'));
+      expect(left).toMatch(/it did not start: .*401/);
+      expect(left).not.toContain('remote-secret-token-77');
+    } finally {
+      await remote.close();
+    }
   });
 });
 
