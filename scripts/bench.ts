@@ -17,6 +17,7 @@ import { measureColdLoop } from '../tests/support/bench/cold-loop.js';
 import { measureDistSize } from '../tests/support/bench/dist.js';
 import { measureLoopOverhead } from '../tests/support/bench/loop.js';
 import { measureSandboxCost } from '../tests/support/bench/sandbox.js';
+import { measureMcpCost } from '../tests/support/bench/mcp.js';
 import { measureWaits } from '../tests/support/bench/waits.js';
 import { renderTable, verdicts, type BenchResults } from '../tests/support/bench/report.js';
 import { checkRequest } from '../tests/support/github/openapi.js';
@@ -33,6 +34,7 @@ const REPS = {
     memory: 3,
     sandbox: [5, 41],
     waits: 5,
+    mcp: 41,
   },
   quick: {
     firstWrite: 2,
@@ -44,6 +46,7 @@ const REPS = {
     memory: 1,
     sandbox: [2, 9],
     waits: 1,
+    mcp: 9,
   },
 };
 const LOOP_TURNS = [10, 100, 300];
@@ -104,6 +107,7 @@ async function main(): Promise<void> {
     peakMemory: await step('5 peak memory', () => measurePeakMemory(reps.memory)),
     distSize,
     sandbox: await step('7 sandbox', () => measureSandboxCost(reps.sandbox[0]!, reps.sandbox[1]!)),
+    mcp: await step('9 MCP servers', () => measureMcpCost(reps.mcp)),
     waits: [],
   };
   for (const latency of GITHUB_LATENCIES_MS)

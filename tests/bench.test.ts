@@ -42,6 +42,7 @@ describe('npm run bench', () => {
 
     expect(output).toContain('start → first GitHub write');
     expect(output).toContain('start → first model request (GitHub 150 ms)');
+    expect(output).toContain('MCP: added to a tool call (local server in the sandbox)');
     expect(code, output).toBe(0);
     const results = JSON.parse(await readFile(out, 'utf8')) as Record<string, unknown>;
     for (const key of [
@@ -54,6 +55,7 @@ describe('npm run bench', () => {
       'peakMemory',
       'distSize',
       'sandbox',
+      'mcp',
       'waits',
     ])
       expect(results, key).toHaveProperty(key);

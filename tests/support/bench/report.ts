@@ -5,6 +5,7 @@ import type { DistSize } from './dist.js';
 import type { ColdLoopAt } from './cold-loop.js';
 import type { LoopOverhead } from './loop.js';
 import type { SandboxCost } from './sandbox.js';
+import type { McpCost } from './mcp.js';
 import type { WaitsAt } from './waits.js';
 import { median } from './stats.js';
 
@@ -18,6 +19,7 @@ export interface BenchResults {
   peakMemory: PeakMemory;
   distSize: DistSize;
   sandbox: SandboxCost;
+  mcp: McpCost;
   /** Measure 8 at each GitHub latency, 0 ms first. */
   waits: WaitsAt[];
 }
@@ -139,6 +141,7 @@ export function verdicts(results: BenchResults): Row[] {
     peakMemory,
     distSize,
     sandbox,
+    mcp,
     waits,
   } = results;
   const clearing = clearingShare;
@@ -230,6 +233,7 @@ export function verdicts(results: BenchResults): Row[] {
       verdict: 'info',
     },
     ...waits.flatMap(waitRows),
+    ...mcpRows(mcp),
     {
       measure: '6 dist/index.js',
       value: mb(distSize.indexBytes),
@@ -242,6 +246,30 @@ export function verdicts(results: BenchResults): Row[] {
       target: '—',
       verdict: 'info',
     },
+  ];
+}
+
+/** Measure 9: a call through a local MCP server against a built-in tool, and the prefix by MCP tools. */
+function mcpRows(mcp: McpCost): Row[] {
+  return [
+    {
+      measure: '9 MCP: added to a tool call (local server in the sandbox)',
+      value: `${ms(mcp.medianAddedPerCallMs)} (${ms(mcp.medianMcpCallMs)} vs ${ms(mcp.medianBuiltInCallMs)} read_file)`,
+      target: '< 20 ms',
+      verdict: check(mcp.medianAddedPerCallMs < 20),
+    },
+    {
+      measure: '  MCP: a server started, tools listed',
+      value: ms(mcp.startMs),
+      target: '—',
+      verdict: 'info',
+    },
+    ...mcp.prefix.map((at): Row => ({
+      measure: `  MCP: cached prefix with ${at.tools} tools${at.deferred ? ', deferred' : ''} (${at.model})`,
+      value: `${at.promptTokens} tokens`,
+      target: '—',
+      verdict: 'info',
+    })),
   ];
 }
 
