@@ -165,7 +165,7 @@ describe.each(ACTION_USERS)('MCP servers in a run, as $who', ({ as }) => {
 
     // The stubborn server (it ignores SIGTERM and its stdin closing) is gone with all it started.
     expect(await processesNamed(marker)).toEqual([]);
-  });
+  }, 120_000);
 
   it('reads a configuration file from the base branch, never the one changed in the work tree', async () => {
     const base = { mcpServers: { base: { command: process.execPath, args: [HOSTILE], tools: ['fail'] } } };
@@ -192,7 +192,7 @@ describe.each(ACTION_USERS)('MCP servers in a run, as $who', ({ as }) => {
       const names = toolNames(request).filter((name) => name.startsWith('mcp__'));
       expect(names).toEqual(['mcp__base__fail']);
     }
-  });
+  }, 120_000);
 
   it('refuses a server without a tool list before the run starts, with a clear error', async () => {
     world = await createWorld([]);
@@ -205,5 +205,5 @@ describe.each(ACTION_USERS)('MCP servers in a run, as $who', ({ as }) => {
       'mcp_servers: server "db": tools is required: list the tools the model may use (exact names, or "*" for all of them)',
     );
     expect(world.model.requests).toEqual([]);
-  });
+  }, 60_000);
 });
