@@ -236,12 +236,16 @@ export class ToolProxy {
   }
 }
 
-/** `host:port` (`[v6]:port`) of a CONNECT request; undefined without a port. */
+/** What a host may hold before it is decided on (and named in a refusal): a name's or an address's characters. */
+const HOST_CHARACTERS = /^[\w.-]{1,253}$|^[0-9a-f:.]{2,45}$/i;
+
+/** `host:port` (`[v6]:port`) of a CONNECT request; undefined without a port or with no host in it. */
 export function parseAuthority(authority: string): Target | undefined {
   const match = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(authority.trim());
   if (!match) return undefined;
+  const host = match[1]!.replace(/^\[|\]$/g, '');
   const port = Number(match[2]);
-  return port >= 1 && port <= 65_535 ? { host: match[1]!.replace(/^\[|\]$/g, ''), port } : undefined;
+  return port >= 1 && port <= 65_535 && HOST_CHARACTERS.test(host) ? { host, port } : undefined;
 }
 
 /** The host, port and path a plain HTTP request asks for: its absolute URI, else its Host header. */
@@ -258,10 +262,12 @@ export function requestTarget(
     };
   }
   if (url.protocol === 'https:') return { problem: 'https goes through CONNECT, not as a plain request' };
-  if (url.protocol !== 'http:' || url.hostname === '')
+  if (url.protocol !== 'http:')
     return { problem: `the sandbox proxy passes http: and CONNECT on, not ${url.protocol}` };
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!HOST_CHARACTERS.test(host)) return { problem: 'the request names no host' };
   return {
-    host: url.hostname.replace(/^\[|\]$/g, ''),
+    host,
     port: Number(url.port || 80),
     path: `${url.pathname}${url.search}`,
     authority: url.host,
