@@ -41,9 +41,10 @@ export function limitNote(
       `[todo-agent: the command reached the sandbox's limit of ${LIMITS.processes} processes per call; a fork failed]`,
     );
   notes.push(...refusalNotes(refused));
-  if (failed && refused.length === 0 && NETWORK_FAILED.test(output)) {
-    if (network === 'none') notes.push(NETWORK_OFF_NOTE);
-    if (network === 'gated') notes.push(AROUND_THE_GATE_NOTE);
+  if (failed && refused.length === 0) {
+    if (network === 'none' && (NETWORK_FAILED.test(output) || OFFLINE_FAILED.test(output)))
+      notes.push(NETWORK_OFF_NOTE);
+    if (network === 'gated' && NETWORK_FAILED.test(output)) notes.push(AROUND_THE_GATE_NOTE);
   }
   return notes.join('\n');
 }
@@ -67,12 +68,12 @@ function refusalNotes(refused: readonly Refused[]): string[] {
   return lines;
 }
 
-/**
- * Name lookup and connection failures, as npm, pip, curl, git and others report them; pip's only line when it
- * reached no index at all; npm's and Go's when told to stay offline.
- */
+/** Name lookup and connection failures, as npm, pip, curl, git and others report them. */
 const NETWORK_FAILED =
-  /ENOTFOUND|EAI_AGAIN|EAI_NONAME|getaddrinfo|Could not resolve host|Temporary failure in name resolution|Name or service not known|No address associated with hostname|Network is unreachable|NewConnectionError|Failed to establish a new connection|ECONNREFUSED|nodename nor servname|\(from versions: none\)|ENOTCACHED|GOPROXY=off/i;
+  /ENOTFOUND|EAI_AGAIN|EAI_NONAME|getaddrinfo|Could not resolve host|Temporary failure in name resolution|Name or service not known|No address associated with hostname|Network is unreachable|NewConnectionError|Failed to establish a new connection|ECONNREFUSED|Connection refused|nodename nor servname/i;
+
+/** With the network off: pip's only line when it reached no index at all; npm's and Go's, told to stay offline. */
+const OFFLINE_FAILED = /\(from versions: none\)|ENOTCACHED|GOPROXY=off/;
 
 export const NETWORK_OFF_NOTE =
   '[todo-agent: the network is off: the workflow sets `tool_network: none`, so commands in the sandbox reach no host and name lookups fail]';
