@@ -30,7 +30,8 @@ export function gatedFetch(decide: (target: Target) => Promise<Verdict>) {
     if ('failed' in verdict) throw new GateRefusal(verdict.failed);
     const route = verdict.routes[0]!;
     const body = init.body == null ? undefined : Buffer.from(await new Response(init.body).arrayBuffer());
-    const headers = Object.fromEntries(new Headers(init.headers).entries());
+    // The URL's own host, whatever port the decision leads to (a test's map moves it).
+    const headers = { ...Object.fromEntries(new Headers(init.headers).entries()), host: url.host };
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const answer = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = send(url, {

@@ -24,8 +24,12 @@ const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
  * compressed, without brackets or a trailing dot), or undefined when it is not a host name or an address.
  */
 export function normalizeHost(raw: string): string | undefined {
-  const trimmed = raw.trim().replace(/\.$/, '');
+  const trimmed = raw
+    .trim()
+    .replace(/\.$/, '')
+    .replace(/^\[(.*)\]$/, '$1');
   if (trimmed === '' || /[\s/\\?#@%]/.test(trimmed)) return undefined;
+  if (trimmed.includes(':') && isIP(trimmed) !== 6) return undefined; // a port is no part of a host
   const bracketed = isIP(trimmed) === 6 ? `[${trimmed}]` : trimmed;
   let host: string;
   try {

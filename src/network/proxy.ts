@@ -167,7 +167,9 @@ export class ToolProxy {
       };
     else if (this.#overBytes || this.bytes > limits.bytes) {
       this.#overBytes = true;
-      verdict = { refused: { reason: `the run's cap of ${gib(limits.bytes)} through the proxy is reached` } };
+      verdict = {
+        refused: { reason: `the run's cap of ${inUnits(limits.bytes)} through the proxy is reached` },
+      };
     } else verdict = await this.#options.decide(target);
     if ('refused' in verdict)
       this.#options.onRefused({ ...target, ...verdict.refused, method, at: Date.now() });
@@ -375,6 +377,14 @@ function plain(res: ServerResponse, status: number, text: string): void {
   res.end(body);
 }
 
-function gib(bytes: number): string {
-  return `${Math.round((bytes / 2 ** 30) * 10) / 10} GiB`;
+/** A byte count in the largest binary unit it fills. */
+function inUnits(bytes: number): string {
+  const [unit, size] = (
+    [
+      ['GiB', 2 ** 30],
+      ['MiB', 2 ** 20],
+      ['KiB', 2 ** 10],
+    ] as const
+  ).find(([, size]) => bytes >= size) ?? ['bytes', 1];
+  return `${Math.round((bytes / size) * 10) / 10} ${unit}`;
 }
