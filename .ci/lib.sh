@@ -7,7 +7,7 @@ NODE24_DIR=/opt/node24
 RUNNER=runner
 ROOTLESS=todo-rootless
 ROOTLESS_GROUP=todo-rootless-extra
-SANDBOX_TESTS=(tests/sandbox tests/mcp/servers.test.ts tests/e2e/sandbox.test.ts tests/e2e/sandbox-limits.test.ts tests/e2e/mcp.test.ts)
+SANDBOX_TESTS=(tests/sandbox tests/network tests/mcp/servers.test.ts tests/e2e/sandbox.test.ts tests/e2e/sandbox-limits.test.ts tests/e2e/network.test.ts tests/e2e/mcp.test.ts)
 ROOT_E2E=tests/e2e/sandbox-root.test.ts
 
 # The users and Node 24, made once per machine (idempotent).

@@ -88,7 +88,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       return { dir: ownDir, checkoutSha: await git.head() };
     })();
     const access = trigger.mode === 'plan' ? 'read-only' : 'read-write';
-    const sandboxReady = local.then(({ dir }) => startSandbox(settings, access, [dir.path]));
+    const sandboxReady = local.then(({ dir }) => startSandbox(settings, access, [dir.path], request.secrets));
     sandboxReady.catch(() => undefined); // awaited below, or closed on the way out
     try {
       const [{ dir, checkoutSha }, defaultBranch, allComments, threads, thread, permissions] =
@@ -191,11 +191,12 @@ async function startMcp(
   sandbox: Sandbox | undefined,
   secrets: string[],
 ): Promise<McpServers> {
-  const { startMcpServers } = await import('../mcp/open.js');
+  const { startMcpServers, throughGate } = await import('../mcp/open.js');
   const started = performance.now();
   const servers = await startMcpServers(config, {
     workspace: settings.workspace,
     ...(sandbox ? { sandbox } : {}),
+    ...throughGate(config, sandbox?.network),
     env: childEnv(process.env, secrets),
     timeoutMs: settings.inputs.mcp_timeout * 1000,
     warn: log.warning,

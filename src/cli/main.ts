@@ -7,7 +7,10 @@ import { runAgent, type AgentOptions } from '../agent/loop.js';
 import { GitRepo } from '../git/repo.js';
 import { childEnv } from '../sandbox/child-env.js';
 import { Model, type ModelOptions } from '../model/client.js';
-import { providerProblem, type Provider } from '../model/providers.js';
+import { endpointHost, providerProblem, type Provider } from '../model/providers.js';
+import { forwardedPorts, NetworkGate } from '../network/gate.js';
+import { parseAllowedHosts, ruleText, type HostRule } from '../network/hosts.js';
+import { networkFact } from '../agent/prompt.js';
 import { openWorkspace } from '../agent/workspace.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { openSandbox, SandboxError } from '../sandbox/setup.js';
@@ -16,9 +19,12 @@ import { redactor } from '../text/redact.js';
 import { secretValues } from '../settings/settings.js';
 import {
   NUMBER_SETTINGS,
+  deprecatedToolNetwork,
   parseWholeNumber,
+  SANDBOX_NETWORKS,
   SETTING_RULES,
   type NumberSetting,
+  type ToolNetworkSetting,
   type Rule,
 } from '../settings/parse.js';
 import { openEventLog, type EventLog } from '../record/event-log.js';
@@ -31,7 +37,8 @@ import type { McpServers } from '../mcp/servers.js';
 const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--provider P]
                   [--base-url URL] [--max-context-tokens N] [--effort LEVEL] [--price-per-mtok IN,OUT]
                   [--verify CMD] [--verify-attempts N] [--events FILE] [--transcript FILE]
-                  [--tool-network allow|none] [--no-sandbox] [--mcp-config FILE] [--mcp-timeout S]
+                  [--tool-network allowlist|all|none] [--allowed-hosts LIST] [--no-sandbox]
+                  [--mcp-config FILE] [--mcp-timeout S]
        todo-agent show FILE
 
 Runs the agent on <task> in the current directory. --provider is anthropic (the default; needs
@@ -42,12 +49,14 @@ high, xhigh or max (default: the model's own); --price-per-mtok prices a model t
 million input and output tokens. --verify runs CMD once every item is completed, and sends a failure back
 to the model. --events writes every agent event to FILE as JSON Lines; --transcript writes the run record
 (requests, responses, tool calls, usage, the result) to FILE as the action does, and \`todo-agent show FILE\`
-prints a record as the terminal showed its run. --mcp-config adds the tools of the MCP servers FILE
-configures (Claude Code's {"mcpServers": …} JSON, each server listing its tools), started in the sandbox as
-the action starts them; --mcp-timeout is the seconds each has to start and to answer a call (default 60).
-Commands run in the same sandbox as
-in the action when it can be built (as root, or with passwordless sudo); otherwise the CLI says so and runs
-them directly. Exits 0 when every todo item is completed (and CMD passed), 1 when the run ends otherwise,
+prints a record as the terminal showed its run. Commands run in the same sandbox as
+in the action when it can be built (as root, with passwordless sudo, or rootless); otherwise the CLI says so
+and runs them directly. --tool-network allowlist (the default) lets them reach only the registries your
+toolchains are configured with, GitHub's hosts and --allowed-hosts (comma-separated, *.example.com, host:port);
+all lets them reach every host, none no host. --mcp-config adds the tools of the MCP servers FILE configures
+(Claude Code's {"mcpServers": …} JSON, each server listing its tools), started in the sandbox as the action
+starts them; --mcp-timeout is the seconds each has to start and to answer a call (default 60). Exits 0 when
+every todo item is completed (and CMD passed), 1 when the run ends otherwise,
 2 on bad usage.`;
 
 class UsageError extends Error {}
@@ -67,6 +76,7 @@ const OPTIONS = {
   events: { type: 'string' },
   transcript: { type: 'string' },
   'tool-network': { type: 'string' },
+  'allowed-hosts': { type: 'string' },
   'no-sandbox': { type: 'boolean' },
   'mcp-config': { type: 'string' },
   'mcp-timeout': { type: 'string' },
@@ -84,7 +94,8 @@ interface CliSettings {
   limits: Pick<AgentOptions, 'maxTurns' | 'bashTimeoutSeconds' | 'reminderRounds' | 'maxContextTokens'>;
   model: Pick<ModelOptions, 'effort' | 'pricePerMtok'>;
   verify?: { command: string; attempts: number };
-  network: 'allow' | 'none';
+  network: ToolNetworkSetting;
+  allowedHosts: HostRule[];
   /** The MCP servers of --mcp-config, and the seconds of --mcp-timeout. */
   mcp?: McpConfig;
   mcpTimeoutSeconds: number;
@@ -153,9 +164,17 @@ function readFlags(values: Flags, positionals: string[]): CliSettings {
     model: { ...(effort ? { effort } : {}), ...(pricePerMtok ? { pricePerMtok } : {}) },
     ...(command ? { verify: { command, attempts } } : {}),
     network: ruled(values['tool-network'] ?? '', 'tool_network', SETTING_RULES.tool_network),
+    allowedHosts: allowedHostsFlag(values['allowed-hosts'] ?? ''),
     ...(values['mcp-config'] === undefined ? {} : { mcp: mcpConfigFile(values['mcp-config']) }),
     mcpTimeoutSeconds: wholeNumber('mcp-timeout', values['mcp-timeout'], 'mcp_timeout'),
   };
+}
+
+/** --allowed-hosts, read as the allowed_hosts input is. */
+function allowedHostsFlag(value: string): HostRule[] {
+  const parsed = parseAllowedHosts(value);
+  if ('problem' in parsed) throw new UsageError(parsed.problem.replace('allowed_hosts', '--allowed-hosts'));
+  return parsed.rules;
 }
 
 /** The MCP configuration in FILE, read and checked now: a bad one is bad usage, before any run. */
@@ -182,10 +201,11 @@ async function startMcp(
   { workspace, sandbox, secrets }: Pick<RunPlace, 'workspace' | 'sandbox' | 'secrets'>,
 ): Promise<McpServers | undefined> {
   if (!settings.mcp) return undefined;
-  const { startMcpServers } = await import('../mcp/open.js');
+  const { startMcpServers, throughGate } = await import('../mcp/open.js');
   const servers = await startMcpServers(settings.mcp, {
     workspace,
     ...(sandbox ? { sandbox } : {}),
+    ...throughGate(settings.mcp, sandbox?.network),
     env: childEnv(process.env, secrets),
     timeoutMs: settings.mcpTimeoutSeconds * 1000,
     warn: (line) => process.stderr.write(`todo-agent: ${redactor.redact(line)}\n`),
@@ -205,20 +225,50 @@ function openFor<T>(flag: string, path: string, open: (path: string) => T): T {
   }
 }
 
-/** The action's sandbox where it can be built here; otherwise a line on stderr saying why not. */
-async function trySandbox(workspace: string, network: 'allow' | 'none'): Promise<Sandbox | undefined> {
+/**
+ * The action's sandbox where it can be built here, with its network gate under the allowlist; otherwise a line
+ * on stderr saying why not.
+ */
+async function trySandbox(
+  workspace: string,
+  { network, allowedHosts, provider }: CliSettings,
+  baseUrl: string | undefined,
+  secrets: string[],
+): Promise<Sandbox | undefined> {
+  const say = (line: string) => process.stderr.write(`todo-agent: ${line}\n`);
+  let sandbox: Sandbox;
   try {
-    return await openSandbox({
+    sandbox = await openSandbox({
       workspace,
-      network: network === 'none' ? 'none' : 'host',
-      warn: (line) => process.stderr.write(`todo-agent: ${line}\n`),
+      network: SANDBOX_NETWORKS[network],
+      forwardedPorts: forwardedPorts(allowedHosts).map(({ port }) => port),
+      warn: say,
     });
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
-    process.stderr.write(`todo-agent: no sandbox for the commands (${error.message}); they run directly.\n`);
+    say(`no sandbox for the commands (${error.message}); they run directly, with the host's network.`);
     if (network === 'none') throw new UsageError('--tool-network none needs the sandbox');
     return undefined;
   }
+  if (network !== 'allowlist') return sandbox;
+  const model = endpointHost(provider, baseUrl || process.env.ANTHROPIC_BASE_URL);
+  const gate = await NetworkGate.open({
+    sandbox,
+    workspace,
+    allowedHosts,
+    github: {
+      serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com',
+      apiUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
+    },
+    guarded: model ? [{ host: model, what: "the model's API endpoint" }] : [],
+    env: childEnv(process.env, secrets),
+    ...(process.env.HOME ? { home: process.env.HOME } : {}),
+  }).catch((error: unknown) => {
+    sandbox.close();
+    throw error;
+  });
+  void gate.allowlist.then((list) => say(`network allowlist: ${list.rules.map(ruleText).join(', ')}`));
+  return sandbox;
 }
 
 /** The instruction files as HEAD has them (not as the model edits them); none outside a git repository. */
@@ -264,7 +314,11 @@ export async function main(argv: string[]): Promise<number> {
     record?.start({ task: settings.task, source: 'cli', ...(values.model ? { model: values.model } : {}) });
     const color = shouldColor(process.stdout, process.env);
     const workspace = await openWorkspace(process.cwd());
-    const sandbox = values['no-sandbox'] ? undefined : await trySandbox(workspace, settings.network);
+    const old = deprecatedToolNetwork(values['tool-network'] ?? '');
+    if (old) process.stderr.write(`todo-agent: warning: ${old.replace('tool_network', '--tool-network')}\n`);
+    const sandbox = values['no-sandbox']
+      ? undefined
+      : await trySandbox(workspace, settings, values['base-url'], secrets);
     const mcp = await startMcp(settings, { workspace, sandbox, secrets });
     const run = (async () =>
       runAgent({
@@ -316,7 +370,7 @@ async function agentOptions(
       date: new Date().toISOString().slice(0, 10),
       freshCheckout: false,
       ...(verify ? { verifyCommand: verify.command } : {}),
-      ...(settings.network === 'none' ? { network: 'off' as const } : {}),
+      ...networkFact(sandbox?.config.network),
     },
     instructions: await committedInstructions(process.cwd()),
     ...(verify ? { verify } : {}),

@@ -7,6 +7,10 @@ import {
   type McpConfig,
   type McpServersSetting,
 } from '../settings/mcp-servers.js';
+import { isLocal } from '../settings/mcp-servers.js';
+import { NetworkGate } from '../network/gate.js';
+import { ruleFromUrl, type HostRule } from '../network/hosts.js';
+import type { ToolNetwork } from '../sandbox/namespaces.js';
 import { startMcpServers, type McpServers, type McpStartOptions } from './servers.js';
 
 /** A file's text at the base branch's commit; undefined when the commit has no such file. */
@@ -28,6 +32,24 @@ export async function mcpConfigOf(
       `mcp_servers names ${setting.path}, which the base branch does not have (it is read from the base branch, never from the work tree)`,
     );
   return parseMcpConfig(text, setting.path, env);
+}
+
+/**
+ * What the network gate does for the servers, where the run has one: each remote server's host joins its
+ * allowlist (configured by the maintainer, so allowed), and their requests go through its fetch, which decides
+ * on the host and the address it leads to. A local server needs nothing here: the sandbox gives it the
+ * gate's proxy as it gives every process it starts.
+ */
+export function throughGate(
+  config: McpConfig,
+  network: ToolNetwork | undefined,
+): Pick<McpStartOptions, 'fetch'> {
+  if (!(network instanceof NetworkGate)) return {};
+  const rules = config.servers
+    .flatMap((server) => (isLocal(server) ? [] : [ruleFromUrl(server.url, 'mcp_servers')]))
+    .filter((rule): rule is HostRule => rule !== undefined);
+  if (rules.length > 0) network.allow(rules);
+  return { fetch: network.fetch };
 }
 
 export { startMcpServers, type McpServers, type McpStartOptions };

@@ -4,8 +4,7 @@
 // and stopped however the run ends: asked first (its stdin closed), then killed with everything it started.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import type { Sandbox } from './namespaces.js';
-import { NETWORK_OFF_ENV } from './limits.js';
+import type { Sandbox, SandboxCall } from './namespaces.js';
 
 /** How long a service has to exit once its stdin is closed before it is killed. */
 export const STOP_GRACE_MS = 500;
@@ -69,9 +68,9 @@ export class Service {
 
   /** Starts `argv` (its program looked up in the environment's PATH); `exited` tells if it could not. */
   static start(argv: readonly string[], opts: ServiceOptions): Service {
-    const env =
-      opts.sandbox?.config.network === 'none' ? { ...NETWORK_OFF_ENV, ...opts.env } : { ...opts.env };
-    const call = opts.sandbox?.exec(argv, { cwd: opts.cwd, env }) ?? { argv: [...argv] };
+    // The sandbox adds what its network needs (the gate's proxy, or word that the network is off).
+    const env = { ...opts.env };
+    const call: SandboxCall = opts.sandbox?.exec(argv, { cwd: opts.cwd, env }) ?? { argv: [...argv], env };
     const [program, ...args] = call.argv;
     const child = spawn(program as string, args, {
       cwd: opts.cwd,

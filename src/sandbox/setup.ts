@@ -4,6 +4,7 @@ import { lstat, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Bridge } from './bridge.js';
 import { rootlessEscalation } from './rootless.js';
 import { runCommand } from './run-command.js';
 import {
@@ -11,6 +12,7 @@ import {
   SandboxError,
   type Isolation,
   type SandboxConfig,
+  type SandboxNetwork,
   type WorkspaceAccess,
 } from './namespaces.js';
 
@@ -74,7 +76,13 @@ const KEYCTL: Partial<Record<NodeJS.Architecture, number>> = { x64: 250, arm64: 
 
 export interface SandboxRequest {
   workspace: string;
-  network: 'host' | 'none';
+  /** `gated`: the tools' network goes through the bridge (bridge.ts) to the network gate alone. */
+  network: SandboxNetwork;
+  /**
+   * `gated` only: ports of the runner's loopback (a job's database service) the tools reach at the same port
+   * on their own loopback, through the gate, which decides on each connection.
+   */
+  forwardedPorts?: readonly number[];
   /** Further paths to hide (the runner's files, for the action). */
   hidden?: readonly string[];
   /** HOME of the tools (default: this process's): shown read-only, with a private layer for their writes. */
@@ -87,7 +95,7 @@ export interface SandboxRequest {
   warn?: (message: string) => void;
 }
 
-export { SandboxError, type WorkspaceAccess };
+export { SandboxError, type SandboxNetwork, type WorkspaceAccess };
 
 async function findSystemProgram(name: string): Promise<string> {
   for (const dir of SYSTEM_DIRS) {
@@ -281,9 +289,20 @@ async function besideTheWay(
   return covered;
 }
 
-/** Builds the sandbox and runs `true` in it; throws SandboxError with the reason when it cannot. */
+/**
+ * Builds the sandbox (with its bridge when the network is `gated`: `sandbox.bridge` says where the gate is
+ * to answer) and runs `true` in it; throws SandboxError with the reason when it cannot.
+ */
 export async function openSandbox(request: SandboxRequest): Promise<Sandbox> {
   const sandbox = await Sandbox.open(await sandboxConfig(request));
+  if (request.network === 'gated') {
+    try {
+      sandbox.holdBridge(await Bridge.open(sandbox, request.forwardedPorts ?? []));
+    } catch (error) {
+      sandbox.close();
+      throw error;
+    }
+  }
   const check = await runCommand('true', {
     cwd: request.workspace,
     env: { PATH: '/usr/bin:/bin' },

@@ -5,7 +5,8 @@ import { SECRET_NAME_PATTERN } from '../sandbox/child-env.js';
 import { DEFAULT_MODEL } from '../model/catalogue.js';
 import { credentialFileSecrets } from '../sandbox/credential-files.js';
 import { providerProblem, type Provider } from '../model/providers.js';
-import { SETTING_RULES, wholeNumberRule, type Rule } from './parse.js';
+import { deprecatedToolNetwork, SETTING_RULES, wholeNumberRule, type Rule } from './parse.js';
+import { parseAllowedHosts } from '../network/hosts.js';
 import { runUrl } from '../github/urls.js';
 import { McpConfigError, readMcpServersSetting, type McpServersSetting } from './mcp-servers.js';
 
@@ -89,6 +90,13 @@ const inputsSchema = z.object({
   price_per_mtok: optional(SETTING_RULES.price_per_mtok),
   sandbox: ruled(SETTING_RULES.sandbox),
   tool_network: ruled(SETTING_RULES.tool_network),
+  /** More hosts for the network gate: one per line or comma-separated, `*.example.com`, `host:port`. */
+  allowed_hosts: z.string().transform((value, context) => {
+    const parsed = parseAllowedHosts(value);
+    if ('rules' in parsed) return parsed.rules;
+    context.addIssue({ code: 'custom', message: parsed.problem });
+    return z.NEVER;
+  }),
   verify_command: text(),
   verify_attempts: ruled(wholeNumberRule('verify_attempts')),
   /** The MCP servers' JSON, or a path in the repository; read by readMcpServersSetting with the environment. */
@@ -144,6 +152,8 @@ export interface Settings {
   runnerTemp: string;
   /** The maintainer's MCP servers (`mcp_servers`): checked now when inline, read from the base branch when a path. */
   mcp?: McpServersSetting;
+  /** Warnings for the log: a setting read under its old name. */
+  notices: string[];
 }
 
 export class SettingsError extends Error {
@@ -189,6 +199,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     workspace: context.GITHUB_WORKSPACE,
     runnerTemp: context.RUNNER_TEMP,
     ...('setting' in mcp && mcp.setting ? { mcp: mcp.setting } : {}),
+    notices: [deprecatedToolNetwork(raw.tool_network ?? '')].filter((notice) => notice !== undefined),
   };
 }
 

@@ -31,6 +31,9 @@ export function terminalReporter({ write, color }: ReporterOptions): AgentObserv
         if (!report.passed) write(`${report.outputTail.replace(/^/gm, '    ').trimEnd()}\n`);
         break;
       }
+      case 'network_refused':
+        write(`  ⛔ network gate refused ${event.host}:${event.port}: ${event.reason}\n`);
+        break;
       case 'end':
         write(
           `\n${event.result.status}: ${event.result.reason} (${event.result.turns} turns, ${event.result.toolCalls} tool calls)\n`,

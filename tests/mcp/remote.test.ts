@@ -13,7 +13,7 @@ const server = {
 
 describe('remoteFetch', () => {
   it("refuses any origin but the server's, and hands the rest to the sender with redirects left to the caller", async () => {
-    const sent: Array<{ url: string; redirect: RequestRedirect | undefined }> = [];
+    const sent: Array<{ url: string; redirect: RequestInit['redirect'] }> = [];
     const send = async (url: string | URL, init?: RequestInit) => {
       sent.push({ url: String(url), redirect: init?.redirect });
       return new Response('ok');
