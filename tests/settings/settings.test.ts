@@ -68,10 +68,10 @@ describe('action.yml', () => {
   });
 });
 
-describe("the README's Inputs table", () => {
+describe("docs/configuration.md's Inputs table", () => {
   it('names every input with the default action.yml gives it', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const table = readme.slice(readme.indexOf('\n### Inputs'), readme.indexOf('\n### Outputs'));
+    const page = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+    const table = page.slice(page.indexOf('\n## Inputs'), page.indexOf('\n## Outputs'));
     const rows = [...table.matchAll(/^\| `(\w+)` +\| (`[^|]*`|empty) +\|/gm)].map(([, name, value]) => [
       name!,
       value === 'empty' ? '' : value!.slice(1, -1),
