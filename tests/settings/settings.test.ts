@@ -68,18 +68,6 @@ describe('action.yml', () => {
   });
 });
 
-describe("docs/configuration.md's Inputs table", () => {
-  it('names every input with the default action.yml gives it', () => {
-    const page = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
-    const table = page.slice(page.indexOf('\n## Inputs'), page.indexOf('\n## Outputs'));
-    const rows = [...table.matchAll(/^\| `(\w+)` +\| (`[^|]*`|empty) +\|/gm)].map(([, name, value]) => [
-      name!,
-      value === 'empty' ? '' : value!.slice(1, -1),
-    ]);
-    expect(Object.fromEntries(rows)).toEqual(actionDefaults());
-  });
-});
-
 describe('readSettings', () => {
   it('reads the new model inputs: max_context_tokens, effort and price_per_mtok, all empty by default', () => {
     expect(readSettings({ ...RUNNER, ...KEYS }).inputs).toMatchObject({
