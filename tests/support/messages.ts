@@ -36,8 +36,12 @@ const FIELDS = new Set(['reason', 'decline', 'note', 'message']);
 const RETURNING =
   /^(taskProblem|providerProblem|credentialProblems|waitingText|waysOut|#adjust|stopReasonEnding)$/;
 
-/** Where text is the model's to read (tool results) or a program's, not a person's. */
-const NOT_FOR_PEOPLE = /^(agent\/tools\/|agent\/todos\.ts|agent\/workspace\.ts|github\/reading\/)/;
+/**
+ * Where text is the model's to read (tool results) or a program's, not a person's: an MCP server's transport
+ * reports to the SDK, whose client turns a broken connection into the tool errors the model reads.
+ */
+const NOT_FOR_PEOPLE =
+  /^(agent\/tools\/|agent\/todos\.ts|agent\/workspace\.ts|github\/reading\/|mcp\/stdio\.ts)/;
 
 /**
  * Text at those places that no person reads: internal checks no input can reach (they would point at a bug,
