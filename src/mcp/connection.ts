@@ -27,6 +27,8 @@ export interface ConnectionOptions {
   timeoutMs: number;
   /** Sends a remote server's requests: the network gate's fetch, where the run has a gate. */
   fetch?: FetchLike;
+  /** One line for the log: a server left out, or one that stopped during the run. */
+  warn: (line: string) => void;
 }
 
 export class Connection {
@@ -142,6 +144,10 @@ export class Connection {
     if (this.#closing || this.problem) return;
     const what = this.#ready ? 'it stopped' : 'it exited at start';
     this.problem = exit ? this.#exitSentence(what, exit) : 'it closed the connection';
+    if (this.#ready)
+      this.#options.warn(
+        `MCP server "${this.name}" stopped during the run: ${this.problem}; its tools answer with why.`,
+      );
   }
 
   async #failure(fallback: string): Promise<string> {

@@ -16,10 +16,8 @@ const MAX_SCHEMA_CHARS = 50_000;
 /** How long stopping the servers may take before what is left is killed. */
 const CLOSE_MS = 1_500;
 
-export interface McpStartOptions extends ConnectionOptions {
-  /** One line for the log: a server left out, a listed tool the server lacks, a tool left out. */
-  warn: (line: string) => void;
-}
+/** `warn` also hears of a listed tool the server lacks, and of a tool left out. */
+export type McpStartOptions = ConnectionOptions;
 
 /** `mcp__<server>__<tool>`, the name the model calls it by. */
 export function toolName(server: string, tool: string): string {

@@ -196,12 +196,25 @@ describe('hostile servers', () => {
     expect(warnings).toContain('MCP server "silent" is left out: it did not start within 5 s (mcp_timeout).');
     expect([...servers.servers].sort()).toEqual([
       'broken: not available (it did not start)',
-      'fine: 1 tool (5 more it has are not allowed)',
+      'fine: 1 tool (6 more it has are not allowed)',
       'silent: not available (it did not start)',
     ]);
     expect(servers.summary).toBe('broken (not available), silent (not available), fine (1 tool)');
     await expect(tool(servers, 'mcp__fine__fail').run({}, context)).rejects.toThrow(
       'the MCP server "fine" answered with an error: the ticket system is down',
+    );
+  });
+
+  it('says when a server stops during the run, and its tools then answer with why', async () => {
+    const servers = await start({ crashing: { command: node, args: [HOSTILE], tools: ['crash', 'fail'] } });
+    await expect(tool(servers, 'mcp__crashing__crash').run({}, context)).rejects.toThrow(
+      /the MCP server "crashing" is not available: it stopped \(exit code 5\): hostile-server: out of memory/,
+    );
+    await expect(tool(servers, 'mcp__crashing__fail').run({}, context)).rejects.toThrow(
+      /the MCP server "crashing" is not available: it stopped \(exit code 5\)/,
+    );
+    expect(warnings.join('\n')).toMatch(
+      /MCP server "crashing" stopped during the run: it stopped \(exit code 5\): hostile-server: out of memory; its tools answer with why\./,
     );
   });
 

@@ -1,7 +1,7 @@
 /* global setInterval */
 // An MCP server that misbehaves, for the tests: `node hostile-server.mjs MODE`. Plain JavaScript, so that it
 // runs in the sandbox as a maintainer's server would, with the SDK's own server side.
-//   tools      tools that inject, print workflow commands, flood, hang, echo their env; ignores SIGTERM
+//   tools      tools that inject, print workflow commands, flood, hang, echo their env, crash; ignores SIGTERM
 //   stubborn   as tools, and also ignores its stdin closing
 //   exit       writes a reason on stderr and exits at start
 //   silent     reads its stdin and never answers
@@ -60,5 +60,13 @@ if (mode === 'silent') {
     isError: true,
     content: [{ type: 'text', text: 'the ticket system is down' }],
   }));
+  server.registerTool(
+    'crash',
+    { description: 'Exits in the middle of a call.', inputSchema: {} },
+    async () => {
+      process.stderr.write('hostile-server: out of memory\n');
+      process.exit(5);
+    },
+  );
   await server.connect(new StdioServerTransport());
 }
