@@ -78,7 +78,13 @@ describe.each(ACTION_USERS)('MCP servers in a run, as $who', ({ as }) => {
       reply(text('Used every server.')),
     ]);
     const run = await world.trigger('/agent use the servers', {
-      inputs: { mcp_servers: JSON.stringify(config), mcp_timeout: '20' },
+      // The gate lets the action reach a server's host by its being configured; one on a loopback address (and
+      // here at the address of GitHub's API, the emulator's) must be named in allowed_hosts too, as any such.
+      inputs: {
+        mcp_servers: JSON.stringify(config),
+        mcp_timeout: '20',
+        allowed_hosts: new URL(remote.url).host,
+      },
       env: { DOCS_TOKEN: SECRET },
       ...(as ? { as } : {}),
     });
@@ -193,6 +199,22 @@ describe.each(ACTION_USERS)('MCP servers in a run, as $who', ({ as }) => {
       expect(names).toEqual(['mcp__base__fail']);
     }
   }, 120_000);
+
+  it('reaches a remote server through the network gate: a host the gate guards is refused unless allowed_hosts names it', async () => {
+    remote = await startRemoteMcpServer(SECRET);
+    world = await createWorld([reply(ONE_ITEM('completed')), reply(text('Nothing to use.'))]);
+    const config = { mcpServers: { docs: { type: 'http', url: remote.url, tools: ['lookup'] } } };
+    const run = await world.trigger('/agent look', {
+      inputs: { mcp_servers: JSON.stringify(config) },
+      ...(as ? { as } : {}),
+    });
+    expect(run.outputs.status).toBe('completed');
+    expect(run.stdout).toMatch(
+      /MCP server "docs" is left out: it did not start: the network gate refused 127\.0\.0\.1:\d+: 127\.0\.0\.1 is GitHub's API/,
+    );
+    expect(remote.authorized + remote.refused).toBe(0);
+    expect(toolNames(world.model.requests[0]!).some((name) => name.startsWith('mcp__'))).toBe(false);
+  }, 60_000);
 
   it('refuses a server without a tool list before the run starts, with a clear error', async () => {
     world = await createWorld([]);
