@@ -106,12 +106,13 @@ describe('the reference servers in the sandbox', () => {
         },
       },
       {},
-      4_000,
+      // Room to start on a loaded machine (the timeout is the same for the start and for each call).
+      10_000,
     );
     await expect(
-      tool(servers, 'mcp__slow__trigger-long-running-operation').run({ duration: 30, steps: 3 }, context),
+      tool(servers, 'mcp__slow__trigger-long-running-operation').run({ duration: 60, steps: 3 }, context),
     ).rejects.toThrow(
-      'the MCP server "slow" did not answer trigger-long-running-operation within 4 s (mcp_timeout)',
+      'the MCP server "slow" did not answer trigger-long-running-operation within 10 s (mcp_timeout)',
     );
     expect(await tool(servers, 'mcp__slow__echo').run({ message: 'still here' }, context)).toBe(
       'Echo: still here',
