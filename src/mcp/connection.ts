@@ -1,4 +1,4 @@
-// One MCP server for the length of a run: started (a local one in the sandbox, sandbox/service.ts; a remote
+// One MCP server for the length of a run: started (a local one in the sandbox, sandbox/run-command.ts; a remote
 // one through the egress rule), its tools listed once, each call answered within the timeout, and what went
 // wrong said in one sentence that names it. A server that fails stays failed: its tools answer with why.
 import path from 'node:path';
@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { isLocal, type ServerConfig } from '../settings/mcp-servers.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
-import { Service, type ServiceExit } from '../sandbox/service.js';
+import { Service, type ServiceExit } from '../sandbox/run-command.js';
 import { CappedOutput } from '../sandbox/capped-output.js';
 import { ToolError, type ToolAnswer, type ToolContext } from '../agent/tools/types.js';
 import { errorMessage } from '../text/error-sentence.js';
