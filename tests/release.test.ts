@@ -139,7 +139,9 @@ describe('a release', () => {
       '.github/workflows/todo-agent-reusable.yml',
     ];
     const pins = pages.flatMap((page) =>
-      [...read(page).matchAll(/uses: OWNER\/todo-agent(\/[^@\s]*)?@([\w.-]+)/g)].map((m) => `${page}: ${m[2]}`),
+      [...read(page).matchAll(/uses: OWNER\/todo-agent(\/[^@\s]*)?@([\w.-]+)/g)].map(
+        (m) => `${page}: ${m[2]}`,
+      ),
     );
     expect(pins.length).toBeGreaterThanOrEqual(6);
     expect(pins.filter((pin) => !pin.endsWith(': v1'))).toEqual([]);
