@@ -210,7 +210,10 @@ export class GitHubApi {
 
   /**
    * A request function that only reads: anything but a GET is refused before it is sent. The github tool's
-   * answers come through it, counted in `reads`.
+   * answers come through it, counted in `reads`. A redirect is never followed: GitHub answers one for an
+   * issue transferred to another repository, which this repository's reader must not show as its own. A
+   * read that asks for `redirect: 'manual'` itself (a job's log, a signed URL) gets the redirect as its
+   * answer; any other read throws `Redirected`, saying where it led.
    */
   readOnly(): ReadRequest {
     const octokit = this.#octokit;
@@ -219,7 +222,14 @@ export class GitHubApi {
       if (!route.startsWith('GET ') || (method && method.toUpperCase() !== 'GET'))
         throw new Error(`the github tool only reads; ${route} is refused`);
       this.reads++;
-      return await octokit.request(route, params);
+      const options = (params?.request ?? {}) as Record<string, unknown>;
+      const answer = await octokit.request(route, {
+        ...params,
+        request: { ...options, redirect: 'manual' },
+      });
+      if (options.redirect !== 'manual' && REDIRECTS.has(answer.status))
+        throw new Redirected(route, answer.status, String(answer.headers.location ?? ''));
+      return answer;
     }) as unknown as ReadRequest;
     return read;
   }
@@ -580,6 +590,21 @@ export interface WrittenComment {
 
 function written(body: string | null | undefined, etag: string | undefined): { body: string; etag?: string } {
   return { body: body ?? '', ...(etag ? { etag } : {}) };
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** GitHub answered a read with a redirect (a transferred issue: 301 to its new place), not followed. */
+export class Redirected extends Error {
+  override name = 'Redirected';
+  constructor(
+    route: string,
+    readonly status: number,
+    /** Where GitHub sent the request: for a transferred issue, `…/repositories/<id>/issues/<number>`. */
+    readonly location: string,
+  ) {
+    super(`GitHub answered ${route} with a redirect (${status}) to ${location || 'nowhere'}`);
+  }
 }
 
 export function statusOf(error: unknown): number | undefined {

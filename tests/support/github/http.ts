@@ -13,6 +13,7 @@ import type { HandlerTable, Reply, Request } from './replies.js';
 import type { Emu } from './state.js';
 import type { InjectedResponse, RecordedCall } from './types.js';
 import { signedDownload, type RawReply } from './attachments.js';
+import { movedIssueAnswer } from './issues.js';
 
 export interface EmulatorServer {
   url: string;
@@ -146,6 +147,8 @@ export async function startServer(emu: Emu, handlers: HandlerTable): Promise<Emu
       call.operationId = 'graphql';
       return answerGraphql(emu, body);
     }
+    const moved = movedIssueAnswer(emu, method, url);
+    if (moved) return moved;
     const outcome = preflight(method, url, body, call);
     if (!('operationId' in outcome)) return outcome;
     const handler = handlers[outcome.operationId];

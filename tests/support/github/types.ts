@@ -119,6 +119,17 @@ export interface IssueState {
   updated_at: string;
 }
 
+/** An issue transferred to another repository: where it is now, and what it was here. */
+export interface TransferState {
+  /** `owner/name` of the repository it went to. */
+  to: string;
+  /** That repository's id: GitHub's redirect names the repository by id. */
+  repositoryId: number;
+  /** Its number there. */
+  number: number;
+  issue: IssueState;
+}
+
 export interface PullState {
   number: number;
   title: string;
@@ -235,6 +246,14 @@ export interface GitHubEmulator {
   addCheckRun(seed: CheckRunSeed): CheckRunState;
   /** A commit status on a commit (or a pull request's head branch). */
   addStatus(seed: StatusSeed): StatusState;
+  /**
+   * Transfers issue `number` to the repository `to` (`owner/name`, of id `repositoryId`), where it becomes
+   * `newNumber`: from then on this repository answers it as GitHub does (see issues.ts).
+   */
+  transferIssue(
+    number: number,
+    to: { repository: string; repositoryId: number; newNumber: number },
+  ): TransferState;
   /** Makes the next `times` (default 1) requests matching method and path regex fail with `response`. */
   failNext(match: { method?: string; path: RegExp }, response: InjectedResponse, times?: number): void;
   /** Calls other than GET/HEAD, in order. */
