@@ -34,9 +34,11 @@ export async function deliverWork(
     logDisarmed(await prepared.config.restore(git));
     // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     if (plan.kind === 'plan') return {};
+    const mayChangeWorkflows = await request.api.mayChangeWorkflows();
     const delivered = await deliver({
       ...deliveryOf(request, prepared, agentResult, checklist),
       ...(claim ? { claim } : {}),
+      ...(mayChangeWorkflows === undefined ? {} : { mayChangeWorkflows }),
     });
     await handBack(prepared);
     return delivered;
@@ -82,7 +84,7 @@ function deliveryOf(
     pull: {
       title: firstLine(headline(plan), 100, redact),
       draft: settings.inputs.draft,
-      body: ({ files, heldBack, unsignedBecause }) =>
+      body: ({ files, heldBack, unsignedBecause, withheld }) =>
         pullBody({
           ...closesOf(plan, trigger.issueNumber),
           result,
@@ -90,6 +92,7 @@ function deliveryOf(
           files,
           heldBack,
           ...(unsignedBecause ? { unsignedBecause } : {}),
+          ...(withheld ? { withheld } : {}),
         }),
     },
   };

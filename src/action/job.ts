@@ -16,11 +16,21 @@ import { recordDelivery, recordForSummary } from './record.js';
 import { isolationOf } from './tool-sandbox.js';
 
 export type JobOutcome =
-  | { status: AgentResult['status']; result: AgentResult; delivery: Delivery; branch?: string }
+  | {
+      /** How the step ends: the agent's status, or `failed` when the work did not all reach GitHub. */
+      status: AgentResult['status'];
+      result: AgentResult;
+      delivery: Delivery;
+      branch?: string;
+      /** The step's error when it fails: why, naming the rule GitHub enforces when one kept work out. */
+      failure?: string;
+    }
   | { status: 'skipped'; declined: string };
 
 export async function runJob(request: JobRequest): Promise<JobOutcome> {
   const { settings, trigger, api } = request;
+  // Asked while the run is prepared: the model's environment note and delivery both need it.
+  void api.mayChangeWorkflows();
   const prepared = await prepare(request);
   if ('decline' in prepared) {
     await answer(api, trigger, `todo-agent did not start: ${prepared.decline}.`);
@@ -56,7 +66,9 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     await claim.drop();
     const failedDelivery = result.status !== agentResult.status ? result.reason : undefined;
     await recordDelivery(record, prepared, delivery, failedDelivery);
-    record?.result({ status: result.status, reason: result.reason });
+    const step = stepOutcome(result, delivery);
+    // The record's last line says what the step's outputs say.
+    record?.result({ status: step.status, reason: step.failure ?? result.reason });
     // The reaction that says how it ended goes beside the final checklist write (a round trip fewer).
     const [body] = await Promise.all([
       checklist.finish(result, delivery, record && basename(record.path)),
@@ -64,7 +76,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     ]);
     await summary.write(body, await recordForSummary(record), api.reads);
     const pushed = delivery.pushedBranch;
-    return { status: result.status, result, delivery, ...(pushed ? { branch: pushed } : {}) };
+    return { ...step, result, delivery, ...(pushed ? { branch: pushed } : {}) };
   } catch (error) {
     await claim.drop();
     await checklist.fail(error);
@@ -72,4 +84,35 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   } finally {
     await prepared.ownDir.remove();
   }
+}
+
+/**
+ * How the step ends. Work that was done but did not all reach GitHub (kept as a patch, or a part left out)
+ * fails it, and its error names the rule GitHub enforces; a cancelled run stays cancelled.
+ */
+export function stepOutcome(
+  result: AgentResult,
+  delivery: Delivery,
+): { status: AgentResult['status']; failure?: string } {
+  if (result.status === 'failed') return { status: 'failed', failure: `todo-agent failed: ${result.reason}` };
+  if (result.status === 'cancelled') return { status: 'cancelled' };
+  const rule = (refusal: { rule: string; advice: string }) => `${refusal.rule}. ${refusal.advice}`;
+  if (delivery.patch !== undefined) {
+    const why = delivery.refusal
+      ? `GitHub's rule: ${rule(delivery.refusal)}`
+      : (delivery.note ?? 'the push failed');
+    return {
+      status: 'failed',
+      failure: `todo-agent could not deliver the work (kept as a patch in the comment and the run record): ${why}`,
+    };
+  }
+  if (delivery.withheld) {
+    const { paths, refusal } = delivery.withheld;
+    const where = delivery.pr ? 'attached to the pull request' : 'kept in the run record';
+    return {
+      status: 'failed',
+      failure: `todo-agent delivered the work without ${paths.join(', ')} (their change is ${where} as a patch): ${rule(refusal)}`,
+    };
+  }
+  return { status: result.status };
 }

@@ -51,6 +51,8 @@ export interface RunFacts {
   verifyCommand?: string;
   /** `off`: the workflow set `tool_network: none`, so no command reaches the network. */
   network?: 'off';
+  /** `locked`: the token may not create or change files under .github/workflows/ (known before delivery). */
+  workflowFiles?: 'locked';
 }
 
 export interface Briefing {
@@ -88,6 +90,8 @@ function factsBlock(facts: RunFacts): string {
       `Verify command: \`${facts.verifyCommand}\`. The action runs it when every item is completed; the pull request opens only if it passes.`,
     facts.network === 'off' &&
       'Network: off. The workflow sets `tool_network: none`, so commands reach no host and name lookups fail at once: nothing can be downloaded (no package installs from a registry). Work with what the workspace, HOME and the tool cache already hold, and say in your summary what could not be checked without the network.',
+    facts.workflowFiles === 'locked' &&
+      "Workflow files: this run's token may not create, change or delete files under .github/workflows/ (GitHub refuses it without the workflows permission). A change there is left out of the pull request and attached to it as a patch for the maintainer to apply; if the task needs one, say so in your plan and your summary.",
   ].filter(Boolean);
   return `<environment>\n${lines.join('\n')}\n</environment>`;
 }

@@ -283,10 +283,32 @@ export class GitRepo {
     return blobs;
   }
 
-  /** The whole change from `from` to HEAD as one patch `git apply` takes (binary files included). */
-  async patchSince(from: string): Promise<string> {
+  /**
+   * The change from `from` to HEAD (or, `staged`, to the index) as one patch `git apply` takes (binary files
+   * included), of `paths` alone when given.
+   */
+  async patchSince(
+    from: string,
+    { staged = false, paths }: { staged?: boolean; paths?: readonly string[] } = {},
+  ): Promise<string> {
     assertNotOption(from, 'diff');
-    return await this.#git(['diff', '--binary', '--full-index', '--no-color', '--no-ext-diff', from, 'HEAD']);
+    const to = staged ? ['--cached', from] : [from, 'HEAD'];
+    const only = paths ? ['--', ...paths.map((path) => `:(literal)${path}`)] : [];
+    return await this.#git([
+      'diff',
+      '--binary',
+      '--full-index',
+      '--no-color',
+      '--no-ext-diff',
+      ...to,
+      ...only,
+    ]);
+  }
+
+  /** Moves the branch back to `sha`, keeping the index and the work tree: its commits since, to make again. */
+  async uncommitSince(sha: string): Promise<void> {
+    assertNotOption(sha, 'reset');
+    await this.#git(['reset', '-q', '--soft', sha]);
   }
 
   /** Lines added and removed per file from `from` to HEAD, or to the index (binary files count none). */
@@ -350,9 +372,12 @@ export class GitRepo {
 
   /** What the work tree holds that no commit does (.gitignore respected): what a commit left out. */
   async uncommitted(): Promise<string[]> {
-    return lines(await this.#git(['status', '--porcelain', '--untracked-files=all'])).map((line) =>
-      line.slice(3),
-    );
+    // -z: each path as it is (without it, git quotes one with a space or a non-ASCII letter).
+    const entries = await this.#git(['status', '--porcelain', '-z', '--no-renames', '--untracked-files=all']);
+    return entries
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => entry.slice(3));
   }
 
   /** Runs git, throws GitError unless it exits 0, returns stdout. */

@@ -64,8 +64,13 @@ export class GitHubApi {
   readonly #repo: { owner: string; repo: string };
   readonly #permissions = new Map<string, { at: number; answer: Promise<Permission> }>();
   #self: Promise<string | undefined> | undefined;
+  /** A classic token's scopes (GitHub's X-OAuth-Scopes on `GET /user`); undefined for any other token. */
+  #scopes: string[] | undefined;
   /** The login our own reaction came back with: who this token writes as, whatever kind of token it is. */
   #reactedAs: string | undefined;
+  /** The first 👀 on its way, sent without this client: who it comes back as, `reactedAs` is told. */
+  #reacting: Promise<unknown> = Promise.resolve();
+  #workflows: Promise<boolean | undefined> | undefined;
 
   constructor(options: ApiOptions) {
     this.#repo = { owner: options.owner, repo: options.repo };
@@ -162,13 +167,37 @@ export class GitHubApi {
     this.#reactedAs ??= login;
   }
 
+  /** The first 👀 is on its way (its login, once back, goes to `reactedAs`): `mayChangeWorkflows` waits for it. */
+  reacting(sent: Promise<unknown>): void {
+    this.#reacting = sent.catch(() => undefined);
+  }
+
+  /**
+   * Whether this token may create, change or delete files under `.github/workflows/`, where its kind tells
+   * without trying: the workflow's own token (it writes as github-actions[bot]) never has the workflows
+   * permission; a classic personal token has it with the `workflow` scope. Undefined for an app's or a
+   * fine-grained token, whose permissions GitHub does not tell: a refusal says it then.
+   */
+  mayChangeWorkflows(): Promise<boolean | undefined> {
+    this.#workflows ??= (async () => {
+      if (await this.selfLogin()) return this.#scopes && this.#scopes.includes('workflow');
+      await this.#reacting;
+      return this.#reactedAs === WORKFLOW_BOT ? false : undefined;
+    })();
+    return this.#workflows;
+  }
+
   /**
    * The login the token writes as, asked once: a personal access token's user. The workflow's token and an
    * app's token may not ask (403), and write as a bot anyway, so the answer is then undefined.
    */
   selfLogin(): Promise<string | undefined> {
     this.#self ??= this.#octokit.rest.users.getAuthenticated().then(
-      ({ data }) => data.login,
+      ({ data, headers }) => {
+        const scopes = headers['x-oauth-scopes'];
+        if (typeof scopes === 'string') this.#scopes = scopes.split(',').map((scope) => scope.trim());
+        return data.login;
+      },
       () => undefined,
     );
     return this.#self;

@@ -73,10 +73,14 @@ const LINE = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('delivery'),
     committed: z.array(z.string()),
-    heldBack: z.array(z.string()),
+    // A record before grouping listed every file by its path.
+    heldBack: z.array(
+      z.union([z.string(), z.object({ path: z.string(), files: z.number(), why: z.string().optional() })]),
+    ),
     pushed: z.string().optional(),
     pr: z.object({ number: z.number(), url: z.string() }).optional(),
     refused: z.object({ reason: z.string(), patch: z.string() }).optional(),
+    withheld: z.object({ paths: z.array(z.string()), reason: z.string(), patch: z.string() }).optional(),
     note: z.string().optional(),
   }),
   z.object({ type: z.literal('result'), status: z.string(), reason: z.string().optional() }),
@@ -151,13 +155,23 @@ export function showRecord(text: string, options: ShowOptions): string {
 function describeDelivery(line: Extract<z.infer<typeof LINE>, { type: 'delivery' }>): string {
   const parts = [
     `${line.committed.length} file${line.committed.length === 1 ? '' : 's'} committed`,
-    ...(line.heldBack.length ? [`held back: ${line.heldBack.join(', ')}`] : []),
+    ...(line.heldBack.length ? [`held back: ${line.heldBack.map(leftOut).join(', ')}`] : []),
+    ...(line.withheld
+      ? [`left out ${line.withheld.paths.join(', ')} (${line.withheld.reason}); the record holds their patch`]
+      : []),
     ...(line.pushed ? [`pushed to ${line.pushed}`] : []),
     ...(line.pr ? [`pull request #${line.pr.number} ${line.pr.url}`] : []),
     ...(line.refused ? [`not pushed (${line.refused.reason}); the record holds the patch`] : []),
     ...(line.note ? [line.note] : []),
   ];
   return parts.join('; ');
+}
+
+/** A folder held back whole once, with its count and why (`.venv (768 files): a Python virtualenv`). */
+function leftOut(entry: string | { path: string; files: number; why?: string | undefined }): string {
+  if (typeof entry === 'string') return entry;
+  const count = entry.files > 1 ? ` (${entry.files} files)` : '';
+  return `${entry.path}${count}${entry.why ? `: ${entry.why}` : ''}`;
 }
 
 /** Model-written text on one short line, without control characters (an escape could restyle the terminal). */

@@ -130,6 +130,20 @@ describe('GitRepo changes', () => {
     await expect(repo.blobs(['HEAD'])).rejects.toThrow(/not an object id/);
   });
 
+  it('lists what no commit holds by each path as it is: a space or a non-ASCII letter is not quoted', async () => {
+    const dir = clone('work');
+    write(dir, 'README.md', 'changed\n');
+    write(dir, '.venv/lib/launcher manifest.xml', 'x\n');
+    write(dir, 'docs/café.md', 'x\n');
+    write(dir, 'secret.env', 'KEY=1\n'); // ignored: not listed
+    const repo = new GitRepo(dir, { env });
+    expect((await repo.uncommitted()).sort()).toEqual([
+      '.venv/lib/launcher manifest.xml',
+      'README.md',
+      'docs/café.md',
+    ]);
+  });
+
   it('sees an untracked file alone as a change', async () => {
     const dir = clone('work');
     write(dir, 'notes.txt', 'n\n');

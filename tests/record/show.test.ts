@@ -63,6 +63,36 @@ describe('showRecord', () => {
     expect(shown).toContain('result: completed');
   });
 
+  it('shows what delivery held back grouped, a folder once with its count and why, and what it left out', () => {
+    const shown = showRecord(
+      line({
+        type: 'delivery',
+        committed: ['M\tindex.js'],
+        heldBack: [
+          { path: '.venv', files: 768, why: 'a Python virtualenv (it holds pyvenv.cfg)' },
+          { path: 'gha-creds-1.json', files: 1 },
+        ],
+        pushed: 'agent/x',
+        withheld: {
+          paths: ['.github/workflows/ci.yml'],
+          reason: 'the token may not create or change workflow files (.github/workflows/ci.yml). Apply it.',
+          patch: 'diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml\n',
+        },
+      }),
+      { color: false },
+    );
+    expect(shown).toBe(
+      '\ndelivery: 1 file committed; held back: .venv (768 files): a Python virtualenv (it holds pyvenv.cfg), ' +
+        'gha-creds-1.json; left out .github/workflows/ci.yml (the token may not create or change workflow files ' +
+        '(.github/workflows/ci.yml). Apply it.); the record holds their patch; pushed to agent/x\n',
+    );
+    // A record written before the grouping (every file by path) still reads.
+    const old = showRecord(line({ type: 'delivery', committed: [], heldBack: ['a.txt', 'b.txt'] }), {
+      color: false,
+    });
+    expect(old).toBe('\ndelivery: 0 files committed; held back: a.txt, b.txt\n');
+  });
+
   it('names the lines it cannot read, and goes on', () => {
     const shown = showRecord(
       ['not json', line({ type: 'todos', turn: 1 }), line({ type: 'note', text: 'still here' })].join('\n'),

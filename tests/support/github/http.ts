@@ -145,7 +145,7 @@ export async function startServer(emu: Emu, handlers: HandlerTable): Promise<Emu
     // GraphQL is not in the REST description: its own module checks it against GitHub's GraphQL schema.
     if (method === 'POST' && url.pathname === '/graphql') {
       call.operationId = 'graphql';
-      return answerGraphql(emu, body);
+      return injection(method, url) ?? answerGraphql(emu, body);
     }
     const moved = movedIssueAnswer(emu, method, url);
     if (moved) return moved;
@@ -171,6 +171,9 @@ export async function startServer(emu: Emu, handlers: HandlerTable): Promise<Emu
       'x-ratelimit-resource': 'core',
       'x-github-api-version-selected': '2022-11-28',
       'x-github-request-id': `EMU:${calls.length.toString(16).toUpperCase().padStart(8, '0')}`,
+      ...(emu.options.tokenUser && emu.options.tokenScopes
+        ? { 'x-oauth-scopes': emu.options.tokenScopes.join(', ') }
+        : {}),
       ...reply.headers,
     };
     res.writeHead(reply.status, headers);

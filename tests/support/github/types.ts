@@ -31,6 +31,11 @@ export interface EmulatorOptions {
    */
   tokenUser?: string;
   /**
+   * With `tokenUser`: the token is a classic personal access token with these scopes, which GitHub lists in
+   * every answer's `X-OAuth-Scopes` header. Unset: a fine-grained token, whose answers carry no such header.
+   */
+  tokenScopes?: readonly string[];
+  /**
    * The bot an app's installation token writes as (e.g. 'todo-app[bot]'): writes come from it, and
    * `GET /user` is refused as for the workflow token. Unset (and no `tokenUser`): github-actions[bot].
    */
