@@ -49,13 +49,20 @@ export interface Sandbox {
   cleanup(): Promise<void>;
 }
 
-/** A bare origin with one commit on `main` holding `files`, and a fresh clone of it as the workspace. */
-export async function createSandbox(files: Record<string, string>): Promise<Sandbox> {
+/**
+ * A bare origin with one commit on `main` holding `files`, and a fresh clone of it as the workspace.
+ * `layout` places the workspace and HOME under the root as a runner does (default `workspace`, `home`).
+ */
+export async function createSandbox(
+  files: Record<string, string>,
+  layout: { workspace?: string; home?: string } = {},
+): Promise<Sandbox> {
   const root = await mkdtemp(join(tmpdir(), 'todo-agent-e2e-'));
   const origin = join(root, 'origin.git');
-  const workspace = join(root, 'workspace');
-  const home = join(root, 'home');
-  await mkdir(home);
+  const workspace = join(root, layout.workspace ?? 'workspace');
+  const home = join(root, layout.home ?? 'home');
+  await mkdir(home, { recursive: true });
+  await mkdir(dirname(workspace), { recursive: true });
   const globalConfig = join(root, 'test.gitconfig');
   await writeFile(globalConfig, SAFE_DIRECTORIES);
   const env = { ...process.env, ...TEST_GIT_ENV, HOME: home, GIT_CONFIG_GLOBAL: globalConfig };
@@ -114,6 +121,8 @@ export interface RunActionOptions {
   /** Called once the process is running, e.g. to send it SIGTERM later. */
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
   entry?: string;
+  /** The node that runs the action (default this one): a runner's own, `<runner>/externals/node24/bin/node`. */
+  node?: string;
 }
 
 /** Runs `node dist/index.js` the way a runner does and collects what it wrote. */
@@ -168,7 +177,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     await run('chown', ['-R', `${options.as.uid}:${options.as.gid}`, ...new Set(owned)]);
   }
   const [program, ...args] = inOwnMounts(options.bindMounts ?? [], [
-    process.execPath,
+    options.node ?? process.execPath,
     options.entry ?? join(ROOT, 'dist/index.js'),
   ]);
   const child = spawn(program!, args, {
