@@ -171,8 +171,10 @@ function onlyWithheld(withheld: Withheld): Pick<Delivery, 'note' | 'patch' | 're
 /** The sentence that says what the pull request leaves out, and why. */
 function withheldNote({ paths, refusal, refused }: Withheld, opened: boolean): string {
   const files = paths.map((path) => `\`${path}\``).join(', ');
-  const where = opened ? 'attached to the pull request as a patch' : 'kept as a patch in the run record';
-  return `The work went ahead without ${files}: ${refusal.rule}${refused ? ', and GitHub refused them' : ''}; their change is ${where}.`;
+  const why = `${refusal.rule}${refused ? ', and GitHub refused them' : ''}`;
+  return opened
+    ? `The work went ahead without ${files}: ${why}; their change is attached to the pull request as a patch.`
+    : `The work went ahead without ${files}: ${why}; their change is kept as a patch in the run record.`;
 }
 
 function nothingToDeliver(result: AgentResult): Pick<Delivery, 'note'> {
