@@ -4,7 +4,8 @@
 // minifies only the entry file, so the chunks are minified here (names kept: SDK errors are told by name).
 // The action's entry (dist/index.js) is not ncc's: esbuild bundles src/index.ts with what the first sign of
 // life needs (src/action/start.ts: the settings, the event, the 👀), and it loads ncc's bundle of the rest
-// (dist/main.js) with import(), so the 👀 leaves before that bundle is even read (issue 20).
+// (dist/main.js) with import(), so the 👀 leaves before that bundle is even read (issue 20). The post step
+// (dist/post.js, src/post.ts) is esbuild's too: small, it loads nothing of the agent.
 import { execFileSync } from 'node:child_process';
 import {
   mkdtempSync,
@@ -88,5 +89,25 @@ await build({
       },
     },
   ],
+});
+// The post step, after the main step whatever became of it: the workspace's git directories put right. What
+// it loads only to say something (@actions/core) is a chunk of its own (`post-<hash>.js`), and @actions/core's
+// CommonJS dependencies find `require` through the banner.
+await build({
+  entryPoints: { post: 'src/post.ts' },
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'post-[hash]',
+  banner: {
+    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  keepNames: true,
+  legalComments: 'none',
+  logLevel: 'warning',
 });
 writeFileSync('dist/package.json', `${JSON.stringify({ type: 'module' }, null, 2)}\n`);
