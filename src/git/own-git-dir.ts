@@ -155,14 +155,16 @@ export async function remakeGitDir(
     `--object-format=${format}`,
     building,
   ]);
-  await git(bound, [
-    ...['fetch', '--quiet', '--no-tags', '--update-shallow', '--no-write-fetch-head', '--update-head-ok'],
-    ...[ownDir, '+refs/*:refs/*'],
-  ]);
   const branch = (await runGit(workspace, own, ['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
   const head = (await runGit(workspace, own, ['rev-parse', '--verify', '--quiet', 'HEAD'])).stdout.trim();
+  // HEAD too, under a ref of our own: a detached HEAD (a pull request's merge commit) is held by no ref.
+  await git(bound, [
+    ...['fetch', '--quiet', '--no-tags', '--update-shallow', '--no-write-fetch-head', '--update-head-ok'],
+    ...[ownDir, '+refs/*:refs/*', ...(head ? [`+HEAD:${START_REF}`] : [])],
+  ]);
   if (branch) await git(bound, ['symbolic-ref', 'HEAD', branch]);
   else if (head) await git(bound, ['update-ref', '--no-deref', 'HEAD', head]);
+  if (head) await git(bound, ['update-ref', '-d', START_REF]);
   if (head) await git(bound, ['read-tree', 'HEAD']);
   await writeFile(path.join(building, 'config'), saved.config ?? '[core]\n\tbare = false\n');
   if (saved.shallow !== undefined) await writeFile(path.join(building, 'shallow'), saved.shallow);

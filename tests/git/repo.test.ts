@@ -179,6 +179,20 @@ describe('GitRepo.commitAll', () => {
     expect(await repo.head()).toBe(before);
   });
 
+  it('leaves out a nested repository without a commit (git refuses to add one) and commits the rest', async () => {
+    const dir = clone('work');
+    const repo = new GitRepo(dir, { env });
+    write(dir, 'work.txt', 'work\n');
+    for (const empty of ['empty', 'deep/er']) {
+      mkdirSync(join(dir, empty), { recursive: true });
+      git(join(dir, empty), 'init', '--quiet');
+      write(dir, `${empty}/x.txt`, 'x\n');
+    }
+    const sha = await repo.commitAll('work');
+    expect(git(dir, 'show', '--name-only', '--format=', sha!)).toBe('work.txt');
+    expect((await repo.uncommitted()).sort()).toEqual(['deep/er/', 'empty/']);
+  });
+
   it('never stages an excluded file, such as a credentials file an earlier step wrote', async () => {
     const dir = clone('work');
     const creds = join(dir, 'gha-creds-1a2b.json');
