@@ -131,6 +131,8 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       log.info(`Own git directory ready in ${Math.round(performance.now() - started)} ms.`);
       const startSha = await own.head();
       const sandbox = await sandboxReady;
+      const viewed = await view;
+      // Last, once nothing here can fail: told to the post step only when the tools are about to run.
       const guard = guardOf(settings.workspace, dir, own, config, sandbox);
       return {
         git: own,
@@ -143,7 +145,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         sandbox,
         startSha,
         guard,
-        view: await view,
+        view: viewed,
       };
     } catch (error) {
       await closeSandbox(sandboxReady);
