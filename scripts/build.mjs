@@ -67,9 +67,8 @@ for (const entry of entries) {
   }
 }
 // The first chunk: src/index.ts and start.ts's imports, with `./action/main.js` left to ncc's bundle.
-await build({
-  entryPoints: ['src/index.ts'],
-  outfile: 'dist/index.js',
+/** What both of esbuild's entries share: one minified ES module for the runner's node, names kept. */
+const esbuildEntry = {
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -78,6 +77,11 @@ await build({
   keepNames: true,
   legalComments: 'none',
   logLevel: 'warning',
+};
+await build({
+  ...esbuildEntry,
+  entryPoints: ['src/index.ts'],
+  outfile: 'dist/index.js',
   plugins: [
     {
       name: 'main-bundle',
@@ -101,13 +105,6 @@ await build({
   banner: {
     js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  minify: true,
-  keepNames: true,
-  legalComments: 'none',
-  logLevel: 'warning',
+  ...esbuildEntry,
 });
 writeFileSync('dist/package.json', `${JSON.stringify({ type: 'module' }, null, 2)}\n`);

@@ -6,12 +6,12 @@
 // rootless (CI's user without sudo runs this file again).
 import { createServer, type Server } from 'node:http';
 import type { ChildProcess } from 'node:child_process';
-import { chmod, lstat, mkdir, readFile, readdir } from 'node:fs/promises';
+import { lstat, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, toolUse } from '../support/anthropic/server.js';
-import { laterSteps } from '../support/later-steps.js';
+import { laterSteps, marksFolder } from '../support/later-steps.js';
 import { ACTION_USERS, createWorld, TOKEN, type World } from './setup.js';
 
 let world: World | undefined;
@@ -79,9 +79,7 @@ describe.each(ACTION_USERS)('the action killed after the model armed .git, as $w
         reply(toolUse('bash', { command: LAST(port, sandbox) })),
       ]);
       const { root, workspace } = world.sandbox;
-      const marks = join(root, 'marks');
-      await mkdir(marks);
-      await chmod(marks, 0o777);
+      const marks = marksFolder(root);
       const configBefore = await readFile(join(workspace, '.git/config'), 'utf8');
 
       const run = await world.trigger('/agent greet politely', {

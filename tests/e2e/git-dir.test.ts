@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shallowCheckout } from '../support/action-harness.js';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
-import { laterSteps } from '../support/later-steps.js';
+import { laterSteps, marksFolder } from '../support/later-steps.js';
 import { ACTION_USERS, createWorld, TOKEN, type World } from './setup.js';
 
 const NPM_TOKEN = 'npm_ShallowLineLeakCanary0123456789abcd';
@@ -235,9 +235,7 @@ describe.each(ACTION_USERS)('the model attacks the workspace’s .git itself, as
       const { sandbox, github, model } = world;
       const { root, workspace } = sandbox;
       await addSubmodule(world);
-      const marks = join(root, 'marks');
-      await mkdir(marks);
-      await chmod(marks, 0o777);
+      const marks = marksFolder(root);
       const configBefore = await readFile(join(workspace, '.git/config'), 'utf8');
 
       const run = await world.trigger('/agent greet politely', {

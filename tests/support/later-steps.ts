@@ -4,7 +4,7 @@
 // --recursive …` to remove its credentials (the commands as its log prints them), with the checkout's token in
 // INPUT_TOKEN. A test plants commands that leave a file in a marks folder, then checks the folder is empty.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -62,4 +62,12 @@ export function laterSteps(dirs: readonly string[], options: LaterStepOptions = 
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/** The folder a planted command marks (`touch $R/marks/<name>`), in `root`, writable by any user. */
+export function marksFolder(root: string): string {
+  const marks = join(root, 'marks');
+  mkdirSync(marks);
+  chmodSync(marks, 0o777);
+  return marks;
 }
