@@ -21,6 +21,11 @@ export function setOutput(name: string, value: string): void {
   core.setOutput(name, clean(value));
 }
 
+/** A value for the action's post step (GITHUB_STATE), which reads it back as STATE_<name>. */
+export function saveState(name: string, value: string): void {
+  core.saveState(name, value);
+}
+
 /** Marks the step failed, with the reason as an error annotation. */
 export function setFailed(message: string): void {
   core.setFailed(clean(message));

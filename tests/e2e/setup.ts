@@ -51,7 +51,7 @@ export const KEY = 'sk-ant-e2e-key-00000000000000000000000001';
 
 type RunOptions = Pick<
   RunActionOptions,
-  'inputs' | 'env' | 'onSpawn' | 'runId' | 'as' | 'bindMounts' | 'node'
+  'inputs' | 'env' | 'onSpawn' | 'runId' | 'as' | 'bindMounts' | 'node' | 'postOf'
 >;
 
 export interface World {
@@ -71,6 +71,8 @@ export interface World {
     event: Record<string, unknown>,
     options?: RunOptions & { mergeOf?: string },
   ): Promise<ActionRun>;
+  /** The post step of `run` (dist/post.js), as the runner runs it after the main step, whatever its end. */
+  post(run: ActionRun, options?: Omit<RunOptions, 'postOf'>): Promise<ActionRun>;
   /** The comments the action wrote (as the bot, or as the token's user), oldest first. */
   botComments(): Array<{ id: number; body: string; versions: string[] }>;
 }
@@ -161,6 +163,7 @@ export async function createWorld(
       ...(how.as ? { as: how.as } : {}),
       ...(how.bindMounts ? { bindMounts: how.bindMounts } : {}),
       ...(how.node ? { node: how.node } : {}),
+      ...(how.postOf ? { postOf: how.postOf } : {}),
     });
   return {
     sandbox,
@@ -187,6 +190,9 @@ export async function createWorld(
       await freshCheckout();
       if (mergeOf) await mergeCheckout(sandbox, mergeOf);
       return await run(eventName, event, rest);
+    },
+    async post(main, how = {}) {
+      return await run('issue_comment', {}, { ...how, postOf: main });
     },
     botComments() {
       return [...github.state.comments.values()]

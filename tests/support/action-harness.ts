@@ -99,6 +99,8 @@ export interface ActionRun {
   stderr: string;
   outputs: Record<string, string>;
   summary: string;
+  /** What the step saved for its post step (GITHUB_STATE), by name. */
+  state: Record<string, string>;
 }
 
 export interface RunActionOptions {
@@ -123,6 +125,11 @@ export interface RunActionOptions {
   entry?: string;
   /** The node that runs the action (default this one): a runner's own, `<runner>/externals/node24/bin/node`. */
   node?: string;
+  /**
+   * The post step of an earlier run (action.yml's `post:`, dist/post.js): the runner gives it what the main
+   * step saved as STATE_<name>, with the same inputs and variables.
+   */
+  postOf?: ActionRun;
 }
 
 /** Runs `node dist/index.js` the way a runner does and collects what it wrote. */
@@ -134,9 +141,11 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
   const eventPath = join(runnerDir, 'event.json');
   const outputPath = join(runnerDir, 'output');
   const summaryPath = join(runnerDir, 'summary.md');
+  const statePath = join(runnerDir, 'state');
   await writeFile(eventPath, JSON.stringify(options.event));
   await writeFile(outputPath, '');
   await writeFile(summaryPath, '');
+  await writeFile(statePath, '');
   const runId = options.runId ?? '4242';
   const inputs: Record<string, string> = {
     github_token: 'ghs_emulatortoken000000000000000000000000',
@@ -156,6 +165,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_OUTPUT: outputPath,
     GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_STATE: statePath,
     GITHUB_WORKSPACE: sandbox.workspace,
     GITHUB_RUN_ID: runId,
     GITHUB_RUN_ATTEMPT: '1',
@@ -169,6 +179,9 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
       Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value]),
     ),
     ...options.env,
+    ...Object.fromEntries(
+      Object.entries(options.postOf?.state ?? {}).map(([name, value]) => [`STATE_${name}`, value]),
+    ),
   };
   if (options.as) {
     // As on a runner: its user owns the workspace, HOME, RUNNER_TEMP, and here the origin it pushes to.
@@ -176,10 +189,8 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     const owned = [sandbox.workspace, sandbox.home, sandbox.origin, runnerDir, env.RUNNER_TEMP ?? runnerDir];
     await run('chown', ['-R', `${options.as.uid}:${options.as.gid}`, ...new Set(owned)]);
   }
-  const [program, ...args] = inOwnMounts(options.bindMounts ?? [], [
-    options.node ?? process.execPath,
-    options.entry ?? join(ROOT, 'dist/index.js'),
-  ]);
+  const entry = options.entry ?? join(ROOT, options.postOf ? 'dist/post.js' : 'dist/index.js');
+  const [program, ...args] = inOwnMounts(options.bindMounts ?? [], [options.node ?? process.execPath, entry]);
   const child = spawn(program!, args, {
     cwd: sandbox.workspace,
     env,
@@ -201,6 +212,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     stderr,
     outputs: parseOutputs(await readFile(outputPath, 'utf8')),
     summary: await readFile(summaryPath, 'utf8'),
+    state: parseOutputs(await readFile(statePath, 'utf8')),
   };
 }
 
@@ -228,7 +240,7 @@ function inOwnMounts(dirs: readonly string[], argv: string[]): string[] {
   ];
 }
 
-/** Reads the `name<<DELIMITER … DELIMITER` records that @actions/core writes to GITHUB_OUTPUT. */
+/** Reads the `name<<DELIMITER … DELIMITER` records that @actions/core writes to GITHUB_OUTPUT and GITHUB_STATE. */
 export function parseOutputs(text: string): Record<string, string> {
   const outputs: Record<string, string> = {};
   const lines = text.split('\n');
