@@ -27,7 +27,7 @@ import {
   type GitHubEmulator,
 } from '../tests/support/github/emulator.js';
 import { HELLO_FILES, HELLO_TASK, helloScript } from '../tests/support/anthropic/scenarios.js';
-import { shouldColor } from '../src/terminal/panel.js';
+import { shouldColor } from '../src/terminal/screen.js';
 
 const ENTRY = join(ROOT, 'dist/index.js');
 // Stand-ins: the emulator and the scripted model check them, and the action must mask them in its log.

@@ -15,6 +15,7 @@ interface Source {
   folder: string;
   /** Every module it imports, static or dynamic: package names as written, our own files resolved. */
   imports: string[];
+  text: string;
 }
 
 async function files(dir = SRC): Promise<string[]> {
@@ -44,7 +45,7 @@ async function readSources(): Promise<Source[]> {
         .join('/')
         .replace(/\.js$/, '.ts');
     });
-    found.push({ file, folder: folderOf(file), imports });
+    found.push({ file, folder: folderOf(file), imports, text });
   }
   return found;
 }
@@ -97,6 +98,18 @@ describe('the layout', () => {
       sources.filter((s) => s.imports.some((name) => !ours(name) && pattern.test(name))).map((s) => s.file);
     expect(importers(/^@actions\/github$|^@octokit\//)).toEqual(['github/octokit.ts']);
     expect(importers(/^@actions\/core$/)).toEqual(['runner/output.ts']);
+  });
+
+  it('prints to a terminal through a screen only: src/cli/output.ts alone writes to stdout and stderr', () => {
+    // The action's log goes through @actions/core in src/runner/output.ts; the CLI's output through the
+    // screens of src/cli/output.ts, which make every line inert (src/terminal/screen.ts).
+    const writers = sources.filter((s) =>
+      /\bprocess\.(?:stdout|stderr)\.write\b|\bconsole\.(?:log|info|warn|error|debug)\(/.test(
+        // A script handed to another process (a string) is not this process printing.
+        s.text.replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g, "''"),
+      ),
+    );
+    expect(writers.map((s) => s.file)).toEqual(['cli/output.ts']);
   });
 
   it('uses no outside package but the ones named here', () => {
