@@ -114,6 +114,30 @@ describe('edit_file', () => {
     expect(await toolError(edit('f.txt', 'aa', 'b'))).toMatch(/^old_text matches 2 times/);
   });
 
+  it('looks for no more matches than it lists: a megabyte of one letter and 100 KB of it answer at once', async () => {
+    await writeFile(inWs('a.txt'), 'a'.repeat(1_000_000));
+    expect(await toolError(edit('a.txt', 'a'.repeat(100_000), 'b'))).toMatch(
+      /^old_text matches at least 11 times in a\.txt \(lines 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, \.\.\.\)/,
+    );
+    // replace_all replaces them without overlaps, as before.
+    const all = await editFileTool.run(
+      { path: 'a.txt', old_text: 'a'.repeat(100_000), new_text: 'b', replace_all: true },
+      fx.context,
+    );
+    expect(all).toMatch(/^edited a\.txt: replaced 10 occurrences/);
+    expect(await readFile(inWs('a.txt'), 'utf8')).toBe('b'.repeat(10));
+  });
+
+  it('judges near misses by their first 200 characters, so a 100 KB old_text costs what a short one does', async () => {
+    const line = 'const value = compute(alpha, beta, gamma) + 42;\n';
+    await writeFile(inWs('big.js'), line.repeat(20_000));
+    const huge = `${'const valeu = compute(alpha, beta, gamma) + 42; '.repeat(2_000)}\n`;
+    expect(await toolError(edit('big.js', huge, 'y'))).toMatch(/^old_text not found in big\.js; /);
+    expect(await toolError(edit('big.js', 'const valeu = compute(alpha, beta, gamma) + 42;', 'y'))).toContain(
+      'the nearest lines are:\nline 1: const value = compute(alpha, beta, gamma) + 42;',
+    );
+  });
+
   it('handles a multi-line replacement and deletion', async () => {
     await writeFile(inWs('f.txt'), 'a\nb\nc\nd\n');
     expect(await edit('f.txt', 'b\nc\n', 'B\n')).toBe(
