@@ -23,6 +23,8 @@ const LISTED_MATCHES = 10;
 const CANDIDATES = 3;
 const MIN_LIKENESS = 0.5;
 const MAX_EDITS = 50;
+/** The most occurrences one replace_all replaces. Ours: a rename touches far fewer; a wider sweep is bash's. */
+const MAX_REPLACEMENTS = 10_000;
 
 /**
  * Where `needle` starts, overlapping occurrences included (either would be an ambiguous target): the first
@@ -36,8 +38,13 @@ function firstMatches(text: string, needle: string, limit: number): number[] {
   return found;
 }
 
-/** Occurrences that do not overlap, as replace_all replaces them: one pass of the text. */
-const countApart = (text: string, needle: string): number => text.split(needle).length - 1;
+/** Occurrences that do not overlap, as replace_all replaces them, counted in one pass up to `limit`. */
+function countApart(text: string, needle: string, limit = Infinity): number {
+  let count = 0;
+  for (let i = text.indexOf(needle); i !== -1 && count < limit; i = text.indexOf(needle, i + needle.length))
+    count++;
+  return count;
+}
 
 const lineAt = (text: string, index: number): number => countLines(text.slice(0, index + 1));
 
@@ -134,6 +141,11 @@ function applyEdit(
     );
   }
   if (edit.replace_all) {
+    if (countApart(text, edit.old_text, MAX_REPLACEMENTS + 1) > MAX_REPLACEMENTS)
+      throw new ToolError(
+        `old_text matches over ${formatCount(MAX_REPLACEMENTS)} times in ${shownPath}, more than replace_all ` +
+          'replaces; make a change that wide with bash (sed), or match fewer places',
+      );
     // Counted without overlaps, as split/join replaces them.
     const pieces = text.split(edit.old_text);
     const count = pieces.length - 1;
