@@ -39,19 +39,25 @@ export interface Decoded {
   ms: number;
 }
 
+export interface DecodeOptions {
+  signal?: AbortSignal;
+  /** The decoder's bundle; by default the one beside this module's, or run from source its TypeScript. */
+  bundle?: string;
+}
+
 /** How to start the decoder: its bundle where there is one, else (run from source) its TypeScript through tsx. */
-function command(): { args: string[]; cwd: string } {
+function command(bundle?: string): { args: string[]; cwd: string } {
   const here = dirname(fileURLToPath(import.meta.url));
-  const bundle = join(here, BUNDLE);
-  if (existsSync(bundle)) return { args: [bundle], cwd: here };
+  const beside = bundle ?? join(here, BUNDLE);
+  if (existsSync(beside)) return { args: [beside], cwd: dirname(beside) };
   return { args: ['--import', 'tsx', join(here, 'decoder-main.ts')], cwd: join(here, '../..') };
 }
 
 let queue: Promise<unknown> = Promise.resolve();
 
 /** `bytes` made fit in the decoder's process, one image at a time across the whole process. */
-export function decodeApart(bytes: Uint8Array, signal?: AbortSignal): Promise<Decoded> {
-  const turn = queue.then(() => runDecoder(bytes, signal));
+export function decodeApart(bytes: Uint8Array, options: DecodeOptions = {}): Promise<Decoded> {
+  const turn = queue.then(() => runDecoder(bytes, options));
   queue = turn.catch(() => undefined);
   return turn;
 }
@@ -61,10 +67,10 @@ const skipped = (why: string, started: number): Decoded => ({
   ms: performance.now() - started,
 });
 
-function runDecoder(bytes: Uint8Array, signal?: AbortSignal): Promise<Decoded> {
+function runDecoder(bytes: Uint8Array, { signal, bundle }: DecodeOptions): Promise<Decoded> {
   const started = performance.now();
   if (signal?.aborted) return Promise.resolve(skipped(`not decoded: ${stopped(signal)}`, started));
-  const { args, cwd } = command();
+  const { args, cwd } = command(bundle);
   // The limits are set by the shell the decoder is started through (Node has no setrlimit), which then
   // becomes the decoder: `exec` keeps the process, its limits and its pid.
   const limits = `ulimit -d ${DECODER_MEMORY_MB * 1024} && ulimit -t ${DECODER_CPU_SECONDS}`;

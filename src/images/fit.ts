@@ -18,5 +18,5 @@ export async function fitImage(bytes: Uint8Array, signal?: AbortSignal): Promise
   // An animated GIF is sent as it is when it fits: the model reads its first frame either way.
   if (fits) return { image: { mediaType, data: Buffer.from(bytes).toString('base64'), width, height } };
   if (width * height > MAX_DECODE_PIXELS) return { skipped: `too large to scale (${px(width, height)})` };
-  return (await decodeApart(bytes, signal)).fit;
+  return (await decodeApart(bytes, signal ? { signal } : {})).fit;
 }

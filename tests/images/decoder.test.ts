@@ -43,8 +43,8 @@ describe('decodeApart', () => {
   it('stops a decode the caller gave up on, and one not yet started is not started', async () => {
     const bytes = jpegClaiming(8000, 8000);
     const controller = new AbortController();
-    const first = decodeApart(bytes, controller.signal);
-    const second = decodeApart(bytes, controller.signal);
+    const first = decodeApart(bytes, { signal: controller.signal });
+    const second = decodeApart(bytes, { signal: controller.signal });
     controller.abort(new Error('the run was cancelled'));
     expect((await first).fit).toEqual({ skipped: 'not decoded: the run was cancelled' });
     expect(await second).toMatchObject({ fit: { skipped: 'not decoded: the run was cancelled' } });

@@ -7,8 +7,11 @@ import { pathToFileURL } from 'node:url';
 export interface ProcessCost {
   /** The process's own peak resident memory, in KiB. */
   peakRssKb: number;
-  /** The longest the event loop was held, in milliseconds (10 ms resolution). */
+  /** The longest the event loop was held over the whole run, in milliseconds (10 ms resolution). */
   maxEventLoopDelayMs: number;
+  /** How many picture decoders the process started, and the longest hold while one was running. */
+  decoders: number;
+  maxWhileDecodingMs: number;
 }
 
 export interface MemoryProbe {
