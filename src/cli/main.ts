@@ -214,10 +214,11 @@ export async function main(argv: string[]): Promise<number> {
         ? undefined
         : openFor('transcript', values.transcript, (path) => openRunRecord(path, redact));
     record?.start({ task: settings.task, source: 'cli', ...(values.model ? { model: values.model } : {}) });
+    const stop = stopOnSignals();
     const workspace = await openWorkspace(process.cwd());
     const sandbox = values['no-sandbox'] ? undefined : await trySandbox(workspace, settings.network);
     const run = runAgent(
-      await agentOptions(values, settings, { workspace, sandbox, secrets, events, record }),
+      await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, stop }),
     );
     // Every line reaches the file, however the run ended.
     const result = await run.finally(() => {
@@ -245,16 +246,26 @@ interface RunPlace {
   secrets: string[];
   events: EventLog | undefined;
   record: RunRecord | undefined;
+  /** Aborted by Ctrl-C or SIGTERM. */
+  stop: AbortController;
 }
 
-/** The agent's options from the flags; Ctrl-C stops the run as a cancel does in the action. */
+/**
+ * Ctrl-C (SIGINT) and SIGTERM (`kill`, `timeout`) stop the run as a cancel does in the action: the run ends
+ * cancelled and says so, and the sandbox is closed, its directories removed, before the CLI exits.
+ */
+function stopOnSignals(): AbortController {
+  const controller = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort());
+  return controller;
+}
+
+/** The agent's options from the flags. */
 async function agentOptions(
   values: Flags,
   settings: CliSettings,
-  { workspace, sandbox, secrets, events, record }: RunPlace,
+  { workspace, sandbox, secrets, events, record, stop }: RunPlace,
 ): Promise<AgentOptions> {
-  const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort());
   const { verify } = settings;
   return {
     task: settings.task,
@@ -276,7 +287,7 @@ async function agentOptions(
     }),
     workspace,
     ...settings.limits,
-    signal: controller.signal,
+    signal: stop.signal,
     redaction: redactor,
     secrets,
     observers: [
