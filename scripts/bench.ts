@@ -1,6 +1,7 @@
-// `npm run bench [-- --quick] [-- --out FILE]`: measures issue 5's six costs on the bundled action and CLI
-// against the local GitHub emulator and a zero-latency scripted model, prints one table with a verdict per
-// target, and writes every number to .bench/results.json. Timings are medians of repeated runs.
+// `npm run bench [-- --quick] [-- --out FILE]`: measures issue 5's six costs, and the later issues' own, on
+// the bundled action and CLI against the local GitHub emulator and a zero-latency scripted model, prints one
+// table with a verdict per target, and writes every number to .bench/results.json. Timings are medians of
+// repeated runs.
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -18,6 +19,7 @@ import { measureDistSize } from '../tests/support/bench/dist.js';
 import { measureLoopOverhead } from '../tests/support/bench/loop.js';
 import { measureSandboxCost } from '../tests/support/bench/sandbox.js';
 import { measureWaits } from '../tests/support/bench/waits.js';
+import { measureHostileInputs } from '../tests/support/bench/hostile.js';
 import { renderTable, verdicts, type BenchResults } from '../tests/support/bench/report.js';
 import { checkRequest } from '../tests/support/github/openapi.js';
 
@@ -33,6 +35,7 @@ const REPS = {
     memory: 3,
     sandbox: [5, 41],
     waits: 5,
+    filter: 21,
   },
   quick: {
     firstWrite: 2,
@@ -44,6 +47,7 @@ const REPS = {
     memory: 1,
     sandbox: [2, 9],
     waits: 1,
+    filter: 5,
   },
 };
 const LOOP_TURNS = [10, 100, 300];
@@ -105,6 +109,7 @@ async function main(): Promise<void> {
     distSize,
     sandbox: await step('7 sandbox', () => measureSandboxCost(reps.sandbox[0]!, reps.sandbox[1]!)),
     waits: [],
+    hostileInputs: await step('9 hostile inputs', () => measureHostileInputs(reps.filter, values.quick)),
   };
   for (const latency of GITHUB_LATENCIES_MS)
     results.waits.push(await step(`8 waits, GitHub ${latency} ms`, () => measureWaits(reps.waits, latency)));

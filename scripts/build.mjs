@@ -1,4 +1,5 @@
-// Bundles the action (dist/index.js) and the CLI (dist/cli.js) with ncc. Code loaded only on demand (the
+// Bundles the action (dist/index.js), the CLI (dist/cli.js) and the picture decoder (dist/image-decoder.js)
+// with ncc. Code loaded only on demand (the
 // Bedrock and Vertex SDKs) goes into chunk files that ncc names `<id>.index.js` for every entry; each entry's
 // chunks are renamed after it (`<id>.cli.js`), since the same id holds different code in each bundle. ncc
 // minifies only the entry file, so the chunks are minified here (names kept: SDK errors are told by name).
@@ -24,6 +25,8 @@ import { build, transformSync } from 'esbuild';
 const entries = [
   { src: 'src/action/main.ts', out: 'main.js' },
   { src: 'src/cli.ts', out: 'cli.js', shebang: true },
+  // The picture decoder's own process (src/images/decoder.ts starts it), with libwebp's WebAssembly beside it.
+  { src: 'src/images/decoder-main.ts', out: 'image-decoder.js' },
 ];
 
 rmSync('dist', { recursive: true, force: true });

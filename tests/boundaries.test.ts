@@ -15,6 +15,7 @@ interface Source {
   folder: string;
   /** Every module it imports, static or dynamic: package names as written, our own files resolved. */
   imports: string[];
+  text: string;
 }
 
 async function files(dir = SRC): Promise<string[]> {
@@ -44,7 +45,7 @@ async function readSources(): Promise<Source[]> {
         .join('/')
         .replace(/\.js$/, '.ts');
     });
-    found.push({ file, folder: folderOf(file), imports });
+    found.push({ file, folder: folderOf(file), imports, text });
   }
   return found;
 }
@@ -88,8 +89,11 @@ describe('the layout', () => {
     expect(foldersImporting(/^(pngjs|jpeg-js|omggif|@jsquash\/webp\/.*)$/)).toEqual(['images']);
     const wasm = sources.filter((s) => s.imports.some((name) => name.startsWith('@jsquash/')));
     expect(wasm.map((s) => s.file)).toEqual(['images/webp.ts']);
-    // Processes start in two places: the sandbox (everything the model runs) and our own git.
-    expect(foldersImporting(/^node:child_process$/)).toEqual(['git', 'sandbox']);
+    // Processes start in three places: the sandbox (everything the model runs), our own git, and the
+    // pictures' decoder (a process of its own, limited, so that no picture can exhaust the action).
+    expect(foldersImporting(/^node:child_process$/)).toEqual(['git', 'images', 'sandbox']);
+    const starters = sources.filter((s) => s.folder === 'images' && s.imports.includes('node:child_process'));
+    expect(starters.map((s) => s.file)).toEqual(['images/decoder.ts']);
   });
 
   it('only src/github/octokit.ts holds an Octokit, and only src/runner/output.ts the runner (both redact what they send)', () => {
@@ -97,6 +101,19 @@ describe('the layout', () => {
       sources.filter((s) => s.imports.some((name) => !ours(name) && pattern.test(name))).map((s) => s.file);
     expect(importers(/^@actions\/github$|^@octokit\//)).toEqual(['github/octokit.ts']);
     expect(importers(/^@actions\/core$/)).toEqual(['runner/output.ts']);
+  });
+
+  it('prints to a terminal through a screen only: src/cli/output.ts alone writes to stdout and stderr', () => {
+    // The action's log goes through @actions/core in src/runner/output.ts; the CLI's output through the
+    // screens of src/cli/output.ts, which make every line inert (src/terminal/screen.ts). The pictures'
+    // decoder answers the process that started it on its stdout, a pipe, never a terminal.
+    const writers = sources.filter((s) =>
+      /\bprocess\.(?:stdout|stderr)\.write\b|\bconsole\.(?:log|info|warn|error|debug)\(/.test(
+        // A script handed to another process (a string) is not this process printing.
+        s.text.replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g, "''"),
+      ),
+    );
+    expect(writers.map((s) => s.file)).toEqual(['cli/output.ts', 'images/decoder-main.ts']);
   });
 
   it('uses no outside package but the ones named here', () => {

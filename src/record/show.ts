@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AgentEvent } from '../agent/events.js';
 import { STATUSES } from '../agent/todos.js';
 import { terminalReporter } from '../terminal/reporter.js';
+import type { Screen } from '../terminal/screen.js';
 import { RECORD_VERSION } from './run-record.js';
 
 const item = z.object({
@@ -88,20 +89,17 @@ const LINE = z.discriminatedUnion('type', [
 const KNOWN: ReadonlySet<string> = new Set(LINE.options.map((option) => option.shape.type.value));
 
 export interface ShowOptions {
-  color: boolean;
   /** The most characters of model text shown per response (the file keeps it all). */
   textChars?: number;
 }
 
-/** The record `text` (a JSON Lines file's contents) as the terminal would have shown the run. */
-export function showRecord(text: string, options: ShowOptions): string {
-  const out: string[] = [];
-  const write = (chunk: string) => out.push(chunk);
-  const report = terminalReporter({ write, color: options.color });
+/** Prints the record `text` (a JSON Lines file's contents) on `screen` as the terminal showed the run. */
+export function showRecord(text: string, screen: Screen, options: ShowOptions = {}): void {
+  const report = terminalReporter(screen);
   const max = options.textChars ?? 500;
   text.split('\n').forEach((raw, index) => {
     if (raw.trim() === '') return;
-    const problem = (why: string) => write(`  ? line ${index + 1}: ${why}\n`);
+    const problem = (why: string) => screen.print(`  ? line ${index + 1}: ${why}\n`);
     let value: unknown;
     try {
       value = JSON.parse(raw);
@@ -118,38 +116,37 @@ export function showRecord(text: string, options: ShowOptions): string {
       case 'start':
         if (line.v > RECORD_VERSION)
           problem(`record version ${line.v}, newer than this reader's ${RECORD_VERSION}`);
-        write(
+        screen.print(
           `todo-agent run${line.thread ? ` on ${line.thread}` : ''} (${line.source})${line.runUrl ? ` ${line.runUrl}` : ''}\n`,
         );
-        write(`task: ${oneLine(line.task, max)}\n`);
+        screen.print(`task: ${oneLine(line.task, max)}\n`);
         break;
       case 'turn_start':
-        write(`\nTurn ${line.turn}\n`);
+        screen.print(`\nTurn ${line.turn}\n`);
         break;
       case 'response':
         for (const block of line.content) {
-          if (block.type === 'text' && block.text?.trim()) write(`  » ${oneLine(block.text, max)}\n`);
+          if (block.type === 'text' && block.text?.trim()) screen.print(`  » ${oneLine(block.text, max)}\n`);
         }
         break;
       case 'turn_end':
-        write(
+        screen.print(
           `  tokens: ${line.usage.input_tokens + line.usage.cache_creation_input_tokens + line.usage.cache_read_input_tokens} in, ${line.usage.output_tokens} out · $${line.costUsd.toFixed(2)}\n`,
         );
         break;
       case 'note':
-        write(`  · ${line.text}\n`);
+        screen.print(`  · ${line.text}\n`);
         break;
       case 'delivery':
-        write(`\ndelivery: ${describeDelivery(line)}\n`);
+        screen.print(`\ndelivery: ${describeDelivery(line)}\n`);
         break;
       case 'result':
-        write(`result: ${line.status}${line.reason ? `: ${line.reason}` : ''}\n`);
+        screen.print(`result: ${line.status}${line.reason ? `: ${line.reason}` : ''}\n`);
         break;
       default:
         report(line as AgentEvent);
     }
   });
-  return out.join('');
 }
 
 function describeDelivery(line: Extract<z.infer<typeof LINE>, { type: 'delivery' }>): string {
@@ -174,10 +171,9 @@ function leftOut(entry: string | { path: string; files: number; why?: string | u
   return `${entry.path}${count}${entry.why ? `: ${entry.why}` : ''}`;
 }
 
-/** Model-written text on one short line, without control characters (an escape could restyle the terminal). */
+/** Model-written text on one short line (the screen shows any control character in it as an escape). */
 function oneLine(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  const flat = text.replace(/\s+/g, ' ').trim();
   const chars = Array.from(flat);
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : flat;
 }

@@ -51,7 +51,7 @@ export const KEY = 'sk-ant-e2e-key-00000000000000000000000001';
 
 type RunOptions = Pick<
   RunActionOptions,
-  'inputs' | 'env' | 'onSpawn' | 'runId' | 'as' | 'bindMounts' | 'node' | 'postOf'
+  'inputs' | 'env' | 'onSpawn' | 'runId' | 'as' | 'bindMounts' | 'node' | 'postOf' | 'nodeArgs'
 >;
 
 export interface World {
@@ -164,6 +164,7 @@ export async function createWorld(
       ...(how.bindMounts ? { bindMounts: how.bindMounts } : {}),
       ...(how.node ? { node: how.node } : {}),
       ...(how.postOf ? { postOf: how.postOf } : {}),
+      ...(how.nodeArgs ? { nodeArgs: how.nodeArgs } : {}),
     });
   return {
     sandbox,
@@ -173,7 +174,7 @@ export async function createWorld(
       await Promise.all([github.close(), model.close()]);
       await sandbox.cleanup();
     },
-    async trigger(body, { inputs, env, onSpawn, runId, as, bindMounts, node, ...event } = {}) {
+    async trigger(body, { inputs, env, onSpawn, runId, as, bindMounts, node, nodeArgs, ...event } = {}) {
       await freshCheckout();
       const user = event.user ?? 'maintainer';
       const comment = github.addComment(event.issueNumber ?? 1, user, body);
@@ -184,7 +185,16 @@ export async function createWorld(
         createdAt: comment.created_at,
         ...event,
       });
-      return await run('issue_comment', payload, { inputs, env, onSpawn, runId, as, bindMounts, node });
+      return await run('issue_comment', payload, {
+        inputs,
+        env,
+        onSpawn,
+        runId,
+        as,
+        bindMounts,
+        node,
+        nodeArgs,
+      });
     },
     async runEvent(eventName, event, { mergeOf, ...rest } = {}) {
       await freshCheckout();

@@ -130,6 +130,8 @@ export interface RunActionOptions {
    * step saved as STATE_<name>, with the same inputs and variables.
    */
   postOf?: ActionRun;
+  /** Flags for node before the entry, as `--import` of a probe that measures the process. */
+  nodeArgs?: readonly string[];
 }
 
 /** Runs `node dist/index.js` the way a runner does and collects what it wrote. */
@@ -190,7 +192,11 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     await run('chown', ['-R', `${options.as.uid}:${options.as.gid}`, ...new Set(owned)]);
   }
   const entry = options.entry ?? join(ROOT, options.postOf ? 'dist/post.js' : 'dist/index.js');
-  const [program, ...args] = inOwnMounts(options.bindMounts ?? [], [options.node ?? process.execPath, entry]);
+  const [program, ...args] = inOwnMounts(options.bindMounts ?? [], [
+    options.node ?? process.execPath,
+    ...(options.nodeArgs ?? []),
+    entry,
+  ]);
   const child = spawn(program!, args, {
     cwd: sandbox.workspace,
     env,

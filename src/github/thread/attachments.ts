@@ -11,7 +11,8 @@ export const MAX_DOWNLOAD_BYTES = 10 * 1024 * 1024;
 /** A download still going after this is given up: a stalled host must not hold the run's start. */
 export const DOWNLOAD_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 3;
-const IMG_SRC = /<img\b[^>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
+/** An `<img>`'s src. A tag holds no `<` (GitHub escapes one in a value), so a failed scan ends at the next tag. */
+const IMG_SRC = /<img\b[^<>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
 const ENTITY = /&(amp|quot|#39|lt|gt);/g;
 const ENTITIES: Record<string, string> = { amp: '&', quot: '"', '#39': "'", lt: '<', gt: '>' };
 

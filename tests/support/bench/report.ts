@@ -6,6 +6,8 @@ import type { ColdLoopAt } from './cold-loop.js';
 import type { LoopOverhead } from './loop.js';
 import type { SandboxCost } from './sandbox.js';
 import type { WaitsAt } from './waits.js';
+import type { HostileInputs } from './hostile.js';
+import type { ProcessCost } from '../memory-probe.js';
 import { median } from './stats.js';
 
 export interface BenchResults {
@@ -20,6 +22,7 @@ export interface BenchResults {
   sandbox: SandboxCost;
   /** Measure 8 at each GitHub latency, 0 ms first. */
   waits: WaitsAt[];
+  hostileInputs: HostileInputs;
 }
 
 export type Verdict = 'pass' | 'FAIL' | 'info';
@@ -128,6 +131,47 @@ function trafficRows(traffic: Traffic, label: string): Row[] {
   ];
 }
 
+/** Issue 26's targets: hostile input neither exhausts the action's memory nor holds its event loop. */
+function hostileRows({ filter, decoder, cliReadFile, actionThread }: HostileInputs): Row[] {
+  const mbOf = (kb: number) => `${((kb * 1024) / 1e6).toFixed(1)} MB`;
+  const processRows = (label: string, cost: ProcessCost): Row[] => [
+    {
+      measure: `9 ${label}: peak RSS`,
+      value: mbOf(cost.peakRssKb),
+      target: '< 300 MB',
+      verdict: check(cost.peakRssKb * 1024 < 300e6),
+    },
+    {
+      measure: `  longest event-loop hold while one of its ${cost.decoders} decoders ran`,
+      value: ms(cost.maxWhileDecodingMs),
+      target: '≤ 1 s',
+      verdict: check(cost.decoders > 0 && cost.maxWhileDecodingMs <= 1000),
+    },
+    {
+      measure: '  longest event-loop hold in the whole run (loading the bundle included)',
+      value: ms(cost.maxEventLoopDelayMs),
+      target: '—',
+      verdict: 'info',
+    },
+  ];
+  return [
+    {
+      measure: `9 hidden-text filter, 64 KB of unclosed openers (slowest of ${Object.keys(filter.byInput).length})`,
+      value: `${ms(filter.slowest.ms)} (${filter.slowest.input})`,
+      target: '≤ 5 ms',
+      verdict: check(filter.slowest.ms <= 5),
+    },
+    ...processRows(`CLI read_file of ${cliReadFile.pictures} pictures in turn`, cliReadFile),
+    ...processRows('action, 3 PNG bombs beside a screenshot in a comment', actionThread),
+    ...decoder.map((d): Row => ({
+      measure: `  decoder: ${d.sample} (${mb(d.fileBytes)})`,
+      value: `${d.outcome}; ${d.peakRssMb === undefined ? 'killed at its limit' : `peak ${d.peakRssMb.toFixed(0)} MB`}, ${d.seconds.toFixed(1)} s`,
+      target: '— (its own process, 1 GB limit)',
+      verdict: 'info',
+    })),
+  ];
+}
+
 export function verdicts(results: BenchResults): Row[] {
   const {
     firstWrite,
@@ -140,6 +184,7 @@ export function verdicts(results: BenchResults): Row[] {
     distSize,
     sandbox,
     waits,
+    hostileInputs,
   } = results;
   const clearing = clearingShare;
   const coldRows = coldLoop.byTurns.map((at): Row => ({
@@ -230,6 +275,7 @@ export function verdicts(results: BenchResults): Row[] {
       verdict: 'info',
     },
     ...waits.flatMap(waitRows),
+    ...hostileRows(hostileInputs),
     {
       measure: '6 dist/index.js',
       value: mb(distSize.indexBytes),
