@@ -1,6 +1,7 @@
-// `npm run bench [-- --quick] [-- --out FILE]`: measures issue 5's six costs on the bundled action and CLI
-// against the local GitHub emulator and a zero-latency scripted model, prints one table with a verdict per
-// target, and writes every number to .bench/results.json. Timings are medians of repeated runs.
+// `npm run bench [-- --quick] [-- --out FILE]`: measures issue 5's six costs, and the later issues' own, on
+// the bundled action and CLI against the local GitHub emulator and a zero-latency scripted model, prints one
+// table with a verdict per target, and writes every number to .bench/results.json. Timings are medians of
+// repeated runs.
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -19,6 +20,7 @@ import { measureLoopOverhead } from '../tests/support/bench/loop.js';
 import { measureSandboxCost } from '../tests/support/bench/sandbox.js';
 import { measureMcpCost } from '../tests/support/bench/mcp.js';
 import { measureWaits } from '../tests/support/bench/waits.js';
+import { measureHostileInputs } from '../tests/support/bench/hostile.js';
 import { renderTable, verdicts, type BenchResults } from '../tests/support/bench/report.js';
 import { checkRequest } from '../tests/support/github/openapi.js';
 
@@ -34,6 +36,7 @@ const REPS = {
     memory: 3,
     sandbox: [5, 41],
     waits: 5,
+    filter: 21,
     mcp: 41,
   },
   quick: {
@@ -46,6 +49,7 @@ const REPS = {
     memory: 1,
     sandbox: [2, 9],
     waits: 1,
+    filter: 5,
     mcp: 9,
   },
 };
@@ -107,8 +111,9 @@ async function main(): Promise<void> {
     peakMemory: await step('5 peak memory', () => measurePeakMemory(reps.memory)),
     distSize,
     sandbox: await step('7 sandbox', () => measureSandboxCost(reps.sandbox[0]!, reps.sandbox[1]!)),
-    mcp: await step('9 MCP servers', () => measureMcpCost(reps.mcp)),
     waits: [],
+    hostileInputs: await step('9 hostile inputs', () => measureHostileInputs(reps.filter, values.quick)),
+    mcp: await step('10 MCP servers', () => measureMcpCost(reps.mcp)),
   };
   for (const latency of GITHUB_LATENCIES_MS)
     results.waits.push(await step(`8 waits, GitHub ${latency} ms`, () => measureWaits(reps.waits, latency)));

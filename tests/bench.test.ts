@@ -57,6 +57,7 @@ describe('npm run bench', () => {
       'sandbox',
       'mcp',
       'waits',
+      'hostileInputs',
     ])
       expect(results, key).toHaveProperty(key);
     expect(results.meta).toMatchObject({ quick: true });

@@ -10,6 +10,8 @@ import { credentialFiles } from '../sandbox/credential-files.js';
 import type { Redaction } from '../sandbox/capped-output.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { dropPersistedCredentials, saveConfig, type SavedConfig } from '../git/config-guard.js';
+import { WorkspaceGuard } from '../git/workspace-guard.js';
+import { savePostState } from '../runner/post-state.js';
 import { reserveGitDir, type OwnGitDir } from '../git/own-git-dir.js';
 import { GitRepo, type GitRepoOptions } from '../git/repo.js';
 import type { GitHubApi, IssueComment, Permission } from '../github/api.js';
@@ -19,7 +21,7 @@ import type { RunTrigger } from '../github/trigger.js';
 import { planWork, type WorkPlan } from '../github/work-plan.js';
 import { errorSentence } from '../text/error-sentence.js';
 import type { Settings } from '../settings/settings.js';
-import { log } from '../runner/output.js';
+import { log, saveState } from '../runner/output.js';
 import { readThread, type ThreadReads } from './thread-reads.js';
 import { startSandbox } from './tool-sandbox.js';
 import type { RunRecord } from '../record/run-record.js';
@@ -58,7 +60,8 @@ export interface Prepared {
   instructions: InstructionFile[];
   sandbox: Sandbox | undefined;
   startSha: string;
-  config: SavedConfig;
+  /** Puts the workspace's git directories right after the last tool call (the post step, if killed). */
+  guard: WorkspaceGuard;
   /** The thread's pictures and the issues and pull requests it points to. */
   view: ThreadView;
   /** The maintainer's MCP servers, started in the sandbox (or reached), when `mcp_servers` names any. */
@@ -130,19 +133,24 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       });
       view.catch(() => undefined);
       // CLAUDE.md and its kind, and an MCP configuration file, as the base branch has them: origin's tip of
-      // the base when the checkout has it, else the commit the workflow checked out. Never the working tree.
+      // the base when the checkout has it, else the commit the workflow checked out. Never the working tree,
+      // which the model edits.
       const base = (await git.remoteTip(outcome.plan.base)) ?? checkoutSha;
       const readBase = (path: string) => git.fileAt(base, path);
       const instructions = await loadInstructions(readBase);
       const mcpConfig = settings.mcp && (await loadMcpConfig(settings.mcp, readBase));
-      const config = await saveConfig(settings.workspace);
+      const config = await saveConfig(settings.workspace, dir.path);
       const started = performance.now();
       const own = await dir.adopt(git, options);
       log.info(`Own git directory ready in ${Math.round(performance.now() - started)} ms.`);
       const startSha = await own.head();
+      const sandbox = await sandboxReady;
+      const viewed = await view;
+      // Last, once nothing here can fail: told to the post step only when the tools are about to run (an MCP
+      // server is code the tools' sandbox runs, so it starts after).
+      const guard = guardOf(settings.workspace, dir, own, config, sandbox);
       const secrets = [...request.secrets, ...(mcpConfig?.secrets ?? [])];
-      // Started once our git works in its own directory: a server is code the tools' sandbox runs.
-      mcp = mcpConfig && (await startMcp(mcpConfig, settings, await sandboxReady, secrets));
+      mcp = mcpConfig && (await startMcp(mcpConfig, settings, sandbox, secrets));
       return {
         ...(mcp ? { mcp } : {}),
         secrets,
@@ -153,10 +161,10 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         threads,
         permissions,
         instructions,
-        sandbox: await sandboxReady,
+        sandbox,
         startSha,
-        config,
-        view: await view,
+        guard,
+        view: viewed,
       };
     } catch (error) {
       await mcp?.close();
@@ -203,6 +211,42 @@ async function startMcp(
   });
   log.info(`MCP servers ready in ${Math.round(performance.now() - started)} ms: ${servers.summary}.`);
   return servers;
+}
+
+/**
+ * The run's guard of the workspace's git directories, and what the post step needs to know if the action
+ * is killed, told to the runner before the first tool call.
+ */
+function guardOf(
+  workspace: string,
+  dir: OwnGitDir,
+  git: GitRepo,
+  saved: SavedConfig,
+  sandbox: Sandbox | undefined,
+): WorkspaceGuard {
+  // Through sudo, what the tools made and this user cannot remove goes with sudo's rm (no tool is left then).
+  const escalate = sandbox?.config.isolation === 'sudo' ? sandbox.config.escalate : undefined;
+  savePostState(saveState, {
+    workspace,
+    ownGitDir: dir.path,
+    ...(escalate ? { escalate: [...escalate] } : {}),
+    ...(sandbox
+      ? {
+          sandbox: {
+            dir: sandbox.privateDir,
+            escalate: [...sandbox.config.escalate],
+            rm: sandbox.config.programs.rm,
+          },
+        }
+      : {}),
+  });
+  return new WorkspaceGuard({
+    workspace,
+    ownGitDir: dir.path,
+    saved,
+    git,
+    ...(escalate ? { escalate } : {}),
+  });
 }
 
 /** Closes the sandbox once it is up, if it came up. */

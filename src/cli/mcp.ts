@@ -5,7 +5,7 @@ import type { McpServers } from '../mcp/servers.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { childEnv } from '../sandbox/child-env.js';
 import { McpConfigError, parseMcpConfig, type McpConfig } from '../settings/mcp-servers.js';
-import { redactor } from '../text/redact.js';
+import { stderr } from './output.js';
 
 export { McpConfigError };
 
@@ -36,8 +36,8 @@ export async function startMcp(
     ...throughGate(config, sandbox?.network),
     env: childEnv(process.env, secrets),
     timeoutMs: timeoutSeconds * 1000,
-    warn: (line) => process.stderr.write(`todo-agent: ${redactor.redact(line)}\n`),
+    warn: (line) => stderr.print(`todo-agent: ${line}\n`),
   });
-  process.stderr.write(`todo-agent: MCP servers: ${servers.summary}\n`);
+  stderr.print(`todo-agent: MCP servers: ${servers.summary}\n`);
   return servers;
 }

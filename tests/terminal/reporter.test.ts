@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactor } from '../../src/text/redact.js';
 import { commandOutcome, summarizeInput, terminalReporter } from '../../src/terminal/reporter.js';
+import { screen } from '../../src/terminal/screen.js';
 
 describe('summarizeInput', () => {
   it('shows the command or path on one line, cut at 100 characters', () => {
@@ -28,7 +29,7 @@ describe('summarizeInput', () => {
 describe('a tool call’s line', () => {
   const lines = (events: Parameters<ReturnType<typeof terminalReporter>>[0][]) => {
     const out: string[] = [];
-    const report = terminalReporter({ write: (text) => out.push(text), color: false });
+    const report = terminalReporter(screen((text) => out.push(text), false));
     events.forEach(report);
     return out.join('');
   };

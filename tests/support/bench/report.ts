@@ -7,6 +7,8 @@ import type { LoopOverhead } from './loop.js';
 import type { SandboxCost } from './sandbox.js';
 import type { McpCost } from './mcp.js';
 import type { WaitsAt } from './waits.js';
+import type { HostileInputs } from './hostile.js';
+import type { ProcessCost } from '../memory-probe.js';
 import { median } from './stats.js';
 
 export interface BenchResults {
@@ -22,6 +24,7 @@ export interface BenchResults {
   mcp: McpCost;
   /** Measure 8 at each GitHub latency, 0 ms first. */
   waits: WaitsAt[];
+  hostileInputs: HostileInputs;
 }
 
 export type Verdict = 'pass' | 'FAIL' | 'info';
@@ -130,6 +133,47 @@ function trafficRows(traffic: Traffic, label: string): Row[] {
   ];
 }
 
+/** Issue 26's targets: hostile input neither exhausts the action's memory nor holds its event loop. */
+function hostileRows({ filter, decoder, cliReadFile, actionThread }: HostileInputs): Row[] {
+  const mbOf = (kb: number) => `${((kb * 1024) / 1e6).toFixed(1)} MB`;
+  const processRows = (label: string, cost: ProcessCost): Row[] => [
+    {
+      measure: `9 ${label}: peak RSS`,
+      value: mbOf(cost.peakRssKb),
+      target: '< 300 MB',
+      verdict: check(cost.peakRssKb * 1024 < 300e6),
+    },
+    {
+      measure: `  longest event-loop hold while one of its ${cost.decoders} decoders ran`,
+      value: ms(cost.maxWhileDecodingMs),
+      target: '≤ 1 s',
+      verdict: check(cost.decoders > 0 && cost.maxWhileDecodingMs <= 1000),
+    },
+    {
+      measure: '  longest event-loop hold in the whole run (loading the bundle included)',
+      value: ms(cost.maxEventLoopDelayMs),
+      target: '—',
+      verdict: 'info',
+    },
+  ];
+  return [
+    {
+      measure: `9 hidden-text filter, 64 KB of unclosed openers (slowest of ${Object.keys(filter.byInput).length})`,
+      value: `${ms(filter.slowest.ms)} (${filter.slowest.input})`,
+      target: '≤ 5 ms',
+      verdict: check(filter.slowest.ms <= 5),
+    },
+    ...processRows(`CLI read_file of ${cliReadFile.pictures} pictures in turn`, cliReadFile),
+    ...processRows('action, 3 PNG bombs beside a screenshot in a comment', actionThread),
+    ...decoder.map((d): Row => ({
+      measure: `  decoder: ${d.sample} (${mb(d.fileBytes)})`,
+      value: `${d.outcome}; ${d.peakRssMb === undefined ? 'killed at its limit' : `peak ${d.peakRssMb.toFixed(0)} MB`}, ${d.seconds.toFixed(1)} s`,
+      target: '— (its own process, 1 GB limit)',
+      verdict: 'info',
+    })),
+  ];
+}
+
 export function verdicts(results: BenchResults): Row[] {
   const {
     firstWrite,
@@ -143,6 +187,7 @@ export function verdicts(results: BenchResults): Row[] {
     sandbox,
     mcp,
     waits,
+    hostileInputs,
   } = results;
   const clearing = clearingShare;
   const coldRows = coldLoop.byTurns.map((at): Row => ({
@@ -233,6 +278,7 @@ export function verdicts(results: BenchResults): Row[] {
       verdict: 'info',
     },
     ...waits.flatMap(waitRows),
+    ...hostileRows(hostileInputs),
     ...mcpRows(mcp),
     {
       measure: '6 dist/index.js',
@@ -249,11 +295,11 @@ export function verdicts(results: BenchResults): Row[] {
   ];
 }
 
-/** Measure 9: a call through a local MCP server against a built-in tool, and the prefix by MCP tools. */
+/** Measure 10: a call through a local MCP server against a built-in tool, and the prefix by MCP tools. */
 function mcpRows(mcp: McpCost): Row[] {
   return [
     {
-      measure: '9 MCP: added to a tool call (local server in the sandbox)',
+      measure: '10 MCP: added to a tool call (local server in the sandbox)',
       value: `${ms(mcp.medianAddedPerCallMs)} (${ms(mcp.medianMcpCallMs)} vs ${ms(mcp.medianBuiltInCallMs)} read_file)`,
       target: '< 20 ms',
       verdict: check(mcp.medianAddedPerCallMs < 20),
