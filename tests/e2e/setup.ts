@@ -49,7 +49,10 @@ export const ACTION_USERS: Array<{ who: string; as: { uid: number; gid: number }
     : [{ who: `uid ${process.getuid?.()}`, as: undefined }];
 export const KEY = 'sk-ant-e2e-key-00000000000000000000000001';
 
-type RunOptions = Pick<RunActionOptions, 'inputs' | 'env' | 'onSpawn' | 'runId' | 'as' | 'bindMounts'>;
+type RunOptions = Pick<
+  RunActionOptions,
+  'inputs' | 'env' | 'onSpawn' | 'runId' | 'as' | 'bindMounts' | 'nodeArgs'
+>;
 
 export interface World {
   sandbox: Sandbox;
@@ -155,6 +158,7 @@ export async function createWorld(
       ...(how.runId ? { runId: how.runId } : {}),
       ...(how.as ? { as: how.as } : {}),
       ...(how.bindMounts ? { bindMounts: how.bindMounts } : {}),
+      ...(how.nodeArgs ? { nodeArgs: how.nodeArgs } : {}),
     });
   return {
     sandbox,
@@ -164,7 +168,7 @@ export async function createWorld(
       await Promise.all([github.close(), model.close()]);
       await sandbox.cleanup();
     },
-    async trigger(body, { inputs, env, onSpawn, runId, as, bindMounts, ...event } = {}) {
+    async trigger(body, { inputs, env, onSpawn, runId, as, bindMounts, nodeArgs, ...event } = {}) {
       await freshCheckout();
       const user = event.user ?? 'maintainer';
       const comment = github.addComment(event.issueNumber ?? 1, user, body);
@@ -175,7 +179,7 @@ export async function createWorld(
         createdAt: comment.created_at,
         ...event,
       });
-      return await run('issue_comment', payload, { inputs, env, onSpawn, runId, as, bindMounts });
+      return await run('issue_comment', payload, { inputs, env, onSpawn, runId, as, bindMounts, nodeArgs });
     },
     async runEvent(eventName, event, { mergeOf, ...rest } = {}) {
       await freshCheckout();

@@ -114,6 +114,8 @@ export interface RunActionOptions {
   /** Called once the process is running, e.g. to send it SIGTERM later. */
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
   entry?: string;
+  /** Node's own options before the entry (`--import` of a test's preload, tests/support/network/). */
+  nodeArgs?: readonly string[];
 }
 
 /** Runs `node dist/index.js` the way a runner does and collects what it wrote. */
@@ -169,6 +171,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
   }
   const [program, ...args] = inOwnMounts(options.bindMounts ?? [], [
     process.execPath,
+    ...(options.nodeArgs ?? []),
     options.entry ?? join(ROOT, 'dist/index.js'),
   ]);
   const child = spawn(program!, args, {
