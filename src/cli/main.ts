@@ -262,6 +262,7 @@ export async function main(argv: string[]): Promise<number> {
         : openFor('transcript', values.transcript, (path) => openRunRecord(path, redact));
     record?.start({ task: settings.task, source: 'cli', ...(values.model ? { model: values.model } : {}) });
     const color = shouldColor(process.stdout, process.env);
+    const stop = stopOnSignals();
     const workspace = await openWorkspace(process.cwd());
     const old = deprecatedToolNetwork(values['tool-network'] ?? '');
     if (old) process.stderr.write(`todo-agent: warning: ${old.replace('tool_network', '--tool-network')}\n`);
@@ -269,7 +270,7 @@ export async function main(argv: string[]): Promise<number> {
       ? undefined
       : await trySandbox(workspace, settings, values['base-url'], secrets);
     const run = runAgent(
-      await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, color }),
+      await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, color, stop }),
     );
     // Every line reaches the file, however the run ended.
     const result = await run.finally(() => {
@@ -298,16 +299,26 @@ interface RunPlace {
   events: EventLog | undefined;
   record: RunRecord | undefined;
   color: boolean;
+  /** Aborted by Ctrl-C or SIGTERM. */
+  stop: AbortController;
 }
 
-/** The agent's options from the flags; Ctrl-C stops the run as a cancel does in the action. */
+/**
+ * Ctrl-C (SIGINT) and SIGTERM (`kill`, `timeout`) stop the run as a cancel does in the action: the run ends
+ * cancelled and says so, and the sandbox is closed, its directories removed, before the CLI exits.
+ */
+function stopOnSignals(): AbortController {
+  const controller = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort());
+  return controller;
+}
+
+/** The agent's options from the flags. */
 async function agentOptions(
   values: Flags,
   settings: CliSettings,
-  { workspace, sandbox, secrets, events, record, color }: RunPlace,
+  { workspace, sandbox, secrets, events, record, color, stop }: RunPlace,
 ): Promise<AgentOptions> {
-  const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort());
   const { verify } = settings;
   return {
     task: settings.task,
@@ -329,7 +340,7 @@ async function agentOptions(
     }),
     workspace,
     ...settings.limits,
-    signal: controller.signal,
+    signal: stop.signal,
     redaction: redactor,
     secrets,
     observers: [

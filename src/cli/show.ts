@@ -4,8 +4,18 @@ import { readFile } from 'node:fs/promises';
 import { showRecord } from '../record/show.js';
 import { shouldColor } from '../terminal/panel.js';
 
-/** Prints the record; 2 (bad usage) without exactly one readable FILE. */
+const HELP = `Usage: todo-agent show FILE
+
+Prints a run record as the terminal showed the run: the turns, the list, each command with its exit status
+and duration, the model's words, the delivery and the result. FILE is the action's todo-agent-record.jsonl
+(its \`transcript\` output, kept as an artifact) or what the CLI's --transcript FILE wrote.`;
+
+/** Prints the record (or, with --help, what the command does); 2 (bad usage) without exactly one readable FILE. */
 export async function showCommand(args: readonly string[], usage: string): Promise<number> {
+  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
   if (args.length !== 1) {
     process.stderr.write(`todo-agent: show takes one FILE, a run record\n\n${usage}\n`);
     return 2;

@@ -1,6 +1,7 @@
 // The terminal observer: the live todo panel and one line per tool call, for the CLI and the action log.
 import type { AgentEvent, AgentObserver } from '../agent/events.js';
 import { describeFailure } from '../agent/verify.js';
+import { formatDuration } from '../text/markdown.js';
 import { redactAndCut } from '../text/redact.js';
 import { renderPanel } from './panel.js';
 
@@ -16,7 +17,9 @@ export function terminalReporter({ write, color }: ReporterOptions): AgentObserv
         write(`${renderPanel(event.items, { color })}\n`);
         break;
       case 'tool':
-        write(`  ${event.isError ? '✗' : '·'} ${event.name} ${summarizeInput(event.input)}\n`);
+        write(
+          `  ${event.isError ? '✗' : '·'} ${event.name} ${summarizeInput(event.input)}${commandOutcome(event)}\n`,
+        );
         break;
       case 'nudge':
         write(`  ↺ ${event.kind.replace('_', ' ')}\n`);
@@ -43,6 +46,16 @@ export function terminalReporter({ write, color }: ReporterOptions): AgentObserv
         break;
     }
   };
+}
+
+/**
+ * How a command ended, for a tool call that ran one (bash): its exit status, or that it was killed (a
+ * timeout, a cancel), and how long it took; a failed `npm ci` and a passing one must not look alike.
+ */
+export function commandOutcome(call: { exitCode?: number | null; durationMs: number }): string {
+  if (call.exitCode === undefined) return '';
+  const took = call.durationMs < 1000 ? `${Math.round(call.durationMs)} ms` : formatDuration(call.durationMs);
+  return ` (${call.exitCode === null ? 'killed' : `exit ${call.exitCode}`}, ${took})`;
 }
 
 /** A one-line hint of what a tool call did: the command or path, shortened. */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -250,6 +250,47 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     expect(code).toBe(1);
     expect(stdout).toContain('failed: the Anthropic API refused the credentials (401');
   });
+
+  it('stops on SIGTERM as on Ctrl-C: says cancelled, exits 1 and leaves no sandbox directory behind', async () => {
+    await writeFile(join(dir, 'hello.py'), HELLO_FILES['hello.py']!);
+    server = await startModelServer(helloScript(), { apiKey: KEY, latencyMs: 400 });
+    // The child's own temp directory: what the sandbox makes there is this run's alone.
+    const temp = await mkdtemp(join(tmpdir(), 'cli-temp-'));
+    const sandboxDirs = async () =>
+      (await readdir(temp)).filter((name) => name.startsWith('todo-agent-sandbox-'));
+    const child = spawn(process.execPath, [CLI, HELLO_TASK], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir,
+        TMPDIR: temp,
+        ANTHROPIC_API_KEY: KEY,
+        ANTHROPIC_BASE_URL: server.url,
+      },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const closed = new Promise<number | null>((done) => child.on('close', done));
+    // Once the list is up, the run is under way: its sandbox is built, and it is stopped mid-run.
+    await new Promise<void>((started) =>
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+        if (stdout.includes('done')) started();
+      }),
+    );
+    const whileRunning = await sandboxDirs();
+    child.kill('SIGTERM');
+    const code = await closed;
+    try {
+      expect(code).toBe(1);
+      expect(stdout).toContain('cancelled: the run was cancelled');
+      if (!stderr.includes('no sandbox')) expect(whileRunning).toHaveLength(1);
+      expect(await sandboxDirs()).toEqual([]);
+    } finally {
+      await rm(temp, { recursive: true, force: true });
+    }
+  }, 30_000);
 
   describe('the sandbox', () => {
     const look = () => [

@@ -28,4 +28,14 @@ describe('todo-agent show', () => {
     );
     expect(missing).toMatchObject({ code: 2, stderr: expect.stringContaining('cannot read') });
   });
+
+  it('prints its help for --help, and reads no file of that name', async () => {
+    for (const flag of ['--help', '-h']) {
+      const help = await run(process.execPath, [CLI, 'show', flag], { cwd: tmpdir() });
+      expect(help.stderr).toBe('');
+      expect(help.stdout).toMatch(/^Usage: todo-agent show FILE\n/);
+      expect(help.stdout).toContain('todo-agent-record.jsonl');
+      expect(help.stdout).not.toContain('cannot read');
+    }
+  });
 });

@@ -95,6 +95,10 @@ describe.each(MODEL_MODES)('the bundled action (dist/index.js) as a runner runs 
     expect(run.stdout).toContain('::group::Turn 1');
     expect(run.summary).toContain('✅ todo-agent finished');
     expect(run.summary).toContain('Tool calls');
+    // Each command's line says how it ended and how long it took, in the log and in the summary's record.
+    const commandLine = /[·✗] bash python3 hello\.py \((exit \d+|killed), \d+ (ms|s)\)/;
+    expect(run.stdout).toMatch(commandLine);
+    expect(run.summary).toMatch(commandLine);
     // `::add-mask::` lines are how the runner learns what to mask; everything else must be clean.
     const log = run.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::'));
     expect(run.stdout).toContain(`::add-mask::${TOKEN}`);

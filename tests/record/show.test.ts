@@ -54,7 +54,7 @@ describe('showRecord', () => {
     expect(shown).toContain('Turn 1');
     expect(shown).toContain('» Planning first.');
     expect(shown).toContain('▶ Adding hints');
-    expect(shown).toContain('✗ bash python3 hello.py');
+    expect(shown).toContain('✗ bash python3 hello.py (exit 1, 3 ms)');
     expect(shown).toContain('tokens: 150 in, 20 out · $0.01');
     expect(shown).toContain('completed: every todo item is completed (1 turns, 1 tool calls)');
     expect(shown).toContain(

@@ -68,18 +68,6 @@ describe('action.yml', () => {
   });
 });
 
-describe("the README's Inputs table", () => {
-  it('names every input with the default action.yml gives it', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const table = readme.slice(readme.indexOf('\n### Inputs'), readme.indexOf('\n### Outputs'));
-    const rows = [...table.matchAll(/^\| `(\w+)` +\| (`[^|]*`|empty) +\|/gm)].map(([, name, value]) => [
-      name!,
-      value === 'empty' ? '' : value!.slice(1, -1),
-    ]);
-    expect(Object.fromEntries(rows)).toEqual(actionDefaults());
-  });
-});
-
 describe('readSettings', () => {
   it('reads the new model inputs: max_context_tokens, effort and price_per_mtok, all empty by default', () => {
     expect(readSettings({ ...RUNNER, ...KEYS }).inputs).toMatchObject({

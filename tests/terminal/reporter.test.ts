@@ -1,7 +1,8 @@
-// The one-line hint of a tool call in the CLI and the action log: shortened, and never half a secret.
+// The line of a tool call in the CLI, the action log, the job summary and `todo-agent show`: a hint of what it
+// did, shortened and never half a secret, and for a command how it ended and how long it took.
 import { describe, expect, it } from 'vitest';
 import { redactor } from '../../src/text/redact.js';
-import { summarizeInput } from '../../src/terminal/reporter.js';
+import { commandOutcome, summarizeInput, terminalReporter } from '../../src/terminal/reporter.js';
 
 describe('summarizeInput', () => {
   it('shows the command or path on one line, cut at 100 characters', () => {
@@ -21,5 +22,49 @@ describe('summarizeInput', () => {
     expect(hint).toContain('***');
     expect(hint).not.toContain(secret.slice(0, 6));
     expect(Array.from(hint).length).toBeLessThanOrEqual(100);
+  });
+});
+
+describe('a tool call’s line', () => {
+  const lines = (events: Parameters<ReturnType<typeof terminalReporter>>[0][]) => {
+    const out: string[] = [];
+    const report = terminalReporter({ write: (text) => out.push(text), color: false });
+    events.forEach(report);
+    return out.join('');
+  };
+  const bash = (exitCode: number | null, durationMs: number) =>
+    ({
+      type: 'tool',
+      turn: 2,
+      name: 'bash',
+      input: { command: 'npm ci' },
+      output: '',
+      isError: exitCode !== 0,
+      durationMs,
+      exitCode,
+    }) as const;
+
+  it('tells a failed command from a passing one: exit status and duration', () => {
+    expect(lines([bash(1, 18_200)])).toBe('  ✗ bash npm ci (exit 1, 18 s)\n');
+    expect(lines([bash(0, 18_200)])).toBe('  · bash npm ci (exit 0, 18 s)\n');
+    expect(lines([bash(null, 120_000)])).toBe('  ✗ bash npm ci (killed, 2 min)\n');
+    expect(lines([bash(0, 42)])).toBe('  · bash npm ci (exit 0, 42 ms)\n');
+  });
+
+  it('adds nothing to the tools that run no command', () => {
+    expect(commandOutcome({ durationMs: 5 })).toBe('');
+    expect(
+      lines([
+        {
+          type: 'tool',
+          turn: 1,
+          name: 'read_file',
+          input: { path: 'a.py' },
+          output: '',
+          isError: false,
+          durationMs: 5,
+        },
+      ]),
+    ).toBe('  · read_file a.py\n');
   });
 });
