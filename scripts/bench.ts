@@ -18,7 +18,14 @@ import { measureDistSize } from '../tests/support/bench/dist.js';
 import { measureLoopOverhead } from '../tests/support/bench/loop.js';
 import { measureSandboxCost } from '../tests/support/bench/sandbox.js';
 import { measureWaits } from '../tests/support/bench/waits.js';
-import { renderTable, verdicts, type BenchResults } from '../tests/support/bench/report.js';
+import { measureNetworkCost } from '../tests/support/bench/network.js';
+import {
+  networkRows,
+  renderTable,
+  verdicts,
+  type BenchResults,
+  type Row,
+} from '../tests/support/bench/report.js';
 import { checkRequest } from '../tests/support/github/openapi.js';
 
 /** Runs per measure; `--quick` keeps the bench well under a minute, the full set under three. */
@@ -33,6 +40,7 @@ const REPS = {
     memory: 3,
     sandbox: [5, 41],
     waits: 5,
+    network: 3,
   },
   quick: {
     firstWrite: 2,
@@ -44,6 +52,7 @@ const REPS = {
     memory: 1,
     sandbox: [2, 9],
     waits: 1,
+    network: 1,
   },
 };
 const LOOP_TURNS = [10, 100, 300];
@@ -68,15 +77,11 @@ async function step<T>(label: string, measure: () => Promise<T>): Promise<T> {
   return result;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { quick: { type: 'boolean', default: false }, out: { type: 'string' } },
-  });
-  const reps = values.quick ? REPS.quick : REPS.full;
-  const out = resolve(values.out ?? join(ROOT, '.bench/results.json'));
-  const started = Date.now();
-  const loadBefore = loadavg()[0] ?? 0;
-
+/** Every measure, 1 to 9, each at the reps given. */
+async function measureAll(
+  reps: (typeof REPS)['full'],
+  network: () => Promise<BenchResults['network']>,
+): Promise<BenchResults> {
   // Parse GitHub's OpenAPI description now, so the emulator never does it inside a timed run.
   checkRequest('GET', '/repos/octo-org/hello-world', undefined);
   const distSize = await measureDistSize();
@@ -105,11 +110,40 @@ async function main(): Promise<void> {
     distSize,
     sandbox: await step('7 sandbox', () => measureSandboxCost(reps.sandbox[0]!, reps.sandbox[1]!)),
     waits: [],
+    network: await network(),
   };
   for (const latency of GITHUB_LATENCIES_MS)
     results.waits.push(await step(`8 waits, GitHub ${latency} ms`, () => measureWaits(reps.waits, latency)));
 
-  const rows = verdicts(results);
+  return results;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      /** `network`: measure 9 alone (it reaches the npm registry, and takes a while). */
+      only: { type: 'string' },
+    },
+  });
+  const reps = values.quick ? REPS.quick : REPS.full;
+  const out = resolve(values.out ?? join(ROOT, '.bench/results.json'));
+  const started = Date.now();
+  const loadBefore = loadavg()[0] ?? 0;
+
+  const network = () => step('9 network gate', () => measureNetworkCost(reps.network, !values.quick));
+  let results: Partial<BenchResults>;
+  let rows: Row[];
+  if (values.only === 'network') {
+    const measured = await network();
+    results = { network: measured };
+    rows = networkRows(measured);
+  } else {
+    const all = await measureAll(reps, network);
+    results = all;
+    rows = verdicts(all);
+  }
   const meta = {
     date: new Date(started).toISOString(),
     commit: gitCommit(),

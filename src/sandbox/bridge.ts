@@ -12,7 +12,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { waitForLine, type BridgeEnds, type Sandbox } from './namespaces.js';
+import { SandboxError, waitForLine, type BridgeEnds, type Sandbox } from './namespaces.js';
 
 /** `node -e BRIDGE PROXY_SOCKET [PORT=SOCKET…]`: prints `port N` once every listener listens. */
 const BRIDGE = String.raw`
@@ -69,7 +69,9 @@ export class Bridge implements BridgeEnds {
       ...forwards.map((port) => `${port}=${socketIn(dir, `port-${port}`)}`),
     ]);
     try {
-      const match = await waitForLine(child, /^port (\d+)$/m, BRIDGE_TIMEOUT_MS, 'the network bridge');
+      const match = await waitForLine(child, /^port (\d+)$/m, BRIDGE_TIMEOUT_MS);
+      if ('failed' in match)
+        throw new SandboxError(`the network bridge failed to start (${match.failed})${match.detail}`);
       child.unref();
       for (const stream of [child.stdin, child.stdout, child.stderr])
         (stream as unknown as { unref?: () => void }).unref?.();
