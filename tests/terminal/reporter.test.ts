@@ -68,3 +68,19 @@ describe('a tool call’s line', () => {
     ).toBe('  · read_file a.py\n');
   });
 });
+
+describe('terminalReporter: the network gate', () => {
+  it('prints a line for each request the gate refused', () => {
+    const out: string[] = [];
+    terminalReporter({ write: (text) => out.push(text), color: false })({
+      type: 'network_refused',
+      turn: 2,
+      host: 'evil.example',
+      port: 443,
+      reason: 'evil.example is not in the allowlist',
+    });
+    expect(out).toEqual([
+      '  ⛔ network gate refused evil.example:443: evil.example is not in the allowlist\n',
+    ]);
+  });
+});
