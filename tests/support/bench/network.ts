@@ -136,42 +136,61 @@ export async function measureNetworkCost(reps: number, withNpm: boolean): Promis
     const pip =
       'rm -rf site && /usr/bin/python3 -m pip install -q --no-cache-dir --target site ' +
       Array.from({ length: WHEELS }, (_, i) => `bench-wheel-${i}`).join(' ');
+    /** One run in each sandbox, every host first (each must succeed): its time, or what it printed. */
+    const both = async (
+      what: string,
+      command: (behindGate: boolean) => string,
+      envOf: (behindGate: boolean) => NodeJS.ProcessEnv,
+    ) => {
+      const runs = [];
+      for (const behindGate of [false, true]) {
+        const run = await timed(command(behindGate), workspace, envOf(behindGate), behindGate ? gated : all);
+        ok(run, `${what}, ${behindGate ? 'behind the gate' : 'every host'}`);
+        runs.push(run);
+      }
+      return runs as [Awaited<ReturnType<typeof timed>>, Awaited<ReturnType<typeof timed>>];
+    };
     const npmTimes = { all: [] as number[], allowlist: [] as number[] };
     const pipTimes = { all: [] as number[], allowlist: [] as number[] };
+    const smallTimes = { all: [] as number[], allowlist: [] as number[] };
+    const add = (into: { all: number[]; allowlist: number[] }, [a, g]: number[]) => {
+      into.all.push(a!);
+      into.allowlist.push(g!);
+    };
+    const requestMedian = (output: string) => (JSON.parse(output) as { median: number }).median;
     for (let i = 0; i < reps; i++) {
-      if (withNpm) {
-        const a = await timed(npm, workspace, env, all);
-        ok(a, 'npm ci, every host');
-        npmTimes.all.push(a.ms);
-        const g = await timed(npm, workspace, env, gated);
-        ok(g, 'npm ci, behind the gate');
-        npmTimes.allowlist.push(g.ms);
-      }
-      const a = await timed(pip, workspace, pipEnv(direct), all);
-      ok(a, 'pip install, every host');
-      pipTimes.all.push(a.ms);
-      const g = await timed(pip, workspace, pipEnv(PYPI_HOST), gated);
-      ok(g, 'pip install, behind the gate');
-      pipTimes.allowlist.push(g.ms);
-    }
-    const smallTimes = { direct: [] as number[], proxied: [] as number[] };
-    for (let i = 0; i < Math.max(3, reps); i++) {
-      const d = await timed(
-        `node small.js http://127.0.0.1:${smallPort}/ ${SMALL_REQUESTS} direct`,
-        workspace,
-        env,
-        all,
+      if (withNpm)
+        add(
+          npmTimes,
+          (
+            await both(
+              'npm ci',
+              () => npm,
+              () => env,
+            )
+          ).map((run) => run.ms),
+        );
+      const pipRuns = await both(
+        'pip install',
+        () => pip,
+        (behindGate) => pipEnv(behindGate ? PYPI_HOST : direct),
       );
-      ok(d, 'small requests, directly');
-      smallTimes.direct.push((JSON.parse(d.output) as { median: number }).median);
-      const p = await timed(
-        `node small.js http://${SMALL_HOST}/ ${SMALL_REQUESTS} proxy`,
-        workspace,
-        env,
-        gated,
+      add(
+        pipTimes,
+        pipRuns.map((run) => run.ms),
       );
-      ok(p, 'small requests, through the proxy');
-      smallTimes.proxied.push((JSON.parse(p.output) as { median: number }).median);
+      const smallRuns = await both(
+        'small requests',
+        (behindGate) =>
+          behindGate
+            ? `node small.js http://${SMALL_HOST}/ ${SMALL_REQUESTS} proxy`
+            : `node small.js http://127.0.0.1:${smallPort}/ ${SMALL_REQUESTS} direct`,
+        () => env,
+      );
+      add(
+        smallTimes,
+        smallRuns.map((run) => requestMedian(run.output)),
+      );
     }
     const npmOff = await timed(
       'rm -rf node_modules && npm ci --no-audit --no-fund --cache "$(mktemp -d)"',
@@ -181,8 +200,8 @@ export async function measureNetworkCost(reps: number, withNpm: boolean): Promis
     );
     const pipOff = await timed(pip, workspace, pipEnv(PYPI_HOST), offline);
     const ratio = (t: { all: number[]; allowlist: number[] }) => median(t.allowlist) / median(t.all);
-    const directMs = median(smallTimes.direct);
-    const proxiedMs = median(smallTimes.proxied);
+    const directMs = median(smallTimes.all);
+    const proxiedMs = median(smallTimes.allowlist);
     return {
       ...(withNpm
         ? {
