@@ -33,6 +33,8 @@ export interface SandboxConfig {
   idmapped: boolean;
   /** The number of `keyctl(2)` on this machine's architecture. */
   keyctl: number;
+  /** And of `splice(2)` (the bridge of a `gated` network). */
+  splice: number;
   /**
    * `host`: the host's network. `none`: a network namespace of its own, loopback only. `gated`: the same,
    * with the bridge to the network gate's proxy as the one way out.

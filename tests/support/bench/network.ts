@@ -88,7 +88,7 @@ export async function measureNetworkCost(reps: number, withNpm: boolean): Promis
   await Promise.all([mkdir(workspace), mkdir(home), mkdir(wheels)]);
   await copyFile(join(ROOT, 'package.json'), join(workspace, 'package.json'));
   await copyFile(join(ROOT, 'package-lock.json'), join(workspace, 'package-lock.json'));
-  await writeFile(join(workspace, 'small.js'), SMALL_CLIENT);
+  await writeFile(join(workspace, 'small.cjs'), SMALL_CLIENT);
   const built: string[] = [];
   for (let i = 0; i < WHEELS; i++) built.push(await makeWheel(wheels, `bench_wheel_${i}`, '1.0', i));
   const index = await startSimpleIndex(built);
@@ -122,7 +122,8 @@ export async function measureNetworkCost(reps: number, withNpm: boolean): Promis
     const gate = await NetworkGate.open({
       sandbox: gated,
       workspace,
-      allowedHosts: [],
+      // The small server's name is the maintainer's to allow; the index is found in pip's configuration.
+      allowedHosts: [{ host: SMALL_HOST, source: 'allowed_hosts' }],
       github: { serverUrl: 'https://github.com', apiUrl: 'https://api.github.com' },
       env: pipEnv(PYPI_HOST),
       resolver,
@@ -146,6 +147,7 @@ export async function measureNetworkCost(reps: number, withNpm: boolean): Promis
       for (const behindGate of [false, true]) {
         const run = await timed(command(behindGate), workspace, envOf(behindGate), behindGate ? gated : all);
         ok(run, `${what}, ${behindGate ? 'behind the gate' : 'every host'}`);
+        process.stderr.write(` [${what}${behindGate ? ', gate' : ''}: ${Math.round(run.ms)} ms]`);
         runs.push(run);
       }
       return runs as [Awaited<ReturnType<typeof timed>>, Awaited<ReturnType<typeof timed>>];
@@ -183,8 +185,8 @@ export async function measureNetworkCost(reps: number, withNpm: boolean): Promis
         'small requests',
         (behindGate) =>
           behindGate
-            ? `node small.js http://${SMALL_HOST}/ ${SMALL_REQUESTS} proxy`
-            : `node small.js http://127.0.0.1:${smallPort}/ ${SMALL_REQUESTS} direct`,
+            ? `node small.cjs http://${SMALL_HOST}/ ${SMALL_REQUESTS} proxy`
+            : `node small.cjs http://127.0.0.1:${smallPort}/ ${SMALL_REQUESTS} direct`,
         () => env,
       );
       add(
