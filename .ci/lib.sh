@@ -7,7 +7,11 @@ NODE24_DIR=/opt/node24
 RUNNER=runner
 ROOTLESS=todo-rootless
 ROOTLESS_GROUP=todo-rootless-extra
-SANDBOX_TESTS=(tests/sandbox tests/network tests/e2e/sandbox.test.ts tests/e2e/sandbox-limits.test.ts tests/e2e/network.test.ts)
+# The workspace's .git against the model: as root and runner (e2e-root, which runs the action as both), on
+# Node 24 through sudo (e2e-runner) and rootless (sandbox-rootless).
+GIT_DIR_E2E=(tests/e2e/git-dir.test.ts tests/e2e/git-dir-kill.test.ts)
+SANDBOX_TESTS=(tests/sandbox tests/network tests/e2e/sandbox.test.ts tests/e2e/sandbox-limits.test.ts
+  tests/e2e/network.test.ts "${GIT_DIR_E2E[@]}")
 ROOT_E2E=tests/e2e/sandbox-root.test.ts
 
 # The users and Node 24, made once per machine (idempotent).

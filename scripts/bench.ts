@@ -18,6 +18,7 @@ import { measureDistSize } from '../tests/support/bench/dist.js';
 import { measureLoopOverhead } from '../tests/support/bench/loop.js';
 import { measureSandboxCost } from '../tests/support/bench/sandbox.js';
 import { measureWaits } from '../tests/support/bench/waits.js';
+import { measureHostileInputs } from '../tests/support/bench/hostile.js';
 import { measureNetworkCost } from '../tests/support/bench/network.js';
 import {
   networkRows,
@@ -40,6 +41,7 @@ const REPS = {
     memory: 3,
     sandbox: [5, 41],
     waits: 5,
+    filter: 21,
     network: 3,
   },
   quick: {
@@ -52,6 +54,7 @@ const REPS = {
     memory: 1,
     sandbox: [2, 9],
     waits: 1,
+    filter: 5,
     network: 1,
   },
 };
@@ -77,9 +80,10 @@ async function step<T>(label: string, measure: () => Promise<T>): Promise<T> {
   return result;
 }
 
-/** Every measure, 1 to 9, each at the reps given. */
+/** Every measure, 1 to 10, each at the reps given (`quick`: hostile inputs' smaller set). */
 async function measureAll(
   reps: (typeof REPS)['full'],
+  quick: boolean,
   network: () => Promise<BenchResults['network']>,
 ): Promise<BenchResults> {
   // Parse GitHub's OpenAPI description now, so the emulator never does it inside a timed run.
@@ -110,6 +114,7 @@ async function measureAll(
     distSize,
     sandbox: await step('7 sandbox', () => measureSandboxCost(reps.sandbox[0]!, reps.sandbox[1]!)),
     waits: [],
+    hostileInputs: await step('9 hostile inputs', () => measureHostileInputs(reps.filter, quick)),
     network: await network(),
   };
   for (const latency of GITHUB_LATENCIES_MS)
@@ -123,7 +128,7 @@ async function main(): Promise<void> {
     options: {
       quick: { type: 'boolean', default: false },
       out: { type: 'string' },
-      /** `network`: measure 9 alone (it reaches the npm registry, and takes a while). */
+      /** `network`: measure 10 alone (it reaches the npm registry, and takes a while). */
       only: { type: 'string' },
     },
   });
@@ -132,7 +137,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const loadBefore = loadavg()[0] ?? 0;
 
-  const network = () => step('9 network gate', () => measureNetworkCost(reps.network, !values.quick));
+  const network = () => step('10 network gate', () => measureNetworkCost(reps.network, !values.quick));
   let results: Partial<BenchResults>;
   let rows: Row[];
   if (values.only === 'network') {
@@ -140,7 +145,7 @@ async function main(): Promise<void> {
     results = { network: measured };
     rows = networkRows(measured);
   } else {
-    const all = await measureAll(reps, network);
+    const all = await measureAll(reps, values.quick, network);
     results = all;
     rows = verdicts(all);
   }

@@ -1,10 +1,12 @@
-// Bundles the action (dist/index.js) and the CLI (dist/cli.js) with ncc. Code loaded only on demand (the
+// Bundles the action (dist/index.js), the CLI (dist/cli.js) and the picture decoder (dist/image-decoder.js)
+// with ncc. Code loaded only on demand (the
 // Bedrock and Vertex SDKs) goes into chunk files that ncc names `<id>.index.js` for every entry; each entry's
 // chunks are renamed after it (`<id>.cli.js`), since the same id holds different code in each bundle. ncc
 // minifies only the entry file, so the chunks are minified here (names kept: SDK errors are told by name).
 // The action's entry (dist/index.js) is not ncc's: esbuild bundles src/index.ts with what the first sign of
 // life needs (src/action/start.ts: the settings, the event, the 👀), and it loads ncc's bundle of the rest
-// (dist/main.js) with import(), so the 👀 leaves before that bundle is even read (issue 20).
+// (dist/main.js) with import(), so the 👀 leaves before that bundle is even read (issue 20). The post step
+// (dist/post.js, src/post.ts) is esbuild's too: small, it loads nothing of the agent.
 import { execFileSync } from 'node:child_process';
 import {
   mkdtempSync,
@@ -23,6 +25,8 @@ import { build, transformSync } from 'esbuild';
 const entries = [
   { src: 'src/action/main.ts', out: 'main.js' },
   { src: 'src/cli.ts', out: 'cli.js', shebang: true },
+  // The picture decoder's own process (src/images/decoder.ts starts it), with libwebp's WebAssembly beside it.
+  { src: 'src/images/decoder-main.ts', out: 'image-decoder.js' },
 ];
 
 rmSync('dist', { recursive: true, force: true });
@@ -66,9 +70,8 @@ for (const entry of entries) {
   }
 }
 // The first chunk: src/index.ts and start.ts's imports, with `./action/main.js` left to ncc's bundle.
-await build({
-  entryPoints: ['src/index.ts'],
-  outfile: 'dist/index.js',
+/** What both of esbuild's entries share: one minified ES module for the runner's node, names kept. */
+const esbuildEntry = {
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -77,6 +80,11 @@ await build({
   keepNames: true,
   legalComments: 'none',
   logLevel: 'warning',
+};
+await build({
+  ...esbuildEntry,
+  entryPoints: ['src/index.ts'],
+  outfile: 'dist/index.js',
   plugins: [
     {
       name: 'main-bundle',
@@ -88,5 +96,18 @@ await build({
       },
     },
   ],
+});
+// The post step, after the main step whatever became of it: the workspace's git directories put right. What
+// it loads only to say something (@actions/core) is a chunk of its own (`post-<hash>.js`), and @actions/core's
+// CommonJS dependencies find `require` through the banner.
+await build({
+  entryPoints: { post: 'src/post.ts' },
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'post-[hash]',
+  banner: {
+    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  },
+  ...esbuildEntry,
 });
 writeFileSync('dist/package.json', `${JSON.stringify({ type: 'module' }, null, 2)}\n`);

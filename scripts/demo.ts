@@ -30,7 +30,7 @@ import {
   type GitHubEmulator,
 } from '../tests/support/github/emulator.js';
 import { HELLO_FILES, HELLO_TASK, helloScript } from '../tests/support/anthropic/scenarios.js';
-import { shouldColor } from '../src/terminal/panel.js';
+import { shouldColor } from '../src/terminal/screen.js';
 import { moments, type PullRequestView } from './pictures/moments.js';
 import { writePictures, writeSources } from './pictures/write.js';
 

@@ -55,6 +55,7 @@ describe('npm run bench', () => {
       'distSize',
       'sandbox',
       'waits',
+      'hostileInputs',
     ])
       expect(results, key).toHaveProperty(key);
     expect(results.meta).toMatchObject({ quick: true });

@@ -15,6 +15,7 @@ interface Source {
   folder: string;
   /** Every module it imports, static or dynamic: package names as written, our own files resolved. */
   imports: string[];
+  text: string;
 }
 
 async function files(dir = SRC): Promise<string[]> {
@@ -44,7 +45,7 @@ async function readSources(): Promise<Source[]> {
         .join('/')
         .replace(/\.js$/, '.ts');
     });
-    found.push({ file, folder: folderOf(file), imports });
+    found.push({ file, folder: folderOf(file), imports, text });
   }
   return found;
 }
@@ -88,8 +89,11 @@ describe('the layout', () => {
     expect(foldersImporting(/^(pngjs|jpeg-js|omggif|@jsquash\/webp\/.*)$/)).toEqual(['images']);
     const wasm = sources.filter((s) => s.imports.some((name) => name.startsWith('@jsquash/')));
     expect(wasm.map((s) => s.file)).toEqual(['images/webp.ts']);
-    // Processes start in two places: the sandbox (everything the model runs) and our own git.
-    expect(foldersImporting(/^node:child_process$/)).toEqual(['git', 'sandbox']);
+    // Processes start in three places: the sandbox (everything the model runs), our own git, and the
+    // pictures' decoder (a process of its own, limited, so that no picture can exhaust the action).
+    expect(foldersImporting(/^node:child_process$/)).toEqual(['git', 'images', 'sandbox']);
+    const starters = sources.filter((s) => s.folder === 'images' && s.imports.includes('node:child_process'));
+    expect(starters.map((s) => s.file)).toEqual(['images/decoder.ts']);
   });
 
   it('the network gate is one folder: network/ imports only the sandbox of ours, and the rest reach it through gate.ts and hosts.ts', () => {
@@ -118,10 +122,24 @@ describe('the layout', () => {
     expect(importers(/^@actions\/core$/)).toEqual(['runner/output.ts']);
   });
 
+  it('prints to a terminal through a screen only: src/cli/output.ts alone writes to stdout and stderr', () => {
+    // The action's log goes through @actions/core in src/runner/output.ts; the CLI's output through the
+    // screens of src/cli/output.ts, which make every line inert (src/terminal/screen.ts). The pictures'
+    // decoder answers the process that started it on its stdout, a pipe, never a terminal.
+    const writers = sources.filter((s) =>
+      /\bprocess\.(?:stdout|stderr)\.write\b|\bconsole\.(?:log|info|warn|error|debug)\(/.test(
+        // A script handed to another process (a string) is not this process printing.
+        s.text.replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g, "''"),
+      ),
+    );
+    expect(writers.map((s) => s.file)).toEqual(['cli/output.ts', 'images/decoder-main.ts']);
+  });
+
   it('uses no outside package but the ones named here', () => {
-    // zod is the one library of the language itself: every boundary that takes data validates it with it.
+    // zod is the one library of the language itself: every boundary that takes data validates it with it
+    // (its tree-shakable zod/mini where a small bundle counts: the post step's).
     const known =
-      /^(node:|zod$|@anthropic-ai\/|@actions\/(core|github)$|@octokit\/|jsonc-parser$|yaml$|smol-toml$|acorn$|(pngjs|jpeg-js|omggif)$|@jsquash\/webp\/decode\.js$)/;
+      /^(node:|zod(\/mini)?$|@anthropic-ai\/|@actions\/(core|github)$|@octokit\/|jsonc-parser$|yaml$|smol-toml$|acorn$|(pngjs|jpeg-js|omggif)$|@jsquash\/webp\/decode\.js$)/;
     const unknown = sources.flatMap((s) => s.imports.filter((name) => !ours(name) && !known.test(name)));
     expect(unknown).toEqual([]);
   });

@@ -7,9 +7,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELLO_FILES, HELLO_RESULT, HELLO_TASK, helloScript } from './support/anthropic/scenarios.js';
-import { startModelServer } from './support/anthropic/server.js';
+import { reply, startModelServer, text, toolUse } from './support/anthropic/server.js';
 import { ROOT } from './support/action-harness.js';
 
 const run = promisify(execFile);
@@ -57,12 +58,14 @@ describe('the npm package', () => {
   it('holds the CLI and nothing else of the checkout, with no dependency to install', async () => {
     const paths = packed.files.map((file) => file.path).sort();
     expect(paths).toContain('dist/cli.js');
+    // The pictures' decoder runs as a process of its own, from its own bundle beside the CLI's.
+    expect(paths).toContain('dist/image-decoder.js');
     expect(paths).toContain('package.json');
     expect(paths).toContain('README.md');
     expect(
       paths.filter(
         (path) =>
-          !/^(dist\/(cli\.js|\d+\.cli\.js|cli\.licenses\.txt|webp_dec\.wasm)|package\.json|README\.md|LICENSE)$/.test(
+          !/^(dist\/(cli\.js|\d+\.cli\.js|cli\.licenses\.txt|image-decoder\.(js|licenses\.txt)|webp_dec\.wasm)|package\.json|README\.md|LICENSE)$/.test(
             path,
           ),
       ),
@@ -97,6 +100,37 @@ describe('the npm package', () => {
       expect(code).toBe(0);
       expect(stdout).toContain('completed: every todo item is completed');
       expect(await readFile(join(work, 'hello.py'), 'utf8')).toBe(HELLO_RESULT);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('scales a large picture read with read_file, in the decoder the package carries', async () => {
+    const work = join(dir, 'pictures');
+    await run('mkdir', [work]);
+    const shot = new PNG({ width: 2400, height: 1200 });
+    shot.data.fill(200);
+    await writeFile(join(work, 'shot.png'), PNG.sync.write(shot));
+    const item = (status: string) => ({ text: 'Look at shot.png', activeForm: 'Looking', status });
+    const server = await startModelServer(
+      [
+        reply(toolUse('todo', { items: [item('in_progress')] })),
+        reply(toolUse('read_file', { path: 'shot.png' })),
+        reply(toolUse('todo', { items: [item('completed')] })),
+        reply(text('Looked.')),
+      ],
+      { apiKey: KEY },
+    );
+    try {
+      const { code } = await cli(['look at shot.png', '--no-sandbox'], work, {
+        ANTHROPIC_API_KEY: KEY,
+        ANTHROPIC_BASE_URL: server.url,
+      });
+      expect(server.violations).toEqual([]);
+      expect(code).toBe(0);
+      expect(JSON.stringify(server.requests[2]!.body)).toContain(
+        'shot.png: PNG image, 2400×1200 px, scaled to 1568×784 px (shown below)',
+      );
     } finally {
       await server.close();
     }

@@ -30,6 +30,8 @@ export async function agentOptions(
   watch: { observers: AgentObserver[]; inbox: () => InboxEntry[]; claim?: BranchClaim },
 ): Promise<AgentOptions> {
   const { inputs } = settings;
+  // Known from the token's kind (the 👀 it came back as, a classic token's scopes): told to the model up front.
+  const lockedWorkflows = (await api.mayChangeWorkflows()) === false;
   return {
     ...(sandbox ? { sandbox } : {}),
     task: plan.task + threadHint(threads),
@@ -41,7 +43,10 @@ export async function agentOptions(
     references: view.references,
     // The github tool runs here, in the action's process, with the action's client: no tool holds the token.
     github: new RepositoryReading(api, settings.serverUrl),
-    facts: runFacts(settings, plan, sandbox?.config.network),
+    facts: {
+      ...runFacts(settings, plan, sandbox?.config.network),
+      ...(lockedWorkflows ? { workflowFiles: 'locked' as const } : {}),
+    },
     hiddenFiles: credentialFiles(process.env),
     model: new Model({
       provider: inputs.provider,
@@ -61,7 +66,7 @@ export async function agentOptions(
     inbox: watch.inbox,
     // The agent never learns of git: it is handed a last look at what delivery will commit, as text.
     // What it lists (a change) is also when a signed commit's branch can be made, beside the model's turn.
-    ...(plan.kind === 'plan' ? {} : { review: () => lastLook(git, startSha, watch.claim) }),
+    ...(plan.kind === 'plan' ? {} : { review: () => lastLook(git, startSha, watch.claim, lockedWorkflows) }),
     signal,
     redaction: redactor,
     secrets,
@@ -78,10 +83,11 @@ async function lastLook(
   git: GitRepo,
   startSha: string,
   claim: BranchClaim | undefined,
+  lockedWorkflows: boolean,
 ): Promise<DeliveryList | undefined> {
   try {
     logDisarmed(await disarmGitDirs(git.dir, git, [path.join(git.dir, '.git')]));
-    const review = await deliveryReview(git, startSha);
+    const review = await deliveryReview(git, startSha, { lockedWorkflows });
     if (review) claim?.stake(review.committed);
     return review && { text: review.text, paths: review.paths };
   } catch {

@@ -3,7 +3,10 @@
 // as a pull request (a plan delivers nothing), and review threads answered.
 import type { AgentResult } from '../agent/events.js';
 import type { Disarmed } from '../git/git-dirs.js';
-import { log } from '../runner/output.js';
+import { putRightSentences, type PutRight } from '../git/workspace-guard.js';
+import { log, saveState } from '../runner/output.js';
+import { saveCleaned } from '../runner/post-state.js';
+import type { RunRecord } from '../record/run-record.js';
 import { deliver, type Delivery, type DeliveryRequest } from '../delivery/deliver.js';
 import type { BranchClaim } from '../delivery/branch-claim.js';
 import { commitMessage } from '../delivery/commit-message.js';
@@ -29,14 +32,16 @@ export async function deliverWork(
   const { settings, trigger, api } = request;
   const { git, startSha, threads, plan } = prepared;
   const { delivery, error } = await deliverSafely(async () => {
-    // Every tool process is gone (each call's namespace died with it); what the model configured goes too,
-    // before our git stages anything (staging a nested repository reads its refs).
-    logDisarmed(await prepared.config.restore(git));
+    // Every tool process is gone (the sandbox is closed); what the model configured goes too, before our
+    // git stages anything (staging a nested repository reads its refs).
+    await putGitDirsRight(prepared, request.record);
     // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     if (plan.kind === 'plan') return {};
+    const mayChangeWorkflows = await request.api.mayChangeWorkflows();
     const delivered = await deliver({
       ...deliveryOf(request, prepared, agentResult, checklist),
       ...(claim ? { claim } : {}),
+      ...(mayChangeWorkflows === undefined ? {} : { mayChangeWorkflows }),
     });
     await handBack(prepared);
     return delivered;
@@ -82,7 +87,7 @@ function deliveryOf(
     pull: {
       title: firstLine(headline(plan), 100, redact),
       draft: settings.inputs.draft,
-      body: ({ files, heldBack, unsignedBecause }) =>
+      body: ({ files, heldBack, unsignedBecause, withheld }) =>
         pullBody({
           ...closesOf(plan, trigger.issueNumber),
           result,
@@ -90,6 +95,7 @@ function deliveryOf(
           files,
           heldBack,
           ...(unsignedBecause ? { unsignedBecause } : {}),
+          ...(withheld ? { withheld } : {}),
         }),
     },
   };
@@ -102,11 +108,30 @@ async function handBack({ ownDir, git, startSha }: Prepared): Promise<void> {
   });
 }
 
+/**
+ * The workspace's git directories put right once the tools are done (config-guard.ts, git-dirs.ts), said
+ * in the log and the run record, and told to the post step, which then has nothing left to do.
+ */
+export async function putGitDirsRight(
+  { guard }: Pick<Prepared, 'guard'>,
+  record: RunRecord | undefined,
+): Promise<void> {
+  const first = !guard.asked;
+  const report = await guard.putRight();
+  saveCleaned(saveState);
+  if (first) logPutRight(report, record);
+}
+
 /** What was taken out of the workspace's git directories, for the log: names, never contents. */
-export function logDisarmed({ links, configs }: Disarmed): void {
-  if (links.length > 0) log.warning(`Removed links leading out of the workspace: ${links.join(', ')}.`);
-  if (configs.length > 0)
-    log.warning(`Cut nested git configuration down to inert settings: ${configs.join(', ')}.`);
+export function logDisarmed(disarmed: Disarmed): void {
+  logPutRight({ ...disarmed, remade: false }, undefined);
+}
+
+function logPutRight(report: PutRight, record: RunRecord | undefined): void {
+  for (const sentence of putRightSentences(report)) {
+    log.warning(sentence);
+    record?.note(sentence);
+  }
 }
 
 /** Commit, push and pull request, where any throw becomes a sentence rather than a lost result. */

@@ -6,9 +6,11 @@ import { runAgent } from '../agent/loop.js';
 import type { Delivery } from '../delivery/deliver.js';
 import { answer } from '../github/answer.js';
 import { logObserver } from '../runner/log.js';
+import { log } from '../runner/output.js';
+import { errorSentence } from '../text/error-sentence.js';
 import { RunSummary } from '../runner/summary.js';
 import { agentOptions } from './agent-options.js';
-import { deliverWork } from './deliver-work.js';
+import { deliverWork, putGitDirsRight } from './deliver-work.js';
 import { BranchClaim } from '../delivery/branch-claim.js';
 import { openChecklist } from './live-checklist.js';
 import { prepare, type JobRequest } from './prepare.js';
@@ -16,11 +18,21 @@ import { recordDelivery, recordForSummary } from './record.js';
 import { isolationOf } from './tool-sandbox.js';
 
 export type JobOutcome =
-  | { status: AgentResult['status']; result: AgentResult; delivery: Delivery; branch?: string }
+  | {
+      /** How the step ends: the agent's status, or `failed` when the work did not all reach GitHub. */
+      status: AgentResult['status'];
+      result: AgentResult;
+      delivery: Delivery;
+      branch?: string;
+      /** The step's error when it fails: why, naming the rule GitHub enforces when one kept work out. */
+      failure?: string;
+    }
   | { status: 'skipped'; declined: string };
 
 export async function runJob(request: JobRequest): Promise<JobOutcome> {
   const { settings, trigger, api } = request;
+  // Asked while the run is prepared: the model's environment note and delivery both need it.
+  void api.mayChangeWorkflows();
   const prepared = await prepare(request);
   if ('decline' in prepared) {
     await answer(api, trigger, `todo-agent did not start: ${prepared.decline}.`);
@@ -56,7 +68,9 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     await claim.drop();
     const failedDelivery = result.status !== agentResult.status ? result.reason : undefined;
     await recordDelivery(record, prepared, delivery, failedDelivery);
-    record?.result({ status: result.status, reason: result.reason });
+    const step = stepOutcome(result, delivery);
+    // The record's last line says what the step's outputs say.
+    record?.result({ status: step.status, reason: step.failure ?? result.reason });
     // The reaction that says how it ended goes beside the final checklist write (a round trip fewer).
     const [body] = await Promise.all([
       checklist.finish(result, delivery, record && basename(record.path)),
@@ -64,12 +78,50 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     ]);
     await summary.write(body, await recordForSummary(record), api.reads);
     const pushed = delivery.pushedBranch;
-    return { status: result.status, result, delivery, ...(pushed ? { branch: pushed } : {}) };
+    return { ...step, result, delivery, ...(pushed ? { branch: pushed } : {}) };
   } catch (error) {
     await claim.drop();
     await checklist.fail(error);
     throw error;
   } finally {
-    await prepared.ownDir.remove();
+    // A throw anywhere before delivery put them right: do it now, once no tool is left.
+    prepared.sandbox?.close();
+    if (!prepared.guard.asked)
+      await putGitDirsRight(prepared, request.record).catch((error: unknown) =>
+        log.warning(`The workspace's git directories could not be put right: ${errorSentence(error)}`),
+      );
+    // Left for the post step when putting right failed: it holds what was saved, and a clean `.git`.
+    if (prepared.guard.done) await prepared.ownDir.remove();
   }
+}
+
+/**
+ * How the step ends. Work that was done but did not all reach GitHub (kept as a patch, or a part left out)
+ * fails it, and its error names the rule GitHub enforces; a cancelled run stays cancelled.
+ */
+export function stepOutcome(
+  result: AgentResult,
+  delivery: Delivery,
+): { status: AgentResult['status']; failure?: string } {
+  if (result.status === 'failed') return { status: 'failed', failure: `todo-agent failed: ${result.reason}` };
+  if (result.status === 'cancelled') return { status: 'cancelled' };
+  const rule = (refusal: { rule: string; advice: string }) => `${refusal.rule}. ${refusal.advice}`;
+  if (delivery.patch !== undefined) {
+    const why = delivery.refusal
+      ? `GitHub's rule: ${rule(delivery.refusal)}`
+      : (delivery.note ?? 'the push failed');
+    return {
+      status: 'failed',
+      failure: `todo-agent could not deliver the work (kept as a patch in the comment and the run record): ${why}`,
+    };
+  }
+  if (delivery.withheld) {
+    const { paths, refusal } = delivery.withheld;
+    const where = delivery.pr ? 'attached to the pull request' : 'kept in the run record';
+    return {
+      status: 'failed',
+      failure: `todo-agent delivered the work without ${paths.join(', ')} (their change is ${where} as a patch): ${rule(refusal)}`,
+    };
+  }
+  return { status: result.status };
 }

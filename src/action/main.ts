@@ -56,7 +56,8 @@ export async function run(start: Promise<Start>): Promise<void> {
     if (trigger.kind === 'skip') throw new Error(trigger.reason);
     // Issue 20: nothing waits for the 👀; the thread's reads and the queue's first look go beside it and the
     // gate's permission check, and the job's code (the agent, the SDK) loads only once the 👀 is on its way.
-    void (eyes ? confirmEyes(api, trigger, eyes) : react(api, trigger, 'eyes'));
+    // Who it comes back as tells the token's kind (api.mayChangeWorkflows): the api is told it is on its way.
+    api.reacting(eyes ? confirmEyes(api, trigger, eyes) : react(api, trigger, 'eyes'));
     const running = trigger.kind === 'run' && trigger.mode !== 'cancel';
     const reads = running ? readThread(api, trigger) : undefined;
     const queue = running ? lookAhead(api, settings) : undefined;
@@ -212,20 +213,15 @@ function report(outcome: JobOutcome): void {
     return;
   }
   const { result, delivery } = outcome;
-  // Work that was done but could not reach GitHub fails the step: the comment and the record keep it.
-  const status = undelivered(delivery) && outcome.status !== 'cancelled' ? 'failed' : outcome.status;
-  setOutputs(status, {
-    pr_url: outcome.delivery.pr?.url ?? '',
+  // Work that was done but could not reach GitHub fails the step (job.ts): the comment and the record keep it.
+  setOutputs(outcome.status, {
+    pr_url: delivery.pr?.url ?? '',
     branch: outcome.branch ?? '',
     todos: JSON.stringify(result.todos),
     usage: JSON.stringify(result.usage),
     cost_usd: result.costUsd.toFixed(4),
   });
-  if (outcome.status === 'failed') setFailed(`todo-agent failed: ${result.reason}`);
-  else if (status === 'failed')
-    setFailed(
-      `todo-agent could not deliver the work (kept as a patch in the comment and the run record): ${delivery.note ?? 'the push failed'}`,
-    );
+  if (outcome.failure) setFailed(outcome.failure);
 }
 
 /** The change was kept as a patch because GitHub refused it or it could not be pushed. */

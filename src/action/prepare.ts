@@ -10,6 +10,8 @@ import { credentialFiles } from '../sandbox/credential-files.js';
 import type { Redaction } from '../sandbox/capped-output.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { dropPersistedCredentials, saveConfig, type SavedConfig } from '../git/config-guard.js';
+import { WorkspaceGuard } from '../git/workspace-guard.js';
+import { savePostState } from '../runner/post-state.js';
 import { reserveGitDir, type OwnGitDir } from '../git/own-git-dir.js';
 import { GitRepo, type GitRepoOptions } from '../git/repo.js';
 import type { GitHubApi, IssueComment, Permission } from '../github/api.js';
@@ -19,7 +21,7 @@ import type { RunTrigger } from '../github/trigger.js';
 import { planWork, type WorkPlan } from '../github/work-plan.js';
 import { errorSentence } from '../text/error-sentence.js';
 import type { Settings } from '../settings/settings.js';
-import { log } from '../runner/output.js';
+import { log, saveState } from '../runner/output.js';
 import { readThread, type ThreadReads } from './thread-reads.js';
 import { startSandbox } from './tool-sandbox.js';
 import type { RunRecord } from '../record/run-record.js';
@@ -55,7 +57,8 @@ export interface Prepared {
   instructions: InstructionFile[];
   sandbox: Sandbox | undefined;
   startSha: string;
-  config: SavedConfig;
+  /** Puts the workspace's git directories right after the last tool call (the post step, if killed). */
+  guard: WorkspaceGuard;
   /** The thread's pictures and the issues and pull requests it points to. */
   view: ThreadView;
 }
@@ -122,11 +125,15 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       });
       view.catch(() => undefined);
       const instructions = await baseInstructions(git, outcome.plan.base, checkoutSha);
-      const config = await saveConfig(settings.workspace);
+      const config = await saveConfig(settings.workspace, dir.path);
       const started = performance.now();
       const own = await dir.adopt(git, options);
       log.info(`Own git directory ready in ${Math.round(performance.now() - started)} ms.`);
       const startSha = await own.head();
+      const sandbox = await sandboxReady;
+      const viewed = await view;
+      // Last, once nothing here can fail: told to the post step only when the tools are about to run.
+      const guard = guardOf(settings.workspace, dir, own, config, sandbox);
       return {
         git: own,
         ownDir: dir,
@@ -135,10 +142,10 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         threads,
         permissions,
         instructions,
-        sandbox: await sandboxReady,
+        sandbox,
         startSha,
-        config,
-        view: await view,
+        guard,
+        view: viewed,
       };
     } catch (error) {
       await closeSandbox(sandboxReady);
@@ -148,6 +155,42 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
   return await prepared.catch(async (error: unknown) => {
     await ownDir?.remove();
     throw error;
+  });
+}
+
+/**
+ * The run's guard of the workspace's git directories, and what the post step needs to know if the action
+ * is killed, told to the runner before the first tool call.
+ */
+function guardOf(
+  workspace: string,
+  dir: OwnGitDir,
+  git: GitRepo,
+  saved: SavedConfig,
+  sandbox: Sandbox | undefined,
+): WorkspaceGuard {
+  // Through sudo, what the tools made and this user cannot remove goes with sudo's rm (no tool is left then).
+  const escalate = sandbox?.config.isolation === 'sudo' ? sandbox.config.escalate : undefined;
+  savePostState(saveState, {
+    workspace,
+    ownGitDir: dir.path,
+    ...(escalate ? { escalate: [...escalate] } : {}),
+    ...(sandbox
+      ? {
+          sandbox: {
+            dir: sandbox.privateDir,
+            escalate: [...sandbox.config.escalate],
+            rm: sandbox.config.programs.rm,
+          },
+        }
+      : {}),
+  });
+  return new WorkspaceGuard({
+    workspace,
+    ownGitDir: dir.path,
+    saved,
+    git,
+    ...(escalate ? { escalate } : {}),
   });
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Delivery } from '../delivery/deliver.js';
 import { deliveryRecord } from '../record/delivery.js';
 import { showRecord } from '../record/show.js';
+import { screen } from '../terminal/screen.js';
 import type { Prepared } from './prepare.js';
 import type { Settings } from '../settings/settings.js';
 import type { TriggerSource } from '../github/trigger.js';
@@ -56,8 +57,10 @@ export async function recordForSummary(
   if (!record) return undefined;
   try {
     await record.flush();
-    const text = showRecord(await readFile(record.path, 'utf8'), { color: false, textChars: 200 });
-    return { path: record.path, text };
+    const printed: string[] = [];
+    const shown = screen((text) => printed.push(text), false);
+    showRecord(await readFile(record.path, 'utf8'), shown, { textChars: 200 });
+    return { path: record.path, text: printed.join('') };
   } catch (error) {
     log.warning(`could not read the run record back for the summary: ${errorSentence(error)}`);
     return undefined;

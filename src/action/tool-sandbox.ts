@@ -49,6 +49,8 @@ export async function startSandbox(
       // A cloud login step's credentials file sits in the workspace: bash sees an empty file there.
       hidden: [...runnerFiles(process.env), ...credentialFiles(process.env), ...hidden],
       workspaceAccess,
+      // The tools' git writes a layer of its own over the workspace's `.git`: the real one stays the checkout's.
+      layerGitDir: true,
       ...(process.env.RUNNER_TOOL_CACHE ? { toolCache: process.env.RUNNER_TOOL_CACHE } : {}),
       warn: log.warning,
     });

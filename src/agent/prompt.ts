@@ -55,6 +55,8 @@ export interface RunFacts {
    * reach the hosts of an allowlist only, through a proxy.
    */
   network?: 'off' | 'allowlist';
+  /** `locked`: the token may not create or change files under .github/workflows/ (known before delivery). */
+  workflowFiles?: 'locked';
 }
 
 /** What the model is told of the sandbox's network: off, an allowlist, or (the host's) nothing. */
@@ -100,6 +102,8 @@ function factsBlock(facts: RunFacts): string {
       'Network: off. The workflow sets `tool_network: none`, so commands reach no host and name lookups fail at once: nothing can be downloaded (no package installs from a registry). Work with what the workspace, HOME and the tool cache already hold, and say in your summary what could not be checked without the network.',
     facts.network === 'allowlist' &&
       "Network: an allowlist. Commands reach the package registries this runner's toolchains are configured with, GitHub's web, archive and raw-content hosts and the hosts the workflow allows, through a proxy that HTTPS_PROXY and HTTP_PROXY already name (npm, pip, git over HTTPS, curl and most clients use it by themselves); name lookups and direct connections fail. A refused host is named at the end of the command's output: do not try to get around the proxy; if the work needs that host, say so in your summary (the maintainer can allow it).",
+    facts.workflowFiles === 'locked' &&
+      "Workflow files: this run's token may not create, change or delete files under .github/workflows/ (GitHub refuses it without the workflows permission). A change there is left out of the pull request and attached to it as a patch for the maintainer to apply; if the task needs one, say so in your plan and your summary.",
   ].filter(Boolean);
   return `<environment>\n${lines.join('\n')}\n</environment>`;
 }

@@ -13,7 +13,7 @@ import { networkFact } from '../agent/prompt.js';
 import { openWorkspace } from '../agent/workspace.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { openSandbox, SandboxError } from '../sandbox/setup.js';
-import { renderPanel, shouldColor } from '../terminal/panel.js';
+import { renderPanel } from '../terminal/panel.js';
 import { redactor } from '../text/redact.js';
 import { secretValues } from '../settings/settings.js';
 import {
@@ -28,6 +28,7 @@ import {
 } from '../settings/parse.js';
 import { openEventLog, type EventLog } from '../record/event-log.js';
 import { openRunRecord, type RunRecord } from '../record/run-record.js';
+import { stderr, stdout } from './output.js';
 import { showCommand } from './show.js';
 import { terminalReporter } from '../terminal/reporter.js';
 
@@ -184,7 +185,7 @@ async function trySandbox(
   baseUrl: string | undefined,
   secrets: string[],
 ): Promise<Sandbox | undefined> {
-  const say = (line: string) => process.stderr.write(`todo-agent: ${line}\n`);
+  const say = (line: string) => stderr.print(`todo-agent: ${line}\n`);
   let sandbox: Sandbox;
   try {
     sandbox = await openSandbox({
@@ -195,7 +196,7 @@ async function trySandbox(
     });
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
-    process.stderr.write(
+    stderr.print(
       `todo-agent: no sandbox for the commands (${error.message}); they run directly, with the host's network.\n`,
     );
     if (network === 'none') throw new UsageError('--tool-network none needs the sandbox');
@@ -240,12 +241,12 @@ export async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (error) {
-    process.stderr.write(`todo-agent: ${(error as Error).message}\n\n${USAGE}\n`);
+    stderr.print(`todo-agent: ${(error as Error).message}\n\n${USAGE}\n`);
     return 2;
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
+    stdout.print(`${USAGE}\n`);
     return 0;
   }
   try {
@@ -263,16 +264,15 @@ export async function main(argv: string[]): Promise<number> {
         ? undefined
         : openFor('transcript', values.transcript, (path) => openRunRecord(path, redact));
     record?.start({ task: settings.task, source: 'cli', ...(values.model ? { model: values.model } : {}) });
-    const color = shouldColor(process.stdout, process.env);
     const stop = stopOnSignals();
     const workspace = await openWorkspace(process.cwd());
     const old = deprecatedToolNetwork(values['tool-network'] ?? '');
-    if (old) process.stderr.write(`todo-agent: warning: ${old.replace('tool_network', '--tool-network')}\n`);
+    if (old) stderr.print(`todo-agent: warning: ${old.replace('tool_network', '--tool-network')}\n`);
     const sandbox = values['no-sandbox']
       ? undefined
       : await trySandbox(workspace, settings, values['base-url'], secrets);
     const run = runAgent(
-      await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, color, stop }),
+      await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, stop }),
     );
     // Every line reaches the file, however the run ended.
     const result = await run.finally(() => {
@@ -281,14 +281,14 @@ export async function main(argv: string[]): Promise<number> {
     });
     record?.result({ status: result.status, reason: result.reason });
     await record?.close();
-    printResult(result, color, redact);
+    printResult(result);
     return result.status === 'completed' ? 0 : 1;
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`todo-agent: ${error.message}\n\n${USAGE}\n`);
+      stderr.print(`todo-agent: ${error.message}\n\n${USAGE}\n`);
       return 2;
     }
-    process.stderr.write(`todo-agent: ${(error as Error).message}\n`);
+    stderr.print(`todo-agent: ${(error as Error).message}\n`);
     return 1;
   }
 }
@@ -300,7 +300,6 @@ interface RunPlace {
   secrets: string[];
   events: EventLog | undefined;
   record: RunRecord | undefined;
-  color: boolean;
   /** Aborted by Ctrl-C or SIGTERM. */
   stop: AbortController;
 }
@@ -319,7 +318,7 @@ function stopOnSignals(): AbortController {
 async function agentOptions(
   values: Flags,
   settings: CliSettings,
-  { workspace, sandbox, secrets, events, record, color, stop }: RunPlace,
+  { workspace, sandbox, secrets, events, record, stop }: RunPlace,
 ): Promise<AgentOptions> {
   const { verify } = settings;
   return {
@@ -338,7 +337,7 @@ async function agentOptions(
       model: values.model,
       baseURL: values['base-url'],
       ...settings.model,
-      onNotice: (message) => process.stderr.write(`todo-agent: warning: ${message}\n`),
+      onNotice: (message) => stderr.print(`todo-agent: warning: ${message}\n`),
     }),
     workspace,
     ...settings.limits,
@@ -346,7 +345,7 @@ async function agentOptions(
     redaction: redactor,
     secrets,
     observers: [
-      terminalReporter({ write: (text) => process.stdout.write(redactor.redact(text)), color }),
+      terminalReporter(stdout),
       ...(events ? [events.observer] : []),
       ...(record ? [record.observer] : []),
     ],
@@ -354,11 +353,11 @@ async function agentOptions(
 }
 
 /** The final list, the tokens spent and the model's last words. */
-function printResult(result: AgentResult, color: boolean, redact: (text: string) => string): void {
-  process.stdout.write(redact(`\n${renderPanel(result.todos, { color, title: 'Final todo list' })}\n`));
+function printResult(result: AgentResult): void {
+  stdout.print('\n', ...renderPanel(result.todos, 'Final todo list'), '\n');
   const { usage } = result;
-  process.stdout.write(
+  stdout.print(
     `tokens: ${usage.input_tokens} in, ${usage.cache_read_input_tokens} cache read, ${usage.cache_creation_input_tokens} cache write, ${usage.output_tokens} out\n`,
   );
-  if (result.lastText) process.stdout.write(redact(`\n${result.lastText}\n`));
+  if (result.lastText) stdout.print(`\n${result.lastText}\n`);
 }

@@ -2,7 +2,7 @@
 // as the terminal showed the run, so that a run can be read offline.
 import { readFile } from 'node:fs/promises';
 import { showRecord } from '../record/show.js';
-import { shouldColor } from '../terminal/panel.js';
+import { stderr, stdout } from './output.js';
 
 const HELP = `Usage: todo-agent show FILE
 
@@ -13,11 +13,11 @@ and duration, the model's words, the delivery and the result. FILE is the action
 /** Prints the record (or, with --help, what the command does); 2 (bad usage) without exactly one readable FILE. */
 export async function showCommand(args: readonly string[], usage: string): Promise<number> {
   if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
-    process.stdout.write(`${HELP}\n`);
+    stdout.print(`${HELP}\n`);
     return 0;
   }
   if (args.length !== 1) {
-    process.stderr.write(`todo-agent: show takes one FILE, a run record\n\n${usage}\n`);
+    stderr.print(`todo-agent: show takes one FILE, a run record\n\n${usage}\n`);
     return 2;
   }
   const [file] = args as [string];
@@ -25,11 +25,9 @@ export async function showCommand(args: readonly string[], usage: string): Promi
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    process.stderr.write(
-      `todo-agent: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? error})\n`,
-    );
+    stderr.print(`todo-agent: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? error})\n`);
     return 2;
   }
-  process.stdout.write(showRecord(text, { color: shouldColor(process.stdout, process.env) }));
+  showRecord(text, stdout);
   return 0;
 }

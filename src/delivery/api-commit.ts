@@ -12,8 +12,6 @@ import type { GitHubApi } from '../github/api.js';
  */
 export const MAX_API_FILE_BYTES = 25 * 1024 * 1024;
 export const MAX_API_TOTAL_BYTES = 30 * 1024 * 1024;
-/** How many times a taken branch name moves on to a fresh one (`name-2`, `name-3`). */
-const BRANCH_RENAMES = 2;
 
 export type ApiOutcome =
   { landed: true; branch: string; sha: string } | { landed: false; why: string; refusedBy?: string };
@@ -44,16 +42,17 @@ export interface ApiCommitRequest {
   /** The remote commit the new one goes on: the branch's tip, or the start for a new branch. */
   parent: string;
   /**
-   * The branch on the remote: `existing` (at `parent`, earlier work), `claimed` (made at `parent` by this
-   * delivery), or `new` (made here, a fresh name when taken). A branch made for the commit is deleted when
-   * the commit does not land on it.
+   * The branch on the remote: `existing` (at `parent`: earlier work, or claimed by this delivery), or `new`,
+   * made here by `makeBranch` (a fresh name when taken). A branch made for the delivery belongs to its
+   * claim (branch-claim.ts), which deletes it when the work does not land there.
    */
-  remote: 'existing' | 'claimed' | 'new';
+  remote: 'existing' | 'new';
+  makeBranch: (name: string, sha: string) => Promise<string | undefined>;
   message: string;
 }
 
 /**
- * Creates the branch when new (a fresh name when taken), commits the change from `parent` to HEAD through
+ * Has the branch made when new (a fresh name when taken), commits the change from `parent` to HEAD through
  * the API, then moves the local branch onto GitHub's commit so that a later run continues from it.
  */
 export async function commitThroughApi(request: ApiCommitRequest): Promise<ApiOutcome> {
@@ -62,8 +61,7 @@ export async function commitThroughApi(request: ApiCommitRequest): Promise<ApiOu
   if (changes.length === 0) return { landed: false, why: 'the commits add up to no change' };
   const cannot = inexpressible(changes);
   if (cannot) return { landed: false, why: cannot };
-  const branch =
-    request.remote === 'new' ? await createFreshBranch(api, request.branch, parent) : request.branch;
+  const branch = request.remote === 'new' ? await request.makeBranch(request.branch, parent) : request.branch;
   if (!branch)
     return { landed: false, why: `the branch names \`${request.branch}\` and its fresh variants are taken` };
   const added = changes.filter((c) => c.status !== 'D');
@@ -75,29 +73,15 @@ export async function commitThroughApi(request: ApiCommitRequest): Promise<ApiOu
   const deletions = changes.filter((c) => c.status === 'D').map(({ path }) => ({ path }));
   const [headline = '', ...rest] = request.message.split('\n');
   const body = rest.join('\n').trim();
-  try {
-    await api.createCommitOnBranch({
-      branch,
-      headline,
-      ...(body ? { body } : {}),
-      additions,
-      deletions,
-      expectedHeadOid: parent,
-    });
-  } catch (error) {
-    // A branch made for this commit and left at the start would look like delivered work: it goes.
-    if (request.remote !== 'existing') await api.deleteBranch(branch).catch(() => undefined);
-    throw error;
-  }
+  await api.createCommitOnBranch({
+    branch,
+    headline,
+    ...(body ? { body } : {}),
+    additions,
+    deletions,
+    expectedHeadOid: parent,
+  });
   // The local branch moves onto GitHub's commit (same files): what a later `continue` fetches is what we hold.
   const sha = await git.adoptRemoteBranch(branch);
   return { landed: true, branch, sha };
-}
-
-async function createFreshBranch(api: GitHubApi, name: string, sha: string): Promise<string | undefined> {
-  for (let renames = 0; renames <= BRANCH_RENAMES; renames++) {
-    const candidate = renames === 0 ? name : `${name}-${renames + 1}`;
-    if ((await api.createBranch(candidate, sha)) === 'created') return candidate;
-  }
-  return undefined;
 }

@@ -2,8 +2,9 @@
 // takes only a branch that exists, so an API commit costs two round trips in a row (the branch, then the
 // commit). The branch is made at the start, where a new branch's commit goes on anyway, as soon as the run
 // is known to change something the API can carry: when the model's last look lists the files (the model's
-// summary turn then hides the round trip), or at the latest beside the local commit. A branch claimed for
-// work that never reaches it is deleted, since a branch left at the start would look like delivered work.
+// summary turn then hides the round trip), or at the latest beside the local commit. Every branch made for
+// the delivery is held here (the API commit's fresh name too), and one that the work never reaches is
+// deleted here alone, once, since a branch left at the start would look like delivered work.
 import type { GitRepo, TreeChange } from '../git/repo.js';
 import type { GitHubApi } from '../github/api.js';
 import { inexpressible } from './api-commit.js';
@@ -57,19 +58,45 @@ export class BranchClaim {
     return await this.#claim;
   }
 
-  /** The work went to GitHub (to the claimed branch or elsewhere): the claim is settled, `drop` does nothing. */
-  keep(): void {
-    this.#settled = true;
+  /**
+   * Makes the branch the API commit goes on now, at `sha`: `name`, or a fresh variant when other work took
+   * it. It is this claim's from then on (`landed` and `drop` settle it); undefined when every name is taken.
+   */
+  async fresh(name: string, sha: string): Promise<string | undefined> {
+    const made = createFreshBranch(this.#options.api, name, sha);
+    this.#claim = made.catch(() => undefined);
+    return await made;
+  }
+
+  /** The work went to GitHub, on `branch`: a branch made for it elsewhere (a fresh name left behind) goes. */
+  async landed(branch: string): Promise<void> {
+    await this.#settle(branch);
+  }
+
+  /** The work did not reach GitHub (or the delivery broke off): the branch made for it goes. */
+  async drop(): Promise<void> {
+    await this.#settle(undefined);
   }
 
   /**
-   * Deletes the claimed branch, unless the claim was kept: the work did not go to it. Once only; a failure
-   * to delete is let be.
+   * The one place a branch made for the delivery is deleted: once, when the work is not on it. A failure to
+   * delete is let be.
    */
-  async drop(): Promise<void> {
+  async #settle(landedOn: string | undefined): Promise<void> {
     if (this.#settled) return;
     this.#settled = true;
-    const claimed = await this.#claim;
-    if (claimed) await this.#options.api.deleteBranch(claimed).catch(() => undefined);
+    const made = await this.#claim;
+    if (made && made !== landedOn) await this.#options.api.deleteBranch(made).catch(() => undefined);
   }
+}
+
+/** How many times a taken branch name moves on to a fresh one (`name-2`, `name-3`). */
+const BRANCH_RENAMES = 2;
+
+async function createFreshBranch(api: GitHubApi, name: string, sha: string): Promise<string | undefined> {
+  for (let renames = 0; renames <= BRANCH_RENAMES; renames++) {
+    const candidate = renames === 0 ? name : `${name}-${renames + 1}`;
+    if ((await api.createBranch(candidate, sha)) === 'created') return candidate;
+  }
+  return undefined;
 }

@@ -10,8 +10,9 @@ import { errorMessage, errorSentence } from '../text/error-sentence.js';
 import { commitThroughApi } from './api-commit.js';
 import { BranchClaim } from './branch-claim.js';
 import type { HeldBack } from './held-back.js';
-import { refusalOf, type Refusal } from './refusal.js';
+import { refusalOf, refusedWorkflowFile, type Refusal } from './refusal.js';
 import { heldBackOf, stageWork } from './review.js';
+import { commitWithout, withholdStaged, type Withheld } from './workflow-files.js';
 
 export interface DeliveryRequest {
   git: GitRepo;
@@ -27,6 +28,8 @@ export interface DeliveryRequest {
   openPull: boolean;
   /** Commit through GitHub's API (signed) rather than push with git. */
   signed: boolean;
+  /** The token may change workflow files, as its kind tells (api.mayChangeWorkflows); undefined: unknown. */
+  mayChangeWorkflows?: boolean;
   commitMessage: string;
   /** Secrets out of anything shown (the patch of a refused change). */
   redact: (text: string) => string;
@@ -48,6 +51,8 @@ export interface Delivered {
   heldBack: readonly HeldBack[];
   /** Why the commit was pushed with git, unsigned, although signed commits are on. */
   unsignedBecause?: string;
+  /** The workflow files the token may not change: left out, their change attached as a patch. */
+  withheld?: Withheld;
 }
 
 export interface Delivery {
@@ -63,6 +68,8 @@ export interface Delivery {
   refusal?: Refusal;
   /** The whole change as a patch (`git apply`), kept when it could not be delivered: for the run record. */
   patch?: string;
+  /** The workflow part, left out of a delivery that went ahead without it. */
+  withheld?: Withheld;
 }
 
 const PUSH_ATTEMPTS = 3;
@@ -73,7 +80,7 @@ const MAX_LISTED_FILES = 100;
 
 export async function deliver(request: DeliveryRequest): Promise<Delivery> {
   const changes = await stageWork(request.git, request.startSha);
-  const { heldBack, committed } = await holdBackStrays(request, changes);
+  const { heldBack, committed, withheld: upFront } = await holdBackStrays(request, changes);
   const claim = request.claim ?? new BranchClaim(request);
   claim.stake(committed);
   const madeCommits = await commitLocally(request).catch(async (error: unknown) => {
@@ -82,19 +89,30 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
   });
   if (!madeCommits && !request.continuesBranch) {
     await claim.drop();
-    return { heldBack, ...nothingToDeliver(request.result) };
+    return { heldBack, ...(upFront ? onlyWithheld(upFront) : nothingToDeliver(request.result)) };
   }
+  let withheld = upFront;
   // The file list is read from our commit while it lands (GitHub's commit has the same tree).
-  const files = filesChanged(request);
+  let files = filesChanged(request);
   files.catch(() => undefined);
-  const landed = madeCommits
-    ? await landCommit(request, await claim.claimed())
+  let landed = madeCommits
+    ? await landCommit(request, claim)
     : { branch: request.branch, sha: await request.git.head(), signed: false };
+  // A workflow file GitHub refused costs that file, not the rest: the rest goes again without it.
+  if ('failed' in landed && refusedWorkflowFile(landed.message)) {
+    const without = await commitWithout(request.git, request);
+    if (without) {
+      withheld = without;
+      files = filesChanged(request);
+      files.catch(() => undefined);
+      landed = await landCommit(request, claim);
+    }
+  }
   if ('failed' in landed) {
     await claim.drop();
     return { heldBack, ...(await keepRefusedWork(request, landed)) };
   }
-  claim.keep();
+  await claim.landed(landed.branch);
   const moved =
     request.continuesBranch && landed.branch !== request.branch
       ? `\`${request.branch}\` changed while the agent worked, so its work went to \`${landed.branch}\` instead.`
@@ -103,15 +121,19 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
     files: await files,
     heldBack,
     ...(landed.unsignedBecause ? { unsignedBecause: landed.unsignedBecause } : {}),
+    ...(withheld ? { withheld } : {}),
   };
   const pulled = await openPullRequest(request, landed.branch, delivered);
-  const note = [moved, pulled.note].filter(Boolean).join(' ');
+  const note = [moved, withheld && withheldNote(withheld, pulled.pr !== undefined), pulled.note]
+    .filter(Boolean)
+    .join(' ');
   return {
     pushedBranch: landed.branch,
     commit: { sha: landed.sha, signed: landed.signed },
     heldBack,
     ...(pulled.pr ? { pr: pulled.pr } : {}),
     ...(note ? { note } : {}),
+    ...(withheld ? { withheld } : {}),
   };
 }
 
@@ -120,16 +142,39 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
  * environments, caches and large new files leave the index (not the disk).
  */
 async function holdBackStrays(request: DeliveryRequest, changes: readonly TreeChange[]) {
-  const { heldBack, heldPaths, restored, committed } = await heldBackOf(request.git, changes);
-  await request.git.unstage(heldPaths);
-  await request.git.restoreStaged(request.startSha, restored);
-  return { heldBack, committed };
+  const { git, startSha, redact } = request;
+  const lockedWorkflows = request.mayChangeWorkflows === false;
+  const sorted = await heldBackOf(git, changes, { lockedWorkflows });
+  // The workflow part's patch is taken while it is staged; then it leaves the index as the strays do.
+  const withheld =
+    sorted.workflows.length > 0 ? await withholdStaged(git, startSha, sorted.workflows, redact) : undefined;
+  await git.unstage(sorted.heldPaths);
+  await git.restoreStaged(startSha, sorted.restored);
+  return { heldBack: sorted.heldBack, committed: sorted.committed, withheld };
 }
 
 /** 3a. The local commit of what is staged; whether the branch now holds commits the start did not. */
 async function commitLocally({ git, commitMessage, startSha }: DeliveryRequest): Promise<boolean> {
   await git.commitStaged(commitMessage);
   return (await git.head()) !== startSha;
+}
+
+/** The work was nothing but workflow files the token may not change: kept as a patch, as refused work is. */
+function onlyWithheld(withheld: Withheld): Pick<Delivery, 'note' | 'patch' | 'refusal'> {
+  return {
+    note: 'The work changes only workflow files, which this token may not create or change; the whole change is kept as a patch.',
+    patch: withheld.patch,
+    refusal: withheld.refusal,
+  };
+}
+
+/** The sentence that says what the pull request leaves out, and why. */
+function withheldNote({ paths, refusal, refused }: Withheld, opened: boolean): string {
+  const files = paths.map((path) => `\`${path}\``).join(', ');
+  const why = `${refusal.rule}${refused ? ', and GitHub refused them' : ''}`;
+  return opened
+    ? `The work went ahead without ${files}: ${why}; their change is attached to the pull request as a patch.`
+    : `The work went ahead without ${files}: ${why}; their change is kept as a patch in the run record.`;
 }
 
 function nothingToDeliver(result: AgentResult): Pick<Delivery, 'note'> {
@@ -147,13 +192,14 @@ type Failed = { failed: true; message: string };
  * 3b. The commit on GitHub: through the API (signed) when asked and the change allows it, else pushed with
  * git. A name taken by other work (or a continued branch that moved on meanwhile) means a fresh name.
  */
-async function landCommit(request: DeliveryRequest, claimed?: string): Promise<Landed | Failed> {
+async function landCommit(request: DeliveryRequest, claim: BranchClaim): Promise<Landed | Failed> {
   const { git, api } = request;
+  const claimed = await claim.claimed();
   const branch = claimed ?? request.branch;
   let unsignedBecause: string | undefined;
   if (request.signed) {
     const parent = claimed
-      ? { parent: request.startSha, remote: 'claimed' as const }
+      ? { parent: request.startSha, remote: 'existing' as const }
       : await parentOnRemote(request);
     if (!parent) {
       unsignedBecause = `\`${branch}\` moved on while the agent worked`;
@@ -165,6 +211,7 @@ async function landCommit(request: DeliveryRequest, claimed?: string): Promise<L
           branch,
           message: request.commitMessage,
           ...parent,
+          makeBranch: (name, sha) => claim.fresh(name, sha),
         });
         if (outcome.landed) return { branch: outcome.branch, sha: outcome.sha, signed: true };
         unsignedBecause = outcome.why;

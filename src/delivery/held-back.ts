@@ -113,6 +113,37 @@ export function holdBack(
   return { kept, heldBack: [...held.values()], heldPaths, restored };
 }
 
+/** A folder or file left out of the work, for the record: its path, how many files, and why when known. */
+export interface LeftOut {
+  path: string;
+  files: number;
+  why?: string;
+}
+
+/**
+ * Paths a commit left out (`git status` lists every file), grouped as the model's last look and the pull
+ * request show them: each folder held back whole once, with its count and why (`held`: what delivery held
+ * back, else the same rules applied to the paths alone), then the other files one by one.
+ */
+export function groupLeftOut(paths: readonly string[], held: readonly HeldBack[] = []): LeftOut[] {
+  const groups = new Map<string, LeftOut>();
+  const add = (path: string, files: number, why?: string) => {
+    const entry = groups.get(path) ?? { path, files: 0, ...(why ? { why } : {}) };
+    entry.files += files;
+    groups.set(path, entry);
+  };
+  const rest: NewFile[] = [];
+  for (const path of paths) {
+    const group = held.find((h) => h.path === '.' || path === h.path || path.startsWith(`${h.path}/`));
+    if (group) add(group.path, 1, group.why);
+    else rest.push({ path, size: 0 });
+  }
+  const sorted = holdBack(rest);
+  for (const { path, files, why } of sorted.heldBack) add(path, files, why);
+  for (const path of sorted.kept) add(path, 1);
+  return [...groups.values()];
+}
+
 export function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

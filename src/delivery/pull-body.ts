@@ -8,6 +8,11 @@ import { renderTaskList, verifyLine } from '../github/checklist/render.js';
 import { codeSpan, escapeMarkdown, safeUrl } from '../text/markdown.js';
 import { inertMarkdown } from '../text/inert-markdown.js';
 import { closesLine } from '../github/closes-line.js';
+import { patchDetails } from '../github/checklist/kept-patch.js';
+import type { Withheld } from './workflow-files.js';
+
+/** A withheld patch over this is not attached (the run record has it): a description stops at 65,536 characters. */
+export const MAX_PULL_PATCH_CHARS = 30_000;
 
 export interface PullBodyParts {
   /** The issue the pull request closes (none for a run on a pull request). */
@@ -21,6 +26,8 @@ export interface PullBodyParts {
   heldBack?: readonly HeldBack[];
   /** Why the commit was pushed with git, unsigned, although signed commits are on. */
   unsignedBecause?: string;
+  /** The workflow files the token may not change: left out, their change attached as a patch. */
+  withheld?: Withheld;
 }
 
 export function pullBody({
@@ -30,6 +37,7 @@ export function pullBody({
   files,
   heldBack = [],
   unsignedBecause,
+  withheld,
 }: PullBodyParts): string {
   const usage = result.usage;
   const link = checklistUrl && safeUrl(checklistUrl);
@@ -49,6 +57,7 @@ export function pullBody({
         ]
       : []),
     ...(files ? ['### Files changed', filesSection(files.files, files.more)] : []),
+    ...(withheld ? ['### Not in this pull request', withheldSection(withheld)] : []),
     ...(heldBack.length > 0 ? ['### Held back', heldBackSection(heldBack)] : []),
     ...(unsignedBecause
       ? [`_The commit was pushed with git, so GitHub did not sign it: ${escapeMarkdown(unsignedBecause)}._`]
@@ -94,4 +103,18 @@ function heldBackSection(heldBack: readonly HeldBack[]): string {
     'The run made these, and they are not committed (generated environments, caches and large new files never are):',
     ...lines,
   ].join('\n');
+}
+
+/** The workflow files this change leaves out: the rule, what to do, and their change as a patch. */
+function withheldSection({ paths, refusal, refused, patch }: Withheld): string {
+  const files = paths.map((path) => codeSpan(path)).join(', ');
+  const why = `${escapeMarkdown(refusal.rule)}${refused ? ' (GitHub refused them)' : ''}`;
+  const attached =
+    patch.length <= MAX_PULL_PATCH_CHARS
+      ? patchDetails(patch, 'The workflow change, as a patch (<code>git apply</code> it on this branch)')
+      : `_Their change (${Math.ceil(patch.length / 1024)} KB as a patch) is too large to attach here; it is kept in the run's record._`;
+  return [
+    `The run also changed ${files}, which this pull request leaves out: ${why}. ${escapeMarkdown(refusal.advice)}`,
+    attached,
+  ].join('\n\n');
 }

@@ -35,15 +35,31 @@ const RULE_ADVICE: Array<[RegExp, string]> = [
 const GENERIC_RULESET_ADVICE =
   'Read the rules the refusal names under the repository’s Settings → Rules, then change the ruleset or let this token bypass it.';
 
+/** GitHub's refusal of a workflow file, for a token without the workflows permission (or `workflow` scope). */
+const WORKFLOW_REFUSAL =
+  /refusing to allow an? (?:GitHub App|OAuth App|Personal Access Token)[^\n]*?workflow `?([^`\n]*)`?[^\n]*without `?workflows?`? (?:permission|scope)/i;
+
+/**
+ * The rule that keeps workflow files out of the work (`files`: the ones named, or the folder), whether
+ * GitHub refused them or the token is known not to have the workflows permission.
+ */
+export function workflowRule(files: readonly string[]): Refusal {
+  return {
+    rule: `the token may not create or change workflow files (${files.join(', ') || '.github/workflows/'})`,
+    advice:
+      'Apply the workflow part from the patch yourself, or ask for the task without touching `.github/workflows/`; or, knowing that it lets the agent’s pull requests change the workflows that run it (see SECURITY.md), give `github_token` a token with Workflows: write.',
+  };
+}
+
+/** Whether GitHub refused the work for a workflow file the token may not change. */
+export function refusedWorkflowFile(text: string): boolean {
+  return WORKFLOW_REFUSAL.test(text);
+}
+
 const RULES: Array<{ pattern: RegExp; refusal: (match: RegExpMatchArray, text: string) => Refusal }> = [
   {
-    pattern:
-      /refusing to allow an? (?:GitHub App|OAuth App|Personal Access Token)[^\n]*?workflow `?([^`\n]*)`?[^\n]*without `?workflows?`? (?:permission|scope)/i,
-    refusal: (match) => ({
-      rule: `the token may not create or change workflow files (${match[1]?.trim() || '.github/workflows/'})`,
-      advice:
-        'Ask for the task without touching `.github/workflows/` and apply the workflow part from the patch yourself; or, knowing that it lets the agent’s pull requests change the workflows that run it (see SECURITY.md), give `github_token` a token with Workflows: write.',
-    }),
+    pattern: WORKFLOW_REFUSAL,
+    refusal: (match) => workflowRule(match[1]?.trim() ? [match[1].trim()] : []),
   },
   {
     pattern: /GH013|push declined due to repository rule violations|Repository rule violations found/i,
@@ -102,6 +118,8 @@ function brokenRules(text: string): string[] {
       .replace(/\s+/g, ' ')
       .replace(/[.\s]+$/, '')
       .trim();
+    // Octokit lists a GraphQL error's messages as ` - ` bullets: the API's heading is not a rule.
+    if (/^Repository rule violations found$/i.test(clean)) return;
     if (clean && !rules.includes(clean) && rules.length < 5) rules.push(clean);
   };
   for (const line of text.split('\n')) {

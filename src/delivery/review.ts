@@ -5,6 +5,7 @@
 import type { DeliveryList } from '../agent/loop.js';
 import type { GitRepo, TreeChange } from '../git/repo.js';
 import { holdBack, type NewFile } from './held-back.js';
+import { isWorkflowFile } from './workflow-files.js';
 
 /** How many files the review lists by name (the rest are counted). */
 export const MAX_REVIEW_FILES = 100;
@@ -19,10 +20,11 @@ const STATUS = { A: 'new', D: 'deleted', M: 'changed', T: 'type changed' } as co
 export async function deliveryReview(
   git: GitRepo,
   startSha: string,
+  { lockedWorkflows = false }: { lockedWorkflows?: boolean } = {},
 ): Promise<(DeliveryList & { committed: TreeChange[] }) | undefined> {
   const changes = await stageWork(git, startSha);
   if (changes.length === 0) return undefined;
-  const { heldBack, committed: delivered } = await heldBackOf(git, changes);
+  const { heldBack, committed: delivered, workflows } = await heldBackOf(git, changes, { lockedWorkflows });
   const counts = await git.lineCounts(startSha, { staged: true });
   const lines = delivered.slice(0, MAX_REVIEW_FILES).map((change) => {
     const { additions = 0, deletions = 0 } = counts.get(change.path) ?? {};
@@ -36,6 +38,12 @@ export async function deliveryReview(
     ...(heldBack.length
       ? ['Held back, never committed:', heldBack.map(({ path, why }) => `- ${path}: ${why}`).join('\n')]
       : []),
+    ...(workflows.length
+      ? [
+          'Left out of the pull request, because this token may not create or change workflow files (their change is attached to it as a patch):',
+          workflows.map((path) => `- ${path}`).join('\n'),
+        ]
+      : []),
     'If a file does not belong to the task (a build output, a cache, a scratch file), delete it now; otherwise the list is right and you can finish.',
   ].join('\n');
   return { text, paths: delivered.map((change) => change.path), committed: delivered };
@@ -43,12 +51,14 @@ export async function deliveryReview(
 
 /**
  * What holdBack makes of a change (its new files, each new link with its target, and the tracked paths it
- * makes links; targets read from our git), and the changes left to commit.
+ * makes links; targets read from our git), the workflow files it touches when the token may not change
+ * them (`lockedWorkflows`), and the changes left to commit.
  */
 export async function heldBackOf(
   git: GitRepo,
   changes: readonly TreeChange[],
-): Promise<ReturnType<typeof holdBack> & { committed: TreeChange[] }> {
+  { lockedWorkflows = false }: { lockedWorkflows?: boolean } = {},
+): Promise<ReturnType<typeof holdBack> & { committed: TreeChange[]; workflows: string[] }> {
   const links = changes.filter((change) => change.status !== 'D' && change.mode === '120000');
   const targets = await git.blobs(links.map((change) => change.blob));
   const linkOf = new Map(links.map((change, i) => [change.path, targets[i]!.toString('utf8')]));
@@ -63,7 +73,13 @@ export async function heldBackOf(
     .map(({ path }) => ({ path, link: linkOf.get(path)! }));
   const sorted = holdBack(added, changedLinks);
   const held = new Set([...sorted.heldPaths, ...sorted.restored]);
-  return { ...sorted, committed: changes.filter((change) => !held.has(change.path)) };
+  const workflows = lockedWorkflows
+    ? changes
+        .filter((change) => !held.has(change.path) && isWorkflowFile(change.path))
+        .map(({ path }) => path)
+    : [];
+  for (const path of workflows) held.add(path);
+  return { ...sorted, workflows, committed: changes.filter((change) => !held.has(change.path)) };
 }
 
 /** Stages the whole work tree in our own git; what the staged tree changes since `startSha`. */

@@ -5,16 +5,21 @@
 // nested repository keeps only configuration that runs nothing (no fsmonitor, hooksPath, filter, pager,
 // editor, alias, sshCommand, credential helper, include…) and no hooks. Runs after the last tool call, when
 // no process of the model is left, and before our own git stages anything (staging a nested repository
-// reads its HEAD and refs).
-import { lstat, readFile, readdir, readlink, realpath, rename, rm, writeFile } from 'node:fs/promises';
+// reads its HEAD and refs). A git directory is trusted for what it is (the top `.git`, a real directory that
+// config-guard.ts put right), never for where a link or `realpath` leads; what the model made unreadable or
+// unremovable is opened up, removed or renamed aside, and reported (stubborn-entries.ts), never a stop.
+import { lstat, readFile, readlink, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitRepo } from './repo.js';
+import { StubbornEntries, type Stubborn } from './stubborn-entries.js';
 
 export interface Disarmed {
   /** Links (and pointer files) removed because they led out of the workspace, relative to it. */
   links: string[];
   /** Nested git directories whose configuration was cut down to inert settings, relative to the workspace. */
   configs: string[];
+  /** What could not be removed or read. */
+  stubborn: Stubborn;
 }
 
 /** Inert settings a nested repository keeps (names as `git config --list` prints them). */
@@ -45,15 +50,16 @@ const WALK_PARALLEL = 16;
 /**
  * Every entry named `.git` in the work tree and every directory git would take for a bare repository (it
  * holds `HEAD`, `objects` and `refs`) if a later step ran git inside it, walked without following links and
- * without entering a `.git`; sorted by path.
+ * without entering a `.git`; sorted by path. A directory made unreadable is opened up to be walked.
  */
-async function findGitEntries(root: string): Promise<Array<{ path: string; bare: boolean }>> {
+async function findGitEntries(
+  root: string,
+  entries: StubbornEntries,
+): Promise<Array<{ path: string; bare: boolean }>> {
   const found: Array<{ path: string; bare: boolean }> = [];
   for (const queue = [root]; queue.length > 0;) {
     const dirs = queue.splice(0, WALK_PARALLEL);
-    const listed = await Promise.all(
-      dirs.map((dir) => readdir(dir, { withFileTypes: true }).catch(() => [])),
-    );
+    const listed = await Promise.all(dirs.map((dir) => entries.list(dir)));
     listed.forEach((entries, i) => {
       const dir = dirs[i]!;
       const names = new Set(entries.map((entry) => entry.name));
@@ -70,16 +76,18 @@ async function findGitEntries(root: string): Promise<Array<{ path: string; bare:
 }
 
 class Disarm {
-  readonly result: Disarmed = { links: [], configs: [] };
+  readonly result: Pick<Disarmed, 'links' | 'configs'> = { links: [], configs: [] };
   readonly #root: string;
   readonly #git: GitRepo;
   readonly #trusted: ReadonlySet<string>;
   readonly #seen = new Set<string>();
+  readonly #entries: StubbornEntries;
 
-  constructor(root: string, git: GitRepo, trusted: ReadonlySet<string>) {
+  constructor(root: string, git: GitRepo, trusted: ReadonlySet<string>, entries: StubbornEntries) {
     this.#root = root;
     this.#git = git;
     this.#trusted = trusted;
+    this.#entries = entries;
   }
 
   #name(file: string): string {
@@ -87,8 +95,7 @@ class Disarm {
   }
 
   async #drop(file: string): Promise<void> {
-    await rm(file, { recursive: true, force: true });
-    this.result.links.push(this.#name(file));
+    if (await this.#entries.remove(file)) this.result.links.push(this.#name(file));
   }
 
   /** A link is kept only when what it names exists and is inside the workspace. */
@@ -112,7 +119,7 @@ class Disarm {
    * `node_modules` has thousands), then disarmed one at a time in path order.
    */
   async disarmWorkTree(root: string): Promise<void> {
-    const found = await findGitEntries(root);
+    const found = await findGitEntries(root, this.#entries);
     for (const { path: entry, bare } of found) await (bare ? this.gitDir(entry) : this.#dotGit(entry));
   }
 
@@ -126,8 +133,8 @@ class Disarm {
     } else if (stat.isDirectory()) {
       await this.gitDir(entry);
     } else if (stat.isFile()) {
-      const text = await readFile(entry, 'utf8');
-      const named = /^gitdir: (.+)$/m.exec(text)?.[1];
+      const text = await this.#readOrDrop(entry);
+      const named = text === undefined ? undefined : /^gitdir: (.+)$/m.exec(text)?.[1];
       const target = named ? await this.#checkPointer(entry, named.trim(), path.dirname(entry)) : undefined;
       if (target) await this.gitDir(target);
     }
@@ -138,6 +145,7 @@ class Disarm {
     const key = (await real(dir)) ?? dir;
     if (this.#seen.has(key)) return;
     this.#seen.add(key);
+    await this.#entries.writable(dir);
     await this.#links(dir);
     const commondir = await this.#pointerFile(path.join(dir, 'commondir'));
     if (commondir) {
@@ -147,14 +155,14 @@ class Disarm {
     await this.#alternates(path.join(dir, 'objects', 'info', 'alternates'));
     if (!this.#trusted.has(key)) {
       await this.#inertConfig(dir);
-      await rm(path.join(dir, 'hooks'), { recursive: true, force: true });
+      await this.#entries.remove(path.join(dir, 'hooks'));
     }
     for (const group of ['modules', 'worktrees']) await this.#nested(path.join(dir, group));
   }
 
   /** Every link under `dir` (not followed) that leads out is removed. */
   async #links(dir: string): Promise<void> {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    const entries = await this.#entries.list(dir);
     for (const entry of entries) {
       const full = path.join(dir, entry.name);
       if (entry.isSymbolicLink()) await this.#checkLink(full);
@@ -162,15 +170,28 @@ class Disarm {
     }
   }
 
+  /**
+   * A pointer file's text. One this user cannot read (made unreadable) is removed: git could not follow it
+   * here either, but a later step's git as root would.
+   */
+  async #readOrDrop(file: string): Promise<string | undefined> {
+    try {
+      return await readFile(file, 'utf8');
+    } catch {
+      await this.#drop(file);
+      return undefined;
+    }
+  }
+
   /** The first line of a regular file (links were dealt with already), or undefined. */
   async #pointerFile(file: string): Promise<string | undefined> {
     if (!(await lstat(file).catch(() => undefined))?.isFile()) return undefined;
-    return (await readFile(file, 'utf8')).split('\n')[0]?.trim() || undefined;
+    return (await this.#readOrDrop(file))?.split('\n')[0]?.trim() || undefined;
   }
 
   async #alternates(file: string): Promise<void> {
     if (!(await lstat(file).catch(() => undefined))?.isFile()) return;
-    const lines = (await readFile(file, 'utf8'))
+    const lines = ((await this.#readOrDrop(file)) ?? '')
       .split('\n')
       .filter((line) => line.trim() && !line.startsWith('#'));
     for (const line of lines) {
@@ -181,7 +202,7 @@ class Disarm {
 
   /** `modules/<name>` (nested again for submodules of submodules) and `worktrees/<id>`. */
   async #nested(group: string): Promise<void> {
-    const entries = await readdir(group, { withFileTypes: true }).catch(() => []);
+    const entries = await this.#entries.list(group);
     for (const entry of entries) {
       if (!entry.isDirectory()) continue;
       const full = path.join(group, entry.name);
@@ -218,8 +239,12 @@ class Disarm {
       await rm(temporary, { recursive: true, force: true });
       await writeFile(temporary, '', { flag: 'wx', mode: 0o644 });
       for (const [key, value] of kept) await this.#git.configFile(temporary, ['--add', key, value]);
-      await rm(file, { recursive: true, force: true });
-      await rename(temporary, file);
+      // A directory in its place is removed (or, unremovable, renamed aside: git reads no `config` then).
+      if (stat.isDirectory()) await this.#entries.remove(file);
+      await rename(temporary, file).catch(async () => {
+        await rm(temporary, { force: true });
+        await this.#entries.remove(file);
+      });
       this.result.configs.push(this.#name(file));
     }
   }
@@ -234,19 +259,40 @@ class Disarm {
 }
 
 /**
+ * The trusted git directories' real paths: each only while it is a directory itself. A link (or a `.git` file)
+ * in its place is not trusted, whatever it leads to: its target is disarmed like any other.
+ */
+async function trustedDirs(trusted: readonly string[]): Promise<Set<string>> {
+  const kept = new Set<string>();
+  for (const dir of trusted) {
+    if (!(await lstat(dir).catch(() => undefined))?.isDirectory()) continue;
+    const resolved = await real(dir);
+    if (resolved) kept.add(resolved);
+  }
+  return kept;
+}
+
+/**
  * Makes every git directory in `workspace` safe (see the top of this file). `trusted` git directories (the
- * top `.git`, whose configuration and hooks config-guard.ts put back) keep theirs. `git` only reads and
- * writes configuration files (`git config --file`): give it our own repository, never the workspace's.
+ * top `.git`, whose configuration and hooks config-guard.ts put back) keep theirs, each only while it is a
+ * real directory. `git` only reads and writes configuration files (`git config --file`): give it our own
+ * repository, never the workspace's. `entries` collects what resisted (one per clean-up, shared with the
+ * restore before it).
  */
 export async function disarmGitDirs(
   workspace: string,
   git: GitRepo,
   trusted: readonly string[] = [],
+  entries?: StubbornEntries,
 ): Promise<Disarmed> {
   const root = await realpath(workspace);
-  const trustedReal = new Set(await Promise.all(trusted.map(async (dir) => (await real(dir)) ?? dir)));
-  const disarm = new Disarm(root, git, trustedReal);
+  const stubborn = entries ?? new StubbornEntries({ root });
+  const disarm = new Disarm(root, git, await trustedDirs(trusted), stubborn);
   await disarm.disarmWorkTree(root);
   // Sorted: the log reads the same whatever order the file system lists entries in.
-  return { links: disarm.result.links.sort(), configs: disarm.result.configs.sort() };
+  return {
+    links: disarm.result.links.sort(),
+    configs: disarm.result.configs.sort(),
+    stubborn: stubborn.found,
+  };
 }

@@ -170,3 +170,25 @@ export function runGit(
     });
   });
 }
+
+/** Many blobs' bytes, in the order asked, from one git process (`cat-file --batch`). */
+export async function readBlobs(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  shas: readonly string[],
+): Promise<Buffer[]> {
+  if (shas.length === 0) return [];
+  for (const sha of shas) if (!/^[0-9a-f]{40,64}$/.test(sha)) throw new Error(`not an object id: ${sha}`);
+  const out = await readGitBytes(cwd, env, ['cat-file', '--batch'], `${shas.join('\n')}\n`);
+  const blobs: Buffer[] = [];
+  let at = 0;
+  for (const sha of shas) {
+    const end = out.indexOf(0x0a, at);
+    const [name, type, size] = out.subarray(at, end).toString('utf8').split(' ');
+    if (name !== sha || type !== 'blob' || size === undefined)
+      throw new Error(`git cat-file --batch: no blob ${sha}`);
+    blobs.push(out.subarray(end + 1, end + 1 + Number(size)));
+    at = end + 1 + Number(size) + 1;
+  }
+  return blobs;
+}

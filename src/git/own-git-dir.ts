@@ -3,11 +3,12 @@
 // `.git` is still as actions/checkout left it, and from then on the only repository our git works in. The
 // workspace is its work tree and nothing more: no configuration, hook, `shallow`, log or link of the
 // workspace's `.git` is read or written by the commit, the push or any history read after the tools ran.
-import { copyFile, lstat, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GitError, gitEnv, runGit } from './git-process.js';
 import { GitRepo, type GitRepoOptions } from './repo.js';
+import type { SavedConfig } from './config-guard.js';
 
 /** A ref of our own that holds the checkout's HEAD while it is fetched (a detached merge commit has no ref). */
 const START_REF = 'refs/todo-agent/start';
@@ -117,6 +118,62 @@ async function adopt(dir: string, checkout: GitRepo, options: GitRepoOptions): P
   // The copied index's file times are the checkout's: refresh them (exit 1 just means changes).
   await runGit(checkout.dir, bound, ['update-index', '-q', '--refresh']);
   return new GitRepo(checkout.dir, { ...options, gitDir: dir });
+}
+
+/** Where a new `.git` is built before it is renamed into place (a leftover of a killed run is replaced). */
+const NEW_GIT_DIR = '.git.todo-agent-new';
+
+/**
+ * A clean `.git` for the workspace, made from our own git directory `ownDir` when the model left none (a
+ * link, a file or nothing in its place, which `remove` takes away: never followed, never trusted). Ours has
+ * every ref and object the checkout had, and its HEAD; `saved` the checkout's configuration, hooks and
+ * `shallow`. Built beside the work tree and renamed into place, its index read from HEAD (the work tree's
+ * changes show as changes).
+ */
+export async function remakeGitDir(
+  ownDir: string,
+  workspace: string,
+  saved: Pick<SavedConfig, 'config' | 'shallow' | 'writeHooks'>,
+  remove: (target: string) => Promise<boolean>,
+  base: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  const building = path.join(workspace, NEW_GIT_DIR);
+  await rm(building, { recursive: true, force: true });
+  const own = gitEnv(base, { gitDir: ownDir, workTree: workspace });
+  const bound = gitEnv(base, { gitDir: building, workTree: workspace });
+  const git = async (env: NodeJS.ProcessEnv, args: string[]): Promise<string> => {
+    const result = await runGit(workspace, env, args);
+    if (result.code !== 0) throw new GitError(args, result.stderr || result.stdout, result.code);
+    return result.stdout.trim();
+  };
+  const format = (await git(own, ['rev-parse', '--show-object-format'])) || 'sha1';
+  await git(gitEnv(base), [
+    'init',
+    '--quiet',
+    '--bare',
+    '--template=',
+    `--object-format=${format}`,
+    building,
+  ]);
+  const branch = (await runGit(workspace, own, ['symbolic-ref', '--quiet', 'HEAD'])).stdout.trim();
+  const head = (await runGit(workspace, own, ['rev-parse', '--verify', '--quiet', 'HEAD'])).stdout.trim();
+  // HEAD too, under a ref of our own: a detached HEAD (a pull request's merge commit) is held by no ref.
+  await git(bound, [
+    ...['fetch', '--quiet', '--no-tags', '--update-shallow', '--no-write-fetch-head', '--update-head-ok'],
+    ...[ownDir, '+refs/*:refs/*', ...(head ? [`+HEAD:${START_REF}`] : [])],
+  ]);
+  if (branch) await git(bound, ['symbolic-ref', 'HEAD', branch]);
+  else if (head) await git(bound, ['update-ref', '--no-deref', 'HEAD', head]);
+  if (head) await git(bound, ['update-ref', '-d', START_REF]);
+  if (head) await git(bound, ['read-tree', 'HEAD']);
+  await writeFile(path.join(building, 'config'), saved.config ?? '[core]\n\tbare = false\n');
+  if (saved.shallow !== undefined) await writeFile(path.join(building, 'shallow'), saved.shallow);
+  await saved.writeHooks(path.join(building, 'hooks'));
+  await runGit(workspace, bound, ['update-index', '-q', '--refresh']);
+  const target = path.join(workspace, '.git');
+  if (!(await remove(target)))
+    throw new Error(`${target} could not be removed, so no clean one is in its place`);
+  await rename(building, target);
 }
 
 async function handBack(

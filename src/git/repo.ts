@@ -5,7 +5,7 @@
 // (own-git-dir.ts) with the workspace as its work tree only.
 import { isAbsolute, join, relative } from 'node:path';
 import { errorMessage } from '../text/error-sentence.js';
-import { GitError, gitEnv, readGitBytes, runGit, type GitOutput } from './git-process.js';
+import { GitError, gitEnv, readBlobs, runGit, type GitOutput } from './git-process.js';
 
 export { GitError } from './git-process.js';
 
@@ -150,9 +150,20 @@ export class GitRepo {
     return this.commitStaged(message);
   }
 
-  /** Stages every change in the work tree (.gitignore respected, excluded files left out). */
+  /**
+   * Stages every change in the work tree (.gitignore respected, excluded files left out). A nested repository
+   * without a commit, which git refuses to add, is left out (held back) rather than costing the whole change.
+   */
   async stageAll(): Promise<void> {
-    await this.#git(['add', '--all', ...this.#pathspec]);
+    for (const left: string[] = []; ;) {
+      const args = ['add', '--all', ...this.#pathspec, ...left.map((path) => `:(exclude,literal)${path}`)];
+      const result = await this.#run(args);
+      if (result.code === 0) return;
+      const empty = [...result.stderr.matchAll(/^error: '(.+)' does not have a commit checked out$/gm)];
+      const more = empty.map((match) => match[1]!).filter((path) => !left.includes(path));
+      if (more.length === 0) throw new GitError(args, result.stderr || result.stdout, result.code);
+      left.push(...more);
+    }
   }
 
   /** Commits what is staged as the identity; undefined when nothing is. */
@@ -267,26 +278,35 @@ export class GitRepo {
 
   /** Many blobs' bytes, in the order asked, from one git process (`cat-file --batch`). */
   async blobs(shas: readonly string[]): Promise<Buffer[]> {
-    if (shas.length === 0) return [];
-    for (const sha of shas) if (!/^[0-9a-f]{40,64}$/.test(sha)) throw new Error(`not an object id: ${sha}`);
-    const out = await readGitBytes(this.dir, this.#env, ['cat-file', '--batch'], `${shas.join('\n')}\n`);
-    const blobs: Buffer[] = [];
-    let at = 0;
-    for (const sha of shas) {
-      const end = out.indexOf(0x0a, at);
-      const [name, type, size] = out.subarray(at, end).toString('utf8').split(' ');
-      if (name !== sha || type !== 'blob' || size === undefined)
-        throw new Error(`git cat-file --batch: no blob ${sha}`);
-      blobs.push(out.subarray(end + 1, end + 1 + Number(size)));
-      at = end + 1 + Number(size) + 1;
-    }
-    return blobs;
+    return await readBlobs(this.dir, this.#env, shas);
   }
 
-  /** The whole change from `from` to HEAD as one patch `git apply` takes (binary files included). */
-  async patchSince(from: string): Promise<string> {
+  /**
+   * The change from `from` to HEAD (or, `staged`, to the index) as one patch `git apply` takes (binary files
+   * included), of `paths` alone when given.
+   */
+  async patchSince(
+    from: string,
+    { staged = false, paths }: { staged?: boolean; paths?: readonly string[] } = {},
+  ): Promise<string> {
     assertNotOption(from, 'diff');
-    return await this.#git(['diff', '--binary', '--full-index', '--no-color', '--no-ext-diff', from, 'HEAD']);
+    const to = staged ? ['--cached', from] : [from, 'HEAD'];
+    const only = paths ? ['--', ...paths.map((path) => `:(literal)${path}`)] : [];
+    return await this.#git([
+      'diff',
+      '--binary',
+      '--full-index',
+      '--no-color',
+      '--no-ext-diff',
+      ...to,
+      ...only,
+    ]);
+  }
+
+  /** Moves the branch back to `sha`, keeping the index and the work tree: its commits since, to make again. */
+  async uncommitSince(sha: string): Promise<void> {
+    assertNotOption(sha, 'reset');
+    await this.#git(['reset', '-q', '--soft', sha]);
   }
 
   /** Lines added and removed per file from `from` to HEAD, or to the index (binary files count none). */
@@ -350,9 +370,12 @@ export class GitRepo {
 
   /** What the work tree holds that no commit does (.gitignore respected): what a commit left out. */
   async uncommitted(): Promise<string[]> {
-    return lines(await this.#git(['status', '--porcelain', '--untracked-files=all'])).map((line) =>
-      line.slice(3),
-    );
+    // -z: each path as it is (without it, git quotes one with a space or a non-ASCII letter).
+    const entries = await this.#git(['status', '--porcelain', '-z', '--no-renames', '--untracked-files=all']);
+    return entries
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => entry.slice(3));
   }
 
   /** Runs git, throws GitError unless it exits 0, returns stdout. */
@@ -399,37 +422,4 @@ function assertNotOption(value: string, command: string): void {
  */
 function isLocallyRejected(porcelain: string): boolean {
   return porcelain.split('\n').some((line) => line.startsWith('!') && line.includes('[rejected]'));
-}
-
-/** Characters git refuses anywhere in a ref name (check-ref-format), control characters included. */
-// eslint-disable-next-line no-control-regex
-const FORBIDDEN_REF_CHARS = /[\x00-\x20\x7f~^:?*[\\]+/g;
-
-/**
- * `${prefix}issue-${issueNumber}-${runId}`, made a valid branch name: forbidden characters become '-',
- * and no component starts or ends with '.' or '-', ends with '.lock', or is empty; no '..' and no '@{'.
- */
-export function branchName(prefix: string, issueNumber: number, runId: string): string {
-  const raw = `${prefix}issue-${issueNumber}-${runId}`;
-  const cleaned = raw
-    .replace(FORBIDDEN_REF_CHARS, '-')
-    .replace(/@\{/g, '-')
-    .replace(/\.{2,}/g, '.');
-  const components = cleaned
-    .split('/')
-    .map(cleanComponent)
-    .filter((component) => component !== '');
-  return components.join('/');
-}
-
-function cleanComponent(component: string): string {
-  let value = component.replace(/-{2,}/g, '-');
-  for (let previous = ''; previous !== value;) {
-    previous = value;
-    value = value
-      .replace(/^[.-]+/, '')
-      .replace(/\.lock$/i, '-lock')
-      .replace(/[.-]+$/, '');
-  }
-  return value === '@' ? '' : value;
 }

@@ -64,8 +64,13 @@ export class GitHubApi {
   readonly #repo: { owner: string; repo: string };
   readonly #permissions = new Map<string, { at: number; answer: Promise<Permission> }>();
   #self: Promise<string | undefined> | undefined;
+  /** A classic token's scopes (GitHub's X-OAuth-Scopes on `GET /user`); undefined for any other token. */
+  #scopes: string[] | undefined;
   /** The login our own reaction came back with: who this token writes as, whatever kind of token it is. */
   #reactedAs: string | undefined;
+  /** The first 👀 on its way, sent without this client: who it comes back as, `reactedAs` is told. */
+  #reacting: Promise<unknown> = Promise.resolve();
+  #workflows: Promise<boolean | undefined> | undefined;
 
   constructor(options: ApiOptions) {
     this.#repo = { owner: options.owner, repo: options.repo };
@@ -162,13 +167,37 @@ export class GitHubApi {
     this.#reactedAs ??= login;
   }
 
+  /** The first 👀 is on its way (its login, once back, goes to `reactedAs`): `mayChangeWorkflows` waits for it. */
+  reacting(sent: Promise<unknown>): void {
+    this.#reacting = sent.catch(() => undefined);
+  }
+
+  /**
+   * Whether this token may create, change or delete files under `.github/workflows/`, where its kind tells
+   * without trying: the workflow's own token (it writes as github-actions[bot]) never has the workflows
+   * permission; a classic personal token has it with the `workflow` scope. Undefined for an app's or a
+   * fine-grained token, whose permissions GitHub does not tell: a refusal says it then.
+   */
+  mayChangeWorkflows(): Promise<boolean | undefined> {
+    this.#workflows ??= (async () => {
+      if (await this.selfLogin()) return this.#scopes && this.#scopes.includes('workflow');
+      await this.#reacting;
+      return this.#reactedAs === WORKFLOW_BOT ? false : undefined;
+    })();
+    return this.#workflows;
+  }
+
   /**
    * The login the token writes as, asked once: a personal access token's user. The workflow's token and an
    * app's token may not ask (403), and write as a bot anyway, so the answer is then undefined.
    */
   selfLogin(): Promise<string | undefined> {
     this.#self ??= this.#octokit.rest.users.getAuthenticated().then(
-      ({ data }) => data.login,
+      ({ data, headers }) => {
+        const scopes = headers['x-oauth-scopes'];
+        if (typeof scopes === 'string') this.#scopes = scopes.split(',').map((scope) => scope.trim());
+        return data.login;
+      },
       () => undefined,
     );
     return this.#self;
@@ -210,7 +239,10 @@ export class GitHubApi {
 
   /**
    * A request function that only reads: anything but a GET is refused before it is sent. The github tool's
-   * answers come through it, counted in `reads`.
+   * answers come through it, counted in `reads`. A redirect is never followed: GitHub answers one for an
+   * issue transferred to another repository, which this repository's reader must not show as its own. A
+   * read that asks for `redirect: 'manual'` itself (a job's log, a signed URL) gets the redirect as its
+   * answer; any other read throws `Redirected`, saying where it led.
    */
   readOnly(): ReadRequest {
     const octokit = this.#octokit;
@@ -219,7 +251,14 @@ export class GitHubApi {
       if (!route.startsWith('GET ') || (method && method.toUpperCase() !== 'GET'))
         throw new Error(`the github tool only reads; ${route} is refused`);
       this.reads++;
-      return await octokit.request(route, params);
+      const options = (params?.request ?? {}) as Record<string, unknown>;
+      const answer = await octokit.request(route, {
+        ...params,
+        request: { ...options, redirect: 'manual' },
+      });
+      if (options.redirect !== 'manual' && REDIRECTS.has(answer.status))
+        throw new Redirected(route, answer.status, String(answer.headers.location ?? ''));
+      return answer;
     }) as unknown as ReadRequest;
     return read;
   }
@@ -580,6 +619,21 @@ export interface WrittenComment {
 
 function written(body: string | null | undefined, etag: string | undefined): { body: string; etag?: string } {
   return { body: body ?? '', ...(etag ? { etag } : {}) };
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** GitHub answered a read with a redirect (a transferred issue: 301 to its new place), not followed. */
+export class Redirected extends Error {
+  override name = 'Redirected';
+  constructor(
+    route: string,
+    readonly status: number,
+    /** Where GitHub sent the request: for a transferred issue, `…/repositories/<id>/issues/<number>`. */
+    readonly location: string,
+  ) {
+    super(`GitHub answered ${route} with a redirect (${status}) to ${location || 'nowhere'}`);
+  }
 }
 
 export function statusOf(error: unknown): number | undefined {

@@ -1,6 +1,7 @@
 // Where a run works and what it starts from: a fresh branch, an earlier run's branch, or a PR's head.
 import type { TodoItem } from '../agent/todos.js';
-import { branchName, type GitRepo } from '../git/repo.js';
+import { branchName } from '../git/branch-name.js';
+import type { GitRepo } from '../git/repo.js';
 import type { GitHubApi, IssueComment } from './api.js';
 import { parseAgentState, type AgentState } from './checklist/state.js';
 import { applyEdits, describeEdits, readEdits } from './checklist/edits.js';

@@ -65,14 +65,35 @@ function sniffJpeg(b: Uint8Array): ImageKind | undefined {
 
 function sniffWebp(b: Uint8Array): ImageKind | undefined {
   if (b.length < 30 || ascii(b, 0, 4) !== 'RIFF' || ascii(b, 8, 4) !== 'WEBP') return undefined;
-  const chunk = ascii(b, 12, 4);
-  const webp = (width: number, height: number): ImageKind => ({ mediaType: 'image/webp', width, height });
-  if (chunk === 'VP8X') return webp(u24le(b, 24) + 1, u24le(b, 27) + 1);
-  if (chunk === 'VP8L' && b[20] === 0x2f) {
-    const bits = (b[21] ?? 0) | ((b[22] ?? 0) << 8) | ((b[23] ?? 0) << 16) | ((b[24] ?? 0) << 24);
-    return webp((bits & 0x3fff) + 1, ((bits >>> 14) & 0x3fff) + 1);
+  if (ascii(b, 12, 4) === 'VP8X')
+    return { mediaType: 'image/webp', width: u24le(b, 24) + 1, height: u24le(b, 27) + 1 };
+  const frame = webpBitstreamSize(b, 12);
+  return frame && { mediaType: 'image/webp', ...frame };
+}
+
+/** The size the bitstream chunk (`VP8 ` or `VP8L`) at `at` declares, in its own header. */
+function webpBitstreamSize(b: Uint8Array, at: number): { width: number; height: number } | undefined {
+  const chunk = ascii(b, at, 4);
+  const data = at + 8;
+  if (chunk === 'VP8L' && b[data] === 0x2f) {
+    const bits = u16le(b, data + 1) | (u16le(b, data + 3) << 16);
+    return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
   }
-  if (chunk === 'VP8 ' && startsWith(b, [0x9d, 0x01, 0x2a], 23))
-    return webp(u16le(b, 26) & 0x3fff, u16le(b, 28) & 0x3fff);
+  if (chunk === 'VP8 ' && startsWith(b, [0x9d, 0x01, 0x2a], data + 3))
+    return { width: u16le(b, data + 6) & 0x3fff, height: u16le(b, data + 8) & 0x3fff };
+  return undefined;
+}
+
+/**
+ * The size a still WebP's bitstream declares, which may differ from the canvas its VP8X header declares: the
+ * first `VP8 ` or `VP8L` chunk's. Undefined when it has none (an animation's frames sit in ANMF chunks).
+ */
+export function webpFrameSize(b: Uint8Array): { width: number; height: number } | undefined {
+  for (let at = 12; at + 8 <= b.length;) {
+    const chunk = ascii(b, at, 4);
+    if (chunk === 'VP8 ' || chunk === 'VP8L') return webpBitstreamSize(b, at);
+    const length = u16le(b, at + 4) + u16le(b, at + 6) * 0x10000;
+    at += 8 + length + (length % 2); // chunks are padded to an even length
+  }
   return undefined;
 }

@@ -1,6 +1,7 @@
 // What became of a run's work, for the record: read back from git after the delivery, so that the record says
 // what the remote got, what stayed behind, and, when nothing could be pushed, holds the work as a patch.
 import type { Delivery } from '../delivery/deliver.js';
+import { groupLeftOut } from '../delivery/held-back.js';
 import type { GitRepo } from '../git/repo.js';
 import type { RecordDelivery } from './run-record.js';
 
@@ -14,7 +15,17 @@ export async function deliveryRecord(
   error?: string,
 ): Promise<RecordDelivery> {
   const committed = await git.changedSince(startSha).catch(() => []);
-  const heldBack = await git.uncommitted().catch(() => []);
+  const withheld = delivery.withheld;
+  // Grouped as the last look and the pull request show them (a virtualenv once, not its every file).
+  const known = [
+    ...(delivery.heldBack ?? []),
+    ...(withheld?.paths.map((path) => ({
+      path,
+      why: 'a workflow file the token may not change',
+      files: 1,
+    })) ?? []),
+  ];
+  const heldBack = groupLeftOut(await git.uncommitted().catch(() => []), known);
   const note = [delivery.note, error].filter(Boolean).join(' ');
   const record: RecordDelivery = {
     committed,
@@ -22,15 +33,31 @@ export async function deliveryRecord(
     ...(delivery.pushedBranch ? { pushed: delivery.pushedBranch } : {}),
     ...(delivery.pr ? { pr: { number: delivery.pr.number, url: delivery.pr.url } } : {}),
     ...(note ? { note } : {}),
+    ...(withheld
+      ? {
+          withheld: {
+            paths: withheld.paths,
+            reason: `${withheld.refusal.rule}. ${withheld.refusal.advice}`,
+            patch: cut(withheld.patch),
+          },
+        }
+      : {}),
   };
-  if (delivery.pushedBranch || committed.length === 0) return record;
-  const patch = await git.patchSince(startSha).catch((failure: Error) => `(no patch: ${failure.message})`);
-  const cut =
-    patch.length > MAX_PATCH_CHARS
-      ? `${patch.slice(0, MAX_PATCH_CHARS)}\n… (cut at ${MAX_PATCH_CHARS} characters)\n`
-      : patch;
+  if (delivery.pushedBranch) return record;
+  // Nothing committed: the patch delivery kept, if any (work that was only workflow files).
+  if (committed.length === 0 && delivery.patch === undefined) return record;
+  const patch =
+    committed.length === 0
+      ? delivery.patch!
+      : await git.patchSince(startSha).catch((failure: Error) => `(no patch: ${failure.message})`);
   const refusal =
     delivery.refusal && `GitHub refused it: ${delivery.refusal.rule}. ${delivery.refusal.advice}`;
   const reason = error ?? refusal ?? delivery.note ?? 'the work was not pushed';
-  return { ...record, refused: { reason, patch: cut } };
+  return { ...record, refused: { reason, patch: cut(patch) } };
+}
+
+function cut(patch: string): string {
+  return patch.length > MAX_PATCH_CHARS
+    ? `${patch.slice(0, MAX_PATCH_CHARS)}\n… (cut at ${MAX_PATCH_CHARS} characters)\n`
+    : patch;
 }

@@ -1,6 +1,7 @@
 // The run record: a JSON Lines file of what a run did, to read, keep or attach to a bug report. Written by an
 // observer of the agent's events, plus what the wiring adds around them (who asked, the delivery, the result).
 // Every string is redacted by the one redactor on its way to the file (see json-lines.ts).
+import type { LeftOut } from '../delivery/held-back.js';
 import type { AgentEvent, AgentObserver } from '../agent/events.js';
 import type { MessageParam } from '../model/messages.js';
 import { openJsonLines, type JsonLines } from './json-lines.js';
@@ -23,12 +24,17 @@ export interface RecordStart {
 export interface RecordDelivery {
   /** Files in the commits the run made, as `git diff --name-status` lists them. */
   committed: string[];
-  /** Files left out of the commit (a credentials file, what .gitignore keeps out is not listed). */
-  heldBack: string[];
+  /**
+   * What the commit left out (what .gitignore keeps out is not listed): each folder held back whole once,
+   * with its count and why, then other files one by one (a credentials file).
+   */
+  heldBack: LeftOut[];
   pushed?: string;
   pr?: { number: number; url: string };
   /** The push was refused or failed: why, and the work as a patch, so that it is not lost. */
   refused?: { reason: string; patch: string };
+  /** Workflow files the token may not change, left out of a delivery that went ahead: why, and their patch. */
+  withheld?: { paths: string[]; reason: string; patch: string };
   note?: string;
 }
 

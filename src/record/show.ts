@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AgentEvent } from '../agent/events.js';
 import { STATUSES } from '../agent/todos.js';
 import { terminalReporter } from '../terminal/reporter.js';
+import type { Screen } from '../terminal/screen.js';
 import { RECORD_VERSION } from './run-record.js';
 
 const item = z.object({
@@ -81,10 +82,14 @@ const LINE = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('delivery'),
     committed: z.array(z.string()),
-    heldBack: z.array(z.string()),
+    // A record before grouping listed every file by its path.
+    heldBack: z.array(
+      z.union([z.string(), z.object({ path: z.string(), files: z.number(), why: z.string().optional() })]),
+    ),
     pushed: z.string().optional(),
     pr: z.object({ number: z.number(), url: z.string() }).optional(),
     refused: z.object({ reason: z.string(), patch: z.string() }).optional(),
+    withheld: z.object({ paths: z.array(z.string()), reason: z.string(), patch: z.string() }).optional(),
     note: z.string().optional(),
   }),
   z.object({ type: z.literal('result'), status: z.string(), reason: z.string().optional() }),
@@ -92,20 +97,17 @@ const LINE = z.discriminatedUnion('type', [
 const KNOWN: ReadonlySet<string> = new Set(LINE.options.map((option) => option.shape.type.value));
 
 export interface ShowOptions {
-  color: boolean;
   /** The most characters of model text shown per response (the file keeps it all). */
   textChars?: number;
 }
 
-/** The record `text` (a JSON Lines file's contents) as the terminal would have shown the run. */
-export function showRecord(text: string, options: ShowOptions): string {
-  const out: string[] = [];
-  const write = (chunk: string) => out.push(chunk);
-  const report = terminalReporter({ write, color: options.color });
+/** Prints the record `text` (a JSON Lines file's contents) on `screen` as the terminal showed the run. */
+export function showRecord(text: string, screen: Screen, options: ShowOptions = {}): void {
+  const report = terminalReporter(screen);
   const max = options.textChars ?? 500;
   text.split('\n').forEach((raw, index) => {
     if (raw.trim() === '') return;
-    const problem = (why: string) => write(`  ? line ${index + 1}: ${why}\n`);
+    const problem = (why: string) => screen.print(`  ? line ${index + 1}: ${why}\n`);
     let value: unknown;
     try {
       value = JSON.parse(raw);
@@ -122,44 +124,46 @@ export function showRecord(text: string, options: ShowOptions): string {
       case 'start':
         if (line.v > RECORD_VERSION)
           problem(`record version ${line.v}, newer than this reader's ${RECORD_VERSION}`);
-        write(
+        screen.print(
           `todo-agent run${line.thread ? ` on ${line.thread}` : ''} (${line.source})${line.runUrl ? ` ${line.runUrl}` : ''}\n`,
         );
-        write(`task: ${oneLine(line.task, max)}\n`);
+        screen.print(`task: ${oneLine(line.task, max)}\n`);
         break;
       case 'turn_start':
-        write(`\nTurn ${line.turn}\n`);
+        screen.print(`\nTurn ${line.turn}\n`);
         break;
       case 'response':
         for (const block of line.content) {
-          if (block.type === 'text' && block.text?.trim()) write(`  » ${oneLine(block.text, max)}\n`);
+          if (block.type === 'text' && block.text?.trim()) screen.print(`  » ${oneLine(block.text, max)}\n`);
         }
         break;
       case 'turn_end':
-        write(
+        screen.print(
           `  tokens: ${line.usage.input_tokens + line.usage.cache_creation_input_tokens + line.usage.cache_read_input_tokens} in, ${line.usage.output_tokens} out · $${line.costUsd.toFixed(2)}\n`,
         );
         break;
       case 'note':
-        write(`  · ${line.text}\n`);
+        screen.print(`  · ${line.text}\n`);
         break;
       case 'delivery':
-        write(`\ndelivery: ${describeDelivery(line)}\n`);
+        screen.print(`\ndelivery: ${describeDelivery(line)}\n`);
         break;
       case 'result':
-        write(`result: ${line.status}${line.reason ? `: ${line.reason}` : ''}\n`);
+        screen.print(`result: ${line.status}${line.reason ? `: ${line.reason}` : ''}\n`);
         break;
       default:
         report(line as AgentEvent);
     }
   });
-  return out.join('');
 }
 
 function describeDelivery(line: Extract<z.infer<typeof LINE>, { type: 'delivery' }>): string {
   const parts = [
     `${line.committed.length} file${line.committed.length === 1 ? '' : 's'} committed`,
-    ...(line.heldBack.length ? [`held back: ${line.heldBack.join(', ')}`] : []),
+    ...(line.heldBack.length ? [`held back: ${line.heldBack.map(leftOut).join(', ')}`] : []),
+    ...(line.withheld
+      ? [`left out ${line.withheld.paths.join(', ')} (${line.withheld.reason}); the record holds their patch`]
+      : []),
     ...(line.pushed ? [`pushed to ${line.pushed}`] : []),
     ...(line.pr ? [`pull request #${line.pr.number} ${line.pr.url}`] : []),
     ...(line.refused ? [`not pushed (${line.refused.reason}); the record holds the patch`] : []),
@@ -168,10 +172,16 @@ function describeDelivery(line: Extract<z.infer<typeof LINE>, { type: 'delivery'
   return parts.join('; ');
 }
 
-/** Model-written text on one short line, without control characters (an escape could restyle the terminal). */
+/** A folder held back whole once, with its count and why (`.venv (768 files): a Python virtualenv`). */
+function leftOut(entry: string | { path: string; files: number; why?: string | undefined }): string {
+  if (typeof entry === 'string') return entry;
+  const count = entry.files > 1 ? ` (${entry.files} files)` : '';
+  return `${entry.path}${count}${entry.why ? `: ${entry.why}` : ''}`;
+}
+
+/** Model-written text on one short line (the screen shows any control character in it as an escape). */
 function oneLine(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  const flat = text.replace(/\s+/g, ' ').trim();
   const chars = Array.from(flat);
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : flat;
 }

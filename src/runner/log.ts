@@ -3,13 +3,12 @@ import { type AgentObserver } from '../agent/events.js';
 import { promptTokens } from '../model/usage.js';
 import { log } from './output.js';
 import { terminalReporter } from '../terminal/reporter.js';
+import { screen } from '../terminal/screen.js';
 
 /** The log: one group per turn holding the terminal panel and tool lines. */
 export function logObserver(): AgentObserver {
-  const report = terminalReporter({
-    write: (text) => log.info(text.replace(/\n$/, '')),
-    color: false,
-  });
+  // The runner's log viewer reads escape sequences as a terminal does: the lines pass the same screen.
+  const report = terminalReporter(screen((text) => log.info(text.replace(/\n$/, '')), false));
   let open = false;
   const close = () => {
     if (open) log.endGroup();

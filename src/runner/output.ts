@@ -1,30 +1,33 @@
 // Everything the action hands the runner: log lines, warnings, groups, step outputs, the failure and the job
 // summary. Secrets are redacted here, in one place, so that a caller (a new one included) cannot forget it;
 // and here, in one place too, a log line cannot be a workflow command unless the action itself sends one
-// (a group, a warning, a mask), through @actions/core, with the text as its escaped data.
+// (a group, a warning, a mask), through @actions/core, with the text as its escaped data. The log is read as
+// a terminal is (the log viewer, a downloaded log in a terminal), so its lines are made inert as the CLI's are.
 import * as core from '@actions/core';
+import { inertTerminal } from '../text/inert-terminal.js';
 import { redactor } from '../text/redact.js';
 import { inertCommands } from './inert-commands.js';
 
 const clean = (text: string): string => redactor.redact(text);
+const logLine = (text: string): string => inertTerminal(clean(text));
 
 /** Whether a group is open now, and the groups waiting for it to end (the log's groups do not nest). */
 let groupOpen = false;
 const waiting: Array<{ name: string; lines: readonly string[] }> = [];
 
 function printGroup(name: string, lines: readonly string[]): void {
-  core.startGroup(clean(name));
-  for (const line of lines) core.info(inertCommands(clean(line)));
+  core.startGroup(logLine(name));
+  for (const line of lines) core.info(inertCommands(logLine(line)));
   core.endGroup();
 }
 
 /** The step log: `info` lines are plain text whatever they hold (tool output, the model's words). */
 export const log = {
-  info: (message: string): void => core.info(inertCommands(clean(message))),
-  warning: (message: string): void => core.warning(clean(message)),
+  info: (message: string): void => core.info(inertCommands(logLine(message))),
+  warning: (message: string): void => core.warning(logLine(message)),
   startGroup: (name: string): void => {
     groupOpen = true;
-    core.startGroup(clean(name));
+    core.startGroup(logLine(name));
   },
   endGroup: (): void => {
     core.endGroup();
@@ -41,6 +44,11 @@ export const log = {
 /** A value for the step's outputs (GITHUB_OUTPUT). */
 export function setOutput(name: string, value: string): void {
   core.setOutput(name, clean(value));
+}
+
+/** A value for the action's post step (GITHUB_STATE), which reads it back as STATE_<name>. */
+export function saveState(name: string, value: string): void {
+  core.saveState(name, value);
 }
 
 /** Marks the step failed, with the reason as an error annotation. */

@@ -1,27 +1,32 @@
 // The shell scripts that build the sandbox, and the two perl lines they use for system calls util-linux has
 // no command for. Every path reaches them as an argument, never as script text.
 //
-// TEMPLATE runs once per run, as root (rootless: as root of a user namespace of its own, rootless.ts), in a
-// mount namespace of its own (and a network namespace of its own unless NETWORK is `host`); it stays alive,
-// reading its stdin, so that each call can copy its mounts:
+// TEMPLATE runs once per run, as root (rootless: as root of a user namespace of its own, rootless.ts), as
+// PID 1 of a PID namespace and in a mount namespace of its own (and a network namespace of its own unless
+// NETWORK is `host`); it stays alive, reading its stdin, so that each call can copy its mounts. Every call
+// runs inside its PID namespace: when the template ends (its stdin closes because the action's process died,
+// however it died), the kernel kills every process of every call with it, so no tool outlives the action.
 //
 //   sh -c TEMPLATE todo-agent-sandbox PRIVATE WORKSPACE ACCESS NETWORK OWNER IDMAP TEMP_SIZE IDMAP_PL HOME
-//     TOOLS M HIDDEN…
+//     TOOLS GIT M HIDDEN…
 //
 // PRIVATE is the sandbox's own directory on the host (private-dirs.ts). The script puts the sandbox's own
 // views in place: a tmpfs of TEMP_SIZE each as /tmp and /var/tmp; an overlay on HOME and on TOOLS (the
 // runner's tool cache), each when not empty, whose lower layer is the real directory, read-only, and whose
 // upper layer lives in PRIVATE and belongs to OWNER (the tools' uid:gid as these namespaces number them), so
 // tools find what a setup step installed and every write lands in PRIVATE; and the workspace, writable
-// unless ACCESS is `read-only`. When IDMAP is a uid, the workspace belongs to root and is shown to that uid
-// as its own through an idmapped mount (IDMAP_PL), so that the tools never need uid 0. Then it makes every
+// unless ACCESS is `read-only`. With GIT `layer`, the workspace's `.git` gets such an overlay too, mounted on
+// it: the tools' git works as usual, but every write lands in PRIVATE, and `.git`, a mount point, can be
+// neither renamed nor replaced, so the real one stays as the checkout left it. When IDMAP is a uid, the
+// workspace belongs to root and is shown to that uid as its own through an idmapped mount (IDMAP_PL), so
+// that the tools never need uid 0. Then it makes every
 // other mount read-only and checks that it did (mountinfo's escapes decoded): a mount it cannot make
 // read-only stops the build. It gives a /dev of harmless devices only (made, or bound in from the host's
 // where it may not make devices, as rootless), and covers each HIDDEN path (a directory with an empty
 // read-only tmpfs, a file with /dev/null). With NETWORK `none` or `gated` it also covers /run (where host
 // sockets live) and answers name lookups from /etc/hosts only, so they fail at once (gated, the proxy looks
-// names up outside). It prints `ready <its pid>` when done
-// and exits when stdin closes.
+// names up outside). It prints `ready <its pid>` (as the host numbers it) when done and exits when stdin
+// closes.
 //
 // When the host's temp directory cannot hold an overlay's upper layer, a tmpfs holds it instead.
 //
@@ -80,10 +85,15 @@ set -euf
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 private=$1 workspace=$2 access=$3 network=$4 owner=$5 idmap=$6 temp_size=$7 idmap_pl=$8 home=$9
 shift 9
-tools=$1
-shift
+tools=$1 git=$2
+shift 2
 
 fail() { echo "todo-agent-sandbox: $*" >&2; exit 1; }
+
+# The host's /proc, still mounted here, numbers this shell as the host does: the calls find its namespaces
+# there. Then a /proc of this PID namespace, in which the pids below ($!) are valid.
+read -r host_pid _ < /proc/self/stat
+mount -t proc -o nosuid,nodev,noexec proc /proc
 
 # A user namespace whose one mapping shows on-disk uid and gid 0 as $idmap, for an idmapped mount.
 idmap_ns=
@@ -99,21 +109,37 @@ show() {
   if [ -z "$idmap_ns" ]; then mount --rbind "$1" "$2"; return; fi
   perl -e "$idmap_pl" "/proc/$idmap_ns/ns/user" "$1" "$2" || fail "cannot show $1 to uid $idmap (idmapped mounts need Linux 5.12 and a filesystem that has them)"
 }
+# In a user namespace (rootless), an overlay may not set the trusted.* attributes that mark what was removed
+# or replaced: without user.* ones in their stead, removing a directory of the lower layer fails (EIO).
+userxattr=
+if [ "$(cat /proc/self/uid_map)" != "$(printf '%10s %10s %10s' 0 0 4294967295)" ]; then userxattr=,userxattr; fi
+# LOWER UPPER WORK TARGET: an overlay, with user.* attributes where they are needed and the filesystem has
+# them; the last attempt says why it failed.
+overlay() {
+  if [ -n "$userxattr" ] && mount -t overlay overlay -o "lowerdir=$1,upperdir=$2,workdir=$3$userxattr" "$4" 2>/dev/null; then return; fi
+  mount -t overlay overlay -o "lowerdir=$1,upperdir=$2,workdir=$3" "$4" 2>"$private/overlay-error"
+}
 # NAME LOWER OWNER: an overlay at NAME whose lower layer is LOWER, read-only, and whose upper layer is
 # NAME-upper, owned by OWNER with LOWER's mode (the overlay's root shows the upper layer's).
 layer() {
   chown "$3" "$1-upper"
   chmod "$(stat -c %a "$2")" "$1-upper"
-  if mount -t overlay overlay -o "lowerdir=$2,upperdir=$private/$1-upper,workdir=$private/$1-work" "$1" 2>/dev/null; then return; fi
+  if overlay "$2" "$private/$1-upper" "$private/$1-work" "$1"; then return; fi
   mount -t tmpfs -o mode=700 tmpfs "$1-layer"
   mkdir "$1-layer/upper" "$1-layer/work"
   chown "$(stat -c %u:%g "$1-upper")" "$1-layer/upper"
   chmod "$(stat -c %a "$1-upper")" "$1-layer/upper"
-  mount -t overlay overlay -o "lowerdir=$2,upperdir=$private/$1-layer/upper,workdir=$private/$1-layer/work" "$1"
+  overlay "$2" "$private/$1-layer/upper" "$private/$1-layer/work" "$1" ||
+    fail "cannot lay a private layer over $2: $(cat "$private/overlay-error")"
 }
 
 cd "$private"
 show "$workspace" workspace
+if [ -n "$git" ]; then
+  if [ ! -d workspace/.git ] || [ -L workspace/.git ]; then fail "the workspace's .git is not a directory"; fi
+  layer git "$private/workspace/.git" "$owner"
+  mount -n --no-canonicalize --move git workspace/.git
+fi
 if [ -n "$home" ]; then layer home "$home" "$owner"; fi
 if [ -n "$tools" ] && [ -z "$idmap_ns" ]; then layer tools "$tools" "$owner"; fi
 if [ -n "$tools" ] && [ -n "$idmap_ns" ]; then
@@ -218,7 +244,7 @@ while [ "$n" -gt 0 ]; do
 done
 
 ip link set lo up 2>/dev/null || true
-echo "ready $$"
+echo "ready $host_pid"
 while read -r _line; do :; done
 `;
 

@@ -50,6 +50,11 @@ export interface SandboxConfig {
   home?: string;
   /** The runner's tool cache (setup-python, setup-node…), shown like HOME with a private writable layer. */
   toolCache?: string;
+  /**
+   * The workspace's `.git` (a directory) is shown like HOME, with a private writable layer mounted on it:
+   * the tools' git writes only there, and cannot rename or replace `.git`.
+   */
+  layerGitDir?: boolean;
   /** Paths replaced by an empty read-only directory (or /dev/null for a file). */
   hidden: readonly string[];
 }
@@ -194,6 +199,8 @@ export class Sandbox {
       programs.nsenter,
       // Rootless, the template's namespaces belong to its user namespace: entered first, it lets us in.
       ...(rootless ? [`--user=${ns}/user`, '--preserve-credentials'] : []),
+      // In the template's PID namespace: the calls die with it, whatever ends it.
+      `--pid=${ns}/pid`,
       `--mount=${ns}/mnt`,
       ...(this.config.network === 'host' ? [] : [`--net=${ns}/net`]),
       '--',
@@ -296,6 +303,11 @@ async function startTemplate(
     '--mount',
     '--propagation',
     'private',
+    // PID 1 of a namespace that every call joins: killed (close(), the setpriv above), or ending when its
+    // stdin closes, it takes every process of the tools with it.
+    '--pid',
+    '--fork',
+    '--kill-child',
     ...(config.network === 'host' ? [] : ['--net']),
     '--',
     programs.sh,
@@ -312,6 +324,7 @@ async function startTemplate(
     IDMAP_PL,
     config.home ?? '',
     config.toolCache ?? '',
+    config.layerGitDir ? 'layer' : '',
     String(config.hidden.length),
     ...config.hidden,
   ];

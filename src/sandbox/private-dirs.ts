@@ -1,5 +1,6 @@
 // The sandbox's own directory on the host: the staging points of its views and the layers that take every
-// write to HOME and to the tool cache (init.ts mounts them; its /tmp and /var/tmp are tmpfs). Made when a
+// write to HOME, to the tool cache and to the workspace's `.git` (init.ts mounts them; its /tmp and /var/tmp
+// are tmpfs). Made when a
 // sandbox opens and removed when it closes, so nothing a tool writes outside the workspace outlives the run
 // or reaches the runner's HOME, tool cache and temp directories.
 import { spawnSync } from 'node:child_process';
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** The staging mount points and layers inside the sandbox's directory; init.ts uses these names. */
-const LAYERED = ['home', 'tools'];
+const LAYERED = ['home', 'tools', 'git'];
 const DIRECTORIES = [
   'tmp',
   'var-tmp',

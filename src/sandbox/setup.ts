@@ -95,6 +95,11 @@ export interface SandboxRequest {
   toolCache?: string;
   /** Told, one line each, where a path to hide meets the tool cache and what is hidden instead (the log). */
   warn?: (message: string) => void;
+  /**
+   * Give the workspace's `.git`, when it is a directory, a private writable layer (init.ts): the tools'
+   * git never writes the real one, which our own git hands the work back to afterwards.
+   */
+  layerGitDir?: boolean;
 }
 
 export { SandboxError, type SandboxNetwork, type WorkspaceAccess };
@@ -206,6 +211,7 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
   const toolCache = cache && shownToolCache(cache, toHide, request.workspace, request.warn);
   const { isolation, escalate } = await escalation({ unshare: unshare!, sh: sh! });
   const tools = toolsIdentity(isolation, owner);
+  const gitDir = await lstat(path.join(request.workspace, '.git')).catch(() => undefined);
   return {
     isolation,
     escalate,
@@ -218,6 +224,7 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
     workspaceAccess: request.workspaceAccess ?? 'read-write',
     ...(shownHome ? { home: shownHome } : {}),
     ...(toolCache && toolCache !== shownHome ? { toolCache } : {}),
+    ...(request.layerGitDir && gitDir?.isDirectory() ? { layerGitDir: true } : {}),
     hidden: await coverable(toHide, [request.workspace, ...(toolCache ? [toolCache] : [])], request.warn),
   };
 }

@@ -4,41 +4,38 @@ import { describeFailure } from '../agent/verify.js';
 import { formatDuration } from '../text/markdown.js';
 import { redactAndCut } from '../text/redact.js';
 import { renderPanel } from './panel.js';
+import type { Screen } from './screen.js';
 
-export interface ReporterOptions {
-  write: (text: string) => void;
-  color: boolean;
-}
-
-export function terminalReporter({ write, color }: ReporterOptions): AgentObserver {
+/** The observer that prints the run on `screen`. */
+export function terminalReporter(screen: Screen): AgentObserver {
   return (event: AgentEvent) => {
     switch (event.type) {
       case 'todos':
-        write(`${renderPanel(event.items, { color })}\n`);
+        screen.print(...renderPanel(event.items), '\n');
         break;
       case 'tool':
-        write(
+        screen.print(
           `  ${event.isError ? '✗' : '·'} ${event.name} ${summarizeInput(event.input)}${commandOutcome(event)}\n`,
         );
         break;
       case 'nudge':
-        write(`  ↺ ${event.kind.replace('_', ' ')}\n`);
+        screen.print(`  ↺ ${event.kind.replace('_', ' ')}\n`);
         break;
       case 'verify': {
         const { report } = event;
         const seconds = Math.round(report.durationMs / 1000);
         const how = report.passed ? `passed in ${seconds} s` : `failed (${describeFailure(report)})`;
-        write(
+        screen.print(
           `  ${report.passed ? '✓' : '✗'} verify ${report.command}: ${how}, round ${report.round} of ${report.attempts}\n`,
         );
-        if (!report.passed) write(`${report.outputTail.replace(/^/gm, '    ').trimEnd()}\n`);
+        if (!report.passed) screen.print(`${report.outputTail.replace(/^/gm, '    ').trimEnd()}\n`);
         break;
       }
       case 'network_refused':
-        write(`  ⛔ network gate refused ${event.host}:${event.port}: ${event.reason}\n`);
+        screen.print(`  ⛔ network gate refused ${event.host}:${event.port}: ${event.reason}\n`);
         break;
       case 'end':
-        write(
+        screen.print(
           `\n${event.result.status}: ${event.result.reason} (${event.result.turns} turns, ${event.result.toolCalls} tool calls)\n`,
         );
         break;

@@ -10,6 +10,17 @@ describe('firstMessage', () => {
     expect(message).toContain('Start by calling todo with your plan.');
   });
 
+  it('tells the model up front when the token may not change workflow files, and nothing otherwise', () => {
+    const facts = { date: '2026-01-02', freshCheckout: true };
+    const locked = firstMessage({ task: 't', facts: { ...facts, workflowFiles: 'locked' } });
+    const environment = locked.slice(0, locked.indexOf('</environment>'));
+    expect(environment).toContain(
+      "Workflow files: this run's token may not create, change or delete files under .github/workflows/",
+    );
+    expect(environment).toContain('say so in your plan and your summary');
+    expect(firstMessage({ task: 't', facts })).not.toContain('Workflow files:');
+  });
+
   it('shows an earlier run’s task and list as JSON data after the task, never inside it', () => {
     const message = firstMessage({
       task: 'Continue the earlier run.',

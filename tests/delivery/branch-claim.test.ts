@@ -70,9 +70,10 @@ describe('BranchClaim', () => {
     expect(await claim.claimed()).toBe(BRANCH);
     expect(onOrigin()).toBe(startSha);
     expect(refCalls(emu)).toEqual(['git/create-ref']);
-    claim.keep();
-    await claim.drop(); // kept: the branch holds delivered work by now, it stays
+    await claim.landed(BRANCH);
+    await claim.drop(); // settled: the branch holds delivered work by now, it stays
     expect(onOrigin()).toBe(startSha);
+    expect(refCalls(emu)).toEqual(['git/create-ref']);
     expect(emu.violations).toEqual([]);
   });
 
@@ -118,5 +119,36 @@ describe('BranchClaim', () => {
     claim.stake([change('hello.py')]);
     expect(refCalls(emu)).toEqual(['git/create-ref', 'git/delete-ref']);
     expect(emu.violations).toEqual([]);
+  });
+
+  it('makes a fresh name for the API commit when other work took the branch, and keeps it once the work is there', async () => {
+    const { emu, claim, startSha } = await claimFor();
+    const tree = git(scratch.origin, 'rev-parse', 'main^{tree}');
+    const other = git(scratch.origin, ...WHO, 'commit-tree', tree, '-m', 'Other work');
+    git(scratch.origin, 'update-ref', `refs/heads/${BRANCH}`, other);
+    expect(await claim.fresh(BRANCH, startSha)).toBe(`${BRANCH}-2`);
+    expect(await claim.claimed()).toBe(`${BRANCH}-2`);
+    await claim.landed(`${BRANCH}-2`);
+    await claim.drop();
+    expect([onOrigin(), onOrigin(`${BRANCH}-2`)]).toEqual([other, startSha]);
+    expect(refCalls(emu)).toEqual(['git/create-ref', 'git/create-ref']);
+  });
+
+  it('deletes a branch made for the work once, when the work landed elsewhere or not at all', async () => {
+    const elsewhere = await claimFor();
+    elsewhere.claim.stake([change('hello.py')]);
+    expect(await elsewhere.claim.claimed()).toBe(BRANCH);
+    await elsewhere.claim.landed(`${BRANCH}-2`); // a push that had to move on to a fresh name
+    await elsewhere.claim.drop();
+    await elsewhere.claim.landed(BRANCH);
+    expect(onOrigin()).toBeUndefined();
+    expect(refCalls(elsewhere.emu)).toEqual(['git/create-ref', 'git/delete-ref']);
+
+    const refused = await claimFor();
+    await refused.claim.fresh(BRANCH, refused.startSha);
+    await Promise.all([refused.claim.drop(), refused.claim.drop()]);
+    expect(onOrigin()).toBeUndefined();
+    expect(refCalls(refused.emu)).toEqual(['git/create-ref', 'git/delete-ref']);
+    expect(refused.emu.violations).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdBack, leadsOut, MAX_NEW_FILE_BYTES } from '../../src/delivery/held-back.js';
+import { MAX_NEW_FILE_BYTES, groupLeftOut, holdBack, leadsOut } from '../../src/delivery/held-back.js';
 
 const files = (...paths: string[]) => paths.map((path) => ({ path, size: 10 }));
 
@@ -98,5 +98,24 @@ describe('leadsOut', () => {
     expect(leadsOut('a/b', 'c/../../d')).toBe(false);
     expect(leadsOut('a', '.')).toBe(false);
     expect(leadsOut('a', '..file')).toBe(false);
+  });
+});
+
+describe('groupLeftOut', () => {
+  it('counts each held folder once, whatever its size, and lists the files no rule explains one by one', () => {
+    const venv = Array.from({ length: 768 }, (_, i) => `.venv/lib/f${i}.py`);
+    const grouped = groupLeftOut(
+      ['.env.local', ...venv, 'src/__pycache__/a.pyc', 'src/__pycache__/b.pyc'],
+      [{ path: '.venv', why: 'a Python virtualenv (it holds pyvenv.cfg)', files: 768 }],
+    );
+    expect(grouped).toEqual([
+      { path: '.venv', files: 768, why: 'a Python virtualenv (it holds pyvenv.cfg)' },
+      { path: 'src/__pycache__', files: 2, why: 'Python bytecode cache' },
+      { path: '.env.local', files: 1 },
+    ]);
+    // A virtualenv at the root holds everything.
+    expect(groupLeftOut(['a', 'b/c'], [{ path: '.', why: 'a Python virtualenv', files: 2 }])).toEqual([
+      { path: '.', files: 2, why: 'a Python virtualenv' },
+    ]);
   });
 });

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { type AgentResult } from '../../src/agent/events.js';
 import { emptyUsage } from '../../src/model/usage.js';
-import { pullBody } from '../../src/delivery/pull-body.js';
+import { MAX_PULL_PATCH_CHARS, pullBody } from '../../src/delivery/pull-body.js';
+import { workflowRule } from '../../src/delivery/refusal.js';
 import { Redactor, redactor } from '../../src/text/redact.js';
 
 const TOKEN_BODY = 'Pb7kQ2mX9vL4nR8sT1wY6zA3cE5gH0jK2dF4';
@@ -61,5 +62,29 @@ describe('pullBody', () => {
     expect(body).toContain('- Rotate \\*\\*\\*: no network');
     expect(body).toContain('The old password was ***');
     expect(hookWouldMiss(body)).toEqual([]);
+  });
+
+  it('says which workflow files it leaves out and why, with their change as a patch that nothing in it can break out of', () => {
+    const patch =
+      'diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml\n+run: echo ```</details>\n';
+    const withheld = {
+      paths: ['.github/workflows/ci.yml'],
+      refusal: workflowRule(['.github/workflows/ci.yml']),
+      patch,
+      refused: true,
+    };
+    const body = pullBody({ closes: 7, result: result(), withheld });
+    const section = body.slice(body.indexOf('### Not in this pull request'), body.indexOf('### Summary'));
+    expect(section).toContain(
+      'The run also changed `.github/workflows/ci.yml`, which this pull request leaves out: the token may not create or change workflow files \\(.github/workflows/ci.yml\\) (GitHub refused them).',
+    );
+    expect(section).toContain('<details><summary>The workflow change, as a patch');
+    expect(section).toContain('````diff\n' + patch + '````');
+    const large = pullBody({
+      result: result(),
+      withheld: { ...withheld, patch: 'x'.repeat(MAX_PULL_PATCH_CHARS + 1) },
+    });
+    expect(large).toContain('is too large to attach here; it is kept in the run');
+    expect(large.length).toBeLessThan(MAX_PULL_PATCH_CHARS);
   });
 });

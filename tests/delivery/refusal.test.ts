@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refusalOf } from '../../src/delivery/refusal.js';
+import { refusalOf, refusedWorkflowFile, workflowRule } from '../../src/delivery/refusal.js';
 
 describe('refusalOf', () => {
   it('names the workflows permission, with the file, and what to change', () => {
@@ -8,6 +8,28 @@ describe('refusalOf', () => {
     );
     expect(refusal?.rule).toContain('.github/workflows/ci.yml');
     expect(refusal?.advice).toContain('Workflows');
+  });
+
+  it('tells a workflow file refused by a push or by the API (app or personal token) from any other refusal', () => {
+    for (const text of [
+      'refusing to allow a GitHub App to create or update workflow `.github/workflows/a.yml` without `workflows` permission',
+      'refusing to allow a Personal Access Token to create or update workflow `.github/workflows/a.yml` without `workflow` scope',
+      'Request failed due to following response errors:\n - refusing to allow an OAuth App to create or update workflow `.github/workflows/a.yml` without `workflow` scope',
+    ])
+      expect(refusedWorkflowFile(text), text).toBe(true);
+    expect(
+      refusedWorkflowFile('remote: error: GH013: Repository rule violations found for refs/heads/x.'),
+    ).toBe(false);
+    expect(workflowRule(['.github/workflows/a.yml', '.github/workflows/b.yml']).rule).toBe(
+      'the token may not create or change workflow files (.github/workflows/a.yml, .github/workflows/b.yml)',
+    );
+  });
+
+  it('names the rule behind an API refusal as Octokit words it (each GraphQL error a ` - ` line)', () => {
+    const refusal = refusalOf(
+      'Request failed due to following response errors:\n - Repository rule violations found\n\nChanges must be made through a pull request.\n\n',
+    );
+    expect(refusal?.rule).toBe('a repository ruleset (GH013): Changes must be made through a pull request');
   });
 
   it('names a ruleset (GH013), a protected branch (GH006) and the 100 MB limit (GH001)', () => {

@@ -56,4 +56,21 @@ describe('deliveryReview', () => {
     expect(look.text).toContain('- … and 3 more files');
     expect(look.text.split('\n').filter((line) => line.startsWith('- gen/'))).toHaveLength(MAX_REVIEW_FILES);
   });
+
+  it('lists workflow files apart when the token may not change them: left out, their patch attached', async () => {
+    write('hello.py', 'a\nB\nc\n');
+    write('.github/workflows/ci.yml', 'name: ci\n');
+    const locked = (await deliveryReview(repo, start, { lockedWorkflows: true }))!;
+    expect(locked.paths).toEqual(['hello.py']);
+    expect(locked.committed.map((change) => change.path)).toEqual(['hello.py']);
+    expect(locked.text).toContain(
+      [
+        'Left out of the pull request, because this token may not create or change workflow files (their change is attached to it as a patch):',
+        '- .github/workflows/ci.yml',
+      ].join('\n'),
+    );
+    const open = (await deliveryReview(repo, start))!;
+    expect(open.paths).toEqual(['.github/workflows/ci.yml', 'hello.py']);
+    expect(open.text).not.toContain('Left out');
+  });
 });

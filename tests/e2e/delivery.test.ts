@@ -193,6 +193,12 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     expect(body).toContain('`pkg/mod.cpython-311.pyc`: Python bytecode');
     expect(body).toContain('`.DS_Store`');
     expect(body).not.toMatch(/`greet\.egg-info/);
+    // The job summary's delivery line (the record as the terminal shows it) groups them as the PR does.
+    const line = run.summary.split('\n').find((l) => l.startsWith('delivery: '))!;
+    expect(line).toMatch(/held back: .*\.venv \(\d+ files\): a Python virtualenv \(it holds pyvenv\.cfg\)/);
+    expect(line).toContain('node_modules: installed Node packages');
+    expect(line).not.toContain('.venv/');
+    expect(line.length).toBeLessThan(600);
   });
 
   it('keeps the work of a push refused for a workflow file: the patch in the comment, and what to change', async () => {
@@ -222,24 +228,32 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     const trigger = [...github.state.comments.values()].find((c) => c.user === 'maintainer')!;
     expect(trigger.reactions).toEqual(['eyes', 'confused']);
     expect(comment).not.toContain(TOKEN);
-    const delivery = recordLines(await readFile(run.outputs.transcript!, 'utf8')).find(
-      (line) => line.type === 'delivery',
-    );
+    const lines = recordLines(await readFile(run.outputs.transcript!, 'utf8'));
+    const delivery = lines.find((line) => line.type === 'delivery');
     expect(delivery.refused.reason).toContain('may not create or change workflow files');
     expect(delivery.refused.patch).toContain('+name: ci');
+    // The record's last line says what the step's outputs say, and names the rule as the ::error:: does.
+    expect(lines.at(-1)).toMatchObject({ type: 'result', status: 'failed' });
+    expect(lines.at(-1).reason).toContain('may not create or change workflow files');
+    expect(run.stdout).toMatch(
+      /::error::todo-agent could not deliver the work .*may not create or change workflow files/,
+    );
   });
 
   it('keeps the work the API refuses for a workflow file, and leaves no empty branch behind', async () => {
+    // An app's token: whether it may change workflow files, only GitHub's refusal tells.
     world = await createWorld(
       oneCommand("mkdir -p .github/workflows && printf 'name: ci\\n' > .github/workflows/ci.yml"),
-      { workflowsPermission: false },
+      { workflowsPermission: false, appBot: 'todo-app[bot]' },
     );
     const run = await world.trigger(`/agent ${TASK}`, { as });
     const { github } = world;
     expect(github.violations).toEqual([]);
-    // The branch was made for the commit (REST), the commit refused (GraphQL), the branch deleted again.
-    const operations = github.calls.map((c) => `${c.operationId} ${c.status}`);
-    expect(operations).toEqual(expect.arrayContaining(['git/create-ref 201', 'git/delete-ref 204']));
+    // The branch was made for the commit (REST), the commit refused (GraphQL), the branch deleted once.
+    const operations = github.calls
+      .filter((c) => c.operationId?.startsWith('git/'))
+      .map((c) => `${c.operationId} ${c.status}`);
+    expect(operations).toEqual(['git/create-ref 201', 'git/delete-ref 204']);
     expect(await originGit(world, ['branch', '--list', 'agent/*'])).toBe('');
     expect(github.state.apiCommits).toEqual([]);
     expect(github.state.pulls).toEqual([]);

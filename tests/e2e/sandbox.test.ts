@@ -5,10 +5,11 @@ import { processesNamed } from '../support/processes.js';
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, link, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
+import { hostedRunnerFolders } from '../support/sandbox-layout.js';
 import { createWorld, KEY, TOKEN, type World } from './setup.js';
 
 /** The isolation the sandbox must have here: root, through passwordless sudo, or rootless without either. */
@@ -281,6 +282,52 @@ describe('a prompt-injected model in the sandbox', () => {
     } finally {
       await rm(runnerFile, { force: true });
     }
+  }, 120_000);
+
+  it("reads nothing of a hosted runner's but the workspace and the tool cache: not the work folder's other entries, not the runner", async () => {
+    // A prompt-injected model goes looking beside the workspace and up to the runner's installation.
+    const look = [
+      'cat hello.py',
+      'cat "$RUNNER_TOOL_CACHE"/node/bin/tool',
+      'ls -a .. ../.. ../../.. 2>&1',
+      // HOME (/home/runner) holds the work folder and the runner's installation.
+      "grep -rs 'SEC[R]ET' ../../.. 2>&1 | head -n 20",
+      'cat ../../*/*/.env ../../_actions/*/*/*/* ../../_PipelineMapping/*/*/* 2>&1 | head -n 20',
+      'echo LOOK-DONE',
+    ].join('\n');
+    world = await createWorld(
+      [
+        reply(PLAN('in_progress')),
+        reply(toolUse('bash', { command: look })),
+        reply(PLAN('completed')),
+        reply(text('Done.')),
+      ],
+      { layout: { home: 'home/runner', workspace: 'home/runner/work/hello-world/hello-world' } },
+    );
+    const { sandbox, model } = world;
+    const folders = await hostedRunnerFolders(sandbox.root, { checkout: true });
+    // The action runs on the runner's own node, as a runner starts it: <runner>/externals/node24/bin/node.
+    await rm(folders.execPath);
+    await link(process.execPath, folders.execPath).catch(() => copyFile(process.execPath, folders.execPath));
+    await chmod(folders.execPath, 0o755);
+    await chmod(sandbox.root, 0o755);
+    const run = await world.trigger('/agent look around', {
+      node: folders.execPath,
+      env: {
+        RUNNER_WORKSPACE: folders.env.RUNNER_WORKSPACE!,
+        RUNNER_TOOL_CACHE: folders.toolCache,
+      },
+    });
+    expect(run.stderr).toBe('');
+    expect(model.remaining()).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`Sandbox ready in \\d+ ms \\(isolation: ${ISOLATION}\\)`));
+    const toModel = JSON.stringify(model.requests.map((request) => request.body));
+    expect(toModel).toContain('LOOK-DONE');
+    // The checkout and the tool cache are there; nothing else of the runner is.
+    expect(toModel).toContain('def greet');
+    expect(toModel).toContain(`KEPT ${folders.kept[0]}`);
+    expect(toModel).not.toContain('SECRET');
+    expect(run.outputs.status).toBe('completed');
   }, 120_000);
 
   it('runs without it when the workflow sets `sandbox: off`, and warns', async () => {

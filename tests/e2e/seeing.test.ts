@@ -11,6 +11,8 @@ import { HELLO_FILES, pushFeatureBranch } from '../support/anthropic/scenarios.j
 import { pullRequestReviewEvent } from '../support/action-harness.js';
 import { validateResponse } from '../support/github/openapi.js';
 import { webp } from '../support/webp.js';
+import { pngBomb } from '../support/hostile-images.js';
+import { memoryProbe } from '../support/memory-probe.js';
 import { createWorld, type World } from './setup.js';
 
 let world: World | undefined;
@@ -70,6 +72,15 @@ interface ImageBlock {
   type: 'image';
   source: { type: string; media_type: string; data: string };
 }
+
+/** The action's own peak memory the issue allows, whatever a picture holds (its decoder has its own limit). */
+const MAX_ACTION_RSS_KB = 300 * 1024;
+
+/** Half a megabyte of interlaced PNG that inflates to 512 MB; its header declares 2,000 × 2,000 px. */
+let bombBytes: Promise<Buffer> | undefined;
+const bomb = () => (bombBytes ??= pngBomb({ width: 2000, height: 2000, inflatedBytes: 512 * 1024 * 1024 }));
+const BOMB_SKIPPED =
+  'a damaged PNG image: its pixel data inflates past the 16,003,750 bytes its header declares';
 
 const imagesOf = (content: unknown): ImageBlock[] =>
   (Array.isArray(content) ? (content as Array<{ type: string }>) : []).filter(
@@ -281,6 +292,66 @@ describe('seeing the thread, CI and images', () => {
     const [image] = imagesOf(blocks);
     expect(image!.source.media_type).toBe('image/png');
     expect(PNG.sync.read(Buffer.from(image!.source.data, 'base64')).width).toBe(320);
+    expect(world.model.violations).toEqual([]);
+  });
+
+  it('read_file of a PNG bomb says why it is not shown, and the action stays small', async () => {
+    world = await createWorld(
+      [
+        reply(ONE_ITEM('in_progress')),
+        reply(toolUse('read_file', { path: 'docs/bomb.png' })),
+        reply(ONE_ITEM('completed')),
+        reply(text('That picture could not be read.')),
+      ],
+      { files: { ...HELLO_FILES } },
+    );
+    const bytes = await bomb();
+    expect(bytes.length).toBeLessThan(600_000);
+    await import('node:fs/promises').then(async ({ mkdir, writeFile }) => {
+      await mkdir(`${world!.sandbox.workspace}/docs`, { recursive: true });
+      await writeFile(`${world!.sandbox.workspace}/docs/bomb.png`, bytes);
+    });
+    const probe = await memoryProbe();
+    const run = await world.trigger('/agent look at docs/bomb.png', {
+      nodeArgs: probe.nodeArgs,
+      env: probe.env,
+    });
+    expect(run.outputs.status).toBe('completed');
+    expect(newestResults(world.model.requests[2]!)).toEqual([
+      { isError: true, text: `read_file failed: docs/bomb.png cannot be shown: ${BOMB_SKIPPED}` },
+    ]);
+    expect((await probe.read()).peakRssKb).toBeLessThan(MAX_ACTION_RSS_KB);
+    expect(world.model.violations).toEqual([]);
+  });
+
+  it("shows a stranger's real screenshot beside three PNG bombs, naming each bomb as not shown", async () => {
+    world = await createWorld([reply(ONE_ITEM('completed')), reply(text('Looked at the screenshot.'))]);
+    const bytes = await bomb();
+    const bombs = [1, 2, 3].map(() => world!.github.addAttachment(bytes));
+    const shot = world.github.addAttachment(png(2400, 1200));
+    world.github.addComment(
+      1,
+      'stranger',
+      `Same bug here:\n\n${bombs.map((url, i) => `![bomb ${i}](${url})`).join('\n')}\n![the bug](${shot})`,
+    );
+    const probe = await memoryProbe();
+    const run = await world.trigger('/agent fix the layout, see the screenshots', {
+      env: { GITHUB_SERVER_URL: world.github.url, ...probe.env },
+      nodeArgs: probe.nodeArgs,
+    });
+    expect(run.outputs.status).toBe('completed');
+    const first = world.model.requests[0]!.body.messages[0]!;
+    const [image, ...others] = imagesOf(first.content);
+    expect(others).toEqual([]);
+    const sent = PNG.sync.read(Buffer.from(image!.source.data, 'base64'));
+    expect([sent.width, sent.height]).toEqual([1568, 784]);
+    const texts = (first.content as Array<{ text?: string }>).map((b) => b.text ?? '').join('\n');
+    const from = String.raw`from a comment by @stranger \(no write access\) on [\d-]+`;
+    for (const n of [1, 2, 3])
+      expect(texts).toMatch(new RegExp(`Picture ${n}: ${from}, not shown: ${BOMB_SKIPPED}\n`));
+    expect(texts).toMatch(new RegExp(`Picture 4: ${from} \\(1568×784 px\\)`));
+    expect(run.stdout).toContain('Pictures from the thread: 1 shown, 3 not.');
+    expect((await probe.read()).peakRssKb).toBeLessThan(MAX_ACTION_RSS_KB);
     expect(world.model.violations).toEqual([]);
   });
 

@@ -51,7 +51,7 @@ export const KEY = 'sk-ant-e2e-key-00000000000000000000000001';
 
 type RunOptions = Pick<
   RunActionOptions,
-  'inputs' | 'env' | 'onSpawn' | 'runId' | 'as' | 'bindMounts' | 'nodeArgs'
+  'inputs' | 'env' | 'onSpawn' | 'runId' | 'as' | 'bindMounts' | 'node' | 'postOf' | 'nodeArgs'
 >;
 
 export interface World {
@@ -71,6 +71,8 @@ export interface World {
     event: Record<string, unknown>,
     options?: RunOptions & { mergeOf?: string },
   ): Promise<ActionRun>;
+  /** The post step of `run` (dist/post.js), as the runner runs it after the main step, whatever its end. */
+  post(run: ActionRun, options?: Omit<RunOptions, 'postOf'>): Promise<ActionRun>;
   /** The comments the action wrote (as the bot, or as the token's user), oldest first. */
   botComments(): Array<{ id: number; body: string; versions: string[] }>;
 }
@@ -98,9 +100,11 @@ export async function createWorld(
     workflowsPermission?: boolean;
     /** Where the emulator's rendered HTML sends images on other hosts (its camo). */
     camoUrl?: string;
+    /** The workspace and HOME under the world's root, as a runner lays them out (see createSandbox). */
+    layout?: { workspace?: string; home?: string };
   } = {},
 ): Promise<World> {
-  const sandbox = await createSandbox(options.files ?? HELLO_FILES);
+  const sandbox = await createSandbox(options.files ?? HELLO_FILES, options.layout);
   const github = await startGitHubEmulator({
     owner: OWNER,
     repo: REPO,
@@ -158,6 +162,8 @@ export async function createWorld(
       ...(how.runId ? { runId: how.runId } : {}),
       ...(how.as ? { as: how.as } : {}),
       ...(how.bindMounts ? { bindMounts: how.bindMounts } : {}),
+      ...(how.node ? { node: how.node } : {}),
+      ...(how.postOf ? { postOf: how.postOf } : {}),
       ...(how.nodeArgs ? { nodeArgs: how.nodeArgs } : {}),
     });
   return {
@@ -168,7 +174,7 @@ export async function createWorld(
       await Promise.all([github.close(), model.close()]);
       await sandbox.cleanup();
     },
-    async trigger(body, { inputs, env, onSpawn, runId, as, bindMounts, nodeArgs, ...event } = {}) {
+    async trigger(body, { inputs, env, onSpawn, runId, as, bindMounts, node, nodeArgs, ...event } = {}) {
       await freshCheckout();
       const user = event.user ?? 'maintainer';
       const comment = github.addComment(event.issueNumber ?? 1, user, body);
@@ -179,12 +185,24 @@ export async function createWorld(
         createdAt: comment.created_at,
         ...event,
       });
-      return await run('issue_comment', payload, { inputs, env, onSpawn, runId, as, bindMounts, nodeArgs });
+      return await run('issue_comment', payload, {
+        inputs,
+        env,
+        onSpawn,
+        runId,
+        as,
+        bindMounts,
+        node,
+        nodeArgs,
+      });
     },
     async runEvent(eventName, event, { mergeOf, ...rest } = {}) {
       await freshCheckout();
       if (mergeOf) await mergeCheckout(sandbox, mergeOf);
       return await run(eventName, event, rest);
+    },
+    async post(main, how = {}) {
+      return await run('issue_comment', {}, { ...how, postOf: main });
     },
     botComments() {
       return [...github.state.comments.values()]

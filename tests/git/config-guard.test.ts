@@ -12,9 +12,22 @@ import {
 import { createServer } from 'node:https';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dropPersistedCredentials, saveConfig } from '../../src/git/config-guard.js';
+import {
+  dropPersistedCredentials,
+  loadConfig,
+  saveConfig,
+  type SavedConfig,
+} from '../../src/git/config-guard.js';
 import { GitRepo } from '../../src/git/repo.js';
-import { cloneNewOrigin, commitFiles, git, GIT_ENV, useGitScratch } from '../support/git-fixture.js';
+import { StubbornEntries } from '../../src/git/stubborn-entries.js';
+import {
+  asNotRoot,
+  cloneNewOrigin,
+  commitFiles,
+  git,
+  GIT_ENV,
+  useGitScratch,
+} from '../support/git-fixture.js';
 
 const env = GIT_ENV;
 const TOKEN = 'ghs_configGuardToken000000000000000000001';
@@ -66,9 +79,20 @@ describe('dropPersistedCredentials', () => {
 });
 
 describe('saveConfig', () => {
+  /** Saved into a folder of its own (our own git directory in a run), and put back with a fresh collector. */
+  const save = async () => {
+    const into = join(root, 'saved');
+    mkdirSync(into, { recursive: true });
+    return await saveConfig(dir, into);
+  };
+  const restore = async (saved: SavedConfig) => {
+    const entries = new StubbornEntries({ root: dir });
+    return { restored: await saved.restore(entries), found: entries.found };
+  };
+
   it('puts back the configuration as it was, dropping what the model added, even through a symlink', async () => {
     const before = readFileSync(join(dir, '.git', 'config'), 'utf8');
-    const saved = await saveConfig(dir);
+    const saved = await save();
     git(dir, 'config', 'core.fsmonitor', 'touch /tmp/x');
     git(dir, 'config', 'remote.origin.url', 'https://attacker.example/r.git');
     writeFileSync(join(dir, '.git', 'commondir'), '/tmp/elsewhere\n');
@@ -82,7 +106,7 @@ describe('saveConfig', () => {
     writeFileSync(join(hooks, 'pre-push'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
     writeFileSync(join(hooks, sample[0]!), 'changed\n');
 
-    await saved.restore(new GitRepo(dir, { env }));
+    expect(await restore(saved)).toEqual({ restored: true, found: { left: [], unread: [] } });
 
     expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(before);
     expect(readdirSync(hooks).sort()).toEqual(sample); // the new hook is gone, the changed one is back
@@ -91,19 +115,18 @@ describe('saveConfig', () => {
     expect(readFileSync(elsewhere, 'utf8')).toContain('hooksPath'); // the link was replaced, not followed
   });
 
-  it('removes a .git replaced by a file pointing out of the workspace, and leaves what it named alone', async () => {
-    const saved = await saveConfig(dir);
+  it('changes nothing when .git is no longer a directory (a link or a file): the caller makes a new one', async () => {
+    const saved = await save();
     const originConfig = readFileSync(join(origin, 'config'), 'utf8');
     rmSync(join(dir, '.git'), { recursive: true });
     writeFileSync(join(dir, '.git'), `gitdir: ${origin}\n`);
-    const disarmed = await saved.restore(new GitRepo(dir, { env }));
-    expect(disarmed.links).toEqual(['.git']);
-    expect(existsSync(join(dir, '.git'))).toBe(false);
+    expect((await restore(saved)).restored).toBe(false);
+    expect(readFileSync(join(dir, '.git'), 'utf8')).toBe(`gitdir: ${origin}\n`);
     expect(readFileSync(join(origin, 'config'), 'utf8')).toBe(originConfig);
   });
 
   it('replaces a hooks link by a directory of the saved hooks, never emptying what the link named', async () => {
-    const saved = await saveConfig(dir);
+    const saved = await save();
     const hooks = join(dir, '.git', 'hooks');
     const sample = readdirSync(hooks).sort();
     const outside = join(root, 'outside');
@@ -112,30 +135,56 @@ describe('saveConfig', () => {
     rmSync(hooks, { recursive: true });
     symlinkSync(outside, hooks);
 
-    await saved.restore(new GitRepo(dir, { env }));
+    await restore(saved);
 
     expect(readdirSync(outside)).toEqual(['keep.txt']);
     expect(readdirSync(hooks).sort()).toEqual(sample);
   });
 
-  it('puts back a shallow file replaced by a link, and removes the links that lead out', async () => {
+  it('puts back a shallow file replaced by a link, without writing through it', async () => {
     const shallowFile = join(dir, '.git', 'shallow');
     writeFileSync(shallowFile, `${git(dir, 'rev-parse', 'HEAD')}\n`);
-    const saved = await saveConfig(dir);
+    const saved = await save();
     const secret = join(root, 'npmrc');
     writeFileSync(secret, '//registry.npmjs.org/:_authToken=npm_notForGit\n');
     rmSync(shallowFile);
     symlinkSync(secret, shallowFile);
-    rmSync(join(dir, '.git', 'COMMIT_EDITMSG'), { force: true });
-    symlinkSync(secret, join(dir, '.git', 'COMMIT_EDITMSG'));
-    symlinkSync(join(dir, 'README.md'), join(dir, '.git', 'inside-link'));
 
-    const disarmed = await saved.restore(new GitRepo(dir, { env }));
+    await restore(saved);
 
     expect(readFileSync(shallowFile, 'utf8')).toBe(`${git(dir, 'rev-parse', 'HEAD')}\n`);
-    expect(disarmed.links).toEqual(['.git/COMMIT_EDITMSG']);
-    expect(existsSync(join(dir, '.git', 'inside-link'))).toBe(true); // leads nowhere outside
     expect(readFileSync(secret, 'utf8')).toContain('npm_notForGit');
+  });
+
+  it('is read back from where it was saved (the post step of a killed run), and nothing when nothing was', async () => {
+    const before = readFileSync(join(dir, '.git', 'config'), 'utf8');
+    await save();
+    git(dir, 'config', 'core.fsmonitor', 'touch /tmp/x');
+    writeFileSync(join(dir, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\ntouch /tmp/x\n', { mode: 0o755 });
+    const loaded = await loadConfig(dir, join(root, 'saved'));
+    expect(loaded?.config).toBe(before);
+    expect((await restore(loaded!)).restored).toBe(true);
+    expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(before);
+    expect(existsSync(join(dir, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(await loadConfig(dir, join(root, 'nothing-saved-here'))).toBeUndefined();
+  });
+
+  it('puts the configuration back past hooks and a .git the model made unreadable and unwritable', async () => {
+    const before = readFileSync(join(dir, '.git', 'config'), 'utf8');
+    const saved = await save();
+    const hooks = join(dir, '.git', 'hooks');
+    const sample = readdirSync(hooks).sort();
+    mkdirSync(join(hooks, 'zz.d', 'x'), { recursive: true });
+    git(dir, 'config', 'core.fsmonitor', `touch ${marks}/fsmonitor; false`);
+    chmodSync(join(hooks, 'zz.d'), 0o000);
+    chmodSync(hooks, 0o000);
+    chmodSync(join(dir, '.git'), 0o555);
+    // As the user the workspace belongs to (modes stop no root).
+    chmodSync(root, 0o755);
+    const outcome = await asNotRoot([dir], async () => await restore(saved));
+    expect(outcome).toEqual({ restored: true, found: { left: [], unread: [] } });
+    expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(before);
+    expect(readdirSync(hooks).sort()).toEqual(sample);
   });
 });
 

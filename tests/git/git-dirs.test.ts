@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { disarmGitDirs } from '../../src/git/git-dirs.js';
 import { GitRepo } from '../../src/git/repo.js';
-import { commitFiles, git, GIT_ENV, useGitScratch, WHO } from '../support/git-fixture.js';
+import { asNotRoot, commitFiles, git, GIT_ENV, useGitScratch, WHO } from '../support/git-fixture.js';
 
 const env = GIT_ENV;
 const who = WHO;
@@ -165,7 +165,7 @@ describe('disarmGitDirs', () => {
     git(dir, 'config', 'core.sshCommand', 'ssh -i key');
     const before = readFileSync(join(dir, '.git', 'config'), 'utf8');
     const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
-    expect(disarmed).toEqual({ links: [], configs: [] });
+    expect(disarmed).toEqual({ links: [], configs: [], stubborn: { left: [], unread: [] } });
     expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(before);
   });
 
@@ -194,4 +194,102 @@ describe('disarmGitDirs', () => {
     for (const nested of ['p3/d7/deep', 'p19/d14/deeper']) laterStep(join(dir, 'node_modules', nested));
     expect(readdirSync(marks)).toEqual([]);
   });
+
+  it('never trusts a .git link for where it leads: a moved .git, in the work tree or in node_modules, is disarmed', async () => {
+    for (const [store, link] of [
+      ['.gitstore', '.gitstore'],
+      ['node_modules/.g', 'node_modules/.g'],
+    ] as const) {
+      git(dir, 'config', 'core.fsmonitor', `touch ${marks}/fsmonitor; false`);
+      git(dir, 'config', 'alias.st', `!touch ${marks}/alias`);
+      mkdirSync(join(dir, 'node_modules'), { recursive: true });
+      execFileSync('mv', [join(dir, '.git'), join(dir, store)]);
+      symlinkSync(link, join(dir, '.git'));
+
+      const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+
+      expect(disarmed.configs).toEqual([`${store}/config`]);
+      laterStep(dir);
+      expect(readdirSync(marks)).toEqual([]);
+      // Put back for the next round: the link goes, the directory comes home.
+      rmSync(join(dir, '.git'));
+      execFileSync('mv', [join(dir, store), join(dir, '.git')]);
+    }
+  });
+
+  it("disarms a submodule whose gitfile the model replaced by a repository of its own, which the top's status enters", async () => {
+    const lib = join(root, 'lib');
+    mkdirSync(lib);
+    git(lib, 'init', '--quiet', '--initial-branch=main');
+    commitFiles(lib, { 'lib.txt': 'lib\n' }, 'lib');
+    git(dir, '-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', lib, 'lib');
+    git(dir, ...who, 'commit', '-qm', 'submodule');
+    // The gitfile goes; a repository of the model's takes its place, its fsmonitor armed.
+    rmSync(join(dir, 'lib', '.git'));
+    git(join(dir, 'lib'), 'init', '--quiet');
+    git(join(dir, 'lib'), 'config', 'core.fsmonitor', `touch ${marks}/submodule-fsmonitor; false`);
+    // The top's plain status runs it (it asks each checked-out submodule for its own status)…
+    laterStep(dir);
+    expect(readdirSync(marks)).toEqual(['submodule-fsmonitor']);
+    rmSync(join(marks, 'submodule-fsmonitor'));
+
+    const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+
+    // …and no longer once disarmed (the submodule's own git directory under .git/modules holds nothing to cut).
+    expect(disarmed.configs).toEqual(['lib/.git/config']);
+    laterStep(dir);
+    spawnSync(
+      'git',
+      ['submodule', 'foreach', '--recursive', 'git config --local --name-only --get-regexp core'],
+      {
+        cwd: dir,
+        stdio: 'ignore',
+      },
+    );
+    expect(readdirSync(marks)).toEqual([]);
+  });
+
+  it('walks into directories the model made unreadable, and removes a .git file it made unreadable', async () => {
+    plantNested(join(dir, 'a', 'b', 'hidden'));
+    mkdirSync(join(dir, 'c'));
+    writeFileSync(join(dir, 'c', '.git'), `gitdir: ${root}\n`);
+    chmodSync(join(dir, 'c', '.git'), 0o000);
+    chmodSync(join(dir, 'a', 'b'), 0o000);
+    chmodSync(join(dir, 'a'), 0o000);
+    chmodSync(root, 0o755);
+
+    const disarmed = await asNotRoot([dir], () =>
+      disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]),
+    );
+
+    expect(disarmed.configs).toEqual(['a/b/hidden/.git/config']);
+    expect(disarmed.links).toEqual(['c/.git']);
+    expect(disarmed.stubborn).toEqual({ left: [], unread: [] });
+    laterStep(join(dir, 'a', 'b', 'hidden'));
+    expect(readdirSync(marks)).toEqual([]);
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    'renames aside what cannot be removed (an immutable hook), so that git no longer finds it, and says so',
+    async () => {
+      const nested = join(dir, 'vendor');
+      plantNested(nested);
+      const hook = join(nested, '.git', 'hooks', 'post-checkout');
+      execFileSync('chattr', ['+i', hook]);
+      try {
+        const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+        expect(disarmed.stubborn.left).toEqual([
+          {
+            path: 'vendor/.git/hooks',
+            asideAs: expect.stringMatching(/^vendor\/\.git\/\.todo-agent-unremovable-/),
+          },
+        ]);
+        expect(existsSync(join(nested, '.git', 'hooks'))).toBe(false);
+        git(nested, 'checkout', '-q', '-b', 'other');
+        expect(readdirSync(marks)).toEqual([]);
+      } finally {
+        execFileSync('chattr', ['-R', '-i', join(nested, '.git')]);
+      }
+    },
+  );
 });

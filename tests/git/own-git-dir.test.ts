@@ -11,7 +11,8 @@ import {
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { disarmGitDirs } from '../../src/git/git-dirs.js';
-import { reserveGitDir } from '../../src/git/own-git-dir.js';
+import { saveConfig } from '../../src/git/config-guard.js';
+import { remakeGitDir, reserveGitDir } from '../../src/git/own-git-dir.js';
 import { GitRepo } from '../../src/git/repo.js';
 import { cloneNewOrigin, commitFiles, git, GIT_ENV, useGitScratch, WHO } from '../support/git-fixture.js';
 
@@ -124,6 +125,47 @@ describe('reserveGitDir', () => {
     expect(git(dir, 'symbolic-ref', 'HEAD')).toBe('refs/heads/main');
     expect(git(dir, '-c', 'core.fsmonitor=false', 'status', '--porcelain')).toBe('');
     expect(readFileSync(outsideFile, 'utf8')).toBe('outside\n');
+    await own.remove();
+  }, 20_000);
+});
+
+describe('remakeGitDir', () => {
+  it('makes a clean .git from ours: a detached checkout stays detached at its commit, with the saved configuration', async () => {
+    writeFileSync(join(dir, 'merge.txt'), 'm\n');
+    git(dir, 'add', '-A');
+    git(dir, ...who, 'commit', '-qm', 'merge');
+    const sha = git(dir, 'rev-parse', 'HEAD');
+    git(dir, 'switch', '-q', '--detach', sha);
+    git(dir, 'update-ref', '-d', 'refs/heads/main');
+    const own = await reserveGitDir({ RUNNER_TEMP: root });
+    const saved = await saveConfig(dir, own.path);
+    await own.adopt(new GitRepo(dir, { env }), { env });
+    const config = readFileSync(join(dir, '.git', 'config'), 'utf8');
+    rmSync(join(dir, '.git'), { recursive: true });
+    symlinkSync(root, join(dir, '.git'));
+    // A leftover of a killed run's attempt is no trouble.
+    mkdirSync(join(dir, '.git.todo-agent-new', 'objects'), { recursive: true });
+    const removed: string[] = [];
+
+    await remakeGitDir(
+      own.path,
+      dir,
+      saved,
+      async (target) => {
+        removed.push(target);
+        rmSync(target, { force: true });
+        return true;
+      },
+      env,
+    );
+
+    expect(removed).toEqual([join(dir, '.git')]);
+    expect(existsSync(join(root, 'seed'))).toBe(true); // what the link named is untouched
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(sha);
+    expect(git(dir, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('HEAD');
+    expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(config);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+    expect(existsSync(join(dir, '.git.todo-agent-new'))).toBe(false);
     await own.remove();
   }, 20_000);
 });

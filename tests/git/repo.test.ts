@@ -2,9 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BOT_IDENTITY, branchName, GitError, GitRepo } from '../../src/git/repo.js';
+import { BOT_IDENTITY, GitError, GitRepo } from '../../src/git/repo.js';
 
 // A test identity in the environment only, and no global or system config: nothing leaks in or out.
 const env: NodeJS.ProcessEnv = {
@@ -130,6 +129,20 @@ describe('GitRepo changes', () => {
     await expect(repo.blobs(['HEAD'])).rejects.toThrow(/not an object id/);
   });
 
+  it('lists what no commit holds by each path as it is: a space or a non-ASCII letter is not quoted', async () => {
+    const dir = clone('work');
+    write(dir, 'README.md', 'changed\n');
+    write(dir, '.venv/lib/launcher manifest.xml', 'x\n');
+    write(dir, 'docs/café.md', 'x\n');
+    write(dir, 'secret.env', 'KEY=1\n'); // ignored: not listed
+    const repo = new GitRepo(dir, { env });
+    expect((await repo.uncommitted()).sort()).toEqual([
+      '.venv/lib/launcher manifest.xml',
+      'README.md',
+      'docs/café.md',
+    ]);
+  });
+
   it('sees an untracked file alone as a change', async () => {
     const dir = clone('work');
     write(dir, 'notes.txt', 'n\n');
@@ -178,6 +191,20 @@ describe('GitRepo.commitAll', () => {
     write(dir, 'secret.env', 'only ignored\n');
     expect(await repo.commitAll('nothing')).toBeUndefined();
     expect(await repo.head()).toBe(before);
+  });
+
+  it('leaves out a nested repository without a commit (git refuses to add one) and commits the rest', async () => {
+    const dir = clone('work');
+    const repo = new GitRepo(dir, { env });
+    write(dir, 'work.txt', 'work\n');
+    for (const empty of ['empty', 'deep/er']) {
+      mkdirSync(join(dir, empty), { recursive: true });
+      git(join(dir, empty), 'init', '--quiet');
+      write(dir, `${empty}/x.txt`, 'x\n');
+    }
+    const sha = await repo.commitAll('work');
+    expect(git(dir, 'show', '--name-only', '--format=', sha!)).toBe('work.txt');
+    expect((await repo.uncommitted()).sort()).toEqual(['deep/er/', 'empty/']);
   });
 
   it('never stages an excluded file, such as a credentials file an earlier step wrote', async () => {
@@ -321,45 +348,5 @@ describe('GitError', () => {
   it('masks token-shaped strings', () => {
     const token = `ghp_${'a'.repeat(36)}`;
     expect(new GitError(['fetch'], `bad header: Authorization: basic ${token}`).message).not.toContain(token);
-  });
-});
-
-describe('branchName', () => {
-  it('joins prefix, issue and run id', () => {
-    expect(branchName('agent/', 12, '3456')).toBe('agent/issue-12-3456');
-    expect(branchName('', 1, '2')).toBe('issue-1-2');
-  });
-
-  it('sanitises what git refuses', () => {
-    expect(branchName('my agent/', 1, '2')).toBe('my-agent/issue-1-2');
-    expect(branchName('a..b/', 1, '2')).toBe('a.b/issue-1-2');
-    expect(branchName('agent/', 1, '2.lock')).toBe('agent/issue-1-2-lock');
-    expect(branchName('x.lock/', 1, '2')).toBe('x-lock/issue-1-2');
-    expect(branchName('a~b^c:d?e*f[g\\h/', 1, '2')).toBe('a-b-c-d-e-f-g-h/issue-1-2');
-    expect(branchName('//.hidden//', 1, '2.')).toBe('hidden/issue-1-2');
-    expect(branchName('-x@{y}/', 1, 'tab\there')).toBe('x-y}/issue-1-tab-here');
-  });
-
-  it('always yields a name git check-ref-format accepts as a branch', () => {
-    const ask = (name: string) => {
-      try {
-        execFileSync('git', ['check-ref-format', '--branch', name], { env, stdio: 'ignore' });
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    const piece = fc.string({
-      unit: fc.constantFrom(...'ab./-@{}~^:?*[\\ \t.lock'.split('')),
-      maxLength: 16,
-    });
-    fc.assert(
-      fc.property(piece, fc.nat(), piece, (prefix, issue, runId) => {
-        const name = branchName(prefix, issue, runId);
-        expect(name, JSON.stringify([prefix, issue, runId])).toContain(`issue-${issue}`);
-        expect(ask(name), name).toBe(true);
-      }),
-      { numRuns: 60 },
-    );
   });
 });

@@ -156,6 +156,24 @@ describe('GitHubApi identity', () => {
     const { api } = await apiFor();
     expect(await api.identity()).toBe('github-actions[bot]');
   });
+
+  it.each([
+    ['the workflow token (its 👀 comes back from github-actions[bot])', {}, false],
+    ['a classic token without the workflow scope', { tokenUser: 'u', tokenScopes: ['repo'] }, false],
+    ['a classic token with it', { tokenUser: 'u', tokenScopes: ['repo', 'workflow'] }, true],
+    ['a fine-grained token (GitHub lists no scopes)', { tokenUser: 'u' }, undefined],
+    ['an app installation token', { appBot: 'todo-app[bot]' }, undefined],
+  ] as const)('knows whether %s may change workflow files', async (_k, options, may) => {
+    const { api, emu } = await apiFor(options);
+    const { id } = emu.addComment(1, 'maintainer', '/agent go');
+    // The first 👀 is still on its way when asked: the answer waits for whom it comes back as.
+    const release = emu.holdNext({ method: 'POST', path: /\/reactions$/ });
+    api.reacting(api.react(id, 'eyes'));
+    const asked = api.mayChangeWorkflows();
+    release();
+    expect(await asked).toBe(may);
+    expect(emu.violations).toEqual([]);
+  });
 });
 
 describe('GitHubApi writes', () => {

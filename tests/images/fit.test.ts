@@ -4,8 +4,9 @@ import { GifWriter } from 'omggif';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { fitImage, MAX_EDGE, MAX_IMAGE_BASE64_BYTES } from '../../src/images/fit.js';
-import { imageMagic, sniffImage } from '../../src/images/sniff.js';
+import { imageMagic, sniffImage, webpFrameSize } from '../../src/images/sniff.js';
 import { shrink } from '../../src/images/scale.js';
+import { gifFrameBomb, pngBomb, webpCanvasLie } from '../support/hostile-images.js';
 import { webp } from '../support/webp.js';
 
 function rgba(width: number, height: number, pixel: (x: number, y: number) => number[]): Uint8Array {
@@ -67,6 +68,13 @@ describe('sniffImage', () => {
     expect(sniffImage(png(10, 10).subarray(0, 20))).toBeUndefined();
     expect(imageMagic(Buffer.from('GIF89a'))).toBe('image/gif');
     expect(imageMagic(Buffer.from('hello world!'))).toBeUndefined();
+  });
+
+  it("reads a still WebP's picture size from its bitstream, beside the canvas its VP8X header declares", () => {
+    const lie = webpCanvasLie([2000, 2000], [16_000, 300]);
+    expect(sniffImage(lie)).toEqual({ mediaType: 'image/webp', width: 2000, height: 2000 });
+    expect(webpFrameSize(lie)).toEqual({ width: 16_000, height: 300 });
+    expect(webpFrameSize(webpHeader(40, 30))).toBeUndefined(); // no bitstream at all
   });
 });
 
@@ -138,7 +146,24 @@ describe('fitImage', async () => {
     // A header that promises 4000×3000 and holds no picture (as an animation holds none libwebp reads still).
     expect(await fitImage(webpHeader(4000, 3000))).toEqual({ skipped: 'an animated or damaged WebP image' });
     // The header says 3000×3000; the pixels are missing.
-    expect(await fitImage(png(3000, 3000).subarray(0, 2000))).toEqual({ skipped: 'a damaged PNG image' });
+    expect(await fitImage(png(3000, 3000).subarray(0, 2000))).toEqual({
+      skipped: 'a damaged PNG image: a chunk cut short',
+    });
+  });
+
+  it('names each bomb it skips, decoded apart from this process', async () => {
+    const bomb = await pngBomb({ width: 2000, height: 2000, inflatedBytes: 512 * 1024 * 1024 });
+    expect(await fitImage(bomb)).toEqual({
+      skipped: 'a damaged PNG image: its pixel data inflates past the 16,003,750 bytes its header declares',
+    });
+    expect(await fitImage(gifFrameBomb([2000, 10], [60_000, 60_000]))).toEqual({
+      skipped:
+        'a damaged GIF image: its first frame (60000×60000 px at 0,0) lies outside its 2000×10 px screen',
+    });
+    expect(await fitImage(webpCanvasLie([2000, 2000], [16_000, 16_000]))).toEqual({
+      skipped:
+        'a damaged WEBP image: its picture (16000×16000 px) is not the size of its canvas (2000×2000 px)',
+    });
   });
 
   it('keeps every image within the API’s 5 MB of base64, even noise that PNG cannot compress', async () => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -36,7 +36,7 @@ describe('deliveryRecord', () => {
     });
     expect(record).toEqual({
       committed: ['M\thello.py', 'A\tnotes.md'],
-      heldBack: ['gha-creds-1.json'],
+      heldBack: [{ path: 'gha-creds-1.json', files: 1 }],
       pushed: 'agent/x',
       pr: { number: 2, url: 'u' },
     });
@@ -48,5 +48,30 @@ describe('deliveryRecord', () => {
     expect(record.refused?.reason).toBe('The work could not be pushed: no remote');
     expect(record.refused?.patch).toContain('+print("hello")');
     expect(record.refused?.patch).toContain('diff --git a/notes.md b/notes.md');
+  });
+
+  it('groups what the commit left out as delivery held it back: a virtualenv once, with its count and why', async () => {
+    const { git, startSha } = await repoWithWork();
+    for (const file of ['pyvenv.cfg', 'bin/python', 'lib/site.py'])
+      await mkdir(join(git.dir, '.venv', file, '..'), { recursive: true }).then(() =>
+        writeFile(join(git.dir, '.venv', file), 'x\n'),
+      );
+    await mkdir(join(git.dir, 'node_modules', 'left-pad'), { recursive: true });
+    await writeFile(join(git.dir, 'node_modules', 'left-pad', 'index.js'), 'x\n');
+    await writeFile(join(git.dir, 'big.bin'), 'x\n');
+    const record = await deliveryRecord(git, startSha, {
+      pushedBranch: 'agent/x',
+      heldBack: [
+        { path: '.venv', why: 'a Python virtualenv (it holds pyvenv.cfg)', files: 3 },
+        { path: 'big.bin', why: 'a new file of 12.0 MB, over the 10 MB a new file may have', files: 1 },
+      ],
+    });
+    expect(record.heldBack).toEqual([
+      { path: '.venv', files: 3, why: 'a Python virtualenv (it holds pyvenv.cfg)' },
+      { path: 'big.bin', files: 1, why: 'a new file of 12.0 MB, over the 10 MB a new file may have' },
+      // Not in what delivery said (a record of a delivery that broke off): the same rules, by path alone.
+      { path: 'node_modules', files: 1, why: 'installed Node packages' },
+      { path: 'gha-creds-1.json', files: 1 },
+    ]);
   });
 });

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { showRecord } from '../../src/record/show.js';
+import { screen } from '../../src/terminal/screen.js';
+import { foreignControls } from '../support/terminal.js';
 
 const line = (value: object) => JSON.stringify({ at: 1, ...value });
+
+/** The record as a screen prints it. */
+function show(text: string, color = false): string {
+  let out = '';
+  showRecord(
+    text,
+    screen((printed) => (out += printed), color),
+  );
+  return out;
+}
 const usage = {
   input_tokens: 100,
   output_tokens: 20,
@@ -49,7 +61,7 @@ describe('showRecord', () => {
       }),
       line({ type: 'result', status: 'completed' }),
     ].join('\n');
-    const shown = showRecord(text, { color: false });
+    const shown = show(text);
     expect(shown).toContain('task: Add type hints');
     expect(shown).toContain('Turn 1');
     expect(shown).toContain('» Planning first.');
@@ -63,21 +75,67 @@ describe('showRecord', () => {
     expect(shown).toContain('result: completed');
   });
 
+  it('shows what delivery held back grouped, a folder once with its count and why, and what it left out', () => {
+    const shown = show(
+      line({
+        type: 'delivery',
+        committed: ['M\tindex.js'],
+        heldBack: [
+          { path: '.venv', files: 768, why: 'a Python virtualenv (it holds pyvenv.cfg)' },
+          { path: 'gha-creds-1.json', files: 1 },
+        ],
+        pushed: 'agent/x',
+        withheld: {
+          paths: ['.github/workflows/ci.yml'],
+          reason: 'the token may not create or change workflow files (.github/workflows/ci.yml). Apply it.',
+          patch: 'diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml\n',
+        },
+      }),
+    );
+    expect(shown).toBe(
+      '\ndelivery: 1 file committed; held back: .venv (768 files): a Python virtualenv (it holds pyvenv.cfg), ' +
+        'gha-creds-1.json; left out .github/workflows/ci.yml (the token may not create or change workflow files ' +
+        '(.github/workflows/ci.yml). Apply it.); the record holds their patch; pushed to agent/x\n',
+    );
+    // A record written before the grouping (every file by path) still reads.
+    const old = show(line({ type: 'delivery', committed: [], heldBack: ['a.txt', 'b.txt'] }));
+    expect(old).toBe('\ndelivery: 0 files committed; held back: a.txt, b.txt\n');
+  });
+
   it('names the lines it cannot read, and goes on', () => {
-    const shown = showRecord(
+    const shown = show(
       ['not json', line({ type: 'todos', turn: 1 }), line({ type: 'note', text: 'still here' })].join('\n'),
-      { color: false },
     );
     expect(shown).toContain('? line 1: not JSON');
     expect(shown).toContain('? line 2: a todos line without items');
     expect(shown).toContain('· still here');
   });
 
-  it('strips control characters from model text, so a record cannot restyle the terminal', () => {
-    const shown = showRecord(
-      line({ type: 'response', turn: 1, content: [{ type: 'text', text: 'hi \u001b[2Jthere' }] }),
-      { color: false },
-    );
-    expect(shown).not.toContain('\u001b');
+  it('shows every control character the model wrote as text, so a record cannot act on the terminal', () => {
+    const esc = '\u001b';
+    const text = [
+      line({ type: 'start', v: 1, task: `fix${esc}]0;title${esc}\\`, source: 'cli' }),
+      line({ type: 'response', turn: 1, content: [{ type: 'text', text: `hi ${esc}[2Jthere\u009b1m` }] }),
+      line({ type: 'todos', turn: 1, items: [{ id: '1', text: `a${esc}[8m`, status: 'in_progress' }] }),
+      line({
+        type: 'tool',
+        turn: 1,
+        name: `bash${esc}[2K`,
+        input: { command: `curl x | sh\r${esc}[2Knpm test` },
+        isError: false,
+        durationMs: 1,
+      }),
+      line({ type: 'note', text: `bell\u0007` }),
+      line({ type: 'result', status: 'failed', reason: `bad${esc}]52;c;eA==\u0007` }),
+    ].join('\n');
+    for (const color of [false, true]) {
+      const shown = show(text, color);
+      // Without colour no escape at all; with it, only the panel's own styles.
+      expect(foreignControls(shown)).toEqual([]);
+      if (!color) expect(shown).not.toContain('\u001b');
+      expect(shown).toContain('  · bash\\x1b[2K curl x | sh \\x1b[2Knpm test');
+      expect(shown).toContain('» hi \\x1b[2Jthere\\x9b1m');
+      expect(shown).toContain('result: failed: bad\\x1b]52;c;eA==\\x07');
+    }
   });
 });

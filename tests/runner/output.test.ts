@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { redactor } from '../../src/text/redact.js';
 import { log, setOutput, writeSummary } from '../../src/runner/output.js';
+import { foreignControls } from '../support/terminal.js';
 
 const SECRET = 'runner-output-secret-1';
 const SHAPED = `ghs_${'c'.repeat(36)}`;
@@ -76,5 +77,22 @@ describe('runner output', () => {
       '::group::Alone\nfirst\n::endgroup::\n::group::Turn 1\nin the turn\nstill in the turn\n::endgroup::\n' +
         '::group::Late ***\na\nb ***\n::endgroup::\n',
     );
+  });
+
+  it('shows control characters in log lines as text: the log viewer reads escape sequences', () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    log.info('removed links: a\u001b[2K\u001b[1Gb');
+    log.warning('title \u001b]0;x\u0007');
+    log.startGroup('turn \u009b1m');
+    log.endGroup();
+    const text = lines.join('');
+    expect(text).toContain('removed links: a\\x1b[2K\\x1b[1Gb');
+    expect(text).toContain('title \\x1b]0;x\\x07');
+    expect(text).toContain('turn \\x9b1m');
+    expect(foreignControls(text)).toEqual([]);
   });
 });

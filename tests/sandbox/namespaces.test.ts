@@ -3,7 +3,7 @@
 // without them openSandbox throws and these tests fail with its reason.
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { chown, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,7 +14,7 @@ import { asRoot, expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
 const execFileAsync = promisify(execFile);
 
-const { root, ws, hiddenDir, hiddenFile, sandbox, run } = await runnerLayout();
+const { root, home, ws, hiddenDir, hiddenFile, sandbox, run } = await runnerLayout();
 
 /** The gid a user namespace shows for a group it does not map (kernel.overflowgid, 65534 by default). */
 async function overflowGid(): Promise<number> {
@@ -182,5 +182,83 @@ describe('the sandbox', () => {
       offline.close();
       await new Promise((done) => server.close(done));
     }
+  });
+});
+
+describe("the tools' git and processes", () => {
+  /** Runs git as this process, with no configuration of the machine's. */
+  const hostGit = async (cwd: string, ...args: string[]) =>
+    (
+      await execFileAsync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], {
+        cwd,
+        env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+      })
+    ).stdout.trim();
+
+  it("gives the tools' git a layer of its own over .git: it works, the real .git never changes, and stays where it is", async () => {
+    const repo = path.join(home, 'work', 'repo');
+    await mkdir(repo);
+    await hostGit(repo, 'init', '-q', '--initial-branch=main');
+    await writeFile(path.join(repo, 'a.txt'), 'a\n');
+    await hostGit(repo, 'add', '-A');
+    await hostGit(repo, 'commit', '-qm', 'one');
+    const listing = async () =>
+      (await execFileAsync('find', ['.git', '-printf', '%p %s %m\n'], { cwd: repo })).stdout;
+    const before = {
+      listing: await listing(),
+      config: await readFile(path.join(repo, '.git', 'config'), 'utf8'),
+    };
+    const layered = await openSandbox({ workspace: repo, network: 'host', home, layerGitDir: true });
+    onTestFinished(() => layered.close());
+    expect(layered.config.layerGitDir).toBe(true);
+    const git = 'git -c safe.directory="*" -c user.name=M -c user.email=m@example.com';
+    expectOk(
+      await run(
+        `${git} config core.fsmonitor "touch /tmp/x" && echo b > b.txt && ${git} add b.txt && ${git} commit -qm two`,
+        {
+          sandbox: layered,
+          cwd: repo,
+        },
+      ),
+    );
+    // A second call finds the first call's commit and configuration: the layer lasts as long as the sandbox.
+    const second = expectOk(
+      await run(`${git} log --format=%s; ${git} config core.fsmonitor`, { sandbox: layered, cwd: repo }),
+    );
+    expect(second).toBe('two\none\ntouch /tmp/x\n');
+    const third = expectOk(
+      await run(
+        'mv .git moved 2>&1; rm -rf .git 2>&1; mkdir -p .git/hooks/zz.d && chmod 000 .git/hooks/zz.d; true',
+        { sandbox: layered, cwd: repo },
+      ),
+    );
+    expect(third).toMatch(/mv: cannot move '\.git' to 'moved': Device or resource busy/);
+    expect(third).toMatch(/rm: cannot remove '\.git': Device or resource busy/);
+    // The real .git is as it was; the work tree has the tools' file.
+    expect(await listing()).toBe(before.listing);
+    expect(await readFile(path.join(repo, '.git', 'config'), 'utf8')).toBe(before.config);
+    expect(await hostGit(repo, 'log', '--format=%s')).toBe('one');
+    expect(await readFile(path.join(repo, 'b.txt'), 'utf8')).toBe('b\n');
+  });
+
+  it("ends every process of the tools when the action's process dies, however it dies", async () => {
+    const mark = `late-${process.pid}`;
+    const script = `
+      import { openSandbox } from ${JSON.stringify(path.resolve('src/sandbox/setup.ts'))};
+      import { runCommand } from ${JSON.stringify(path.resolve('src/sandbox/run-command.ts'))};
+      const sandbox = await openSandbox({ workspace: ${JSON.stringify(ws)}, network: 'host' });
+      const env = { PATH: '/usr/bin:/bin' };
+      void runCommand('(setsid sleep 3; touch ${mark}-background) & sleep 3; touch ${mark}', { cwd: ${JSON.stringify(ws)}, env, timeoutMs: 20000, sandbox });
+      setTimeout(() => process.kill(process.pid, 'SIGKILL'), 1000);`;
+    const killed = await execFileAsync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        cwd: path.resolve('.'),
+      },
+    ).catch((error: { signal?: string }) => error);
+    expect((killed as { signal?: string }).signal).toBe('SIGKILL');
+    await new Promise((done) => setTimeout(done, 4_000));
+    expect((await readdir(ws)).filter((name) => name.startsWith(mark))).toEqual([]);
   });
 });

@@ -49,13 +49,20 @@ export interface Sandbox {
   cleanup(): Promise<void>;
 }
 
-/** A bare origin with one commit on `main` holding `files`, and a fresh clone of it as the workspace. */
-export async function createSandbox(files: Record<string, string>): Promise<Sandbox> {
+/**
+ * A bare origin with one commit on `main` holding `files`, and a fresh clone of it as the workspace.
+ * `layout` places the workspace and HOME under the root as a runner does (default `workspace`, `home`).
+ */
+export async function createSandbox(
+  files: Record<string, string>,
+  layout: { workspace?: string; home?: string } = {},
+): Promise<Sandbox> {
   const root = await mkdtemp(join(tmpdir(), 'todo-agent-e2e-'));
   const origin = join(root, 'origin.git');
-  const workspace = join(root, 'workspace');
-  const home = join(root, 'home');
-  await mkdir(home);
+  const workspace = join(root, layout.workspace ?? 'workspace');
+  const home = join(root, layout.home ?? 'home');
+  await mkdir(home, { recursive: true });
+  await mkdir(dirname(workspace), { recursive: true });
   const globalConfig = join(root, 'test.gitconfig');
   await writeFile(globalConfig, SAFE_DIRECTORIES);
   const env = { ...process.env, ...TEST_GIT_ENV, HOME: home, GIT_CONFIG_GLOBAL: globalConfig };
@@ -92,6 +99,8 @@ export interface ActionRun {
   stderr: string;
   outputs: Record<string, string>;
   summary: string;
+  /** What the step saved for its post step (GITHUB_STATE), by name. */
+  state: Record<string, string>;
 }
 
 export interface RunActionOptions {
@@ -114,7 +123,17 @@ export interface RunActionOptions {
   /** Called once the process is running, e.g. to send it SIGTERM later. */
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
   entry?: string;
-  /** Node's own options before the entry (`--import` of a test's preload, tests/support/network/). */
+  /** The node that runs the action (default this one): a runner's own, `<runner>/externals/node24/bin/node`. */
+  node?: string;
+  /**
+   * The post step of an earlier run (action.yml's `post:`, dist/post.js): the runner gives it what the main
+   * step saved as STATE_<name>, with the same inputs and variables.
+   */
+  postOf?: ActionRun;
+  /**
+   * Flags for node before the entry: `--import` of a probe that measures the process, or of a test's
+   * preload (tests/support/network/).
+   */
   nodeArgs?: readonly string[];
 }
 
@@ -127,9 +146,11 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
   const eventPath = join(runnerDir, 'event.json');
   const outputPath = join(runnerDir, 'output');
   const summaryPath = join(runnerDir, 'summary.md');
+  const statePath = join(runnerDir, 'state');
   await writeFile(eventPath, JSON.stringify(options.event));
   await writeFile(outputPath, '');
   await writeFile(summaryPath, '');
+  await writeFile(statePath, '');
   const runId = options.runId ?? '4242';
   const inputs: Record<string, string> = {
     github_token: 'ghs_emulatortoken000000000000000000000000',
@@ -149,6 +170,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     GITHUB_EVENT_PATH: eventPath,
     GITHUB_OUTPUT: outputPath,
     GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_STATE: statePath,
     GITHUB_WORKSPACE: sandbox.workspace,
     GITHUB_RUN_ID: runId,
     GITHUB_RUN_ATTEMPT: '1',
@@ -162,6 +184,9 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
       Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value]),
     ),
     ...options.env,
+    ...Object.fromEntries(
+      Object.entries(options.postOf?.state ?? {}).map(([name, value]) => [`STATE_${name}`, value]),
+    ),
   };
   if (options.as) {
     // As on a runner: its user owns the workspace, HOME, RUNNER_TEMP, and here the origin it pushes to.
@@ -169,10 +194,11 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     const owned = [sandbox.workspace, sandbox.home, sandbox.origin, runnerDir, env.RUNNER_TEMP ?? runnerDir];
     await run('chown', ['-R', `${options.as.uid}:${options.as.gid}`, ...new Set(owned)]);
   }
+  const entry = options.entry ?? join(ROOT, options.postOf ? 'dist/post.js' : 'dist/index.js');
   const [program, ...args] = inOwnMounts(options.bindMounts ?? [], [
-    process.execPath,
+    options.node ?? process.execPath,
     ...(options.nodeArgs ?? []),
-    options.entry ?? join(ROOT, 'dist/index.js'),
+    entry,
   ]);
   const child = spawn(program!, args, {
     cwd: sandbox.workspace,
@@ -195,6 +221,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionRun> {
     stderr,
     outputs: parseOutputs(await readFile(outputPath, 'utf8')),
     summary: await readFile(summaryPath, 'utf8'),
+    state: parseOutputs(await readFile(statePath, 'utf8')),
   };
 }
 
@@ -222,7 +249,7 @@ function inOwnMounts(dirs: readonly string[], argv: string[]): string[] {
   ];
 }
 
-/** Reads the `name<<DELIMITER … DELIMITER` records that @actions/core writes to GITHUB_OUTPUT. */
+/** Reads the `name<<DELIMITER … DELIMITER` records that @actions/core writes to GITHUB_OUTPUT and GITHUB_STATE. */
 export function parseOutputs(text: string): Record<string, string> {
   const outputs: Record<string, string> = {};
   const lines = text.split('\n');

@@ -41,8 +41,10 @@ export const write = (file: string, content: string) =>
 export const edit = (file: string, old_text: string, new_text: string) =>
   editFileTool.run({ path: file, old_text, new_text }, fx.context);
 /** edit_file with an edits list, applied in order. */
-export const editEach = (file: string, edits: Array<{ old_text: string; new_text: string }>) =>
-  editFileTool.run({ path: file, edits }, fx.context);
+export const editEach = (
+  file: string,
+  edits: Array<{ old_text: string; new_text: string; replace_all?: boolean }>,
+) => editFileTool.run({ path: file, edits }, fx.context);
 
 /** The message of the ToolError the call fails with (and that it is one). */
 export async function toolError(pending: Promise<string>): Promise<string> {

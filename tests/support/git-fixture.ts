@@ -76,3 +76,24 @@ export function commitFiles(dir: string, files: Record<string, string>, message:
   git(dir, 'add', '-A');
   git(dir, ...WHO, 'commit', '-qm', message);
 }
+
+/** The uid and gid the tests act as when they run as root and need a user without root's powers. */
+export const NOT_ROOT = 4242;
+
+/**
+ * Runs `act` as a user that owns `owned` (each chowned to it, recursively) and is not root, since modes
+ * stop no root: as root, with the effective ids of NOT_ROOT meanwhile (the folders above must let it in);
+ * as anyone else, as that user. Files and processes made meanwhile are that user's.
+ */
+export async function asNotRoot<T>(owned: readonly string[], act: () => Promise<T>): Promise<T> {
+  if (process.getuid?.() !== 0) return await act();
+  for (const path of owned) execFileSync('chown', ['-R', `${NOT_ROOT}:${NOT_ROOT}`, path]);
+  process.setegid!(NOT_ROOT);
+  process.seteuid!(NOT_ROOT);
+  try {
+    return await act();
+  } finally {
+    process.seteuid!(0);
+    process.setegid!(0);
+  }
+}

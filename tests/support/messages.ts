@@ -22,7 +22,7 @@ const SAYING = new Set([
   'setFailed', // the step's failure
   'notice', // a model notice, a warning in the log or on the CLI's stderr
   'warn', // a warning from the GitHub client or the sandbox
-  'process.stderr.write', // the CLI's errors and warnings
+  'stderr.print', // the CLI's errors and warnings (src/cli/output.ts, its only way to stderr)
   'rule', // a setting's rule: its last argument says what is wrong with a value
 ]);
 

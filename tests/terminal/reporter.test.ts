@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactor } from '../../src/text/redact.js';
 import { commandOutcome, summarizeInput, terminalReporter } from '../../src/terminal/reporter.js';
+import { screen } from '../../src/terminal/screen.js';
 
 describe('summarizeInput', () => {
   it('shows the command or path on one line, cut at 100 characters', () => {
@@ -28,7 +29,7 @@ describe('summarizeInput', () => {
 describe('a tool call’s line', () => {
   const lines = (events: Parameters<ReturnType<typeof terminalReporter>>[0][]) => {
     const out: string[] = [];
-    const report = terminalReporter({ write: (text) => out.push(text), color: false });
+    const report = terminalReporter(screen((text) => out.push(text), false));
     events.forEach(report);
     return out.join('');
   };
@@ -70,17 +71,20 @@ describe('a tool call’s line', () => {
 });
 
 describe('terminalReporter: the network gate', () => {
-  it('prints a line for each request the gate refused', () => {
+  it('prints a line for each request the gate refused, the host made inert', () => {
     const out: string[] = [];
-    terminalReporter({ write: (text) => out.push(text), color: false })({
+    const report = terminalReporter(screen((text) => out.push(text), false));
+    report({
       type: 'network_refused',
       turn: 2,
       host: 'evil.example',
       port: 443,
       reason: 'evil.example is not in the allowlist',
     });
+    report({ type: 'network_refused', turn: 2, host: 'a\u001b]0;x\u0007', port: 80, reason: 'not allowed' });
     expect(out).toEqual([
       '  ⛔ network gate refused evil.example:443: evil.example is not in the allowlist\n',
+      '  ⛔ network gate refused a\\x1b]0;x\\x07:80: not allowed\n',
     ]);
   });
 });

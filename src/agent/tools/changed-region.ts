@@ -1,12 +1,18 @@
 // What an edit left: the changed lines with a few lines either side, numbered as read_file numbers them, so
 // the model sees the result of its edit without reading the file again.
 import { numbered } from './read-file.js';
-import { countLines, splitLines } from './text-file.js';
+import { splitLines } from './text-file.js';
 
 /** Lines shown either side of a change. */
 export const CONTEXT_LINES = 3;
 /** The most lines one result shows; a longer change ends with a note saying where to read on. */
 export const MAX_SHOWN_LINES = 40;
+/**
+ * The most changed stretches followed through a run of edits, the first ones in the text: far more than 40
+ * lines show, and each stretch followed costs a pass over every later replacement (thousands of them,
+ * followed all, made two replace_all edits of a 2 MB file take minutes).
+ */
+export const MAX_TRACKED_SPANS = 200;
 
 /** A changed stretch of the new text, as character offsets: [start, end). Empty for a deletion. */
 export interface CharSpan {
@@ -23,7 +29,8 @@ export interface Replacement {
 
 /**
  * The spans changed so far, carried through a further set of replacements (given in the coordinates of the
- * text they apply to, in order), plus the spans those replacements wrote.
+ * text they apply to, in order), plus the spans those replacements wrote: the first MAX_TRACKED_SPANS of
+ * them in the text.
  */
 export function carrySpans(spans: readonly CharSpan[], replacements: readonly Replacement[]): CharSpan[] {
   /** Where `offset` lands after the replacements; one inside a replaced stretch goes to its new start or end. */
@@ -37,12 +44,13 @@ export function carrySpans(spans: readonly CharSpan[], replacements: readonly Re
   };
   const carried = spans.map(({ start, end }) => ({ start: move(start, 'start'), end: move(end, 'end') }));
   let shift = 0;
-  const written = replacements.map((r) => {
-    const span = { start: r.at + shift, end: r.at + shift + r.inserted };
+  const written: CharSpan[] = [];
+  for (const r of replacements) {
+    if (written.length === MAX_TRACKED_SPANS) break;
+    written.push({ start: r.at + shift, end: r.at + shift + r.inserted });
     shift += r.inserted - r.length;
-    return span;
-  });
-  return [...carried, ...written];
+  }
+  return [...carried, ...written].sort((a, b) => a.start - b.start).slice(0, MAX_TRACKED_SPANS);
 }
 
 /** The one stretch where `after` differs from `before`, found from their common first and last lines. */
@@ -61,9 +69,23 @@ export function changedSpan(before: string, after: string): CharSpan | undefined
   return { start, end: Math.max(start, after.length - fromEnd) };
 }
 
-/** The 1-based line holding character `offset` of `text` (the last line for the end of the text). */
-function lineOf(text: string, offset: number): number {
-  return Math.max(1, countLines(text.slice(0, Math.min(offset, text.length - 1) + 1)));
+/**
+ * The 1-based line holding each character offset of `text` (the last line for the end of the text): the
+ * newlines counted in one pass for all of them, not once per offset.
+ */
+function linesOf(text: string, offsets: readonly number[]): number[] {
+  const order = offsets
+    .map((offset, index) => ({ end: Math.min(offset, text.length - 1) + 1, index }))
+    .sort((a, b) => a.end - b.end);
+  const lines = new Array<number>(offsets.length);
+  let newlines = 0;
+  let scanned = 0;
+  for (const { end, index } of order) {
+    for (let i = text.indexOf('\n', scanned); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) newlines++;
+    scanned = Math.max(scanned, end);
+    lines[index] = Math.max(1, newlines + (text[end - 1] === '\n' ? 0 : 1));
+  }
+  return lines;
 }
 
 /**
@@ -73,12 +95,19 @@ function lineOf(text: string, offset: number): number {
 export function showChanges(text: string, spans: readonly CharSpan[], shownPath: string): string {
   const lines = splitLines(text);
   if (lines.length === 0) return `(${shownPath} is now empty)`;
+  const firsts = linesOf(
+    text,
+    spans.map(({ start }) => start),
+  );
+  const lasts = linesOf(
+    text,
+    spans.map(({ start, end }) => (end > start ? end - 1 : start)),
+  );
   const windows = spans
-    .map(({ start, end }) => {
-      const first = lineOf(text, start);
-      const last = end > start ? lineOf(text, end - 1) : first;
-      return { from: Math.max(1, first - CONTEXT_LINES), to: Math.min(lines.length, last + CONTEXT_LINES) };
-    })
+    .map((_, index) => ({
+      from: Math.max(1, firsts[index]! - CONTEXT_LINES),
+      to: Math.min(lines.length, lasts[index]! + CONTEXT_LINES),
+    }))
     .sort((a, b) => a.from - b.from);
   const merged: { from: number; to: number }[] = [];
   for (const window of windows) {

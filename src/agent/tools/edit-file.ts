@@ -23,34 +23,55 @@ const LISTED_MATCHES = 10;
 const CANDIDATES = 3;
 const MIN_LIKENESS = 0.5;
 const MAX_EDITS = 50;
+/** The most occurrences one replace_all replaces. Ours: a rename touches far fewer; a wider sweep is bash's. */
+const MAX_REPLACEMENTS = 10_000;
 
-/** Start of every occurrence, overlapping ones included (either would be an ambiguous target). */
-function findAll(text: string, needle: string): number[] {
+/**
+ * Where `needle` starts, overlapping occurrences included (either would be an ambiguous target): the first
+ * `limit` of them. Not every one: a search from each match on costs the file's length times old_text's (a
+ * megabyte of one letter and 100 KB of the same took minutes).
+ */
+function firstMatches(text: string, needle: string, limit: number): number[] {
   const found: number[] = [];
-  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + 1)) found.push(i);
+  for (let i = text.indexOf(needle); i !== -1 && found.length < limit; i = text.indexOf(needle, i + 1))
+    found.push(i);
   return found;
+}
+
+/** Occurrences that do not overlap, as replace_all replaces them, counted in one pass up to `limit`. */
+function countApart(text: string, needle: string, limit = Infinity): number {
+  let count = 0;
+  for (let i = text.indexOf(needle); i !== -1 && count < limit; i = text.indexOf(needle, i + needle.length))
+    count++;
+  return count;
 }
 
 const lineAt = (text: string, index: number): number => countLines(text.slice(0, index + 1));
 
-/** Dice coefficient of the two strings' character pairs: 1 for equal, 0 for nothing in common. */
-function likeness(a: string, b: string): number {
-  if (a === b) return 1;
-  if (a.length < 2 || b.length < 2) return 0;
-  const pairs = new Map<string, number>();
-  for (let i = 0; i < a.length - 1; i++) {
-    const pair = a.slice(i, i + 2);
+/** The characters of a line a near miss is judged by: a hint needs no more, and no line costs more. */
+const LIKENESS_CHARS = 200;
+
+/** Character pairs of `text`'s first LIKENESS_CHARS, counted (a pair as one number: two UTF-16 units). */
+function pairCounts(text: string): Map<number, number> {
+  const pairs = new Map<number, number>();
+  const end = Math.min(text.length, LIKENESS_CHARS) - 1;
+  for (let i = 0; i < end; i++) {
+    const pair = text.charCodeAt(i) * 0x10000 + text.charCodeAt(i + 1);
     pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
   }
+  return pairs;
+}
+
+/** Dice coefficient of two texts' character pairs (their first LIKENESS_CHARS): 1 for equal, 0 for nothing shared. */
+function likeness(probe: string, probePairs: Map<number, number>, line: string): number {
+  const a = probe.slice(0, LIKENESS_CHARS);
+  const b = line.slice(0, LIKENESS_CHARS);
+  if (a === b) return 1;
+  // Dice can reach MIN_LIKENESS only when the shorter is at least a third of the longer: skip the rest.
+  if (a.length < 2 || b.length < 2 || 3 * Math.min(a.length, b.length) < Math.max(a.length, b.length))
+    return 0;
   let shared = 0;
-  for (let i = 0; i < b.length - 1; i++) {
-    const pair = b.slice(i, i + 2);
-    const left = pairs.get(pair) ?? 0;
-    if (left > 0) {
-      shared++;
-      pairs.set(pair, left - 1);
-    }
-  }
+  for (const [pair, count] of pairCounts(b)) shared += Math.min(count, probePairs.get(pair) ?? 0);
   return (2 * shared) / (a.length + b.length - 2);
 }
 
@@ -62,10 +83,11 @@ function nearestLines(text: string, oldText: string): string[] {
       .find((line) => line.trim() !== '')
       ?.trim() ?? '';
   if (probe === '') return [];
+  const probePairs = pairCounts(probe);
   return splitLines(text)
     .map((line, index) => ({ line: line.trim(), number: index + 1 }))
     .filter(({ line }) => line !== '')
-    .map((entry) => ({ ...entry, score: likeness(probe, entry.line) }))
+    .map((entry) => ({ ...entry, score: likeness(probe, probePairs, entry.line) }))
     .filter(({ score }) => score >= MIN_LIKENESS)
     .sort((a, b) => b.score - a.score || a.number - b.number)
     .slice(0, CANDIDATES)
@@ -106,17 +128,24 @@ function applyEdit(
   }
   if (edit.old_text === edit.new_text)
     throw new ToolError('old_text and new_text are identical; nothing to change');
-  const matches = findAll(text, edit.old_text);
+  const matches = firstMatches(text, edit.old_text, LISTED_MATCHES + 1);
   if (matches.length === 0) throw new ToolError(notFound(text, edit.old_text, shownPath));
+  const total = matches.length > LISTED_MATCHES ? countApart(text, edit.old_text) : matches.length;
   const lines = matches.slice(0, LISTED_MATCHES).map((i) => lineAt(text, i));
   const listed = `line${lines.length > 1 ? 's' : ''} ${lines.join(', ')}${matches.length > LISTED_MATCHES ? ', ...' : ''}`;
   if (matches.length > 1 && !edit.replace_all) {
+    const times = matches.length > LISTED_MATCHES ? `at least ${Math.max(total, matches.length)}` : total;
     throw new ToolError(
-      `old_text matches ${matches.length} times in ${shownPath} (${listed}); include more surrounding ` +
+      `old_text matches ${times} times in ${shownPath} (${listed}); include more surrounding ` +
         'text so it matches once, or pass replace_all: true to replace every occurrence',
     );
   }
   if (edit.replace_all) {
+    if (countApart(text, edit.old_text, MAX_REPLACEMENTS + 1) > MAX_REPLACEMENTS)
+      throw new ToolError(
+        `old_text matches over ${formatCount(MAX_REPLACEMENTS)} times in ${shownPath}, more than replace_all ` +
+          'replaces; make a change that wide with bash (sed), or match fewer places',
+      );
     // Counted without overlaps, as split/join replaces them.
     const pieces = text.split(edit.old_text);
     const count = pieces.length - 1;

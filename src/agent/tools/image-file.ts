@@ -38,7 +38,7 @@ async function imageAt(requested: string, context: ToolContext): Promise<ToolAns
   }
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile() || info.size === 0) return undefined;
-  return await readImageFile(file, requested, info.size);
+  return await readImageFile(file, requested, info.size, context.signal);
 }
 
 /** The image's answer when the file starts like one of the four formats; undefined for any other file. */
@@ -46,6 +46,7 @@ export async function readImageFile(
   file: string,
   shownPath: string,
   size: number,
+  signal?: AbortSignal,
 ): Promise<ToolAnswer | undefined> {
   const handle = await open(file, 'r');
   try {
@@ -59,7 +60,7 @@ export async function readImageFile(
       );
     const bytes = Buffer.alloc(size);
     await handle.read(bytes, 0, size, 0);
-    const fit = await fitImage(bytes);
+    const fit = await fitImage(bytes, signal);
     if ('skipped' in fit) throw new ToolError(`${shownPath} cannot be shown: ${fit.skipped}`);
     return { text: describeImage(shownPath, fit.image, magic), images: [fit.image] };
   } finally {

@@ -22,6 +22,8 @@ interface Checker {
   language: string;
   /** In process, from the text, by one of syntax-parsers.ts's parsers (loaded on first use). */
   parser?: ParserName;
+  /** The longest text parsed in process: the parse holds the event loop, so a larger file is not checked. */
+  maxChars?: number;
   /** In the sandbox, from the file on disk (its path relative to the workspace). */
   command?: (relativePath: string) => string;
 }
@@ -51,15 +53,22 @@ const TYPESCRIPT_CHECK = [
 
 const quote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
 
+/**
+ * Ours, from the parsers' speed: JSON, TOML and JavaScript parse at several MB a second, so 1 MB costs tens of
+ * milliseconds; yaml at under 2 MB a second, and ten times slower on deep nesting, so it gets 128 KB.
+ */
+const MAX_PARSE_CHARS = 1024 * 1024;
+const MAX_YAML_CHARS = 128 * 1024;
+
 const CHECKERS: Record<string, Checker> = {
-  '.json': { language: 'JSON', parser: 'json' },
-  '.jsonc': { language: 'JSON', parser: 'json' },
-  '.yml': { language: 'YAML', parser: 'yaml' },
-  '.yaml': { language: 'YAML', parser: 'yaml' },
-  '.toml': { language: 'TOML', parser: 'toml' },
-  '.js': { language: 'JavaScript', parser: 'javascript' },
-  '.mjs': { language: 'JavaScript', parser: 'javascript' },
-  '.cjs': { language: 'JavaScript', parser: 'javascript' },
+  '.json': { language: 'JSON', parser: 'json', maxChars: MAX_PARSE_CHARS },
+  '.jsonc': { language: 'JSON', parser: 'json', maxChars: MAX_PARSE_CHARS },
+  '.yml': { language: 'YAML', parser: 'yaml', maxChars: MAX_YAML_CHARS },
+  '.yaml': { language: 'YAML', parser: 'yaml', maxChars: MAX_YAML_CHARS },
+  '.toml': { language: 'TOML', parser: 'toml', maxChars: MAX_PARSE_CHARS },
+  '.js': { language: 'JavaScript', parser: 'javascript', maxChars: MAX_PARSE_CHARS },
+  '.mjs': { language: 'JavaScript', parser: 'javascript', maxChars: MAX_PARSE_CHARS },
+  '.cjs': { language: 'JavaScript', parser: 'javascript', maxChars: MAX_PARSE_CHARS },
   '.py': { language: 'Python', command: (file) => `python3 -c ${quote(PYTHON_CHECK)} ${quote(file)}` },
   '.ts': { language: 'TypeScript', command: (file) => `node -e ${quote(TYPESCRIPT_CHECK)} ${quote(file)}` },
   '.mts': { language: 'TypeScript', command: (file) => `node -e ${quote(TYPESCRIPT_CHECK)} ${quote(file)}` },
@@ -78,9 +87,15 @@ async function runChecker(
   context: ToolContext,
 ): Promise<Finding> {
   if (checker.parser) {
+    if (text.length > (checker.maxChars ?? 0)) return null;
     // The parsers are loaded the first time a file of their kind is written: a run that edits none never loads them.
     const { findProblem } = await import('./syntax-parsers.js');
-    const found = findProblem(checker.parser, text, shownPath);
+    let found;
+    try {
+      found = findProblem(checker.parser, text, shownPath);
+    } catch {
+      return null; // a parser that gave up (nesting deeper than its stack) could not check
+    }
     return found && { language: checker.language, ...found };
   }
   const result = await runCommand(checker.command!(path.relative(context.workspace, file)), {

@@ -36,12 +36,15 @@ export function refusedWorkBlock({ rule, advice, patch }: RefusedWork, attach = 
  * The patch in a collapsed block, inside a fence longer than any run of backticks it holds, so that nothing
  * in it (HTML, a fence, `</details>`) can end the block or break the comment's Markdown.
  */
-export function patchDetails(patch: string): string {
+export function patchDetails(
+  patch: string,
+  summary = 'The whole change, as a patch (<code>git apply</code> it on the branch it started from)',
+): string {
   const longest = Math.max(0, ...(patch.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
   const body = patch.endsWith('\n') ? patch : `${patch}\n`;
   return [
-    '<details><summary>The whole change, as a patch (<code>git apply</code> it on the branch it started from)</summary>',
+    `<details><summary>${summary}</summary>`,
     '',
     `${fence}diff`,
     `${body}${fence}`,

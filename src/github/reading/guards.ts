@@ -1,10 +1,15 @@
 // What the github tool refuses before anything is asked of GitHub: a ref that is not a plain name, and a
 // search that names another repository, organisation or user (refused, never quietly narrowed).
+import { stripInvisible } from '../../text/invisible.js';
 
 /** A branch, tag or commit name as git allows one, without the forms that mean something else (`..`, `@{`). */
 const PLAIN_REF = /^[A-Za-z0-9_][A-Za-z0-9._/-]{0,254}$/;
-/** Search qualifiers that pick repositories; `-repo:x` names one as much as `repo:x` does. */
-const SCOPE_QUALIFIER = /(?:^|[\s(])-?(repo|org|user|owner):/i;
+/**
+ * Search qualifiers that pick repositories (several `repo:` qualifiers widen a search rather than narrow it),
+ * found anywhere in the query: which characters GitHub's parser takes as the end of a term (`"`, `)`, `,`,
+ * `-`…) is not documented, so none is trusted to, and a word that merely ends in `repo:` is refused too.
+ */
+const SCOPE_QUALIFIER = /(repo|org|user|owner):/i;
 
 export class RefusedRequest extends Error {
   override name = 'RefusedRequest';
@@ -29,7 +34,8 @@ export function plainRef(ref: string): string {
 export function scopedQuery(query: string, repository: string): string {
   const trimmed = query.trim();
   if (trimmed === '') throw new RefusedRequest('search needs a query');
-  const scope = SCOPE_QUALIFIER.exec(trimmed);
+  // As a reader would read it: letters GitHub may fold (full-width `ｒｅｐｏ：`) folded, invisible ones gone.
+  const scope = SCOPE_QUALIFIER.exec(stripInvisible(trimmed.normalize('NFKC')));
   if (scope)
     throw new RefusedRequest(
       `the query names a scope (${scope[1]!.toLowerCase()}:); the github tool searches ${repository} only, so leave the qualifier out`,

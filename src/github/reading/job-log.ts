@@ -1,6 +1,7 @@
 // A job's log as the model reads it: the job and its steps (failed ones first), the error lines, then the
 // log's last lines, without the timestamps GitHub puts on every line.
 import type { ReadRequest } from '../api.js';
+import { fetchFollowing } from '../thread/attachments.js';
 
 /** The log is read to its end, but only this much of its tail is kept in memory. */
 export const LOG_TAIL_BYTES = 1024 * 1024;
@@ -8,6 +9,13 @@ export const LOG_TAIL_LINES = 200;
 const MAX_ERROR_LINES = 20;
 const MAX_CHARS = 30_000;
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/;
+
+/**
+ * A log that sends nothing for this long is given up (GitHub, then its storage host, stalled), as a thread's
+ * picture is; one still coming after LOG_TIMEOUT_MS is given up too. Nothing else bounds the github tool.
+ */
+export const LOG_STALL_MS = 30_000;
+export const LOG_TIMEOUT_MS = 120_000;
 
 export interface JobStep {
   number: number;
@@ -44,11 +52,13 @@ export function stepLines(steps: readonly JobStep[]): string[] {
 export async function readTail(
   body: ReadableStream<Uint8Array> | null,
   keep = LOG_TAIL_BYTES,
+  onChunk: () => void = () => {},
 ): Promise<{ tail: Uint8Array; total: number }> {
   if (!body) return { tail: new Uint8Array(), total: 0 };
   let tail = new Uint8Array();
   let total = 0;
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    onChunk();
     total += chunk.length;
     const joined = new Uint8Array(Math.min(tail.length + chunk.length, keep));
     const fromChunk = Math.min(chunk.length, keep);
@@ -85,14 +95,16 @@ export function describeJobLog(job: JobSummary, log: { tail: Uint8Array; total: 
 
 /**
  * The answer for job_log: the job with its steps (GitHub's jobs API), then its log, which GitHub gives as a
- * redirect to a short-lived signed URL. The redirect is not followed with the token: the log is fetched
- * from the signed URL with no credential at all, and only its tail is kept.
+ * redirect to a short-lived signed URL on its storage host. The redirect is not followed with the token: the
+ * log is fetched from the signed URL with no credential at all (and any further redirect followed by hand,
+ * never from https down to http), only its tail is kept, and a stall or a slow trickle gives up.
  */
 export async function jobLogAnswer(
   read: ReadRequest,
   repo: { owner: string; repo: string },
   jobId: number,
   signal?: AbortSignal,
+  { stallMs = LOG_STALL_MS, timeoutMs = LOG_TIMEOUT_MS }: { stallMs?: number; timeoutMs?: number } = {},
 ): Promise<string> {
   const { data: job } = await read('GET /repos/{owner}/{repo}/actions/jobs/{job_id}', {
     ...repo,
@@ -112,18 +124,90 @@ export async function jobLogAnswer(
       conclusion: s.conclusion,
     })),
   };
-  const redirect = await read('GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', {
-    ...repo,
-    job_id: jobId,
-    request: { redirect: 'manual', ...(signal ? { signal } : {}) },
-  });
-  const location = redirect.headers.location;
-  if (typeof location !== 'string' || location === '')
-    throw new Error(`GitHub gave no log for job ${jobId} (HTTP ${redirect.status})`);
-  const response = await fetch(location, { ...(signal ? { signal } : {}) });
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new Error(`the log of job ${jobId} could not be downloaded (HTTP ${response.status})`);
+  const watch = new Watchdog(stallMs, timeoutMs, signal);
+  try {
+    const redirect = await read('GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', {
+      ...repo,
+      job_id: jobId,
+      request: { redirect: 'manual', signal: watch.signal },
+    });
+    const location = redirect.headers.location;
+    if (typeof location !== 'string' || location === '')
+      throw new Error(`GitHub gave no log for job ${jobId} (HTTP ${redirect.status})`);
+    watch.touch();
+    const response = await fetchFollowing(location, {
+      signal: watch.signal,
+      refused: plainDownload(new URL(location).protocol),
+    });
+    if ('failed' in response)
+      throw new Error(`the log of job ${jobId} could not be downloaded (${response.failed})`);
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new Error(`the log of job ${jobId} could not be downloaded (HTTP ${response.status})`);
+    }
+    return describeJobLog(summary, await readTail(response.body, LOG_TAIL_BYTES, () => watch.touch()));
+  } catch (error) {
+    const gaveUp = watch.reason();
+    if (gaveUp) throw new Error(`the log of job ${jobId} ${gaveUp}, so it was given up`, { cause: error });
+    throw error;
+  } finally {
+    watch.stop();
   }
-  return describeJobLog(summary, await readTail(response.body));
 }
+
+/** The log's way down: http(s) without user or password, and from an https address only to https ones. */
+function plainDownload(firstProtocol: string) {
+  return (url: string): string | undefined => {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return 'not a URL';
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return `not http(s): ${parsed.protocol}`;
+    if (parsed.username || parsed.password) return 'a URL that carries a user name or password';
+    if (firstProtocol === 'https:' && parsed.protocol !== 'https:') return 'redirected from https to http';
+    return undefined;
+  };
+}
+
+/** Aborts when nothing happened for `stallMs` (see `touch`), when `timeoutMs` passed, or with `outer`. */
+class Watchdog {
+  readonly #controller = new AbortController();
+  readonly signal: AbortSignal;
+  readonly #stallMs: number;
+  #why: string | undefined;
+  #stall: NodeJS.Timeout;
+  readonly #total: NodeJS.Timeout;
+
+  constructor(stallMs: number, timeoutMs: number, outer?: AbortSignal) {
+    this.#stallMs = stallMs;
+    this.signal = outer ? AbortSignal.any([outer, this.#controller.signal]) : this.#controller.signal;
+    this.#stall = setTimeout(() => this.#abort(`sent nothing for ${seconds(stallMs)}`), stallMs);
+    this.#total = setTimeout(() => this.#abort(`was still coming after ${seconds(timeoutMs)}`), timeoutMs);
+  }
+
+  touch(): void {
+    clearTimeout(this.#stall);
+    this.#stall = setTimeout(() => this.#abort(`sent nothing for ${seconds(this.#stallMs)}`), this.#stallMs);
+  }
+
+  /** Why the watchdog gave up, if it did. */
+  reason(): string | undefined {
+    return this.#why;
+  }
+
+  stop(): void {
+    clearTimeout(this.#stall);
+    clearTimeout(this.#total);
+  }
+
+  #abort(why: string): void {
+    this.#why ??= why;
+    this.stop();
+    // With no reason of its own, the abort is an AbortError: Octokit passes it on rather than retry it.
+    this.#controller.abort();
+  }
+}
+
+const seconds = (ms: number) => (ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`);

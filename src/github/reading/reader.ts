@@ -1,7 +1,7 @@
 // The github tool's reader: each question answered in the action's own process with the action's own
 // client (GETs only, through the same throttling), for this repository alone. The token never leaves it.
 import type { GitHubQuestion, RepositoryReader } from '../../agent/tools/types.js';
-import { statusOf, type GitHubApi, type ReadRequest } from '../api.js';
+import { Redirected, statusOf, type GitHubApi, type ReadRequest } from '../api.js';
 import { checksAnswer } from './checks.js';
 import { issueAnswer, pullAnswer, pullFilesAnswer } from './issues.js';
 import { jobLogAnswer } from './job-log.js';
@@ -25,6 +25,11 @@ export class RepositoryReading implements RepositoryReader {
     try {
       return await this.#ask(question, signal);
     } catch (error) {
+      if (error instanceof Redirected)
+        throw new Error(
+          `${describe(question)} is no longer in ${this.#repo.owner}/${this.#repo.repo}: GitHub redirects it (${error.status}) to ${whereItWent(error.location)}, as it does for an issue transferred to another repository. The github tool reads ${this.#repo.owner}/${this.#repo.repo} only, so it did not follow.`,
+          { cause: error },
+        );
       const status = statusOf(error);
       if (status === 404)
         throw new Error(`${describe(question)} was not found in ${this.#repo.owner}/${this.#repo.repo}`, {
@@ -61,6 +66,17 @@ export class RepositoryReading implements RepositoryReader {
         return await searchAnswer(read, repo, needs(question.query, 'search', 'query'), page);
     }
   }
+}
+
+/** A redirect's target in words: the issue and repository GitHub's API URL names, and the URL itself. */
+export function whereItWent(location: string): string {
+  const path = /\/(?:repositories\/(\d+)|repos\/([^/]+\/[^/]+))\/(issues|pulls)\/(\d+)(?:[/?#]|$)/.exec(
+    location,
+  );
+  if (!path) return location || 'no location';
+  const [, id, name, kind, number] = path;
+  const thing = `${kind === 'pulls' ? 'pull request' : 'issue'} #${number}`;
+  return `${thing} of ${name ?? `the repository with id ${id}`} (${location})`;
 }
 
 function needs<T>(value: T | undefined, what: string, field: string): T {

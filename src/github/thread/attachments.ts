@@ -11,7 +11,8 @@ export const MAX_DOWNLOAD_BYTES = 10 * 1024 * 1024;
 /** A download still going after this is given up: a stalled host must not hold the run's start. */
 export const DOWNLOAD_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 3;
-const IMG_SRC = /<img\b[^>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
+/** An `<img>`'s src. A tag holds no `<` (GitHub escapes one in a value), so a failed scan ends at the next tag. */
+const IMG_SRC = /<img\b[^<>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
 const ENTITY = /&(amp|quot|#39|lt|gt);/g;
 const ENTITIES: Record<string, string> = { amp: '&', quot: '"', '#39': "'", lt: '<', gt: '>' };
 
@@ -68,23 +69,50 @@ async function fetchCapped(
   signal: AbortSignal,
   maxBytes: number,
 ): Promise<Download> {
+  const response = await fetchFollowing(url, {
+    signal,
+    accept: 'image/*',
+    refused: (at, hop) =>
+      mayFetch(at, serverUrl) ? undefined : hop === 0 ? 'not on a GitHub host' : 'redirected off GitHub',
+  });
+  if ('failed' in response) return response;
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    return { failed: `HTTP ${response.status}` };
+  }
+  return await readCapped(response, maxBytes);
+}
+
+/**
+ * The answer at `url`, its body unread, once redirects are followed by hand: every URL on the way is first
+ * put to `refused` (a reason to stop, or undefined), and no request carries a credential.
+ */
+export async function fetchFollowing(
+  url: string,
+  {
+    refused,
+    signal,
+    accept,
+  }: {
+    refused: (url: string, hop: number) => string | undefined;
+    signal: AbortSignal;
+    accept?: string;
+  },
+): Promise<Response | { failed: string }> {
   let at = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    if (!mayFetch(at, serverUrl))
-      return { failed: hop === 0 ? 'not on a GitHub host' : 'redirected off GitHub' };
-    const response = await fetch(at, { redirect: 'manual', headers: { accept: 'image/*' }, signal });
-    if (response.status >= 300 && response.status < 400) {
-      await response.body?.cancel();
-      const location = response.headers.get('location');
-      if (!location) return { failed: `HTTP ${response.status} without a location` };
-      at = new URL(location, at).href;
-      continue;
-    }
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      return { failed: `HTTP ${response.status}` };
-    }
-    return await readCapped(response, maxBytes);
+    const why = refused(at, hop);
+    if (why) return { failed: why };
+    const response = await fetch(at, {
+      redirect: 'manual',
+      ...(accept ? { headers: { accept } } : {}),
+      signal,
+    });
+    if (response.status < 300 || response.status >= 400) return response;
+    await response.body?.cancel();
+    const location = response.headers.get('location');
+    if (!location) return { failed: `HTTP ${response.status} without a location` };
+    at = new URL(location, at).href;
   }
   return { failed: 'too many redirects' };
 }

@@ -11,16 +11,22 @@ const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 /** The Markdown "comment" idiom, a link definition nobody links to: `[//]: # (hidden)`, `[x]: <> (hidden)`. */
 const MARKDOWN_COMMENT = /^ {0,3}\[[^\]\n]*\]:[ \t]*(?:#|<>)(?:[ \t].*)?$/gm;
 
-/** A processing instruction `<?…?>`, a declaration `<!DOCTYPE …>` and a CDATA section: GitHub shows none. */
+/**
+ * A processing instruction `<?…?>`, a declaration `<!DOCTYPE …>` and a CDATA section: GitHub shows none. The
+ * first two are hidden only when closed; `closedOnly` keeps their scan linear.
+ */
 const PROCESSING_INSTRUCTION = /<\?[\s\S]*?\?>/g;
 const CDATA = /<!\[CDATA\[[\s\S]*?(?:\]\]>|$)/g;
 const DECLARATION = /<![A-Za-z][^>]*>/g;
 
-/** A link reference definition on its own line: `[label]: destination`, with or without a title. */
+/**
+ * A link reference definition on its own line: `[label]: destination`, with or without a title. A label
+ * holds no unescaped bracket (CommonMark), which also ends each failed scan for one at the next `[`.
+ */
 const DEFINITION =
-  /^ {0,3}\[([^\]\n]+)\]:[ \t]*(?:<[^<>\n]*>|\S+)(?:[ \t]+.*)?(?:\n[ \t]*(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))[ \t]*(?=\n|$))?$/gm;
+  /^ {0,3}\[([^[\]\n]+)\]:[ \t]*(?:<[^<>\n]*>|\S+)(?:[ \t]+.*)?(?:\n[ \t]*(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))[ \t]*(?=\n|$))?$/gm;
 /** A label in use: `[text][label]`, `[label][]` or `[label]` (not a link's `[text](…)`). */
-const LABEL_USE = /\]\[([^\]\n]+)\]|\[([^\]\n]+)\](?!\(|:)/g;
+const LABEL_USE = /\]\[([^[\]\n]+)\]|\[([^[\]\n]+)\](?!\(|:)/g;
 
 /** An image's alt text, inline `![alt](…)` or reference style `![alt][ref]`: one level of brackets inside. */
 const IMAGE_ALT = /!\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]/g;
@@ -50,11 +56,8 @@ const HIDDEN_ATTRIBUTE =
  * and hidden HTML attributes go. Visible text is kept as written.
  */
 export function stripHidden(text: string): string {
-  const visible = stripInvisible(decodeNumericEntities(text))
-    .replace(HTML_COMMENT, '')
-    .replace(CDATA, '')
-    .replace(PROCESSING_INSTRUCTION, '')
-    .replace(DECLARATION, '');
+  const comments = stripInvisible(decodeNumericEntities(text)).replace(HTML_COMMENT, '').replace(CDATA, '');
+  const visible = closedOnly(closedOnly(comments, PROCESSING_INSTRUCTION, '?>'), DECLARATION, '>');
   return withoutUnusedDefinitions(visible)
     .replace(MARKDOWN_COMMENT, '')
     .replace(IMAGE_ALT, '![]')
@@ -63,10 +66,23 @@ export function stripHidden(text: string): string {
     .replace(HTML_TAG, (tag) => tag.replace(HIDDEN_ATTRIBUTE, ''));
 }
 
+/**
+ * `text` without the matches of `pattern`, each of which ends with `closer`. An opener after the last closer
+ * can never close, so the pattern is tried only before it: otherwise each unclosed opener would be scanned to
+ * the end of the text, and a text of nothing but openers would cost the square of its length.
+ */
+function closedOnly(text: string, pattern: RegExp, closer: string): string {
+  const last = text.lastIndexOf(closer);
+  if (last === -1) return text;
+  const end = last + closer.length;
+  return text.slice(0, end).replace(pattern, '') + text.slice(end);
+}
+
 /** Link reference definitions no link uses: GitHub shows nothing of them. */
 function withoutUnusedDefinitions(text: string): string {
   const label = (raw: string) => raw.trim().replace(/\s+/g, ' ').toLowerCase();
   const rest = text.replace(DEFINITION, '');
+  if (rest.length === text.length) return text; // no definition: the labels in use need not be read
   const used = new Set([...rest.matchAll(LABEL_USE)].map((match) => label(match[1] ?? match[2] ?? '')));
   return text.replace(DEFINITION, (line, name: string) => (used.has(label(name)) ? line : ''));
 }

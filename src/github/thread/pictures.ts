@@ -1,14 +1,22 @@
 // The thread's pictures for the first message: the trigger's own first, then the comments newest first,
-// then the description; at most 20 shown. Each is downloaded from GitHub's hosts only and made fit for the
-// model; one that is not becomes a line saying why, never a failure of the run.
+// then the description; at most 20 tried, shown or not. Each is downloaded from GitHub's hosts only and made
+// fit for the model; one that is not becomes a line saying why, never a failure of the run.
 import { fitImage, type FittedImage } from '../../images/fit.js';
 import type { IssueComment, Permission } from '../api.js';
 import { download, imageSources, mayFetch } from './attachments.js';
 import { humanComments } from './issue-context.js';
 import { errorMessage } from '../../text/error-sentence.js';
 
-/** The most pictures one run shows the model. */
+/**
+ * The most pictures one run fetches and tries to show the model. One that fails counts as well: a thread of
+ * broken or hostile pictures costs no more downloads and decodes than one of good ones.
+ */
 export const MAX_PICTURES = 20;
+/**
+ * The time all the thread's pictures may take to be made fit, on the clock. Ours: each decode has limits of its
+ * own (src/images/decoder.ts), and the run's start waits for the pictures; past this, the rest are skipped.
+ */
+export const PICTURES_TIME_MS = 60_000;
 /**
  * The most picture data (base64 characters) one run shows from the thread. Ours: the first message is never
  * cleared, and the API takes at most 32 MB a request (its request size limits), so the thread's pictures keep
@@ -76,8 +84,8 @@ type Got = { bytes: Uint8Array; skipped?: undefined } | { bytes?: undefined; ski
 /**
  * The thread's pictures in the order of `sources`, as the serial reading of them would give: downloads run
  * up to `parallel` at a time ahead of the one being made fit (each with its own stall timeout), but never more
- * than could still be shown, so no more is fetched than one at a time would fetch. Pictures are made fit one
- * at a time, in order, so only one is ever decoded.
+ * than could still be tried, so no more is fetched than one at a time would fetch. Pictures are made fit one
+ * at a time, in order, so only one is ever decoded, and all of them within `timeMs`.
  */
 export async function threadPictures(
   sources: readonly PictureSource[],
@@ -88,7 +96,15 @@ export async function threadPictures(
     maxBytes = MAX_PICTURE_BYTES,
     parallel = PARALLEL_DOWNLOADS,
     timeoutMs,
-  }: { signal?: AbortSignal; max?: number; maxBytes?: number; parallel?: number; timeoutMs?: number } = {},
+    timeMs = PICTURES_TIME_MS,
+  }: {
+    signal?: AbortSignal;
+    max?: number;
+    maxBytes?: number;
+    parallel?: number;
+    timeoutMs?: number;
+    timeMs?: number;
+  } = {},
 ): Promise<Picture[]> {
   const found = sources.flatMap(({ label, html }) =>
     imageSources(html).map((url) => ({ label, url, allowed: mayFetch(url, serverUrl) })),
@@ -98,40 +114,50 @@ export async function threadPictures(
   const started: Array<Promise<Got>> = [];
   let used = 0;
   const pictures: Picture[] = [];
-  let shown = 0;
+  let tried = 0;
   let bytes = 0;
   let skipped = 0;
   let over = 0;
   const startMore = () => {
-    // Each download started and not yet used could be shown: the window stops where `max` would.
+    // Each download started and not yet used will be tried: the window stops where `max` would.
     while (
       started.length < wanted.length &&
       started.length - used < parallel &&
-      shown + (started.length - used) < max
+      tried + (started.length - used) < max
     )
       started.push(fetchBytes(wanted[started.length]!.url, serverUrl, options));
   };
+  const clock = new AbortController();
+  const timer = setTimeout(
+    () => clock.abort(new Error(`the thread's pictures took over ${timeMs / 1000} s`)),
+    timeMs,
+  );
+  const outOfTime = signal ? AbortSignal.any([signal, clock.signal]) : clock.signal;
   const skip = (label: string, why: string) => {
     if (skipped++ < MAX_SKIPPED) pictures.push({ label, skipped: why });
   };
-  for (const { label, allowed } of found) {
-    if (!allowed) {
-      skip(label, 'on a host other than GitHub, so not fetched');
-      continue;
+  try {
+    for (const { label, allowed } of found) {
+      if (!allowed) {
+        skip(label, 'on a host other than GitHub, so not fetched');
+        continue;
+      }
+      if (tried === max) {
+        over++;
+        continue;
+      }
+      startMore();
+      tried++;
+      const picture = await fitted(await started[used++]!, outOfTime);
+      if (picture.image && bytes + picture.image.data.length > maxBytes) {
+        skip(label, `over the ${formatBytes(maxBytes)} of pictures a run shows`);
+      } else if (picture.image) {
+        bytes += picture.image.data.length;
+        pictures.push({ label, image: picture.image });
+      } else skip(label, picture.skipped);
     }
-    if (shown === max) {
-      over++;
-      continue;
-    }
-    startMore();
-    const picture = await fitted(await started[used++]!);
-    if (picture.image && bytes + picture.image.data.length > maxBytes) {
-      skip(label, `over the ${formatBytes(maxBytes)} of pictures a run shows`);
-    } else if (picture.image) {
-      shown++;
-      bytes += picture.image.data.length;
-      pictures.push({ label, image: picture.image });
-    } else skip(label, picture.skipped);
+  } finally {
+    clearTimeout(timer);
   }
   if (over > 0)
     pictures.push({ label: `${over} more picture(s)`, skipped: `over the limit of ${max} a run` });
@@ -154,10 +180,11 @@ async function fetchBytes(
 
 async function fitted(
   got: Got,
+  signal: AbortSignal,
 ): Promise<{ image: FittedImage; skipped?: undefined } | { image?: undefined; skipped: string }> {
   if (!got.bytes) return { skipped: got.skipped };
   try {
-    const fit = await fitImage(got.bytes);
+    const fit = await fitImage(got.bytes, signal);
     return 'image' in fit ? { image: fit.image } : { skipped: fit.skipped };
   } catch (error) {
     return { skipped: `not readable (${errorMessage(error)})` };

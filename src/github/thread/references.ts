@@ -2,7 +2,7 @@
 // mention (`#123`, `owner/repo#123`, or a link), each with its kind, state and title, so the model knows
 // what the github tool can read.
 import { inertJson } from '../../text/inert-json.js';
-import type { ReadRequest } from '../api.js';
+import { Redirected, type ReadRequest } from '../api.js';
 import { stripHidden } from './hidden-text.js';
 
 /** The most pointers listed; a thread that names more is a list, not a pointer. */
@@ -49,7 +49,9 @@ export async function referenceLines(
         });
         const kind = data.pull_request ? 'pull request' : 'issue';
         return `#${number} ${kind}, ${data.state}: ${inertJson(stripHidden(data.title).trim())}`;
-      } catch {
+      } catch (error) {
+        // A transferred issue answers with a redirect to its new repository, which is not followed.
+        if (error instanceof Redirected) return `#${number}: moved to another repository`;
         return `#${number}: not found in this repository`;
       }
     }),

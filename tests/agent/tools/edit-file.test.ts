@@ -114,6 +114,54 @@ describe('edit_file', () => {
     expect(await toolError(edit('f.txt', 'aa', 'b'))).toMatch(/^old_text matches 2 times/);
   });
 
+  it('looks for no more matches than it lists: a megabyte of one letter and 100 KB of it answer at once', async () => {
+    await writeFile(inWs('a.txt'), 'a'.repeat(1_000_000));
+    expect(await toolError(edit('a.txt', 'a'.repeat(100_000), 'b'))).toMatch(
+      /^old_text matches at least 11 times in a\.txt \(lines 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, \.\.\.\)/,
+    );
+    // replace_all replaces them without overlaps, as before.
+    const all = await editFileTool.run(
+      { path: 'a.txt', old_text: 'a'.repeat(100_000), new_text: 'b', replace_all: true },
+      fx.context,
+    );
+    expect(all).toMatch(/^edited a\.txt: replaced 10 occurrences/);
+    expect(await readFile(inWs('a.txt'), 'utf8')).toBe('b'.repeat(10));
+  });
+
+  it('replaces at most 10,000 places at once, and follows only the first changes through several edits', async () => {
+    await writeFile(inWs('wide.txt'), 'ab\n'.repeat(10_001));
+    expect(
+      await toolError(
+        editFileTool.run({ path: 'wide.txt', old_text: 'a', new_text: 'c', replace_all: true }, fx.context),
+      ),
+    ).toBe(
+      'old_text matches over 10,000 times in wide.txt, more than replace_all replaces; make a change that wide with bash (sed), or match fewer places',
+    );
+    expect(await readFile(inWs('wide.txt'), 'utf8')).toBe('ab\n'.repeat(10_001));
+    // Two edits of 10,000 places each: every stretch of the first followed through the second made it take minutes.
+    await writeFile(inWs('wide.txt'), 'ab\n'.repeat(10_000));
+    const both = await editEach('wide.txt', [
+      { old_text: 'a', new_text: 'c', replace_all: true },
+      { old_text: 'b', new_text: 'd', replace_all: true },
+    ]);
+    expect(both).toContain('1. replaced 10000 occurrences (lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ...)');
+    expect(both).toContain('     1\tcd\n     2\tcd\n');
+    expect(both).toContain(
+      '[shown up to line 40 of 10000 in wide.txt; read_file with offset=41 shows the rest]',
+    );
+    expect(await readFile(inWs('wide.txt'), 'utf8')).toBe('cd\n'.repeat(10_000));
+  });
+
+  it('judges near misses by their first 200 characters, so a 100 KB old_text costs what a short one does', async () => {
+    const line = 'const value = compute(alpha, beta, gamma) + 42;\n';
+    await writeFile(inWs('big.js'), line.repeat(20_000));
+    const huge = `${'const valeu = compute(alpha, beta, gamma) + 42; '.repeat(2_000)}\n`;
+    expect(await toolError(edit('big.js', huge, 'y'))).toMatch(/^old_text not found in big\.js; /);
+    expect(await toolError(edit('big.js', 'const valeu = compute(alpha, beta, gamma) + 42;', 'y'))).toContain(
+      'the nearest lines are:\nline 1: const value = compute(alpha, beta, gamma) + 42;',
+    );
+  });
+
   it('handles a multi-line replacement and deletion', async () => {
     await writeFile(inWs('f.txt'), 'a\nb\nc\nd\n');
     expect(await edit('f.txt', 'b\nc\n', 'B\n')).toBe(

@@ -51,6 +51,27 @@ describe('the syntax check after an edit', () => {
     expect(await check('ok.yaml', 'a: 1\n---\nb: [1, 2]\n')).toBeUndefined();
   });
 
+  it('YAML: a key repeated in its map is an error, checked in one pass however many keys there are', async () => {
+    expect(await check('a.yml', 'a: 1\nb:\n  c: 2\n  c: 3\n')).toBe(
+      `a.yml does not parse as YAML: line 4, column 3: Map keys must be unique. ${tail}`,
+    );
+    expect(await check('b.yml', '1: a\n"1": b\n')).toBeUndefined(); // a number and a string differ
+    // 14,000 keys (yaml's own check compares each with every other: seconds of a held event loop).
+    const keys = Array.from({ length: 14_000 }, (_, i) => `k${i}: v`).join('\n');
+    expect(await check('many.yml', `${keys}\nk7: again\n`)).toBe(
+      `many.yml does not parse as YAML: line 14001, column 1: Map keys must be unique. ${tail}`,
+    );
+  });
+
+  it('checks in process only what parses quickly: a larger file, or one nested past the stack, is not checked', async () => {
+    // Over the limits (128 KB of YAML, 1 MB of the rest), the error goes unremarked.
+    expect(await check('big.yml', `${'a: 1\n'.repeat(30_000)}b: [\n`)).toBeUndefined();
+    expect(await check('big.json', `[${'1,'.repeat(600_000)}`)).toBeUndefined();
+    // Nesting no parser's stack holds: no check, and no failed write either.
+    expect(await check('deep.json', `${'['.repeat(100_000)}${']'.repeat(100_000)}`)).toBeUndefined();
+    expect(await check('deep.yml', `${'['.repeat(20_000)}${']'.repeat(20_000)}`)).toBeUndefined();
+  });
+
   it('TOML: the error names its line and column', async () => {
     expect(await check('pyproject.toml', '[project]\nname = "x\n', '[project]\nname = "x"\n')).toMatch(
       /^pyproject\.toml no longer parses as TOML: line 2, column \d+: /,

@@ -39,8 +39,27 @@ describe('scopedQuery', () => {
       '-repo:o/r x',
       'x (repo:a/b)',
       'owner:x',
+      // Glued to whatever comes before it: a quote, a bracket, a comma, a dash, a letter, a colon.
+      '"crash"repo:a/b',
+      '(x)repo:a/b',
+      'label:bug,repo:a/b',
+      'x--org:github',
+      'crash-user:someone',
+      'is:open,owner:x',
+      'xrepo:a/b',
+      '\\repo:a/b',
+      // Spelled so that GitHub may read it as the qualifier: full-width letters, an invisible character.
+      'ｒｅｐｏ：a/b',
+      're\u200bpo:a/b',
+      'org\u2060:github',
     ])
       expect(() => scopedQuery(query, 'o/r'), query).toThrow(/names a scope/);
     expect(() => scopedQuery('   ', 'o/r')).toThrow('search needs a query');
+  });
+
+  it('takes the words repo, org, user and owner when no colon follows them', () => {
+    expect(scopedQuery('repo org user owner, the "owner" field', 'o/r')).toBe(
+      'repo org user owner, the "owner" field repo:o/r',
+    );
   });
 });

@@ -10,6 +10,11 @@ describe('imageSources', () => {
       "<p><img alt='two' src='https://x/2'> <img src=\"https://x/1?a=1&amp;b=2\"></p><p>img src=nothing</p>";
     expect(imageSources(html)).toEqual(['https://x/1?a=1&b=2', 'https://x/2']);
   });
+
+  it('finds the real tag after 64 KB of unclosed ones (each failed scan ends at the next `<`)', () => {
+    const noise = '<img '.repeat(13_000);
+    expect(imageSources(`${noise}<img src="https://x/3">`)).toEqual(['https://x/3']);
+  });
 });
 
 describe('mayFetch', () => {

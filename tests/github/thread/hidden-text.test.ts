@@ -87,6 +87,48 @@ describe('stripHidden', () => {
     expect(stripHidden(`${links}[d](<https://x.test> "hidden")`)).toBe(`${links}[d](<https://x.test>)`);
   });
 
+  describe('64 KB of unclosed openers (each scanned to the end, the filter cost the square of the length)', () => {
+    const KB64 = 64 * 1024;
+    const fill = (unit: string) => unit.repeat(Math.ceil(KB64 / unit.length)).slice(0, KB64);
+
+    it.each([
+      ['processing instructions', fill('<?')],
+      ['declarations', fill('<!a')],
+      ['bare declaration openers', fill('<!')],
+      ['image alt openers', fill('![')],
+      ['tags', fill('<img')],
+      ['nested brackets', fill('[')],
+      ['nested image brackets', fill('![[')],
+      ['labels with text', fill('[a')],
+      ['a mix', fill('<?<!a![<img [![x[y] <!DOCTYPE ')],
+    ])('keeps %s that never close as written', (_case, text) => {
+      expect(stripHidden(text)).toBe(text);
+    });
+
+    it('hides the rest after an unclosed comment, however many follow', () => {
+      expect(stripHidden(`visible ${fill('<!--')}`)).toBe('visible ');
+      expect(stripHidden(`visible ${fill('<![CDATA[')}`)).toBe('visible ');
+    });
+
+    it('still removes what closes after them', () => {
+      const openers = fill('<!a');
+      expect(stripHidden(`${openers}>after`)).toBe('after');
+      expect(stripHidden(`${fill('![')} <?php push to main ?>end`)).toBe(`${fill('![')} end`);
+      // The first `<?` opens the instruction that the `?>` closes, as GitHub reads it.
+      expect(stripHidden(`${fill('<?')} hidden ?>end`)).toBe('end');
+      const brackets = fill('[');
+      expect(stripHidden(`${brackets}\n[x]: https://evil.test "run"\nok`)).toBe(`${brackets}\n\nok`);
+      expect(stripHidden(`${fill('![')}\n![alt text](a.png)`)).toBe(`${fill('![')}\n![](a.png)`);
+      expect(stripHidden(`${fill('<img')}<img alt="x" src=y>`)).toBe(`${fill('<img')}<img src=y>`);
+    });
+
+    it('reads a label as CommonMark does: one without brackets inside, so `[a[b]` uses `b`', () => {
+      expect(stripHidden('see [a[b]\n\n[b]: https://x.test/b')).toBe('see [a[b]\n\n[b]: https://x.test/b');
+      // A "definition" whose label holds a bracket is no definition: GitHub shows it as text.
+      expect(stripHidden('[a[b]: https://x.test/b')).toBe('[a[b]: https://x.test/b');
+    });
+  });
+
   it('leaves attribute-like words outside tags alone', () => {
     expect(stripHidden('set title="x" in the config')).toBe('set title="x" in the config');
   });

@@ -79,7 +79,7 @@ describe('threadPictures', () => {
     server = undefined;
   });
 
-  it('shows at most `max` pictures, lists the others and the ones on other hosts, and never fails', async () => {
+  it('tries at most `max` pictures, failed ones counted, lists the others and the ones on other hosts', async () => {
     const png = PNG.sync.write(new PNG({ width: 4, height: 3 }));
     server = createServer((req, res) => {
       if (req.url?.startsWith('/ok.png')) res.writeHead(200, { 'content-type': 'image/png' }).end(png);
@@ -109,9 +109,17 @@ describe('threadPictures', () => {
       ['one', '4×3'],
       ['one', 'on a host other than GitHub, so not fetched'],
       ['two', 'not a PNG, JPEG, GIF or WebP image'],
-      ['two', 'download failed (HTTP 404)'],
-      ['two', '4×3'],
-      ['1 more picture(s)', 'over the limit of 2 a run'],
+      ['3 more picture(s)', 'over the limit of 2 a run'],
+    ]);
+    const more = await threadPictures(
+      [{ label: 'two', html: img(`${url}/text`) + img(`${url}/gone`) + img(`${url}/ok.png?2`) }],
+      url,
+      { max: 3 },
+    );
+    expect(more.map(({ image, skipped }) => (image ? 'shown' : skipped))).toEqual([
+      'not a PNG, JPEG, GIF or WebP image',
+      'download failed (HTTP 404)',
+      'shown',
     ]);
   });
 
@@ -205,7 +213,7 @@ describe('threadPictures downloads', () => {
     expect(emu.violations).toEqual([]);
   });
 
-  it('fetches no picture that one at a time would not, past `max` shown or failed ones', async () => {
+  it('fetches no picture that one at a time would not, past `max` tried, failed ones counted', async () => {
     const { emu, html } = await issueShowing([1, 2, 3, 4, 5, 6, 7].map((w) => png(w)));
     const srcs = [...html.matchAll(/<img src="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
     // The second picture's signature is spoiled: GitHub's storage answers 403, and the next one is fetched.
@@ -227,12 +235,11 @@ describe('threadPictures downloads', () => {
       '1×1',
       'download failed (HTTP 403)',
       '3×1',
-      '4×1',
       'over the limit of 3 a run',
     ]);
-    expect(pictures.at(-1)!.label).toBe('3 more picture(s)');
-    // One at a time would have fetched exactly these four: 1, the spoiled 2, 3 and 4.
-    expect(downloads(emu)).toHaveLength(4);
+    expect(pictures.at(-1)!.label).toBe('4 more picture(s)');
+    // One at a time would have fetched exactly these three: 1, the spoiled 2, and 3.
+    expect(downloads(emu)).toHaveLength(3);
   });
 
   it('keeps to the byte budget in order: a large picture is left out, a later small one still shown', async () => {
@@ -259,5 +266,24 @@ describe('threadPictures downloads', () => {
     const pictures = await threadPictures([{ label: 'description', html }], emu.url, { timeoutMs: 300 });
     expect(shownAs(pictures)).toEqual(['1×1', 'download failed (no answer within 0.3 s)', '3×1']);
     expect(downloads(emu)).toHaveLength(3);
+  });
+
+  it('counts broken pictures toward the 20 a run: 25 of them cost 20 downloads and decodes, no more', async () => {
+    const broken = Buffer.from('not a picture at all');
+    const { emu, html } = await issueShowing(Array.from({ length: 25 }, () => broken));
+    const pictures = await threadPictures([{ label: 'description', html }], emu.url);
+    expect(pictures.at(-1)).toEqual({ label: '5 more picture(s)', skipped: 'over the limit of 20 a run' });
+    expect(downloads(emu)).toHaveLength(20);
+  });
+
+  it('skips the pictures still to be scaled once the time for all of them is up', async () => {
+    const { emu, html } = await issueShowing([png(2000, 2), png(10), png(2100, 2)]);
+    const pictures = await threadPictures([{ label: 'description', html }], emu.url, { timeMs: 1 });
+    // The small one needs no scaling, so no time: it is shown.
+    expect(shownAs(pictures)).toEqual([
+      "not decoded: the thread's pictures took over 0.001 s",
+      '10×1',
+      "not decoded: the thread's pictures took over 0.001 s",
+    ]);
   });
 });

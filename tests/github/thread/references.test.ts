@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { mentionedNumbers } from '../../../src/github/thread/references.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GitHubApi } from '../../../src/github/api.js';
+import { mentionedNumbers, referenceLines } from '../../../src/github/thread/references.js';
+import { startGitHubEmulator, type GitHubEmulator } from '../../support/github/emulator.js';
+import { expectHonest } from '../../support/github/honest.js';
 
 const where = { owner: 'octo-org', repo: 'hello-world', serverUrl: 'https://github.com', self: 1 };
 
@@ -18,5 +21,36 @@ describe('mentionedNumbers', () => {
       '<!-- #8 is hidden --> ![#10](x.png)',
     ];
     expect(mentionedNumbers(texts, where)).toEqual([]);
+  });
+});
+
+describe('referenceLines', () => {
+  let emu: GitHubEmulator | undefined;
+  afterEach(async () => {
+    await emu?.close();
+    emu = undefined;
+  });
+
+  it('says an issue moved to another repository, without following GitHub to it or showing its title', async () => {
+    const token = 'ghs_referencesTestToken000000000000000001';
+    emu = await startGitHubEmulator({
+      owner: 'octo-org',
+      repo: 'hello-world',
+      token,
+      issues: [
+        { number: 5, title: 'Moved away', body: '' },
+        { number: 6, title: 'Still here', body: '' },
+      ],
+    });
+    emu.transferIssue(5, { repository: 'octo-org/elsewhere', repositoryId: 77, newNumber: 1 });
+    const api = new GitHubApi({ token, owner: 'octo-org', repo: 'hello-world', baseUrl: emu.url });
+    const lines = await referenceLines(api.readOnly(), { owner: 'octo-org', repo: 'hello-world' }, [5, 6, 9]);
+    expect(lines).toEqual([
+      '#5: moved to another repository',
+      '#6 issue, open: "Still here"',
+      '#9: not found in this repository',
+    ]);
+    expect(emu.calls.some((c) => c.path.startsWith('/repositories/'))).toBe(false);
+    expectHonest(emu);
   });
 });

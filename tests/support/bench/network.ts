@@ -1,4 +1,4 @@
-// Bench measure 9: what the network gate costs. In the same run, a real `npm ci` of this repository's own
+// Bench measure 10: what the network gate costs. In the same run, a real `npm ci` of this repository's own
 // lockfile (hundreds of packages, from the registry npm is configured with, a cold cache each time) and a real
 // `pip install` of wheels from a local index (found through pip's own configuration) are timed in a sandbox
 // with `tool_network: all` and in one behind the gate, interleaved so that the machine's load falls on both

@@ -7,6 +7,8 @@ import type { LoopOverhead } from './loop.js';
 import type { SandboxCost } from './sandbox.js';
 import type { NetworkCost } from './network.js';
 import type { WaitsAt } from './waits.js';
+import type { HostileInputs } from './hostile.js';
+import type { ProcessCost } from '../memory-probe.js';
 import { median } from './stats.js';
 
 export interface BenchResults {
@@ -21,6 +23,7 @@ export interface BenchResults {
   sandbox: SandboxCost;
   /** Measure 8 at each GitHub latency, 0 ms first. */
   waits: WaitsAt[];
+  hostileInputs: HostileInputs;
   network: NetworkCost;
 }
 
@@ -130,6 +133,47 @@ function trafficRows(traffic: Traffic, label: string): Row[] {
   ];
 }
 
+/** Issue 26's targets: hostile input neither exhausts the action's memory nor holds its event loop. */
+function hostileRows({ filter, decoder, cliReadFile, actionThread }: HostileInputs): Row[] {
+  const mbOf = (kb: number) => `${((kb * 1024) / 1e6).toFixed(1)} MB`;
+  const processRows = (label: string, cost: ProcessCost): Row[] => [
+    {
+      measure: `9 ${label}: peak RSS`,
+      value: mbOf(cost.peakRssKb),
+      target: '< 300 MB',
+      verdict: check(cost.peakRssKb * 1024 < 300e6),
+    },
+    {
+      measure: `  longest event-loop hold while one of its ${cost.decoders} decoders ran`,
+      value: ms(cost.maxWhileDecodingMs),
+      target: '≤ 1 s',
+      verdict: check(cost.decoders > 0 && cost.maxWhileDecodingMs <= 1000),
+    },
+    {
+      measure: '  longest event-loop hold in the whole run (loading the bundle included)',
+      value: ms(cost.maxEventLoopDelayMs),
+      target: '—',
+      verdict: 'info',
+    },
+  ];
+  return [
+    {
+      measure: `9 hidden-text filter, 64 KB of unclosed openers (slowest of ${Object.keys(filter.byInput).length})`,
+      value: `${ms(filter.slowest.ms)} (${filter.slowest.input})`,
+      target: '≤ 5 ms',
+      verdict: check(filter.slowest.ms <= 5),
+    },
+    ...processRows(`CLI read_file of ${cliReadFile.pictures} pictures in turn`, cliReadFile),
+    ...processRows('action, 3 PNG bombs beside a screenshot in a comment', actionThread),
+    ...decoder.map((d): Row => ({
+      measure: `  decoder: ${d.sample} (${mb(d.fileBytes)})`,
+      value: `${d.outcome}; ${d.peakRssMb === undefined ? 'killed at its limit' : `peak ${d.peakRssMb.toFixed(0)} MB`}, ${d.seconds.toFixed(1)} s`,
+      target: '— (its own process, 1 GB limit)',
+      verdict: 'info',
+    })),
+  ];
+}
+
 export function verdicts(results: BenchResults): Row[] {
   const {
     firstWrite,
@@ -142,6 +186,7 @@ export function verdicts(results: BenchResults): Row[] {
     distSize,
     sandbox,
     waits,
+    hostileInputs,
     network,
   } = results;
   const clearing = clearingShare;
@@ -233,6 +278,7 @@ export function verdicts(results: BenchResults): Row[] {
       verdict: 'info',
     },
     ...waits.flatMap(waitRows),
+    ...hostileRows(hostileInputs),
     ...networkRows(network),
     {
       measure: '6 dist/index.js',
@@ -249,10 +295,10 @@ export function verdicts(results: BenchResults): Row[] {
   ];
 }
 
-/** Measure 9: the network gate against every host, in the same run; `none`'s failures. */
+/** Measure 10: the network gate against every host, in the same run; `none`'s failures. */
 export function networkRows({ npmCi, pipInstall, smallRequest, offline }: NetworkCost): Row[] {
   const install = (what: string, t: NetworkCost['pipInstall'] | NonNullable<NetworkCost['npmCi']>): Row => ({
-    measure: `9 network gate: ${what}`,
+    measure: `10 network gate: ${what}`,
     value: `${t.ratio.toFixed(3)}× (${ms(median(t.allowlistMs))} behind the gate, ${ms(median(t.allMs))} with every host)`,
     target: '≤ 1.05×',
     verdict: check(t.ratio <= 1.05),

@@ -14,7 +14,7 @@ import { addAttachment } from './attachments.js';
 import { addCheckRun, addStatus, checkHandlers } from './checks.js';
 import { searchHandlers } from './search.js';
 import { startServer } from './http.js';
-import { addComment, editComment, issueHandlers } from './issues.js';
+import { addComment, editComment, issueHandlers, transferIssue } from './issues.js';
 import { addReview, addReviewComment, pullReviewHandlers } from './pull-reviews.js';
 import { pullHandlers } from './pulls.js';
 import type { Handler, HandlerTable } from './replies.js';
@@ -85,6 +85,7 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
     addAttachment: (bytes, contentType) => addAttachment(emu, bytes, contentType),
     addCheckRun: (seed) => addCheckRun(emu, seed),
     addStatus: (seed) => addStatus(emu, seed),
+    transferIssue: (number, to) => transferIssue(emu, number, to),
     failNext: (match, response, times) => server.failNext(match, response, times),
     holdNext: (match) => server.holdNext(match),
     writes: () => calls.filter((c) => c.method !== 'GET' && c.method !== 'HEAD'),

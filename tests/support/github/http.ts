@@ -13,6 +13,7 @@ import type { HandlerTable, Reply, Request } from './replies.js';
 import type { Emu } from './state.js';
 import type { InjectedResponse, RecordedCall } from './types.js';
 import { signedDownload, type RawReply } from './attachments.js';
+import { movedIssueAnswer } from './issues.js';
 
 export interface EmulatorServer {
   url: string;
@@ -144,8 +145,10 @@ export async function startServer(emu: Emu, handlers: HandlerTable): Promise<Emu
     // GraphQL is not in the REST description: its own module checks it against GitHub's GraphQL schema.
     if (method === 'POST' && url.pathname === '/graphql') {
       call.operationId = 'graphql';
-      return answerGraphql(emu, body);
+      return injection(method, url) ?? answerGraphql(emu, body);
     }
+    const moved = movedIssueAnswer(emu, method, url);
+    if (moved) return moved;
     const outcome = preflight(method, url, body, call);
     if (!('operationId' in outcome)) return outcome;
     const handler = handlers[outcome.operationId];
@@ -168,6 +171,9 @@ export async function startServer(emu: Emu, handlers: HandlerTable): Promise<Emu
       'x-ratelimit-resource': 'core',
       'x-github-api-version-selected': '2022-11-28',
       'x-github-request-id': `EMU:${calls.length.toString(16).toUpperCase().padStart(8, '0')}`,
+      ...(emu.options.tokenUser && emu.options.tokenScopes
+        ? { 'x-oauth-scopes': emu.options.tokenScopes.join(', ') }
+        : {}),
       ...reply.headers,
     };
     res.writeHead(reply.status, headers);

@@ -6,11 +6,14 @@ import { DOCS, commentBody, intParam, paged } from './replies.js';
 import type { HandlerTable } from './replies.js';
 import { commentCount, createComment, react, requireComment, requireIssue } from './state.js';
 import type { Emu } from './state.js';
-import type { CommentState } from './types.js';
+import type { CommentState, TransferState } from './types.js';
+import type { Reply } from './replies.js';
 
 export function issueHandlers(emu: Emu): HandlerTable {
   return {
     'issues/get': ({ match, headers }) => {
+      const moved = emu.transfers.get(intParam(match, 'issue_number'));
+      if (moved) return movedPermanently(emu, moved);
       const issue = requireIssue(emu, intParam(match, 'issue_number'));
       const json = issueJson(emu, issue, commentCount(emu, issue.number));
       return { status: 200, body: { ...json, ...renderedFields(emu, { headers, match }, issue.body) } };
@@ -72,4 +75,67 @@ export function editComment(emu: Emu, commentId: number, body: string): CommentS
   comment.versions.push(comment.body);
   comment.updated_at = timestamp(new Date(Math.max(Date.now(), Date.parse(comment.updated_at) + 1000)));
   return comment;
+}
+
+/**
+ * Transfers an issue out: it leaves this repository with its comments. GitHub's REST docs for "Get an issue":
+ * "The API returns a 301 Moved Permanently status if the issue was transferred to another repository"
+ * (https://docs.github.com/rest/issues/issues#get-an-issue); its `Location`, as for a moved repository,
+ * names the new repository by id (`/repositories/<id>/issues/<number>`), and a client that follows it gets
+ * the issue as it is there. Its sub-resources (comments, events) are not redirected: they answer 404.
+ */
+export function transferIssue(
+  emu: Emu,
+  number: number,
+  to: { repository: string; repositoryId: number; newNumber: number },
+): TransferState {
+  const issue = emu.state.issues.get(number);
+  if (!issue || issue.pull_request) throw new Error(`transferIssue: no issue #${number} to transfer`);
+  emu.state.issues.delete(number);
+  for (const [id, comment] of emu.state.comments)
+    if (comment.issue_number === number) emu.state.comments.delete(id);
+  const transfer: TransferState = {
+    to: to.repository,
+    repositoryId: to.repositoryId,
+    number: to.newNumber,
+    issue,
+  };
+  emu.transfers.set(number, transfer);
+  return transfer;
+}
+
+/** Where a transferred issue is now, as GitHub's API addresses it. */
+const movedUrl = (emu: Emu, moved: TransferState) =>
+  `${emu.api}/repositories/${moved.repositoryId}/issues/${moved.number}`;
+
+/** GitHub's 301 for a transferred issue, its body as GitHub words a redirect. */
+function movedPermanently(emu: Emu, moved: TransferState): Reply {
+  const url = movedUrl(emu, moved);
+  return {
+    status: 301,
+    headers: { location: url },
+    body: {
+      message: 'Moved Permanently',
+      url,
+      documentation_url:
+        'https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects',
+    },
+  };
+}
+
+/**
+ * The answer at a transferred issue's new address (`GET /repositories/<id>/issues/<number>`, which GitHub's
+ * OpenAPI description does not list): the issue as the other repository has it. Undefined for any other
+ * request, which the OpenAPI check then judges.
+ */
+export function movedIssueAnswer(emu: Emu, method: string, url: URL): Reply | undefined {
+  const at = /^\/repositories\/(\d+)\/issues\/(\d+)$/.exec(url.pathname);
+  if (method !== 'GET' || !at) return undefined;
+  const moved = [...emu.transfers.values()].find(
+    (t) => t.repositoryId === Number(at[1]) && t.number === Number(at[2]),
+  );
+  if (!moved) return undefined;
+  const [owner = '', repo = ''] = moved.to.split('/');
+  const there = { ...emu, owner, repo };
+  return { status: 200, body: issueJson(there, { ...moved.issue, number: moved.number }, 0) };
 }

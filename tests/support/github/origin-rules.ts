@@ -24,12 +24,19 @@ exit $refused
   await chmod(path, 0o755);
 }
 
-/** Makes the bare origin refuse any pushed change under .github/workflows/, as GitHub refuses it. */
-export async function refuseWorkflowPushes(originDir: string, defaultBranch = 'main'): Promise<void> {
+/**
+ * Makes the bare origin refuse a push any of whose new commits changes a file under .github/workflows/, as
+ * GitHub refuses it (each commit counts: one that adds a workflow and a later one that takes it out again
+ * are refused too), naming the first such file.
+ */
+export async function refuseWorkflowPushes(originDir: string): Promise<void> {
   await refuseWhen(
     originDir,
-    `  if [ "$old" = "$zero" ]; then from=refs/heads/${defaultBranch}; else from=$old; fi
-  file=$(git diff --name-only "$from" "$new" -- .github/workflows | head -n 1)
+    `  file=""
+  for commit in $(git rev-list "$new" --not --all); do
+    file=$(git diff-tree --no-commit-id --name-only -r --root "$commit" -- .github/workflows | head -n 1)
+    [ -n "$file" ] && break
+  done
   if [ -n "$file" ]; then
     echo "error: refusing to allow a GitHub App to create or update workflow \\\`$file\\\` without \\\`workflows\\\` permission" >&2
     refused=1

@@ -13,6 +13,7 @@ import type {
   IssueState,
   PullState,
   SeedIssue,
+  TransferState,
 } from './types.js';
 
 /** Everything a handler may read or change; `api` is filled in once the server listens. */
@@ -37,6 +38,8 @@ export interface Emu extends Ctx {
   attachments: Map<string, AttachmentState>;
   /** Job logs by job id. */
   jobLogs: Map<number, string>;
+  /** Issues transferred to another repository, by their number here. */
+  transfers: Map<number, TransferState>;
 }
 
 /** A stand-in commit for a branch the emulator has no origin to look up. */
@@ -63,6 +66,7 @@ export function createEmu(options: EmulatorOptions): Emu {
     },
     attachments: new Map(),
     jobLogs: new Map(),
+    transfers: new Map(),
     violations: [],
     actor: options.tokenUser ?? options.appBot ?? BOT_LOGIN,
     reactionsByKey: new Map(),

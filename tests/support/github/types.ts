@@ -31,6 +31,11 @@ export interface EmulatorOptions {
    */
   tokenUser?: string;
   /**
+   * With `tokenUser`: the token is a classic personal access token with these scopes, which GitHub lists in
+   * every answer's `X-OAuth-Scopes` header. Unset: a fine-grained token, whose answers carry no such header.
+   */
+  tokenScopes?: readonly string[];
+  /**
    * The bot an app's installation token writes as (e.g. 'todo-app[bot]'): writes come from it, and
    * `GET /user` is refused as for the workflow token. Unset (and no `tokenUser`): github-actions[bot].
    */
@@ -117,6 +122,17 @@ export interface IssueState {
   reactions: string[];
   created_at: string;
   updated_at: string;
+}
+
+/** An issue transferred to another repository: where it is now, and what it was here. */
+export interface TransferState {
+  /** `owner/name` of the repository it went to. */
+  to: string;
+  /** That repository's id: GitHub's redirect names the repository by id. */
+  repositoryId: number;
+  /** Its number there. */
+  number: number;
+  issue: IssueState;
 }
 
 export interface PullState {
@@ -235,6 +251,14 @@ export interface GitHubEmulator {
   addCheckRun(seed: CheckRunSeed): CheckRunState;
   /** A commit status on a commit (or a pull request's head branch). */
   addStatus(seed: StatusSeed): StatusState;
+  /**
+   * Transfers issue `number` to the repository `to` (`owner/name`, of id `repositoryId`), where it becomes
+   * `newNumber`: from then on this repository answers it as GitHub does (see issues.ts).
+   */
+  transferIssue(
+    number: number,
+    to: { repository: string; repositoryId: number; newNumber: number },
+  ): TransferState;
   /** Makes the next `times` (default 1) requests matching method and path regex fail with `response`. */
   failNext(match: { method?: string; path: RegExp }, response: InjectedResponse, times?: number): void;
   /** Calls other than GET/HEAD, in order. */

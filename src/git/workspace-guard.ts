@@ -1,0 +1,123 @@
+// The workspace's git directories put right once the tools are done, however the run ends: by the action
+// after its last tool call (and from the job's `finally` when it throws), and by the action's post step when
+// its process was killed (src/post.ts). The top `.git` gets back the configuration, hooks and `shallow` saved
+// before the first tool call; one that is no longer a directory (a link, a `.git` file, nothing) is replaced
+// by a clean one made from our own git directory, never trusted for where it leads; then every git directory
+// of the work tree is disarmed (git-dirs.ts). With the sandbox on, the tools never wrote the real `.git`
+// (their writes went to a layer of their own, sandbox/init.ts), so there is nothing to put back there.
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { loadConfig, type SavedConfig } from './config-guard.js';
+import { disarmGitDirs, type Disarmed } from './git-dirs.js';
+import { remakeGitDir } from './own-git-dir.js';
+import { GitRepo } from './repo.js';
+import { StubbornEntries } from './stubborn-entries.js';
+
+export interface PutRight extends Disarmed {
+  /** The top `.git` was not a directory and a clean one was made in its place. */
+  remade: boolean;
+  /** Why no clean `.git` could be made, when one was needed and could not be. */
+  notRemade?: string;
+}
+
+export interface PutRightOptions {
+  workspace: string;
+  /** Our own git directory: the source of a new `.git`, and where `git config --file` runs. */
+  ownGitDir: string;
+  /** What saveConfig saved; absent, the top `.git` is disarmed like any other (it cannot be checked). */
+  saved: SavedConfig | undefined;
+  /** Our git, bound to our own git directory (config-file edits only). */
+  git: GitRepo;
+  /** Runs a program as root (`sudo -n --`) for what this user cannot remove; only where the tools are gone. */
+  escalate?: readonly string[];
+  /** The environment our git starts from (secret-free). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Puts the workspace's git directories right (see the top of this file); never throws for an entry. */
+export async function putGitDirsRight(options: PutRightOptions): Promise<PutRight> {
+  const { workspace, ownGitDir, saved, git } = options;
+  const root = await realpath(workspace);
+  const entries = new StubbornEntries({ root, ...(options.escalate ? { escalate: options.escalate } : {}) });
+  const gitDir = path.join(workspace, '.git');
+  // A new `.git` a killed run left half made: made again below if needed.
+  await entries.remove(path.join(workspace, '.git.todo-agent-new'));
+  let trusted = saved ? await saved.restore(entries) : false;
+  let remade = false;
+  let notRemade: string | undefined;
+  if (saved && !trusted) {
+    try {
+      await remakeGitDir(ownGitDir, workspace, saved, (target) => entries.remove(target), options.env);
+      trusted = remade = true;
+    } catch (error) {
+      // What is there stays untrusted: the disarm below cuts it down to inert settings.
+      notRemade = error instanceof Error ? error.message : String(error);
+    }
+  }
+  const disarmed = await disarmGitDirs(workspace, git, trusted ? [gitDir] : [], entries);
+  return { ...disarmed, remade, ...(notRemade ? { notRemade } : {}) };
+}
+
+/** One run's guard: puts the git directories right once, whoever asks first (delivery, or the job's end). */
+export class WorkspaceGuard {
+  readonly #options: PutRightOptions;
+  #putRight: Promise<PutRight> | undefined;
+  #done = false;
+
+  constructor(options: PutRightOptions) {
+    this.#options = options;
+  }
+
+  /** Call it once no tool process is left (the sandbox closed); later calls get the first call's result. */
+  async putRight(): Promise<PutRight> {
+    this.#putRight ??= putGitDirsRight(this.#options).then((report) => {
+      this.#done = true;
+      return report;
+    });
+    return await this.#putRight;
+  }
+
+  /** Whether putRight was asked for (it may have failed). */
+  get asked(): boolean {
+    return this.#putRight !== undefined;
+  }
+
+  /** Whether putRight finished: the post step has nothing left to do. */
+  get done(): boolean {
+    return this.#done;
+  }
+}
+
+/**
+ * The same, for the post step: what was saved is read back from our own git directory (left behind by a
+ * killed run), our git runs with a minimal environment.
+ */
+export async function putRightAfterKill(options: Omit<PutRightOptions, 'saved' | 'git'>): Promise<PutRight> {
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C' };
+  return await putGitDirsRight({
+    ...options,
+    saved: await loadConfig(options.workspace, options.ownGitDir),
+    git: new GitRepo(options.workspace, { gitDir: options.ownGitDir, env }),
+    env,
+  });
+}
+
+/** What was changed and what resisted, one warning each, for the log and the run record; names only. */
+export function putRightSentences(report: PutRight): string[] {
+  const { links, configs, stubborn } = report;
+  const left = stubborn.left.map(({ path: entry, asideAs }) =>
+    asideAs ? `${entry} (renamed to ${asideAs})` : entry,
+  );
+  return [
+    report.remade ? "The workspace's .git was not a directory: a clean one was made in its place." : '',
+    report.notRemade
+      ? `The workspace's .git was not a directory and no clean one could be made (${report.notRemade}); what is there was disarmed.`
+      : '',
+    links.length > 0 ? `Removed links leading out of the workspace: ${links.join(', ')}.` : '',
+    configs.length > 0 ? `Cut nested git configuration down to inert settings: ${configs.join(', ')}.` : '',
+    left.length > 0 ? `Could not remove from the workspace: ${left.join(', ')}.` : '',
+    stubborn.unread.length > 0
+      ? `Could not read, so not checked for git directories: ${stubborn.unread.join(', ')}.`
+      : '',
+  ].filter(Boolean);
+}

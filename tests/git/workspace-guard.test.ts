@@ -1,0 +1,189 @@
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { saveConfig, type SavedConfig } from '../../src/git/config-guard.js';
+import { reserveGitDir, type OwnGitDir } from '../../src/git/own-git-dir.js';
+import { GitRepo } from '../../src/git/repo.js';
+import {
+  putGitDirsRight,
+  putRightAfterKill,
+  putRightSentences,
+  WorkspaceGuard,
+  type PutRightOptions,
+} from '../../src/git/workspace-guard.js';
+import {
+  asNotRoot,
+  cloneNewOrigin,
+  commitFiles,
+  git,
+  GIT_ENV,
+  useGitScratch,
+} from '../support/git-fixture.js';
+
+const env = GIT_ENV;
+
+let root: string;
+let origin: string;
+let dir: string;
+let marks: string;
+
+useGitScratch('todo-agent-guard-', (scratch) => {
+  ({ root, origin, dir, marks } = scratch);
+  const seed = join(root, 'seed');
+  cloneNewOrigin(scratch, seed);
+  for (const n of [1, 2]) commitFiles(seed, { [`f${n}.txt`]: `${n}\n` }, `c${n}`);
+  git(seed, 'push', '-q', 'origin', 'main');
+  // What actions/checkout gives with its default fetch-depth: 1.
+  git(root, 'clone', '--quiet', '--depth', '1', `file://${origin}`, dir);
+  chmodSync(root, 0o755);
+});
+
+/** What a run has before its first tool call: the saved configuration and our own git directory, filled. */
+async function beforeTools(): Promise<{ own: OwnGitDir; saved: SavedConfig; options: PutRightOptions }> {
+  const own = await reserveGitDir({ RUNNER_TEMP: root });
+  const saved = await saveConfig(dir, own.path);
+  const repo = await own.adopt(new GitRepo(dir, { env }), { env });
+  return { own, saved, options: { workspace: dir, ownGitDir: own.path, saved, git: repo, env } };
+}
+
+/** The model's armed configuration: a later step's status, an alias. */
+function arm(gitDir: string): void {
+  git(dir, `--git-dir=${gitDir}`, 'config', 'core.fsmonitor', `touch ${marks}/fsmonitor; false`);
+  git(dir, `--git-dir=${gitDir}`, 'config', 'alias.st', `!touch ${marks}/alias`);
+}
+
+/** A later step's plain git. */
+function laterStep(cwd: string): void {
+  for (const args of [['status'], ['st'], ['log', '-1']])
+    spawnSync('git', args, { cwd, env: { ...env, GIT_PAGER: 'cat' }, stdio: 'ignore' });
+}
+
+describe('putGitDirsRight', () => {
+  it('replaces a .git moved away behind a link by a clean one, and disarms the moved one, never trusting it', async () => {
+    const { options } = await beforeTools();
+    const config = readFileSync(join(dir, '.git', 'config'), 'utf8');
+    const shallow = readFileSync(join(dir, '.git', 'shallow'), 'utf8');
+    const head = git(dir, 'rev-parse', 'HEAD');
+    const hooks = readdirSync(join(dir, '.git', 'hooks')).sort();
+    arm(join(dir, '.git'));
+    writeFileSync(join(dir, 'f1.txt'), 'work\n');
+    mkdirSync(join(dir, 'node_modules'));
+    renameSync(join(dir, '.git'), join(dir, 'node_modules', '.g'));
+    symlinkSync('node_modules/.g', join(dir, '.git'));
+
+    const report = await putGitDirsRight(options);
+
+    expect(report.remade).toBe(true);
+    expect(report.configs).toEqual(['node_modules/.g/config']);
+    expect(lstatSync(join(dir, '.git')).isDirectory()).toBe(true);
+    expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(config);
+    expect(readFileSync(join(dir, '.git', 'shallow'), 'utf8')).toBe(shallow);
+    expect(git(dir, 'rev-parse', 'HEAD')).toBe(head);
+    expect(git(dir, 'symbolic-ref', 'HEAD')).toBe('refs/heads/main');
+    // The index is HEAD's: the work tree's change shows as one, nothing else does.
+    expect(git(dir, 'status', '--porcelain', '--untracked-files=no')).toBe('M f1.txt');
+    expect(readdirSync(join(dir, '.git', 'hooks')).sort()).toEqual(hooks);
+    laterStep(dir);
+    laterStep(join(dir, 'node_modules', '.g'));
+    expect(readdirSync(marks)).toEqual([]);
+    expect(putRightSentences(report)).toContain(
+      "The workspace's .git was not a directory: a clean one was made in its place.",
+    );
+  });
+
+  it('replaces a .git file pointing out of the workspace, and leaves what it named alone', async () => {
+    const { options } = await beforeTools();
+    const originConfig = readFileSync(join(origin, 'config'), 'utf8');
+    rmSync(join(dir, '.git'), { recursive: true });
+    writeFileSync(join(dir, '.git'), `gitdir: ${origin}\n`);
+
+    const report = await putGitDirsRight(options);
+
+    expect(report.remade).toBe(true);
+    expect(lstatSync(join(dir, '.git')).isDirectory()).toBe(true);
+    expect(readFileSync(join(origin, 'config'), 'utf8')).toBe(originConfig);
+    expect(git(dir, 'log', '--format=%s', '-1')).toBe('c2');
+  });
+
+  it('makes a .git where the model left none', async () => {
+    const { options } = await beforeTools();
+    rmSync(join(dir, '.git'), { recursive: true });
+    expect((await putGitDirsRight(options)).remade).toBe(true);
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+  });
+
+  it('puts the configuration back past what the model made unremovable, as the workspace’s owner', async () => {
+    const { options } = await beforeTools();
+    const config = readFileSync(join(dir, '.git', 'config'), 'utf8');
+    arm(join(dir, '.git'));
+    mkdirSync(join(dir, '.git', 'hooks', 'zz.d', 'x'), { recursive: true });
+    chmodSync(join(dir, '.git', 'hooks', 'zz.d'), 0o000);
+
+    const report = await asNotRoot([dir, options.ownGitDir], () => putGitDirsRight(options));
+
+    expect(report).toMatchObject({ remade: false, stubborn: { left: [], unread: [] } });
+    expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(config);
+    expect(existsSync(join(dir, '.git', 'hooks', 'zz.d'))).toBe(false);
+    laterStep(dir);
+    expect(readdirSync(marks)).toEqual([]);
+  });
+
+  it('without our own git directory, cannot make a clean .git: says why, and disarms what is there', async () => {
+    const { own, options } = await beforeTools();
+    arm(join(dir, '.git'));
+    renameSync(join(dir, '.git'), join(dir, '.gitstore'));
+    symlinkSync('.gitstore', join(dir, '.git'));
+    await own.remove();
+
+    const report = await putGitDirsRight(options);
+
+    expect(report.remade).toBe(false);
+    expect(report.notRemade).toBeDefined();
+    expect(report.configs).toEqual(['.gitstore/config']);
+    laterStep(dir);
+    expect(readdirSync(marks)).toEqual([]);
+  });
+});
+
+describe('putRightAfterKill', () => {
+  it('reads what was saved from our own git directory, as the post step of a killed run does', async () => {
+    const { own } = await beforeTools();
+    const config = readFileSync(join(dir, '.git', 'config'), 'utf8');
+    arm(join(dir, '.git'));
+    renameSync(join(dir, '.git'), join(dir, '.gitstore'));
+    symlinkSync('.gitstore', join(dir, '.git'));
+
+    const report = await putRightAfterKill({ workspace: dir, ownGitDir: own.path });
+
+    expect(report.remade).toBe(true);
+    expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(config);
+    laterStep(dir);
+    laterStep(join(dir, '.gitstore'));
+    expect(readdirSync(marks)).toEqual([]);
+  });
+});
+
+describe('WorkspaceGuard', () => {
+  it('puts right once, whoever asks first, and says when it is done', async () => {
+    const { options } = await beforeTools();
+    const guard = new WorkspaceGuard(options);
+    expect([guard.asked, guard.done]).toEqual([false, false]);
+    const first = guard.putRight();
+    expect(guard.asked).toBe(true);
+    const [one, two] = await Promise.all([first, guard.putRight()]);
+    expect(two).toBe(one);
+    expect(guard.done).toBe(true);
+  });
+});
