@@ -209,7 +209,9 @@ async function trySandbox(
     });
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
-    say(`no sandbox for the commands (${error.message}); they run directly, with the host's network.`);
+    stderr.print(
+      `todo-agent: no sandbox for the commands (${error.message}); they run directly, with the host's network.\n`,
+    );
     if (network === 'none') throw new UsageError('--tool-network none needs the sandbox');
     return undefined;
   }

@@ -30,7 +30,7 @@ export { GateRefusal };
 /** A run's caps: enough for any install or build, not for a runaway or a bulk copy of the runner's disk. */
 export const GATE_LIMITS: ProxyLimits = { connections: 256, bytes: 8 * 2 ** 30 };
 
-/** Refusals kept for the run's record and notes; past this only their count grows. */
+/** The latest refusals kept for the calls' notes (the watchers hear every one). */
 const KEPT_REFUSALS = 10_000;
 
 export interface GateOptions {
@@ -63,7 +63,6 @@ export class NetworkGate implements ToolNetwork {
   readonly #listeners = new Set<(refusal: NetworkRefusal) => void>();
   /** Hosts added after the list was made (`allow`). */
   readonly #extra: HostRule[] = [];
-  #count = 0;
   #proxy: ToolProxy | undefined;
 
   private constructor(port: number, allowlist: Promise<Allowlist>, resolver: Resolver) {
@@ -102,11 +101,6 @@ export class NetworkGate implements ToolNetwork {
     this.#extra.push(...rules);
   }
 
-  /** Every refusal so far, oldest first (at most the first 10,000), and how many there were. */
-  refusals(): { kept: readonly NetworkRefusal[]; count: number } {
-    return { kept: this.#refused, count: this.#count };
-  }
-
   refusedSince(since: number): readonly NetworkRefusal[] {
     return this.#refused.filter((refusal) => refusal.at >= since);
   }
@@ -114,11 +108,6 @@ export class NetworkGate implements ToolNetwork {
   watch(listener: (refusal: NetworkRefusal) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
-  }
-
-  /** Bytes through the proxy so far. */
-  get bytes(): number {
-    return this.#proxy?.bytes ?? 0;
   }
 
   close(): void {
@@ -158,8 +147,8 @@ export class NetworkGate implements ToolNetwork {
 
   #tell({ host, port, reason, allow, at }: RefusedRequest): void {
     const refusal: NetworkRefusal = { host, port, reason, ...(allow ? { allow } : {}), at };
-    this.#count++;
-    if (this.#refused.length < KEPT_REFUSALS) this.#refused.push(refusal);
+    if (this.#refused.length >= KEPT_REFUSALS) this.#refused.shift();
+    this.#refused.push(refusal);
     for (const listener of this.#listeners) listener(refusal);
   }
 }

@@ -170,7 +170,10 @@ export class ToolProxy {
       verdict = {
         refused: { reason: `the run's cap of ${inUnits(limits.bytes)} through the proxy is reached` },
       };
-    } else verdict = await this.#options.decide(target);
+    } else
+      verdict = await this.#options
+        .decide(target)
+        .catch((error: unknown) => ({ failed: `the network gate could not decide (${String(error)})` }));
     if ('refused' in verdict)
       this.#options.onRefused({ ...target, ...verdict.refused, method, at: Date.now() });
     return verdict;

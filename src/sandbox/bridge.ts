@@ -7,40 +7,82 @@
 //
 // It is entered into the namespace as the sandbox's calls are (through the same escalation; rootless, through
 // the template's user namespace), runs as the action's own user without a capability, gets no environment of
-// the tools, and ends when its stdin closes (the sandbox closing, or the action going away).
+// the tools, and ends when its stdin closes (the sandbox closing, or the action going away). It is perl, as the
+// sandbox's other helpers are, and moves bytes with splice(2): a copy through a process of ours per chunk
+// would cost the tools' installs CPU time they need.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { waitForLine, type BridgeEnds, type Sandbox } from './namespaces.js';
+import { SandboxError, waitForLine, type BridgeEnds, type Sandbox } from './namespaces.js';
 
-/** `node -e BRIDGE PROXY_SOCKET [PORT=SOCKET…]`: prints `port N` once every listener listens. */
+/**
+ * `perl -e BRIDGE SPLICE PROXY_SOCKET [PORT=SOCKET…]`: listens on 127.0.0.1 (an ephemeral port for the proxy,
+ * each forwarded port as given), prints `port N`, and for each connection forks a relay that connects to the
+ * listener's socket and moves bytes both ways with splice(2) (SPLICE is its number here): through the kernel,
+ * never copied through the bridge, one relay process per direction. Each direction ends with a half-close, so
+ * a client that stops sending still gets its answer. The listener exits when its stdin closes; a relay, when
+ * its connection ends.
+ */
 const BRIDGE = String.raw`
-const net = require('node:net');
-const [proxy, ...forwards] = process.argv.slice(1);
-const lead = (socketPath) => (client) => {
-  const upstream = net.connect({ path: socketPath, allowHalfOpen: true });
-  client.pipe(upstream);
-  upstream.pipe(client);
-  const end = () => { client.destroy(); upstream.destroy(); };
-  for (const socket of [client, upstream]) { socket.once('error', end); socket.once('close', end); }
-};
-const listen = (port, socketPath) => new Promise((resolve, reject) => {
-  const server = net.createServer({ allowHalfOpen: true, noDelay: true }, lead(socketPath));
-  server.once('error', reject);
-  server.listen(port, '127.0.0.1', () => resolve(server.address().port));
-});
-(async () => {
-  const port = await listen(0, proxy);
-  for (const forward of forwards) {
-    const at = forward.indexOf('=');
-    await listen(Number(forward.slice(0, at)), forward.slice(at + 1));
+use strict; use warnings; use Socket qw(:DEFAULT IPPROTO_TCP TCP_NODELAY); use IO::Select;
+my ($splice, $proxy, @forwards) = @ARGV;
+$SIG{CHLD} = 'IGNORE';
+sub listener {
+  my ($port) = @_;
+  socket(my $s, PF_INET, SOCK_STREAM, 0) or die "socket: $!\n";
+  setsockopt($s, SOL_SOCKET, SO_REUSEADDR, 1);
+  bind($s, pack_sockaddr_in($port, inet_aton('127.0.0.1'))) or die "bind 127.0.0.1:$port: $!\n";
+  listen($s, 512) or die "listen: $!\n";
+  return $s;
+}
+sub pump {
+  my ($from, $to) = @_;
+  pipe(my $out, my $in) or return;
+  MOVE: while (1) {
+    my $n = syscall($splice, fileno($from), 0, fileno($in), 0, 1 << 20, 1);
+    last if $n <= 0;
+    while ($n > 0) {
+      my $m = syscall($splice, fileno($out), 0, fileno($to), 0, $n, 1);
+      last MOVE if $m <= 0;
+      $n -= $m;
+    }
   }
-  process.stdout.write('port ' + port + '\n');
-})().catch((error) => { process.stderr.write(String(error) + '\n'); process.exit(1); });
-process.stdin.on('end', () => process.exit(0));
-process.stdin.on('error', () => process.exit(0));
-process.stdin.resume();
+  shutdown($to, 1);
+}
+sub relay {
+  my ($client, $path) = @_;
+  setsockopt($client, IPPROTO_TCP, TCP_NODELAY, 1);
+  socket(my $up, PF_UNIX, SOCK_STREAM, 0) or exit 1;
+  connect($up, pack_sockaddr_un($path)) or exit 1;
+  my $pid = fork();
+  exit 1 unless defined $pid;
+  if ($pid == 0) { pump($client, $up); exit 0; }
+  pump($up, $client);
+  exit 0;
+}
+my @listeners = ([listener(0), $proxy]);
+for my $forward (@forwards) {
+  my ($port, $path) = split /=/, $forward, 2;
+  push @listeners, [listener($port), $path];
+}
+my ($port) = unpack_sockaddr_in(getsockname($listeners[0][0]));
+$| = 1;
+print "port $port\n";
+my $select = IO::Select->new(\*STDIN, map { $_->[0] } @listeners);
+while (1) {
+  for my $ready ($select->can_read) {
+    if ($ready == \*STDIN) { exit 0 unless sysread(STDIN, my $ignored, 4096); next; }
+    my ($listening) = grep { $_->[0] == $ready } @listeners;
+    accept(my $client, $ready) or next;
+    my $pid = fork();
+    if (defined $pid && $pid == 0) {
+      close $_->[0] for @listeners;
+      relay($client, $listening->[1]);
+    }
+    close $client;
+  }
+}
 `;
 
 /** How long the bridge may take to listen before the sandbox counts as unavailable. */
@@ -69,7 +111,9 @@ export class Bridge implements BridgeEnds {
       ...forwards.map((port) => `${port}=${socketIn(dir, `port-${port}`)}`),
     ]);
     try {
-      const match = await waitForLine(child, /^port (\d+)$/m, BRIDGE_TIMEOUT_MS, 'the network bridge');
+      const match = await waitForLine(child, /^port (\d+)$/m, BRIDGE_TIMEOUT_MS);
+      if ('failed' in match)
+        throw new SandboxError(`the network bridge failed to start (${match.failed})${match.detail}`);
       child.unref();
       for (const stream of [child.stdin, child.stdout, child.stderr])
         (stream as unknown as { unref?: () => void }).unref?.();
@@ -102,7 +146,7 @@ function spawnBridge(sandbox: Sandbox, args: readonly string[]): ChildProcessWit
   const { isolation, escalate, programs } = sandbox.config;
   const net = `--net=${sandbox.namespace('net')}`;
   const bare = ['--no-new-privs', '--inh-caps=-all', '--bounding-set=-all'];
-  const node = [process.execPath, '-e', BRIDGE, ...args];
+  const perl = ['perl', '-e', BRIDGE, String(sandbox.config.splice), ...args];
   const argv =
     isolation === 'rootless'
       ? [
@@ -114,7 +158,7 @@ function spawnBridge(sandbox: Sandbox, args: readonly string[]): ChildProcessWit
           programs.setpriv,
           ...bare,
           '--',
-          ...node,
+          ...perl,
         ]
       : [
           ...escalate,
@@ -128,7 +172,7 @@ function spawnBridge(sandbox: Sandbox, args: readonly string[]): ChildProcessWit
           '--clear-groups',
           ...bare,
           '--',
-          ...node,
+          ...perl,
         ];
   const [program, ...rest] = argv;
   return spawn(program as string, rest, {

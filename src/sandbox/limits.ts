@@ -99,4 +99,5 @@ export const NETWORK_OFF_ENV: Readonly<Record<string, string>> = {
   YARN_ENABLE_NETWORK: '0',
   CARGO_NET_OFFLINE: 'true',
   GOPROXY: 'off',
+  MAVEN_ARGS: '--offline',
 };

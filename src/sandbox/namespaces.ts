@@ -33,6 +33,8 @@ export interface SandboxConfig {
   idmapped: boolean;
   /** The number of `keyctl(2)` on this machine's architecture. */
   keyctl: number;
+  /** And of `splice(2)` (the bridge of a `gated` network). */
+  splice: number;
   /**
    * `host`: the host's network. `none`: a network namespace of its own, loopback only. `gated`: the same,
    * with the bridge to the network gate's proxy as the one way out.
@@ -340,9 +342,10 @@ async function startTemplate(
     env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  const pid = Number(
-    (await waitForLine(template, /^ready (\d+)$/m, TEMPLATE_TIMEOUT_MS, 'building the sandbox'))[1],
-  );
+  const ready = await waitForLine(template, /^ready (\d+)$/m, TEMPLATE_TIMEOUT_MS);
+  if ('failed' in ready)
+    throw new SandboxError(`building the sandbox failed (${ready.failed})${ready.detail}`);
+  const pid = Number(ready[1]);
   template.unref();
   for (const stream of [template.stdin, template.stdout, template.stderr]) {
     (stream as unknown as { unref?: () => void }).unref?.();
@@ -351,15 +354,14 @@ async function startTemplate(
 }
 
 /**
- * Resolves with the match once a process of the sandbox's (the template, the bridge) printed the line that
- * says it is ready; rejects with what went wrong (`what` failed, and the end of its stderr).
+ * The match once a process of the sandbox's (the template, the bridge) printed the line that says it is
+ * ready; else, the process killed, what went wrong (and the end of its stderr).
  */
 export async function waitForLine(
   child: ChildProcessWithoutNullStreams,
   line: RegExp,
   timeoutMs: number,
-  what: string,
-): Promise<RegExpExecArray> {
+): Promise<RegExpExecArray | { failed: string; detail: string }> {
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -382,5 +384,5 @@ export async function waitForLine(
   if (typeof outcome !== 'string') return outcome;
   child.kill('SIGKILL');
   const detail = stderr.trim().split('\n').slice(-3).join(' ');
-  throw new SandboxError(`${what} failed (${outcome})${detail ? `: ${detail}` : ''}`);
+  return { failed: outcome, detail: detail ? `: ${detail}` : '' };
 }

@@ -73,6 +73,8 @@ const HOSTED_TOOL_CACHE = '/opt/hostedtoolcache';
 
 /** `keyctl(2)`'s number on the architectures GitHub's runners have. */
 const KEYCTL: Partial<Record<NodeJS.Architecture, number>> = { x64: 250, arm64: 219, arm: 311, ia32: 288 };
+/** `splice(2)`'s, for the gated network's bridge. */
+const SPLICE: Partial<Record<NodeJS.Architecture, number>> = { x64: 275, arm64: 76, arm: 340, ia32: 313 };
 
 export interface SandboxRequest {
   workspace: string;
@@ -190,7 +192,8 @@ function toolsIdentity(
 export async function sandboxConfig(request: SandboxRequest): Promise<SandboxConfig> {
   if (process.platform !== 'linux') throw new SandboxError(`${process.platform} has no Linux namespaces`);
   const keyctl = KEYCTL[process.arch];
-  if (keyctl === undefined)
+  const splice = SPLICE[process.arch];
+  if (keyctl === undefined || splice === undefined)
     throw new SandboxError(`the sandbox does not know ${process.arch}'s system calls`);
   // prlimit and perl are not passed as paths: the scripts find them in the system's directories.
   const [sh, env, unshare, nsenter, setpriv, rm] = await Promise.all(
@@ -215,6 +218,7 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
     programs: { sh: sh!, env: env!, unshare: unshare!, nsenter: nsenter!, setpriv: setpriv!, rm: rm! },
     ...tools,
     keyctl,
+    splice,
     network: request.network,
     workspace: request.workspace,
     workspaceAccess: request.workspaceAccess ?? 'read-write',

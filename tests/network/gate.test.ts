@@ -269,6 +269,27 @@ describe('what the gate refuses, and how it says so', () => {
     );
   });
 
+  it('reaches no abstract Unix socket of the runner’s (they belong to the runner’s network namespace)', async () => {
+    const name = `todo-agent-gate-${process.pid}`;
+    const heard: string[] = [];
+    const abstract = createTcpServer((socket) => {
+      heard.push('connection');
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => abstract.listen(`\0${name}`, resolve));
+    try {
+      const result = await inSandbox(
+        `/usr/bin/python3 -c "import socket; s = socket.socket(socket.AF_UNIX); s.connect('\\0${name}')" 2>&1 | tail -1`,
+      );
+      expect({ output: result.output, heard }).toEqual({
+        output: 'ConnectionRefusedError: [Errno 111] Connection refused\n',
+        heard: [],
+      });
+    } finally {
+      await new Promise((resolve) => abstract.close(resolve));
+    }
+  });
+
   it('a tool that ignores the proxy (raw TCP, git://, a UDP query, its own lookup) fails at once with the reason', async () => {
     const result = await inSandbox(
       [

@@ -36,13 +36,13 @@ afterAll(async () => {
 const inSandbox = (command: string) =>
   runCommand(command, { cwd: ws, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 20_000, sandbox });
 
-/** The bridge's process, found by its socket's path on node's command line. */
+/** The bridge's process, found by its socket's path on perl's command line. */
 async function bridgeStatus(): Promise<string | undefined> {
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    // Node itself (through sudo, sudo's own process holds the same command line).
-    if (cmdline.startsWith(`${process.execPath}\0`) && cmdline.includes(bridge.proxySocket))
+    // perl itself (through sudo, sudo's own process holds the same command line).
+    if (cmdline.startsWith('perl\0-e\0') && cmdline.includes(bridge.proxySocket))
       return await readFile(`/proc/${entry}/status`, 'utf8');
   }
   return undefined;

@@ -1,4 +1,4 @@
-// Bench measure 10: what the maintainer's MCP servers cost. A tool call through a local server in the sandbox
+// Bench measure 11: what the maintainer's MCP servers cost. A tool call through a local server in the sandbox
 // (server-everything's `echo`, over its stdio) against a built-in tool (read_file of a small file), both
 // through the toolbox as the loop calls them; and the cached prefix (tools and system prompt) of a run's first
 // request with 5 and with 50 MCP tools, the 50 deferred behind the tool search and, on a model without it,

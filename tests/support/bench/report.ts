@@ -6,6 +6,7 @@ import type { ColdLoopAt } from './cold-loop.js';
 import type { LoopOverhead } from './loop.js';
 import type { SandboxCost } from './sandbox.js';
 import type { McpCost } from './mcp.js';
+import type { NetworkCost } from './network.js';
 import type { WaitsAt } from './waits.js';
 import type { HostileInputs } from './hostile.js';
 import type { ProcessCost } from '../memory-probe.js';
@@ -25,6 +26,7 @@ export interface BenchResults {
   /** Measure 8 at each GitHub latency, 0 ms first. */
   waits: WaitsAt[];
   hostileInputs: HostileInputs;
+  network: NetworkCost;
 }
 
 export type Verdict = 'pass' | 'FAIL' | 'info';
@@ -188,6 +190,7 @@ export function verdicts(results: BenchResults): Row[] {
     mcp,
     waits,
     hostileInputs,
+    network,
   } = results;
   const clearing = clearingShare;
   const coldRows = coldLoop.byTurns.map((at): Row => ({
@@ -279,6 +282,7 @@ export function verdicts(results: BenchResults): Row[] {
     },
     ...waits.flatMap(waitRows),
     ...hostileRows(hostileInputs),
+    ...networkRows(network),
     ...mcpRows(mcp),
     {
       measure: '6 dist/index.js',
@@ -295,11 +299,43 @@ export function verdicts(results: BenchResults): Row[] {
   ];
 }
 
-/** Measure 10: a call through a local MCP server against a built-in tool, and the prefix by MCP tools. */
+/** Measure 10: the network gate against every host, in the same run; `none`'s failures. */
+export function networkRows({ npmCi, pipInstall, smallRequest, offline }: NetworkCost): Row[] {
+  const install = (what: string, t: NetworkCost['pipInstall'] | NonNullable<NetworkCost['npmCi']>): Row => ({
+    measure: `10 network gate: ${what}`,
+    value: `${t.ratio.toFixed(3)}× (${ms(median(t.allowlistMs))} behind the gate, ${ms(median(t.allMs))} with every host)`,
+    target: '≤ 1.05×',
+    verdict: check(t.ratio <= 1.05),
+  });
+  return [
+    ...(npmCi ? [install(`npm ci, ${npmCi.packages} packages, cold cache`, npmCi)] : []),
+    install(`pip install, ${pipInstall.wheels} wheels from a local index`, pipInstall),
+    {
+      measure: '  network gate: added to a small request (new connection)',
+      value: `${ms(smallRequest.addedMs)} (${ms(smallRequest.proxiedMs)} vs ${ms(smallRequest.directMs)} direct)`,
+      target: '< 2 ms',
+      verdict: check(smallRequest.addedMs < 2),
+    },
+    {
+      measure: '  tool_network: none, npm ci fails and says why',
+      value: `${ms(offline.npmMs)}${offline.npmSaysWhy ? '' : ' (no note)'}`,
+      target: '< 2 s, with the note',
+      verdict: check(offline.npmMs < 2000 && offline.npmSaysWhy),
+    },
+    {
+      measure: '  tool_network: none, pip install fails and says why',
+      value: `${ms(offline.pipMs)}${offline.pipSaysWhy ? '' : ' (no note)'}`,
+      target: '< 2 s, with the note',
+      verdict: check(offline.pipMs < 2000 && offline.pipSaysWhy),
+    },
+  ];
+}
+
+/** Measure 11: a call through a local MCP server against a built-in tool, and the prefix by MCP tools. */
 function mcpRows(mcp: McpCost): Row[] {
   return [
     {
-      measure: '10 MCP: added to a tool call (local server in the sandbox)',
+      measure: '11 MCP: added to a tool call (local server in the sandbox)',
       value: `${ms(mcp.medianAddedPerCallMs)} (${ms(mcp.medianMcpCallMs)} vs ${ms(mcp.medianBuiltInCallMs)} read_file)`,
       target: '< 20 ms',
       verdict: check(mcp.medianAddedPerCallMs < 20),
