@@ -1,5 +1,5 @@
-// The shell scripts that build the sandbox, and the two perl lines they use for system calls util-linux has
-// no command for. Every path reaches them as an argument, never as script text.
+// The shell scripts that build the sandbox, and the perl lines they use for system calls util-linux has no
+// command for (and for an environment kept off sudo's command line). Every path reaches them as an argument, never as script text.
 //
 // TEMPLATE runs once per run, as root (rootless: as root of a user namespace of its own, rootless.ts), as
 // PID 1 of a PID namespace and in a mount namespace of its own (and a network namespace of its own unless
@@ -76,6 +76,23 @@ export const KEYRING_PL = String.raw`
 my $keyctl = shift;
 syscall($keyctl, 1, 0) >= 0 or die "todo-agent-call: no session keyring of its own: $!
 ";
+exec { $ARGV[0] } @ARGV or die "todo-agent-call: $ARGV[0]: $!
+";
+`;
+
+/**
+ * `perl -e ENV_FILE_PL FILE PROGRAM ARGS…`, as root through sudo: runs PROGRAM with exactly FILE's
+ * environment (`NAME=value` entries, each ended by a NUL), and removes FILE once read. A command line is
+ * anyone's to read (/proc/PID/cmdline, for as long as sudo waits for the call), a file of mode 600 its owner's.
+ */
+export const ENV_FILE_PL = String.raw`
+my $file = shift;
+open(my $in, '<', $file) or die "todo-agent-call: $file: $!
+";
+my $pairs = do { local $/; <$in> };
+close $in;
+unlink $file;
+%ENV = map { split /=/, $_, 2 } split /\0/, $pairs;
 exec { $ARGV[0] } @ARGV or die "todo-agent-call: $ARGV[0]: $!
 ";
 `;

@@ -3,8 +3,11 @@
 // (init.ts). With a network that is not the host's, the template has a network namespace of its own too;
 // `gated`, the bridge (bridge.ts) and the network gate that answers it (src/network/) are its way out.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { CALL, IDMAP_PL, KEYRING_PL, TEMPLATE } from './init.js';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CALL, ENV_FILE_PL, IDMAP_PL, KEYRING_PL, TEMPLATE } from './init.js';
 import { LIMITS, NETWORK_OFF_ENV } from './limits.js';
 import { makePrivateDirs, removePrivateDirs } from './private-dirs.js';
 
@@ -22,7 +25,7 @@ export interface SandboxConfig {
    */
   escalate: readonly string[];
   /** Absolute paths of the programs the sandbox is built with. */
-  programs: { sh: string; env: string; unshare: string; nsenter: string; setpriv: string; rm: string };
+  programs: { sh: string; perl: string; unshare: string; nsenter: string; setpriv: string; rm: string };
   /**
    * The identity commands run as: the workspace's owner, or an unprivileged one when that is root; rootless,
    * the action's own user. Never 0.
@@ -254,17 +257,23 @@ export class Sandbox {
       // As root: spawn drops the supplementary groups for us when given an identity.
       return { argv: inside, env, identity: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } };
     }
-    // sudo would reset the environment: `env -i` sets exactly the tools' one again. If sudo is killed,
-    // the pdeathsig takes the namespace's creator, and so the whole namespace, with it.
-    const pairs = Object.entries(env)
-      .filter(([, value]) => value !== undefined)
-      .map(([name, value]) => `${name}=${value}`);
+    // sudo would reset the environment, and its command line is anyone's to read while the call runs: the
+    // tools' environment (an MCP server's secrets among it) goes in a file only this user may read, which perl
+    // reads as root, removes and sets exactly. If sudo is killed, the pdeathsig takes the namespace's creator,
+    // and so the whole namespace, with it.
+    const file = path.join(this.privateDir, `env-${randomUUID()}`);
+    const pairs = Object.entries(env).filter(([, value]) => value !== undefined);
+    writeFileSync(file, pairs.map(([name, value]) => `${name}=${value}\0`).join(''), {
+      mode: 0o600,
+      flag: 'wx',
+    });
     return {
       argv: [
         ...this.config.escalate,
-        programs.env,
-        '-i',
-        ...pairs,
+        programs.perl,
+        '-e',
+        ENV_FILE_PL,
+        file,
         programs.setpriv,
         '--pdeathsig',
         'KILL',

@@ -195,9 +195,9 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
   const splice = SPLICE[process.arch];
   if (keyctl === undefined || splice === undefined)
     throw new SandboxError(`the sandbox does not know ${process.arch}'s system calls`);
-  // prlimit and perl are not passed as paths: the scripts find them in the system's directories.
-  const [sh, env, unshare, nsenter, setpriv, rm] = await Promise.all(
-    ['sh', 'env', 'unshare', 'nsenter', 'setpriv', 'rm', 'prlimit', 'perl'].map(findSystemProgram),
+  // prlimit is not passed as a path: the scripts find it (and perl) in the system's directories.
+  const [sh, perl, unshare, nsenter, setpriv, rm] = await Promise.all(
+    ['sh', 'perl', 'unshare', 'nsenter', 'setpriv', 'rm', 'prlimit'].map(findSystemProgram),
   );
   const owner = await lstat(request.workspace);
   const home = request.home ?? homedir();
@@ -215,7 +215,7 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
   return {
     isolation,
     escalate,
-    programs: { sh: sh!, env: env!, unshare: unshare!, nsenter: nsenter!, setpriv: setpriv!, rm: rm! },
+    programs: { sh: sh!, perl: perl!, unshare: unshare!, nsenter: nsenter!, setpriv: setpriv!, rm: rm! },
     ...tools,
     keyctl,
     splice,

@@ -10,11 +10,21 @@ import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { SandboxConfig } from '../../src/sandbox/namespaces.js';
 import { openSandbox } from '../../src/sandbox/setup.js';
+import { runCommand } from '../../src/sandbox/run-command.js';
 import { asRoot, expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
 const execFileAsync = promisify(execFile);
 
-const { root, home, ws, hiddenDir, hiddenFile, sandbox, run } = await runnerLayout();
+const { root, home, ws, hiddenDir, hiddenFile, sandbox, env, run } = await runnerLayout();
+
+/** Every host process's command line, as any user may read it (/proc/PID/cmdline). */
+async function commandLines(): Promise<string[]> {
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  const lines = await Promise.all(
+    pids.map((pid) => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')),
+  );
+  return lines.map((line) => line.replaceAll('\0', ' '));
+}
 
 /** The gid a user namespace shows for a group it does not map (kernel.overflowgid, 65534 by default). */
 async function overflowGid(): Promise<number> {
@@ -239,6 +249,27 @@ describe("the tools' git and processes", () => {
     expect(await readFile(path.join(repo, '.git', 'config'), 'utf8')).toBe(before.config);
     expect(await hostGit(repo, 'log', '--format=%s')).toBe('one');
     expect(await readFile(path.join(repo, 'b.txt'), 'utf8')).toBe('b\n');
+  });
+
+  it("keeps the tools' environment (an MCP server's secrets) off every host command line, through sudo too", async () => {
+    const value = `env-secret-${process.pid}-${Date.now()}`;
+    const call = runCommand('echo "seen=$TODO_AGENT_ENV_PROBE"; sleep 3', {
+      cwd: ws,
+      env: { ...env, TODO_AGENT_ENV_PROBE: value },
+      timeoutMs: 20_000,
+      sandbox,
+    });
+    // Read while the call runs: sudo, and the call's processes, are there for all of it.
+    let lines: string[] = [];
+    for (let tries = 0; tries < 100 && !lines.some((line) => line.includes('todo-agent-call')); tries++) {
+      await new Promise((done) => setTimeout(done, 50));
+      lines = await commandLines();
+    }
+    expect(lines.some((line) => line.includes('todo-agent-call'))).toBe(true);
+    expect(lines.filter((line) => line.includes(value))).toEqual([]);
+    expect(expectOk(await call)).toContain(`seen=${value}`);
+    // The file that carried it through sudo is gone once read.
+    expect((await readdir(sandbox.privateDir)).filter((name) => name.startsWith('env-'))).toEqual([]);
   });
 
   it("ends every process of the tools when the action's process dies, however it dies", async () => {
