@@ -111,6 +111,8 @@ class Run {
   readonly transcript: Transcript;
   readonly maxTurns: number;
   turn = 0;
+  /** Whether this turn ran a todo call: the reminder counts the turn once it is answered. */
+  calledTodo = false;
   toolCalls = 0;
   maxTokens: number;
   openItemNudges = 0;
@@ -154,11 +156,14 @@ class Run {
     while (this.turn < this.maxTurns) {
       if (this.options.signal?.aborted) return this.finish(CANCELLED);
       this.turn++;
+      this.calledTodo = false;
       this.emit({ type: 'turn_start', turn: this.turn });
       const response = await this.ask();
       if ('end' in response) return this.finish(response);
       this.record(response);
       const reply = costEnding(this.cost(), this.options.maxCostUsd) ?? (await this.answer(response));
+      // The one place a turn is counted, whatever way it was answered: no stop reason can skip it.
+      this.reminder.recordTurn(this.calledTodo);
       this.endTurn(response);
       if ('end' in reply) return this.finish(reply);
       if (reply.content.length > 0) this.transcript.reply(this.withNotes(reply.content));
@@ -192,7 +197,6 @@ class Run {
         return { content: await this.recoverFromCutOff(response) };
       case 'pause_turn':
         // The assistant content is already in history as is; calling again lets the model continue.
-        this.reminder.recordTurn(false);
         return { content: [] };
       case 'refusal':
       case 'model_context_window_exceeded':
@@ -206,7 +210,6 @@ class Run {
   async runTools(response: Message, skipLast = false): Promise<ContentBlockParam[]> {
     const calls = response.content.filter((block) => block.type === 'tool_use');
     const results: ContentBlockParam[] = [];
-    let calledTodo = false;
     for (const [index, call] of calls.entries()) {
       if (skipLast && index === calls.length - 1) {
         results.push(toolResult(call.id, cutOffCall(call.name), true));
@@ -216,7 +219,7 @@ class Run {
       const outcome = await this.toolbox.run(call.name, call.input, this.context);
       const output = this.options.redaction?.redact(outcome.output) ?? outcome.output;
       this.toolCalls++;
-      if (call.name === 'todo') calledTodo = true;
+      if (call.name === 'todo') this.calledTodo = true;
       this.emit({
         type: 'tool',
         turn: this.turn,
@@ -230,10 +233,9 @@ class Run {
       if (outcome.images?.length) this.picturesToCount = true;
       results.push(toolResult(call.id, output, outcome.isError, outcome.images));
     }
-    this.reminder.recordTurn(calledTodo);
     if (calls.length > 0) this.openItemNudges = 0;
     // The list just became all done: the files about to be delivered go with the results, costing no turn.
-    if (calledTodo && !this.options.planOnly && allCompleted(this.todos.items)) {
+    if (this.calledTodo && !this.options.planOnly && allCompleted(this.todos.items)) {
       const review = await this.takeReview();
       if (review) results.push(this.nudge('review', review));
     }
@@ -247,13 +249,11 @@ class Run {
     if (response.content.some((block) => block.type === 'tool_use')) {
       return await this.runTools(response, response.content.at(-1)?.type === 'tool_use');
     }
-    this.reminder.recordTurn(false);
     return [this.nudge('more_tokens', CONTINUE_AFTER_CUT_OFF)];
   }
 
   /** The model stopped talking: finished, stopped early with open items, or said nothing. */
   async afterEndTurn(response: Message): Promise<Reply> {
-    this.reminder.recordTurn(false);
     // Word from the maintainer that came in as the model stopped: it is the next thing to work on.
     const steering = this.takeInbox();
     if (steering.length > 0) return { content: steering };

@@ -116,6 +116,22 @@ describe('the agent loop', () => {
     expect(events.filter((e) => e.type === 'nudge' && e.kind === 'todo_reminder')).toHaveLength(2);
   });
 
+  it('counts every turn toward the reminder, whatever its stop reason', async () => {
+    const { requests, violations } = await play(
+      [
+        reply(plan('in_progress', 'pending')), // request 0 -> todo
+        { content: [text('Let me think…')], stop_reason: 'max_tokens' }, // 1: a cut-off reply
+        { content: [text('Still thinking…')], stop_reason: 'pause_turn' }, // 2: a paused one
+        reply(text('I will stop here.')), // 3: stops with open items -> nudged, and reminded
+        reply(plan('completed', 'completed')), // 4
+        reply(text('done')), // 5
+      ],
+      { reminderRounds: 3 },
+    );
+    expect(violations).toEqual([]);
+    expect(requests.map(hasReminder)).toEqual([false, false, false, false, true, false]);
+  });
+
   it('reminds a model that never plans', async () => {
     const { requests } = await play(
       [

@@ -47,13 +47,13 @@ export class Toolbox {
     try {
       const input = parseInput(tool, raw);
       const answer = await tool.run(input, context);
-      const output = typeof answer === 'string' ? answer : answer.text;
-      const exitCode = tool.exitCode?.(output);
+      if (typeof answer === 'string') return { output: answer, isError: false };
+      const { text, images, exitCode } = answer;
       return {
-        output,
+        output: text,
         isError: false,
         ...(exitCode === undefined ? {} : { exitCode }),
-        ...(typeof answer === 'string' ? {} : { images: answer.images }),
+        ...(images === undefined ? {} : { images }),
       };
     } catch (error) {
       return { output: `${name} failed: ${errorMessage(error)}`, isError: true };

@@ -55,6 +55,18 @@ describe('the toolbox', () => {
     });
   });
 
+  it("passes bash's exit code on as a field, and none for a tool that runs no command", async () => {
+    const toolbox = createToolbox(new TodoManager(), 5);
+    expect(await toolbox.run('bash', { command: 'echo out; exit 5' }, context)).toEqual({
+      output: 'exit code: 5\nout\n',
+      isError: false,
+      exitCode: 5,
+    });
+    const todo = await toolbox.run('todo', { items: [{ text: 'Plan', status: 'pending' }] }, context);
+    expect(todo).not.toHaveProperty('exitCode');
+    expect(todo).not.toHaveProperty('images');
+  });
+
   it('answers an unknown tool with an error naming the tools that exist', async () => {
     const outcome = await createToolbox(new TodoManager(), 5).run('launch_rocket', {}, context);
     expect(outcome).toEqual({
