@@ -30,7 +30,7 @@ export async function agentOptions(
 ): Promise<AgentOptions> {
   const { inputs } = settings;
   // Known from the token's kind (the 👀 it came back as, a classic token's scopes): told to the model up front.
-  const lockedWorkflows = (await api.mayChangeWorkflows()) === false;
+  const lockedWorkflows = (await api.access.mayChangeWorkflows()) === false;
   return {
     ...(sandbox ? { sandbox } : {}),
     task: plan.task + threadHint(threads),

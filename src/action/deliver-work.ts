@@ -37,7 +37,7 @@ export async function deliverWork(
     await putGitDirsRight(prepared, request.record);
     // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     if (plan.kind === 'plan') return {};
-    const mayChangeWorkflows = await request.api.mayChangeWorkflows();
+    const mayChangeWorkflows = await request.api.access.mayChangeWorkflows();
     const delivered = await deliver({
       ...deliveryOf(request, prepared, agentResult, checklist),
       ...(claim ? { claim } : {}),

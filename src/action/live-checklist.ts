@@ -7,7 +7,8 @@ import type { Settings } from '../settings/settings.js';
 import { log } from '../runner/output.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { redactAndCut } from '../text/redact.js';
-import { statusOf, type GitHubApi } from '../github/api.js';
+import { statusOf } from '../github/octokit.js';
+import type { GitHubApi } from '../github/api.js';
 import { ChecklistWatch } from '../github/checklist/watch.js';
 import { CommentWriter } from '../github/checklist/writer.js';
 import { PendingEdits } from '../github/checklist/pending-edits.js';
@@ -86,14 +87,14 @@ export async function openChecklist(
       else if (await watch.check().catch(warn('read'))) body = progress.body();
       if (commentId !== undefined) {
         try {
-          watch.wrote(await api.updateComment(commentId, body));
+          watch.wrote(await api.issues.updateComment(commentId, body));
           return;
         } catch (error) {
           // Someone deleted the checklist: start a new one rather than lose the state.
           if (statusOf(error) !== 404) throw error;
         }
       }
-      const created = await api.createComment(issueNumber, body);
+      const created = await api.issues.createComment(issueNumber, body);
       commentId = created.id;
       url = created.htmlUrl;
       watch.wrote(created);

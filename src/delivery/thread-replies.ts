@@ -68,7 +68,7 @@ export async function replyInThreads(request: ThreadReplies): Promise<number> {
   let posted = 0;
   for (const { thread, items } of addressed) {
     try {
-      await api.replyInThread(request.trigger.issueNumber, thread.id, replyText(items, commit));
+      await api.pulls.replyInThread(request.trigger.issueNumber, thread.id, replyText(items, commit));
       posted++;
     } catch (error) {
       log.warning(`could not reply in review thread ${thread.label}: ${errorSentence(error)}`);

@@ -1,7 +1,9 @@
 // Watches the checklist comment for a maintainer's edits while the run goes: a conditional GET (free when
 // nothing changed) every ~10 s and before each write, so that the action's next write never overwrites an
 // edit it has not merged. Only people with write access can edit a comment that is not theirs.
-import { statusOf, type GitHubApi, type WrittenComment } from '../api.js';
+import { statusOf } from '../octokit.js';
+import type { GitHubApi } from '../api.js';
+import type { WrittenComment } from '../api/issues.js';
 import { parseAgentState } from './state.js';
 import { readEdits, type ListEdit } from './edits.js';
 
@@ -58,7 +60,7 @@ export class ChecklistWatch {
     if (id === undefined) return false;
     let changed: { body: string; etag?: string } | undefined;
     try {
-      changed = await this.#api.commentIfChanged(id, this.#etag);
+      changed = await this.#api.issues.commentIfChanged(id, this.#etag);
     } catch (error) {
       // A deleted checklist is no edit: the next write puts the state in a new comment.
       if (statusOf(error) === 404) return false;
