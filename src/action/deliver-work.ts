@@ -15,7 +15,7 @@ import { replyInThreads } from '../delivery/thread-replies.js';
 import { headline, type WorkPlan } from '../github/work-plan.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { redactAndCut } from '../text/redact.js';
-import type { LiveChecklist } from './live-checklist.js';
+import type { LiveChecklist } from '../github/checklist/live.js';
 import type { JobRequest, Prepared } from './prepare.js';
 
 /**
