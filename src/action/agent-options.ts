@@ -2,18 +2,17 @@
 // the verify gate, and the first message's view of an earlier run.
 import path from 'node:path';
 import type { AgentObserver } from '../agent/events.js';
-import type { AgentOptions, InboxEntry } from '../agent/loop.js';
+import type { AgentOptions, DeliveryList, InboxEntry } from '../agent/options.js';
 import { openWorkspace } from '../agent/workspace.js';
 import { Model, type ModelOptions } from '../model/client.js';
 import { credentialFiles } from '../sandbox/credential-files.js';
 import { threadHint } from '../github/thread/review-threads.js';
 import { runContext } from '../github/thread/run-context.js';
-import type { Briefing, RunFacts } from '../agent/prompt.js';
+import type { Briefing, RunFacts } from '../agent/briefing/prompt.js';
 import type { VerifySettings } from '../agent/verify.js';
 import type { WorkPlan } from '../github/work-plan.js';
 import { deliveryReview } from '../delivery/review.js';
 import type { BranchClaim } from '../delivery/branch-claim.js';
-import type { DeliveryList } from '../agent/loop.js';
 import { disarmGitDirs } from '../git/git-dirs.js';
 import type { GitRepo } from '../git/repo.js';
 import { logDisarmed } from './deliver-work.js';

@@ -5,7 +5,7 @@
 import { childEnv } from '../sandbox/child-env.js';
 import type { AgentResult } from '../agent/events.js';
 import type { Delivery } from '../delivery/deliver.js';
-import { loadInstructions, type InstructionFile } from '../agent/instructions.js';
+import { loadInstructions, type InstructionFile } from '../agent/briefing/instructions.js';
 import { credentialFiles } from '../sandbox/credential-files.js';
 import type { Redaction } from '../sandbox/capped-output.js';
 import type { Sandbox } from '../sandbox/namespaces.js';

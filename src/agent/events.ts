@@ -1,7 +1,7 @@
 // What the agent core tells its observers. The core knows nothing of GitHub or terminals.
 import type { MessageParam } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
-import type { TodoItem } from './todos.js';
+import type { TodoItem } from './todo/todos.js';
 
 /** `planned`: a plan-only run ended with the model's plan, and changed nothing. */
 export type AgentStatus = 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'planned';

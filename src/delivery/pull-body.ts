@@ -2,7 +2,7 @@
 import { type AgentResult } from '../agent/events.js';
 import { promptTokens } from '../model/usage.js';
 import type { HeldBack } from './held-back.js';
-import { unverifiedItems } from '../agent/todos.js';
+import { unverifiedItems } from '../agent/todo/todos.js';
 import { renderTaskList, verifyLine } from '../github/checklist/render.js';
 import { codeSpan, escapeMarkdown, safeUrl } from '../text/markdown.js';
 import { inertMarkdown } from '../text/inert-markdown.js';

@@ -1,5 +1,5 @@
 // Where a run works and what it starts from: a fresh branch, an earlier run's branch, or a PR's head.
-import type { TodoItem } from '../agent/todos.js';
+import type { TodoItem } from '../agent/todo/todos.js';
 import { branchName } from '../git/branch-name.js';
 import type { GitRepo } from '../git/repo.js';
 import type { GitHubApi } from './api.js';

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
-import { runAgent, type AgentOptions } from '../../src/agent/loop.js';
+import { runAgent } from '../../src/agent/loop.js';
+import type { AgentOptions } from '../../src/agent/options.js';
 import { Model } from '../../src/model/client.js';
-import { REMINDER_PREFIX } from '../../src/agent/reminder.js';
+import { REMINDER_PREFIX } from '../../src/agent/todo/reminder.js';
 import { openWorkspace } from '../../src/agent/workspace.js';
 import { Redactor } from '../../src/text/redact.js';
 import {

@@ -1,7 +1,7 @@
 // The toolbox: the five tools' definitions for the model, and one safe way to run a tool call.
 import { z } from 'zod';
 import type { ToolDefinition } from '../../model/messages.js';
-import type { TodoManager } from '../todos.js';
+import type { TodoManager } from '../todo/todos.js';
 import { createBashTool } from './bash.js';
 import { editFileTool } from './edit-file.js';
 import { githubTool } from './github.js';

@@ -1,5 +1,5 @@
 // The `todo` tool: the model's only way to change its plan. Validation and state live in TodoManager.
-import { todoInputSchema, type TodoManager } from '../todos.js';
+import { todoInputSchema, type TodoManager } from '../todo/todos.js';
 import type { Tool } from './types.js';
 
 export function todoTool(todos: TodoManager): Tool<typeof todoInputSchema> {

@@ -1,8 +1,8 @@
 // The checklist comment while a run goes: created before the first model call, edited in place, and read
 // back every few seconds so that a maintainer's edit is merged into the run rather than overwritten.
 import type { AgentObserver, AgentResult } from '../../agent/events.js';
-import type { InboxEntry } from '../../agent/loop.js';
-import type { TodoItem } from '../../agent/todos.js';
+import type { InboxEntry } from '../../agent/options.js';
+import type { TodoItem } from '../../agent/todo/todos.js';
 import { errorSentence } from '../../text/error-sentence.js';
 import type { Issues } from '../api/issues.js';
 import { statusOf } from '../octokit.js';

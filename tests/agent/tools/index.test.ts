@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TodoManager } from '../../../src/agent/todos.js';
+import { TodoManager } from '../../../src/agent/todo/todos.js';
 import { createToolbox } from '../../../src/agent/tools/index.js';
 import type { ToolContext } from '../../../src/agent/tools/types.js';
 import { openWorkspace } from '../../../src/agent/workspace.js';

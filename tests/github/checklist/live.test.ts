@@ -2,7 +2,7 @@
 // maintainer's edit merged rather than overwritten, made anew when deleted, and the run's end written last.
 import { describe, expect, it } from 'vitest';
 import type { AgentResult } from '../../../src/agent/events.js';
-import type { TodoItem } from '../../../src/agent/todos.js';
+import type { TodoItem } from '../../../src/agent/todo/todos.js';
 import { GitHubApi } from '../../../src/github/api.js';
 import { LiveChecklist } from '../../../src/github/checklist/live.js';
 import { parseAgentState } from '../../../src/github/checklist/state.js';
