@@ -1,4 +1,4 @@
-// The toolbox: the five tools' definitions for the model, and one safe way to run a tool call.
+// The toolbox: the six tools' definitions for the model, and one safe way to run a tool call.
 import { z } from 'zod';
 import type { ToolDefinition } from '../../model/messages.js';
 import type { TodoManager } from '../todo/todos.js';
@@ -62,7 +62,7 @@ export class Toolbox {
 }
 
 /**
- * The five tools; `bashTimeoutSeconds` is the most any one bash call may last (bash_timeout).
+ * The six tools (github only with a reader); `bashTimeoutSeconds` is the most any bash call may last.
  * `readOnly` (a plan-only run) leaves out the tools that write files; `github` adds the github tool.
  */
 export function createToolbox(
