@@ -1,0 +1,53 @@
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { pendingChange } from '../../src/delivery/pending-change.js';
+import { GitRepo } from '../../src/git/repo.js';
+import { commitFiles, git, GIT_ENV, useGitScratch } from '../support/git-fixture.js';
+
+let dir: string;
+let repo: GitRepo;
+let start: string;
+
+function write(path: string, content: string): void {
+  mkdirSync(join(dir, path, '..'), { recursive: true });
+  writeFileSync(join(dir, path), content);
+}
+
+useGitScratch('pending-', (scratch) => {
+  dir = scratch.dir;
+  mkdirSync(dir);
+  git(dir, 'init', '-q', '-b', 'main');
+  commitFiles(dir, { 'hello.py': 'a\n', 'old.txt': 'gone\n' }, 'start');
+  start = git(dir, 'rev-parse', 'HEAD');
+  repo = new GitRepo(dir, { env: GIT_ENV });
+});
+
+const paths = (changes: ReadonlyArray<{ path: string }>) => changes.map((change) => change.path);
+
+describe('pendingChange', () => {
+  it('stages the whole work tree and sorts what is held back out of what is committed', async () => {
+    write('hello.py', 'b\n');
+    rmSync(join(dir, 'old.txt'));
+    write('node_modules/pad/index.js', 'module.exports = 1\n');
+    symlinkSync('/etc/passwd', join(dir, 'out.txt'));
+    const pending = await pendingChange(repo, start);
+    expect(paths(pending.changes)).toEqual(['hello.py', 'node_modules/pad/index.js', 'old.txt', 'out.txt']);
+    expect(paths(pending.committed)).toEqual(['hello.py', 'old.txt']);
+    expect(pending.heldBack.map(({ path }) => path)).toEqual(['node_modules', 'out.txt']);
+    expect(pending.workflows).toEqual([]);
+    // Held back is only listed here: the index keeps everything until the delivery takes it out.
+    expect(git(dir, 'diff', '--cached', '--name-only', start).split('\n')).toContain('out.txt');
+  });
+
+  it('leaves workflow files out only when the token may not change them', async () => {
+    write('hello.py', 'b\n');
+    write('.github/workflows/ci.yml', 'name: ci\n');
+    const locked = await pendingChange(repo, start, { lockedWorkflows: true });
+    expect(paths(locked.committed)).toEqual(['hello.py']);
+    expect(locked.workflows).toEqual(['.github/workflows/ci.yml']);
+    const open = await pendingChange(repo, start);
+    expect(paths(open.committed)).toEqual(['.github/workflows/ci.yml', 'hello.py']);
+    expect(open.workflows).toEqual([]);
+  });
+});
