@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
-    testTimeout: 30_000,
+    // Generous: CI shares two cores with other work, and an end-to-end run of dist/ took 30 s at load 15.
+    testTimeout: 90_000,
     hookTimeout: 30_000,
     pool: 'forks',
   },

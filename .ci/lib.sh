@@ -10,7 +10,8 @@ ROOTLESS_GROUP=todo-rootless-extra
 # The workspace's .git against the model: as root and runner (e2e-root, which runs the action as both), on
 # Node 24 through sudo (e2e-runner) and rootless (sandbox-rootless).
 GIT_DIR_E2E=(tests/e2e/git-dir.test.ts tests/e2e/git-dir-kill.test.ts)
-SANDBOX_TESTS=(tests/sandbox tests/e2e/sandbox.test.ts tests/e2e/sandbox-limits.test.ts "${GIT_DIR_E2E[@]}")
+SANDBOX_TESTS=(tests/sandbox tests/network tests/e2e/sandbox.test.ts tests/e2e/sandbox-limits.test.ts
+  tests/e2e/network.test.ts "${GIT_DIR_E2E[@]}")
 ROOT_E2E=tests/e2e/sandbox-root.test.ts
 
 # The users and Node 24, made once per machine (idempotent).

@@ -1,7 +1,6 @@
-// `npm run bench [-- --quick] [-- --out FILE]`: measures issue 5's six costs, and the later issues' own, on
-// the bundled action and CLI against the local GitHub emulator and a zero-latency scripted model, prints one
-// table with a verdict per target, and writes every number to .bench/results.json. Timings are medians of
-// repeated runs.
+// `npm run bench [-- --quick] [-- --out FILE]`: measures issue 5's six costs on the bundled action and CLI
+// against the local GitHub emulator and a zero-latency scripted model, prints one table with a verdict per
+// target, and writes every number to .bench/results.json. Timings are medians of repeated runs.
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
@@ -20,7 +19,14 @@ import { measureLoopOverhead } from '../tests/support/bench/loop.js';
 import { measureSandboxCost } from '../tests/support/bench/sandbox.js';
 import { measureWaits } from '../tests/support/bench/waits.js';
 import { measureHostileInputs } from '../tests/support/bench/hostile.js';
-import { renderTable, verdicts, type BenchResults } from '../tests/support/bench/report.js';
+import { measureNetworkCost } from '../tests/support/bench/network.js';
+import {
+  networkRows,
+  renderTable,
+  verdicts,
+  type BenchResults,
+  type Row,
+} from '../tests/support/bench/report.js';
 import { checkRequest } from '../tests/support/github/openapi.js';
 
 /** Runs per measure; `--quick` keeps the bench well under a minute, the full set under three. */
@@ -36,6 +42,7 @@ const REPS = {
     sandbox: [5, 41],
     waits: 5,
     filter: 21,
+    network: 3,
   },
   quick: {
     firstWrite: 2,
@@ -48,6 +55,7 @@ const REPS = {
     sandbox: [2, 9],
     waits: 1,
     filter: 5,
+    network: 1,
   },
 };
 const LOOP_TURNS = [10, 100, 300];
@@ -72,15 +80,12 @@ async function step<T>(label: string, measure: () => Promise<T>): Promise<T> {
   return result;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { quick: { type: 'boolean', default: false }, out: { type: 'string' } },
-  });
-  const reps = values.quick ? REPS.quick : REPS.full;
-  const out = resolve(values.out ?? join(ROOT, '.bench/results.json'));
-  const started = Date.now();
-  const loadBefore = loadavg()[0] ?? 0;
-
+/** Every measure, 1 to 10, each at the reps given (`quick`: hostile inputs' smaller set). */
+async function measureAll(
+  reps: (typeof REPS)['full'],
+  quick: boolean,
+  network: () => Promise<BenchResults['network']>,
+): Promise<BenchResults> {
   // Parse GitHub's OpenAPI description now, so the emulator never does it inside a timed run.
   checkRequest('GET', '/repos/octo-org/hello-world', undefined);
   const distSize = await measureDistSize();
@@ -109,12 +114,41 @@ async function main(): Promise<void> {
     distSize,
     sandbox: await step('7 sandbox', () => measureSandboxCost(reps.sandbox[0]!, reps.sandbox[1]!)),
     waits: [],
-    hostileInputs: await step('9 hostile inputs', () => measureHostileInputs(reps.filter, values.quick)),
+    hostileInputs: await step('9 hostile inputs', () => measureHostileInputs(reps.filter, quick)),
+    network: await network(),
   };
   for (const latency of GITHUB_LATENCIES_MS)
     results.waits.push(await step(`8 waits, GitHub ${latency} ms`, () => measureWaits(reps.waits, latency)));
 
-  const rows = verdicts(results);
+  return results;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      /** `network`: measure 10 alone (it reaches the npm registry, and takes a while). */
+      only: { type: 'string' },
+    },
+  });
+  const reps = values.quick ? REPS.quick : REPS.full;
+  const out = resolve(values.out ?? join(ROOT, '.bench/results.json'));
+  const started = Date.now();
+  const loadBefore = loadavg()[0] ?? 0;
+
+  const network = () => step('10 network gate', () => measureNetworkCost(reps.network, !values.quick));
+  let results: Partial<BenchResults>;
+  let rows: Row[];
+  if (values.only === 'network') {
+    const measured = await network();
+    results = { network: measured };
+    rows = networkRows(measured);
+  } else {
+    const all = await measureAll(reps, values.quick, network);
+    results = all;
+    rows = verdicts(all);
+  }
   const meta = {
     date: new Date(started).toISOString(),
     commit: gitCommit(),

@@ -24,7 +24,8 @@ const MORE: Record<string, string> = {
   max_cost_usd: '[What a run costs](models-and-cost.md#what-a-run-costs-and-the-caps)',
   verify_command: '[The verification gate](how-it-works.md#the-verification-gate)',
   sandbox: '[The sandbox](security.md#the-sandbox)',
-  tool_network: '[The sandbox](security.md#the-sandbox)',
+  tool_network: '[The network gate](network.md)',
+  allowed_hosts: '[Adding hosts](network.md#adding-hosts)',
   github_token: '[Permissions](setup.md#permissions-and-why-each-is-needed)',
   transcript: '[The run record](how-it-works.md#the-run-record)',
 };

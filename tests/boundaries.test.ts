@@ -96,6 +96,25 @@ describe('the layout', () => {
     expect(starters.map((s) => s.file)).toEqual(['images/decoder.ts']);
   });
 
+  it('the network gate is one folder: network/ imports only the sandbox of ours, and the rest reach it through gate.ts and hosts.ts', () => {
+    const gate = sources.filter((s) => s.folder === 'network');
+    expect(gate.map((s) => s.file)).toContain('network/gate.ts');
+    const breaches = gate.flatMap((s) =>
+      s.imports
+        .filter((name) => ours(name) && !/^(network|sandbox|text)\//.test(name))
+        .map((name) => `${s.file} → ${name}`),
+    );
+    expect(breaches).toEqual([]);
+    const users = sources.filter(
+      (s) => s.folder !== 'network' && s.imports.some((name) => name.startsWith('network/')),
+    );
+    const entries = new Set(users.flatMap((s) => s.imports.filter((name) => name.startsWith('network/'))));
+    expect([...entries].sort()).toEqual(['network/gate.ts', 'network/hosts.ts']);
+    // The wiring opens it and the settings read allowed_hosts; the agent core learns of refusals from the
+    // sandbox it is given, never from the gate itself.
+    expect([...new Set(users.map((s) => s.folder))].sort()).toEqual(['action', 'cli', 'settings']);
+  });
+
   it('only src/github/octokit.ts holds an Octokit, and only src/runner/output.ts the runner (both redact what they send)', () => {
     const importers = (pattern: RegExp) =>
       sources.filter((s) => s.imports.some((name) => !ours(name) && pattern.test(name))).map((s) => s.file);

@@ -68,7 +68,7 @@ const action = parse(read('action.yml')) as ActionMetadata;
 describe('action.yml, as the Marketplace documents its rules', () => {
   it('is the one action metadata file at the root', () => {
     expect(readdirSync(ROOT).filter((name) => /^action\.ya?ml$/.test(name))).toEqual(['action.yml']);
-    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js', post: 'dist/post.js' });
   });
 
   it('has a name no GitHub account or Marketplace category can have, and a description', () => {

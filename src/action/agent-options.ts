@@ -5,9 +5,10 @@ import type { AgentOptions, InboxEntry } from '../agent/loop.js';
 import { openWorkspace } from '../agent/workspace.js';
 import { Model, type ModelOptions } from '../model/client.js';
 import { credentialFiles } from '../sandbox/credential-files.js';
+import type { SandboxNetwork } from '../sandbox/namespaces.js';
 import { threadHint } from '../github/thread/review-threads.js';
 import { runContext } from '../github/thread/run-context.js';
-import type { Briefing, RunFacts } from '../agent/prompt.js';
+import { networkFact, type Briefing, type RunFacts } from '../agent/prompt.js';
 import type { VerifySettings } from '../agent/verify.js';
 import type { WorkPlan } from '../github/work-plan.js';
 import type { DeliveryList } from '../agent/loop.js';
@@ -41,7 +42,10 @@ export async function agentOptions(
     references: view.references,
     // The github tool runs here, in the action's process, with the action's client: no tool holds the token.
     github: new RepositoryReading(api, settings.serverUrl),
-    facts: { ...runFacts(settings, plan), ...(lockedWorkflows ? { workflowFiles: 'locked' as const } : {}) },
+    facts: {
+      ...runFacts(settings, plan, sandbox?.config.network),
+      ...(lockedWorkflows ? { workflowFiles: 'locked' as const } : {}),
+    },
     hiddenFiles: credentialFiles(process.env),
     model: new Model({
       provider: inputs.provider,
@@ -77,8 +81,15 @@ export function modelChoices(settings: Settings): Pick<ModelOptions, 'effort' | 
   };
 }
 
-/** What the model is told about this run up front, so it spends no turns finding out. */
-export function runFacts({ owner, repo, inputs }: Settings, plan: WorkPlan): RunFacts {
+/**
+ * What the model is told about this run up front, so it spends no turns finding out. The network is the
+ * sandbox's (without one, `sandbox: off`, the tools reach every host whatever tool_network says).
+ */
+export function runFacts(
+  { owner, repo, inputs }: Settings,
+  plan: WorkPlan,
+  network?: SandboxNetwork,
+): RunFacts {
   return {
     repository: `${owner}/${repo}`,
     baseBranch: plan.base,
@@ -86,7 +97,7 @@ export function runFacts({ owner, repo, inputs }: Settings, plan: WorkPlan): Run
     date: new Date().toISOString().slice(0, 10),
     freshCheckout: true,
     ...(inputs.verify_command ? { verifyCommand: inputs.verify_command } : {}),
-    ...(inputs.tool_network === 'none' ? { network: 'off' as const } : {}),
+    ...networkFact(network),
   };
 }
 

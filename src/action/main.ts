@@ -41,6 +41,7 @@ export async function run(start: Promise<Start>): Promise<void> {
       setOutputs('skipped');
       return;
     }
+    for (const notice of settings.notices) log.warning(notice);
     const api = new GitHubApi({
       token: settings.inputs.github_token,
       owner: settings.owner,

@@ -83,7 +83,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       return { dir: ownDir, checkoutSha: await git.head() };
     })();
     const access = trigger.request.kind === 'plan' ? 'read-only' : 'read-write';
-    const sandboxReady = local.then(({ dir }) => startSandbox(settings, access, [dir.path]));
+    const sandboxReady = local.then(({ dir }) => startSandbox(settings, access, [dir.path], request.secrets));
     sandboxReady.catch(() => undefined); // awaited below, or closed on the way out
     try {
       const [{ dir, checkoutSha }, defaultBranch, allComments, threads, thread, permissions] =

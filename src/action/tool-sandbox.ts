@@ -1,12 +1,19 @@
-// The tools' sandbox as the settings ask for it, or a sentence saying why none could be built.
+// The tools' sandbox as the settings ask for it, with its network gate under `tool_network: allowlist`, or a
+// sentence saying why none could be built.
+import { childEnv } from '../sandbox/child-env.js';
 import { credentialFiles } from '../sandbox/credential-files.js';
 import { openSandbox, SandboxError, type WorkspaceAccess } from '../sandbox/setup.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { openWorkspace } from '../agent/workspace.js';
 import { runnerFiles } from '../sandbox/runner-files.js';
 import { isolationName, NoIsolationError, waysOut } from '../sandbox/rootless.js';
+import { endpointHost } from '../model/providers.js';
+import { forwardedPorts, NetworkGate } from '../network/gate.js';
+import { ruleText } from '../network/hosts.js';
 import { log } from '../runner/output.js';
 import type { Settings } from '../settings/settings.js';
+import { SANDBOX_NETWORKS } from '../settings/parse.js';
+import { errorSentence } from '../text/error-sentence.js';
 
 /**
  * The tools' sandbox, unless the workflow turned it off; a sandbox that cannot be built stops the run.
@@ -17,19 +24,28 @@ export async function startSandbox(
   workspaceAccess: WorkspaceAccess = 'read-write',
   /** More to hide from the tools (the action's own git directory). */
   hidden: readonly string[] = [],
+  /** Values kept out of the tools' environment (the toolchains are asked for their registries with it). */
+  secrets: readonly string[] = [],
 ): Promise<Sandbox | undefined> {
+  const { tool_network: toolNetwork, allowed_hosts: allowedHosts } = settings.inputs;
   if (settings.inputs.sandbox === 'off') {
     log.warning(
       `sandbox: off: the tools run without a sandbox and can read the runner and its credentials ` +
         `(isolation: ${isolationOf(undefined)}).`,
     );
+    if (toolNetwork !== 'all')
+      log.warning(
+        `tool_network: ${toolNetwork} needs the sandbox: with sandbox: off the tools reach every host.`,
+      );
     return undefined;
   }
   const started = performance.now();
+  const network = SANDBOX_NETWORKS[toolNetwork];
   try {
     const sandbox = await openSandbox({
       workspace: await openWorkspace(settings.workspace),
-      network: settings.inputs.tool_network === 'none' ? 'none' : 'host',
+      network,
+      forwardedPorts: forwardedPorts(allowedHosts).map(({ port }) => port),
       // A cloud login step's credentials file sits in the workspace: bash sees an empty file there.
       hidden: [...runnerFiles(process.env), ...credentialFiles(process.env), ...hidden],
       workspaceAccess,
@@ -38,6 +54,7 @@ export async function startSandbox(
       ...(process.env.RUNNER_TOOL_CACHE ? { toolCache: process.env.RUNNER_TOOL_CACHE } : {}),
       warn: log.warning,
     });
+    if (network === 'gated') await openGate(sandbox, settings, secrets).catch(closing(sandbox));
     const ms = Math.round(performance.now() - started);
     log.info(`Sandbox ready in ${ms} ms (isolation: ${isolationOf(sandbox)}).`);
     return sandbox;
@@ -48,6 +65,44 @@ export async function startSandbox(
       cause: error,
     });
   }
+}
+
+/** Closes the sandbox before passing on why its gate could not open (as the sandbox's own failure). */
+function closing(sandbox: Sandbox) {
+  return (error: unknown): never => {
+    sandbox.close();
+    throw new SandboxError(`its network gate could not open: ${errorSentence(error)}`);
+  };
+}
+
+/**
+ * Opens the network gate on the sandbox; the log says so at once, and shows the list once the toolchains
+ * have answered (they are asked beside the rest of the run's start, and only a tool's first request waits).
+ */
+async function openGate(sandbox: Sandbox, settings: Settings, secrets: readonly string[]): Promise<void> {
+  const { provider, anthropic_base_url: baseUrl, allowed_hosts: allowedHosts } = settings.inputs;
+  const model = endpointHost(provider, baseUrl);
+  const gate = await NetworkGate.open({
+    sandbox,
+    workspace: sandbox.config.workspace,
+    allowedHosts,
+    github: { serverUrl: settings.serverUrl, apiUrl: settings.apiUrl },
+    guarded: model ? [{ host: model, what: "the model's API endpoint" }] : [],
+    env: childEnv(process.env, [...secrets]),
+    ...(process.env.HOME ? { home: process.env.HOME } : {}),
+  });
+  log.info(
+    'Network: allowlist. The tools reach hosts only through the action’s proxy; the list follows once the ' +
+      'toolchains have said which registries they use.',
+  );
+  gate.allowlist.then(
+    (list) =>
+      log.group(`Network allowlist (${list.rules.length} hosts)`, [
+        ...list.rules.map((rule) => `${ruleText(rule)}  (${rule.source})`),
+        ...list.guarded.map(({ host, what }) => `${host}: ${what}, reached only when allowed_hosts names it`),
+      ]),
+    (error: unknown) => log.warning(`The network allowlist could not be made: ${errorSentence(error)}`),
+  );
 }
 
 /** Which isolation the run's tools have, as the log and the checklist say it. */

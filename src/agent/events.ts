@@ -1,5 +1,6 @@
 // What the agent core tells its observers. The core knows nothing of GitHub or terminals.
 import type { MessageParam } from '../model/messages.js';
+import type { ToolNetwork } from '../sandbox/namespaces.js';
 import type { Usage } from '../model/usage.js';
 import type { TodoItem } from './todos.js';
 
@@ -20,6 +21,56 @@ export interface AgentResult {
   costUsd: number;
   /** The last round of verify_command, when one ran. */
   verify?: VerifyReport;
+  /** The hosts the network gate refused the tools, most refused first; absent when it refused none. */
+  refusedHosts?: readonly RefusedHost[];
+}
+
+/** A host the network gate refused the tools in a run, and how often. */
+export interface RefusedHost {
+  /** The host, with its port where that is not 80 or 443. */
+  host: string;
+  count: number;
+  /** The allowed_hosts entry that would let it through, where one would. */
+  allow?: string;
+}
+
+/** Counts a refusal in `tally`, by host (and port, where not the web's). */
+export function countRefusal(
+  tally: Map<string, RefusedHost>,
+  { host, port, allow }: { host: string; port: number; allow?: string },
+): void {
+  const name = port === 80 || port === 443 ? host : `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const counted = tally.get(name) ?? { host: name, count: 0, ...(allow ? { allow } : {}) };
+  counted.count++;
+  tally.set(name, counted);
+}
+
+/** The tally's hosts, most refused first. */
+export function refusedHosts(tally: ReadonlyMap<string, RefusedHost>): RefusedHost[] {
+  return [...tally.values()].sort((a, b) => b.count - a.count || a.host.localeCompare(b.host));
+}
+
+/**
+ * Tells `emit` of each refusal of the sandbox's network gate while a run goes, and counts them; `stop` ends
+ * the watch and gives the result's part.
+ */
+export function watchRefusals(
+  network: ToolNetwork | undefined,
+  emit: AgentObserver,
+  turn: () => number,
+): { stop(): Pick<AgentResult, 'refusedHosts'> } {
+  const tally = new Map<string, RefusedHost>();
+  const unwatch = network?.watch(({ host, port, reason, allow }) => {
+    const allowing = allow ? { allow } : {};
+    countRefusal(tally, { host, port, ...allowing });
+    emit({ type: 'network_refused', turn: turn(), host, port, reason, ...allowing });
+  });
+  return {
+    stop() {
+      unwatch?.();
+      return tally.size > 0 ? { refusedHosts: refusedHosts(tally) } : {};
+    },
+  };
 }
 
 /** One run of verify_command. */
@@ -82,6 +133,8 @@ export type AgentEvent =
     }
   | { type: 'nudge'; turn: number; kind: NudgeKind; text: string }
   | { type: 'verify'; turn: number; report: VerifyReport }
+  /** The network gate refused a request of the tools' (its host, port and why; never a path or a body). */
+  | { type: 'network_refused'; turn: number; host: string; port: number; reason: string; allow?: string }
   | { type: 'turn_end'; turn: number; stopReason: string | null; usage: Usage; total: Usage; costUsd: number }
   | { type: 'end'; result: AgentResult };
 

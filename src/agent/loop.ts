@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS } from './defaults.js';
 import { childEnv } from '../sandbox/child-env.js';
 import { makeRoom, needsClearing } from './context.js';
-import { type AgentObserver, type AgentResult, type NudgeKind } from './events.js';
+import { watchRefusals, type AgentObserver, type AgentResult, type NudgeKind } from './events.js';
 import { type Model } from '../model/client.js';
 import { type ContentBlockParam, type Message } from '../model/messages.js';
 import { firstMessage, SYSTEM_PROMPT, type Briefing } from './prompt.js';
@@ -123,6 +123,8 @@ class Run {
    * one after a clearing that could not get under the limit) scans the history for them.
    */
   picturesToCount: boolean;
+  /** The network gate's refusals, told as events and counted for the result. */
+  readonly refusals: ReturnType<typeof watchRefusals>;
 
   constructor(readonly options: AgentOptions) {
     this.todos = new TodoManager(options.resumedTodos ?? []);
@@ -147,6 +149,11 @@ class Run {
     this.verify = options.verify && new VerifyGate(options.verify, this.context);
     this.transcript = new Transcript(firstMessage(options), pictureBlocks(options.pictures ?? []));
     this.picturesToCount = (options.pictures ?? []).some((picture) => picture.image);
+    this.refusals = watchRefusals(
+      options.sandbox?.network,
+      (event) => this.emit(event),
+      () => this.turn,
+    );
   }
 
   /** Each turn: ask, record, answer (the tools, a nudge, or the end), report the turn, reply with notes. */
@@ -386,6 +393,7 @@ class Run {
       usage: { ...this.transcript.usage },
       costUsd: this.cost(),
       ...(this.verify?.last ? { verify: this.verify.last } : {}),
+      ...this.refusals.stop(),
     };
     this.emit({ type: 'end', result });
     return result;

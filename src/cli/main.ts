@@ -6,7 +6,10 @@ import { runAgent, type AgentOptions } from '../agent/loop.js';
 import { GitRepo } from '../git/repo.js';
 import { childEnv } from '../sandbox/child-env.js';
 import { Model, type ModelOptions } from '../model/client.js';
-import { providerProblem, type Provider } from '../model/providers.js';
+import { endpointHost, providerProblem, type Provider } from '../model/providers.js';
+import { forwardedPorts, NetworkGate } from '../network/gate.js';
+import { parseAllowedHosts, ruleText, type HostRule } from '../network/hosts.js';
+import { networkFact } from '../agent/prompt.js';
 import { openWorkspace } from '../agent/workspace.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { openSandbox, SandboxError } from '../sandbox/setup.js';
@@ -15,9 +18,12 @@ import { redactor } from '../text/redact.js';
 import { secretValues } from '../settings/settings.js';
 import {
   NUMBER_SETTINGS,
+  deprecatedToolNetwork,
   parseWholeNumber,
+  SANDBOX_NETWORKS,
   SETTING_RULES,
   type NumberSetting,
+  type ToolNetworkSetting,
   type Rule,
 } from '../settings/parse.js';
 import { openEventLog, type EventLog } from '../record/event-log.js';
@@ -29,7 +35,7 @@ import { terminalReporter } from '../terminal/reporter.js';
 const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--provider P]
                   [--base-url URL] [--max-context-tokens N] [--effort LEVEL] [--price-per-mtok IN,OUT]
                   [--verify CMD] [--verify-attempts N] [--events FILE] [--transcript FILE]
-                  [--tool-network allow|none] [--no-sandbox]
+                  [--tool-network allowlist|all|none] [--allowed-hosts LIST] [--no-sandbox]
        todo-agent show FILE
 
 Runs the agent on <task> in the current directory. --provider is anthropic (the default; needs
@@ -41,8 +47,10 @@ million input and output tokens. --verify runs CMD once every item is completed,
 to the model. --events writes every agent event to FILE as JSON Lines; --transcript writes the run record
 (requests, responses, tool calls, usage, the result) to FILE as the action does, and \`todo-agent show FILE\`
 prints a record as the terminal showed its run. Commands run in the same sandbox as
-in the action when it can be built (as root, or with passwordless sudo); otherwise the CLI says so and runs
-them directly. Exits 0 when every todo item is completed (and CMD passed), 1 when the run ends otherwise,
+in the action when it can be built (as root, with passwordless sudo, or rootless); otherwise the CLI says so
+and runs them directly. --tool-network allowlist (the default) lets them reach only the registries your
+toolchains are configured with, GitHub's hosts and --allowed-hosts (comma-separated, *.example.com, host:port);
+all lets them reach every host, none no host. Exits 0 when every todo item is completed (and CMD passed), 1 when the run ends otherwise,
 2 on bad usage.`;
 
 class UsageError extends Error {}
@@ -62,6 +70,7 @@ const OPTIONS = {
   events: { type: 'string' },
   transcript: { type: 'string' },
   'tool-network': { type: 'string' },
+  'allowed-hosts': { type: 'string' },
   'no-sandbox': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -77,7 +86,8 @@ interface CliSettings {
   limits: Pick<AgentOptions, 'maxTurns' | 'bashTimeoutSeconds' | 'reminderRounds' | 'maxContextTokens'>;
   model: Pick<ModelOptions, 'effort' | 'pricePerMtok'>;
   verify?: { command: string; attempts: number };
-  network: 'allow' | 'none';
+  network: ToolNetworkSetting;
+  allowedHosts: HostRule[];
 }
 
 /** The same numbers, bounds and defaults as the action's inputs. */
@@ -143,7 +153,15 @@ function readFlags(values: Flags, positionals: string[]): CliSettings {
     model: { ...(effort ? { effort } : {}), ...(pricePerMtok ? { pricePerMtok } : {}) },
     ...(command ? { verify: { command, attempts } } : {}),
     network: ruled(values['tool-network'] ?? '', 'tool_network', SETTING_RULES.tool_network),
+    allowedHosts: allowedHostsFlag(values['allowed-hosts'] ?? ''),
   };
+}
+
+/** --allowed-hosts, read as the allowed_hosts input is. */
+function allowedHostsFlag(value: string): HostRule[] {
+  const parsed = parseAllowedHosts(value);
+  if ('problem' in parsed) throw new UsageError(parsed.problem.replace('allowed_hosts', '--allowed-hosts'));
+  return parsed.rules;
 }
 
 /** A file a flag names, opened now: a path that cannot be written is bad usage, before any run. */
@@ -157,20 +175,52 @@ function openFor<T>(flag: string, path: string, open: (path: string) => T): T {
   }
 }
 
-/** The action's sandbox where it can be built here; otherwise a line on stderr saying why not. */
-async function trySandbox(workspace: string, network: 'allow' | 'none'): Promise<Sandbox | undefined> {
+/**
+ * The action's sandbox where it can be built here, with its network gate under the allowlist; otherwise a line
+ * on stderr saying why not.
+ */
+async function trySandbox(
+  workspace: string,
+  { network, allowedHosts, provider }: CliSettings,
+  baseUrl: string | undefined,
+  secrets: string[],
+): Promise<Sandbox | undefined> {
+  const say = (line: string) => stderr.print(`todo-agent: ${line}\n`);
+  let sandbox: Sandbox;
   try {
-    return await openSandbox({
+    sandbox = await openSandbox({
       workspace,
-      network: network === 'none' ? 'none' : 'host',
-      warn: (line) => stderr.print(`todo-agent: ${line}\n`),
+      network: SANDBOX_NETWORKS[network],
+      forwardedPorts: forwardedPorts(allowedHosts).map(({ port }) => port),
+      warn: say,
     });
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
-    stderr.print(`todo-agent: no sandbox for the commands (${error.message}); they run directly.\n`);
+    stderr.print(
+      `todo-agent: no sandbox for the commands (${error.message}); they run directly, with the host's network.\n`,
+    );
     if (network === 'none') throw new UsageError('--tool-network none needs the sandbox');
     return undefined;
   }
+  if (network !== 'allowlist') return sandbox;
+  const model = endpointHost(provider, baseUrl || process.env.ANTHROPIC_BASE_URL);
+  const gate = await NetworkGate.open({
+    sandbox,
+    workspace,
+    allowedHosts,
+    github: {
+      serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com',
+      apiUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
+    },
+    guarded: model ? [{ host: model, what: "the model's API endpoint" }] : [],
+    env: childEnv(process.env, secrets),
+    ...(process.env.HOME ? { home: process.env.HOME } : {}),
+  }).catch((error: unknown) => {
+    sandbox.close();
+    throw error;
+  });
+  void gate.allowlist.then((list) => say(`network allowlist: ${list.rules.map(ruleText).join(', ')}`));
+  return sandbox;
 }
 
 /** The instruction files as HEAD has them (not as the model edits them); none outside a git repository. */
@@ -216,7 +266,11 @@ export async function main(argv: string[]): Promise<number> {
     record?.start({ task: settings.task, source: 'cli', ...(values.model ? { model: values.model } : {}) });
     const stop = stopOnSignals();
     const workspace = await openWorkspace(process.cwd());
-    const sandbox = values['no-sandbox'] ? undefined : await trySandbox(workspace, settings.network);
+    const old = deprecatedToolNetwork(values['tool-network'] ?? '');
+    if (old) stderr.print(`todo-agent: warning: ${old.replace('tool_network', '--tool-network')}\n`);
+    const sandbox = values['no-sandbox']
+      ? undefined
+      : await trySandbox(workspace, settings, values['base-url'], secrets);
     const run = runAgent(
       await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, stop }),
     );
@@ -273,7 +327,7 @@ async function agentOptions(
       date: new Date().toISOString().slice(0, 10),
       freshCheckout: false,
       ...(verify ? { verifyCommand: verify.command } : {}),
-      ...(settings.network === 'none' ? { network: 'off' as const } : {}),
+      ...networkFact(sandbox?.config.network),
     },
     instructions: await committedInstructions(process.cwd()),
     ...(verify ? { verify } : {}),

@@ -62,6 +62,7 @@ export function pullBody({
     ...(unsignedBecause
       ? [`_The commit was pushed with git, so GitHub did not sign it: ${escapeMarkdown(unsignedBecause)}._`]
       : []),
+    ...(result.refusedHosts?.length ? ['### Blocked network requests', blockedSection(result)] : []),
     '### Summary',
     inertMarkdown(result.lastText) || '_The model left no summary._',
     `<sub>${result.turns} turns · ${result.toolCalls} tool calls · ${promptTokens(usage)} input tokens (${usage.cache_read_input_tokens} cached), ${usage.output_tokens} output tokens · ~$${result.costUsd.toFixed(2)} · opened by todo-agent</sub>`,
@@ -82,6 +83,14 @@ function filesSection(files: readonly ChangedFile[], more: boolean): string {
   return [`${count}, +${added} −${removed} lines${more ? ' in those listed' : ''}`, ...lines, ...rest].join(
     '\n',
   );
+}
+
+/** Every host the network gate refused the tools, with how often, and how a maintainer allows one. */
+function blockedSection({ refusedHosts = [] }: AgentResult): string {
+  return [
+    "The tools' network gate refused these hosts (`tool_network: allowlist`); a host the work needs is allowed by adding it to the workflow's `allowed_hosts` input:",
+    refusedHosts.map(({ host, count }) => `- ${codeSpan(host)} ×${count}`).join('\n'),
+  ].join('\n\n');
 }
 
 /** What the run made that is not in the pull request: each folder or file once, with why. */

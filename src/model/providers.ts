@@ -80,6 +80,31 @@ export function providerProblem(
   return undefined;
 }
 
+/**
+ * The host the model's requests go to: the base URL's, else the provider's own for its region. The tools'
+ * network gate guards it, so that no allowlist reaches it unless the maintainer names it.
+ */
+export function endpointHost(
+  provider: Provider,
+  baseURL: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  if (baseURL) {
+    try {
+      return new URL(baseURL).hostname.replace(/^\[|\]$/g, '');
+    } catch {
+      return undefined;
+    }
+  }
+  if (provider === 'anthropic') return 'api.anthropic.com';
+  if (provider === 'bedrock') {
+    const region = envValue(env, 'AWS_REGION') ?? envValue(env, 'AWS_DEFAULT_REGION');
+    return region && `bedrock-runtime.${region}.amazonaws.com`;
+  }
+  const region = envValue(env, 'CLOUD_ML_REGION');
+  return region === 'global' ? 'aiplatform.googleapis.com' : region && `${region}-aiplatform.googleapis.com`;
+}
+
 /** The client for `options.provider`; throws the provider's problem sentence before any call. */
 export function connect(options: ProviderOptions): ProviderClient {
   const provider = options.provider ?? 'anthropic';

@@ -65,6 +65,14 @@ const LINE = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('turn_end'), turn: z.number(), usage, costUsd: z.number() }),
   z.object({
+    type: z.literal('network_refused'),
+    turn: z.number(),
+    host: z.string(),
+    port: z.number(),
+    reason: z.string(),
+    allow: z.string().optional(),
+  }),
+  z.object({
     type: z.literal('end'),
     result: z
       .object({ status: z.string(), reason: z.string(), turns: z.number(), toolCalls: z.number() })

@@ -11,12 +11,34 @@ import { inertCommands } from './inert-commands.js';
 const clean = (text: string): string => redactor.redact(text);
 const logLine = (text: string): string => inertTerminal(clean(text));
 
+/** Whether a group is open now, and the groups waiting for it to end (the log's groups do not nest). */
+let groupOpen = false;
+const waiting: Array<{ name: string; lines: readonly string[] }> = [];
+
+function printGroup(name: string, lines: readonly string[]): void {
+  core.startGroup(logLine(name));
+  for (const line of lines) core.info(inertCommands(logLine(line)));
+  core.endGroup();
+}
+
 /** The step log: `info` lines are plain text whatever they hold (tool output, the model's words). */
 export const log = {
   info: (message: string): void => core.info(inertCommands(logLine(message))),
   warning: (message: string): void => core.warning(logLine(message)),
-  startGroup: (name: string): void => core.startGroup(logLine(name)),
-  endGroup: (): void => core.endGroup(),
+  startGroup: (name: string): void => {
+    groupOpen = true;
+    core.startGroup(logLine(name));
+  },
+  endGroup: (): void => {
+    core.endGroup();
+    groupOpen = false;
+    for (const group of waiting.splice(0)) printGroup(group.name, group.lines);
+  },
+  /** A whole group of plain lines, now, or once the group open now ends (one that comes in at any time). */
+  group: (name: string, lines: readonly string[]): void => {
+    if (groupOpen) waiting.push({ name, lines });
+    else printGroup(name, lines);
+  },
 };
 
 /** A value for the step's outputs (GITHUB_OUTPUT). */

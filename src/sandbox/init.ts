@@ -2,8 +2,8 @@
 // no command for. Every path reaches them as an argument, never as script text.
 //
 // TEMPLATE runs once per run, as root (rootless: as root of a user namespace of its own, rootless.ts), as
-// PID 1 of a PID namespace and in a mount namespace of its own (and a network namespace of its own with
-// `tool_network: none`); it stays alive, reading its stdin, so that each call can copy its mounts. Every call
+// PID 1 of a PID namespace and in a mount namespace of its own (and a network namespace of its own unless
+// NETWORK is `host`); it stays alive, reading its stdin, so that each call can copy its mounts. Every call
 // runs inside its PID namespace: when the template ends (its stdin closes because the action's process died,
 // however it died), the kernel kills every process of every call with it, so no tool outlives the action.
 //
@@ -23,9 +23,10 @@
 // other mount read-only and checks that it did (mountinfo's escapes decoded): a mount it cannot make
 // read-only stops the build. It gives a /dev of harmless devices only (made, or bound in from the host's
 // where it may not make devices, as rootless), and covers each HIDDEN path (a directory with an empty
-// read-only tmpfs, a file with /dev/null). With NETWORK `none` it also covers /run (where host sockets live)
-// and answers name lookups from /etc/hosts only, so they fail at once. It prints `ready <its pid>` (as the
-// host numbers it) when done and exits when stdin closes.
+// read-only tmpfs, a file with /dev/null). With NETWORK `none` or `gated` it also covers /run (where host
+// sockets live) and answers name lookups from /etc/hosts only, so they fail at once (gated, the proxy looks
+// names up outside). It prints `ready <its pid>` (as the host numbers it) when done and exits when stdin
+// closes.
 //
 // When the host's temp directory cannot hold an overlay's upper layer, a tmpfs holds it instead.
 //
@@ -159,10 +160,10 @@ if ! mknod -m 600 device-probe c 1 3 2>/dev/null; then
   mount --rbind /dev "$host_devices"
 fi
 rm -f device-probe
-if [ "$network" = none ]; then
+if [ "$network" != host ]; then
   # Name lookups that fail at once: only /etc/hosts is asked, and there is no name server to wait for.
-  printf '# tool_network: none: the sandbox has no network\nhosts: files\n' > "$private/nsswitch.conf"
-  printf '# tool_network: none: the sandbox has no network\noptions attempts:1 timeout:1\n' > "$private/resolv.conf"
+  printf '# todo-agent sandbox, network %s: no name server\nhosts: files\n' "$network" > "$private/nsswitch.conf"
+  printf '# todo-agent sandbox, network %s: no name server\noptions attempts:1 timeout:1\n' "$network" > "$private/resolv.conf"
   if [ -f /etc/nsswitch.conf ]; then mount --bind -o ro "$private/nsswitch.conf" /etc/nsswitch.conf; fi
   if [ -f /etc/resolv.conf ] && [ ! -L /etc/resolv.conf ]; then mount --bind -o ro "$private/resolv.conf" /etc/resolv.conf; fi
 fi
@@ -226,7 +227,7 @@ if [ -n "$tools" ]; then place tools "$tools"; fi
 place workspace "$workspace"
 cd /
 
-if [ "$network" = none ]; then
+if [ "$network" != host ]; then
   # No path to a host socket.
   if [ -d /run ] && [ ! -L /run ]; then mount -t tmpfs -o ro,nosuid,nodev,noexec,mode=755,size=4k tmpfs /run; fi
   if [ -d /var/run ] && [ ! -L /var/run ]; then mount -t tmpfs -o ro,nosuid,nodev,noexec,mode=755,size=4k tmpfs /var/run; fi

@@ -1,6 +1,15 @@
 // What one call, or one run, of the sandbox may take. Each limit fails what reaches it (a fork, a write),
 // never the runner: the call's processes are counted in its own user namespace, and the temporary
-// directories are tmpfs of their own.
+// directories are tmpfs of their own. And the notes a call's output ends with when it met a limit, or the
+// network's.
+
+/** A refused request as a note names it (namespaces.ts's NetworkRefusal). */
+interface Refused {
+  host: string;
+  port: number;
+  reason: string;
+  allow?: string;
+}
 
 export const LIMITS = {
   /** Processes and threads of one call (RLIMIT_NPROC, counted per user namespace). */
@@ -16,37 +25,79 @@ const FORK_FAILED =
   /fork: (?:retry: )?Resource temporarily unavailable|[Cc]annot fork|can't fork|spawn EAGAIN/;
 
 /**
- * The note the output of a sandboxed command ends with when it reached a limit, or when it `failed` on the
- * network the workflow turned off; empty otherwise.
+ * The note the output of a sandboxed command ends with when it reached a limit, when the network gate refused
+ * a request while it ran (a line for each host, with the input that would allow it), or when it `failed` on
+ * the network the workflow turned off or went around the gate; empty otherwise.
  */
-export function limitNote(output: string, network: 'host' | 'none', failed: boolean): string {
+export function limitNote(
+  output: string,
+  network: 'host' | 'none' | 'gated',
+  failed: boolean,
+  refused: readonly Refused[] = [],
+): string {
   const notes: string[] = [];
   if (FORK_FAILED.test(output))
     notes.push(
       `[todo-agent: the command reached the sandbox's limit of ${LIMITS.processes} processes per call; a fork failed]`,
     );
-  if (failed && network === 'none' && NETWORK_FAILED.test(output)) notes.push(NETWORK_OFF_NOTE);
+  notes.push(...refusalNotes(refused));
+  if (failed && refused.length === 0) {
+    if (network === 'none' && (NETWORK_FAILED.test(output) || OFFLINE_FAILED.test(output)))
+      notes.push(NETWORK_OFF_NOTE);
+    if (network === 'gated' && NETWORK_FAILED.test(output)) notes.push(AROUND_THE_GATE_NOTE);
+  }
   return notes.join('\n');
+}
+
+/** At most this many refused hosts are named after one call; the rest are counted. */
+const REFUSALS_NAMED = 5;
+
+/** One line per refused host and port (the first reason given for it). */
+function refusalNotes(refused: readonly Refused[]): string[] {
+  const first = new Map<string, Refused>();
+  for (const refusal of refused) {
+    const key = `${refusal.host}:${refusal.port}`;
+    if (!first.has(key)) first.set(key, refusal);
+  }
+  const lines = [...first.values()].slice(0, REFUSALS_NAMED).map(({ host, port, reason, allow }) => {
+    const fix = allow ? `; to allow it, add ${allow} to the workflow's allowed_hosts input` : '';
+    return `[todo-agent: the network gate refused ${host}:${port}: ${reason}${fix}]`;
+  });
+  const more = first.size - REFUSALS_NAMED;
+  if (more > 0) lines.push(`[todo-agent: and ${more} more refused host${more === 1 ? '' : 's'}]`);
+  return lines;
 }
 
 /** Name lookup and connection failures, as npm, pip, curl, git and others report them. */
 const NETWORK_FAILED =
-  /ENOTFOUND|EAI_AGAIN|EAI_NONAME|getaddrinfo|Could not resolve host|Temporary failure in name resolution|Name or service not known|No address associated with hostname|Network is unreachable|NewConnectionError|Failed to establish a new connection|ECONNREFUSED|nodename nor servname/i;
+  /ENOTFOUND|EAI_AGAIN|EAI_NONAME|getaddrinfo|Could not resolve host|Temporary failure in name resolution|Name or service not known|No address associated with hostname|Network is unreachable|NewConnectionError|Failed to establish a new connection|ECONNREFUSED|Connection refused|nodename nor servname/i;
+
+/** With the network off: pip's only line when it reached no index at all; npm's and Go's, told to stay offline. */
+const OFFLINE_FAILED = /\(from versions: none\)|ENOTCACHED|GOPROXY=off/;
 
 export const NETWORK_OFF_NOTE =
   '[todo-agent: the network is off: the workflow sets `tool_network: none`, so commands in the sandbox reach no host and name lookups fail]';
 
+/** A command that went around the proxy: what the gated sandbox lets through, and how. */
+export const AROUND_THE_GATE_NOTE =
+  '[todo-agent: commands in the sandbox reach hosts only through its proxy (HTTPS_PROXY and HTTP_PROXY are set for them); name lookups and direct connections (raw sockets, git://, ssh) fail at once: use a client that takes the proxy, over HTTP or HTTPS]';
+
 /**
  * With the network off, package managers are told so, where they would otherwise retry a failed lookup for
- * a minute or more (npm retries even ENOTFOUND): set for the tools unless the workflow set them itself.
+ * a minute or more (npm retries even ENOTFOUND): set for the tools unless the workflow set them itself. npm
+ * works offline (from a warm cache, at the cache's speed; else it fails at once). pip tries once more, which
+ * costs nothing with no name server and is what makes it print its connection error: without a retry, all
+ * it says is "from versions: none".
  */
 export const NETWORK_OFF_ENV: Readonly<Record<string, string>> = {
+  npm_config_offline: 'true',
   npm_config_fetch_retries: '0',
   npm_config_fetch_timeout: '5000',
-  PIP_RETRIES: '0',
+  PIP_RETRIES: '1',
   PIP_TIMEOUT: '5',
   UV_OFFLINE: '1',
   YARN_ENABLE_NETWORK: '0',
   CARGO_NET_OFFLINE: 'true',
   GOPROXY: 'off',
+  MAVEN_ARGS: '--offline',
 };

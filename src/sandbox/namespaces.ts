@@ -1,10 +1,11 @@
 // The sandbox itself: a template mount namespace built once per run, and the command line that runs one
 // call in a copy of it, in user, PID and IPC namespaces of its own, as an identity without privileges
-// (init.ts).
+// (init.ts). With a network that is not the host's, the template has a network namespace of its own too;
+// `gated`, the bridge (bridge.ts) and the network gate that answers it (src/network/) are its way out.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { CALL, IDMAP_PL, KEYRING_PL, TEMPLATE } from './init.js';
-import { LIMITS } from './limits.js';
+import { LIMITS, NETWORK_OFF_ENV } from './limits.js';
 import { makePrivateDirs, removePrivateDirs } from './private-dirs.js';
 
 /** `read-only` mounts the workspace read-only for every call (plan-only runs). */
@@ -32,8 +33,13 @@ export interface SandboxConfig {
   idmapped: boolean;
   /** The number of `keyctl(2)` on this machine's architecture. */
   keyctl: number;
-  /** `none`: a network namespace of its own, loopback only. */
-  network: 'host' | 'none';
+  /** And of `splice(2)` (the bridge of a `gated` network). */
+  splice: number;
+  /**
+   * `host`: the host's network. `none`: a network namespace of its own, loopback only. `gated`: the same,
+   * with the bridge to the network gate's proxy as the one way out.
+   */
+  network: SandboxNetwork;
   /** The one host directory the tools can change (unless `workspaceAccess` is `read-only`). */
   workspace: string;
   workspaceAccess: WorkspaceAccess;
@@ -53,11 +59,48 @@ export interface SandboxConfig {
   hidden: readonly string[];
 }
 
+export type SandboxNetwork = 'host' | 'none' | 'gated';
+
 /** What `spawn` gets for one sandboxed call. */
 export interface SandboxCall {
   argv: string[];
-  env?: NodeJS.ProcessEnv;
+  /** The call's environment, with what its network needs (the proxy's address, or being told it is off). */
+  env: NodeJS.ProcessEnv;
   identity?: { uid: number; gid: number };
+}
+
+/** A request the network gate refused, as the sandbox hands it on: never a path, a header or a body. */
+export interface NetworkRefusal {
+  host: string;
+  port: number;
+  /** Why, in words. */
+  reason: string;
+  /** The allowed_hosts entry that would let it through, where one would. */
+  allow?: string;
+  /** When (Date.now()). */
+  at: number;
+}
+
+/** The tools' way out of a `gated` sandbox, as the sandbox sees it: the network gate (src/network/gate.ts). */
+export interface ToolNetwork {
+  /** What every call's environment gets: where the proxy is, for each client that needs telling. */
+  readonly env: Readonly<Record<string, string>>;
+  /** What it refused from `since` (Date.now()) on: a call's output ends with a line for each. */
+  refusedSince(since: number): readonly NetworkRefusal[];
+  /** Tells `listener` of each refusal from now on; returns the way to stop. */
+  watch(listener: (refusal: NetworkRefusal) => void): () => void;
+  close(): void;
+}
+
+/** The bridge of a `gated` sandbox (bridge.ts): where the gate is to answer it, and the tools' port for it. */
+export interface BridgeEnds {
+  /** The Unix socket the proxy listens on, which the bridge leads the tools' connections to. */
+  readonly proxySocket: string;
+  /** The proxy's port on the tools' loopback. */
+  readonly port: number;
+  /** The Unix socket a forwarded port's connections are led to. */
+  forwardSocket(port: number): string;
+  close(): void;
 }
 
 /** How long building the template may take before the sandbox counts as unavailable. */
@@ -74,6 +117,8 @@ export class Sandbox {
   readonly #template: ChildProcessWithoutNullStreams;
   readonly #templatePid: number;
   #closed = false;
+  #bridge: BridgeEnds | undefined;
+  #network: ToolNetwork | undefined;
   /** Removes the private directory if the process exits without close() (an uncaught error, process.exit). */
   readonly #onExit = (): void => this.close();
 
@@ -102,9 +147,51 @@ export class Sandbox {
     }
   }
 
+  /** `/proc/<template>/ns/<kind>`: a namespace of the template, for a process of ours to enter (bridge.ts). */
+  namespace(kind: 'net' | 'user' | 'mnt'): string {
+    return `/proc/${this.#templatePid}/ns/${kind}`;
+  }
+
+  /** Keeps `bridge` (setup.ts opens it for a `gated` network) and closes it with the sandbox. */
+  holdBridge(bridge: BridgeEnds): void {
+    this.#bridge = bridge;
+  }
+
+  /** The bridge of a `gated` sandbox, once open. */
+  get bridge(): BridgeEnds | undefined {
+    return this.#bridge;
+  }
+
+  /** The network gate, once one answers the bridge; absent, a `gated` sandbox has no way out. */
+  get network(): ToolNetwork | undefined {
+    return this.#network;
+  }
+
+  /** Lets the gate answer: every call from now on gets its environment; it closes with the sandbox. */
+  attachNetwork(network: ToolNetwork): void {
+    this.#network = network;
+  }
+
+  /**
+   * The environment of a call: the tools' own, told that the network is off (`none`, or a `gated` one
+   * without its gate), or, `gated`, given the proxy's address over anything the workflow set (a proxy of the
+   * runner's own is out of the tools' reach). `networkEnv: false` leaves both out (the gate's own look at
+   * the toolchains' settings).
+   */
+  toolEnv(env: NodeJS.ProcessEnv, networkEnv = true): NodeJS.ProcessEnv {
+    if (!networkEnv || this.config.network === 'host') return env;
+    if (this.config.network === 'gated' && this.#network) return { ...env, ...this.#network.env };
+    return { ...NETWORK_OFF_ENV, ...env };
+  }
+
   /** The command line that runs `shell -c command` in a fresh copy of the template. */
-  call(shell: string, command: string, opts: { cwd: string; env: NodeJS.ProcessEnv }): SandboxCall {
+  call(
+    shell: string,
+    command: string,
+    opts: { cwd: string; env: NodeJS.ProcessEnv; networkEnv?: boolean },
+  ): SandboxCall {
     const { programs, uid, gid } = this.config;
+    const env = this.toolEnv(opts.env, opts.networkEnv);
     const ns = `/proc/${this.#templatePid}/ns`;
     const rootless = this.config.isolation === 'rootless';
     const creator = templateIdentity(this.config);
@@ -115,7 +202,7 @@ export class Sandbox {
       // In the template's PID namespace: the calls die with it, whatever ends it.
       `--pid=${ns}/pid`,
       `--mount=${ns}/mnt`,
-      ...(this.config.network === 'none' ? [`--net=${ns}/net`] : []),
+      ...(this.config.network === 'host' ? [] : [`--net=${ns}/net`]),
       '--',
       // The call's user namespace is made by the tools' uid (so root in it is that uid on the host), still
       // holding CAP_SYS_ADMIN: a namespace made with it is not an unprivileged one that AppArmor restricts.
@@ -153,14 +240,14 @@ export class Sandbox {
       command,
     ];
     // Rootless, every process is the action's own user: spawn needs no identity, and the environment is kept.
-    if (rootless) return { argv: inside };
+    if (rootless) return { argv: inside, env };
     if (this.config.escalate.length === 0) {
       // As root: spawn drops the supplementary groups for us when given an identity.
-      return { argv: inside, identity: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } };
+      return { argv: inside, env, identity: { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } };
     }
     // sudo would reset the environment: `env -i` sets exactly the tools' one again. If sudo is killed,
     // the pdeathsig takes the namespace's creator, and so the whole namespace, with it.
-    const pairs = Object.entries(opts.env)
+    const pairs = Object.entries(env)
       .filter(([, value]) => value !== undefined)
       .map(([name, value]) => `${name}=${value}`);
     return {
@@ -175,6 +262,7 @@ export class Sandbox {
         '--',
         ...inside,
       ],
+      env,
     };
   }
 
@@ -183,6 +271,8 @@ export class Sandbox {
     if (this.#closed) return;
     this.#closed = true;
     process.off('exit', this.#onExit);
+    this.#network?.close();
+    this.#bridge?.close();
     this.#template.stdin.end();
     if (this.config.isolation !== 'sudo') this.#template.kill('SIGKILL');
     removePrivateDirs(this.privateDir, this.config.escalate, this.config.programs.rm);
@@ -218,7 +308,7 @@ async function startTemplate(
     '--pid',
     '--fork',
     '--kill-child',
-    ...(config.network === 'none' ? ['--net'] : []),
+    ...(config.network === 'host' ? [] : ['--net']),
     '--',
     programs.sh,
     '-c',
@@ -243,7 +333,10 @@ async function startTemplate(
     env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  const pid = await waitForReady(template);
+  const ready = await waitForLine(template, /^ready (\d+)$/m, TEMPLATE_TIMEOUT_MS);
+  if ('failed' in ready)
+    throw new SandboxError(`building the sandbox failed (${ready.failed})${ready.detail}`);
+  const pid = Number(ready[1]);
   template.unref();
   for (const stream of [template.stdin, template.stdout, template.stderr]) {
     (stream as unknown as { unref?: () => void }).unref?.();
@@ -251,29 +344,36 @@ async function startTemplate(
   return [template, pid];
 }
 
-/** Resolves with the template's pid once it printed `ready <pid>`; rejects with what went wrong. */
-async function waitForReady(template: ChildProcessWithoutNullStreams): Promise<number> {
+/**
+ * The match once a process of the sandbox's (the template, the bridge) printed the line that says it is
+ * ready; else, the process killed, what went wrong (and the end of its stderr).
+ */
+export async function waitForLine(
+  child: ChildProcessWithoutNullStreams,
+  line: RegExp,
+  timeoutMs: number,
+): Promise<RegExpExecArray | { failed: string; detail: string }> {
   let stdout = '';
   let stderr = '';
-  template.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  template.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk.slice(0, 4000)));
-  const ready = new Promise<number>((resolve) => {
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk.slice(0, 4000)));
+  const ready = new Promise<RegExpExecArray>((resolve) => {
     const onData = (): void => {
-      const match = /^ready (\d+)$/m.exec(stdout);
+      const match = line.exec(stdout);
       if (!match) return;
-      template.stdout.off('data', onData);
-      resolve(Number(match[1]));
+      child.stdout.off('data', onData);
+      resolve(match);
     };
-    template.stdout.on('data', onData);
+    child.stdout.on('data', onData);
   });
   const failed = Promise.race([
-    once(template, 'error').then(([error]) => (error as Error).message),
-    once(template, 'exit').then(([code, signal]) => `exited with ${signal ?? `code ${code}`}`),
-    new Promise<string>((resolve) => setTimeout(resolve, TEMPLATE_TIMEOUT_MS, 'timed out').unref()),
+    once(child, 'error').then(([error]) => (error as Error).message),
+    once(child, 'exit').then(([code, signal]) => `exited with ${signal ?? `code ${code}`}`),
+    new Promise<string>((resolve) => setTimeout(resolve, timeoutMs, 'timed out').unref()),
   ]);
   const outcome = await Promise.race([ready, failed]);
-  if (typeof outcome === 'number') return outcome;
-  template.kill('SIGKILL');
+  if (typeof outcome !== 'string') return outcome;
+  child.kill('SIGKILL');
   const detail = stderr.trim().split('\n').slice(-3).join(' ');
-  throw new SandboxError(`building the sandbox failed (${outcome})${detail ? `: ${detail}` : ''}`);
+  return { failed: outcome, detail: detail ? `: ${detail}` : '' };
 }

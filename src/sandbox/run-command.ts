@@ -5,7 +5,7 @@ import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { CappedOutput, COMMAND_OUTPUT_HINT, DEFAULT_OUTPUT_LIMIT, type Redaction } from './capped-output.js';
 import type { Sandbox } from './namespaces.js';
-import { limitNote, NETWORK_OFF_ENV } from './limits.js';
+import { limitNote } from './limits.js';
 
 /** Between SIGTERM and SIGKILL when a command times out or is aborted. */
 const KILL_GRACE_MS = 1_000;
@@ -23,6 +23,11 @@ export interface RunCommandOptions {
   redaction?: Redaction;
   /** Absent: the command runs directly (`sandbox: off`, or a CLI where none can be built). */
   sandbox?: Sandbox;
+  /**
+   * `false`: none of the network's settings for the call (no proxy, not told it is off), only the tools'
+   * environment: the network gate's look at the toolchains' own settings.
+   */
+  networkEnv?: boolean;
 }
 
 export interface CommandResult {
@@ -75,14 +80,16 @@ export function runCommand(command: string, opts: RunCommandOptions): Promise<Co
     }
     const output = new CappedOutput(opts.limit ?? DEFAULT_OUTPUT_LIMIT, opts.redaction, COMMAND_OUTPUT_HINT);
     const shell = findShell(opts.env);
-    const env = opts.sandbox?.config.network === 'none' ? { ...NETWORK_OFF_ENV, ...opts.env } : opts.env;
-    const call = opts.sandbox?.call(shell, command, { cwd: opts.cwd, env }) ?? {
-      argv: [shell, '-c', command],
-    };
+    const started = Date.now();
+    const call = opts.sandbox?.call(shell, command, {
+      cwd: opts.cwd,
+      env: opts.env,
+      ...(opts.networkEnv === false ? { networkEnv: false } : {}),
+    }) ?? { argv: [shell, '-c', command], env: opts.env };
     const [program, ...args] = call.argv;
     const child = spawn(program as string, args, {
       cwd: opts.cwd,
-      env: call.env ?? env,
+      env: call.env,
       ...call.identity,
       detached: true, // its own process group, so one kill reaches every descendant
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -139,7 +146,10 @@ export function runCommand(command: string, opts: RunCommandOptions): Promise<Co
         child.stderr.destroy();
         output.end();
         const text = output.toString();
-        const note = opts.sandbox ? limitNote(text, opts.sandbox.config.network, exitCode !== 0) : '';
+        const refused = opts.sandbox?.network?.refusedSince(started) ?? [];
+        const note = opts.sandbox
+          ? limitNote(text, opts.sandbox.config.network, exitCode !== 0, refused)
+          : '';
         resolve({ exitCode, signal, timedOut, aborted, output: note ? `${text}\n${note}` : text });
       };
       const drain = setTimeout(finish, DRAIN_MS);

@@ -4,6 +4,7 @@ import { lstat, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Bridge } from './bridge.js';
 import { rootlessEscalation } from './rootless.js';
 import { runCommand } from './run-command.js';
 import {
@@ -11,6 +12,7 @@ import {
   SandboxError,
   type Isolation,
   type SandboxConfig,
+  type SandboxNetwork,
   type WorkspaceAccess,
 } from './namespaces.js';
 
@@ -71,10 +73,18 @@ const HOSTED_TOOL_CACHE = '/opt/hostedtoolcache';
 
 /** `keyctl(2)`'s number on the architectures GitHub's runners have. */
 const KEYCTL: Partial<Record<NodeJS.Architecture, number>> = { x64: 250, arm64: 219, arm: 311, ia32: 288 };
+/** `splice(2)`'s, for the gated network's bridge. */
+const SPLICE: Partial<Record<NodeJS.Architecture, number>> = { x64: 275, arm64: 76, arm: 340, ia32: 313 };
 
 export interface SandboxRequest {
   workspace: string;
-  network: 'host' | 'none';
+  /** `gated`: the tools' network goes through the bridge (bridge.ts) to the network gate alone. */
+  network: SandboxNetwork;
+  /**
+   * `gated` only: ports of the runner's loopback (a job's database service) the tools reach at the same port
+   * on their own loopback, through the gate, which decides on each connection.
+   */
+  forwardedPorts?: readonly number[];
   /** Further paths to hide (the runner's files, for the action). */
   hidden?: readonly string[];
   /** HOME of the tools (default: this process's): shown read-only, with a private layer for their writes. */
@@ -92,7 +102,7 @@ export interface SandboxRequest {
   layerGitDir?: boolean;
 }
 
-export { SandboxError, type WorkspaceAccess };
+export { SandboxError, type SandboxNetwork, type WorkspaceAccess };
 
 async function findSystemProgram(name: string): Promise<string> {
   for (const dir of SYSTEM_DIRS) {
@@ -182,7 +192,8 @@ function toolsIdentity(
 export async function sandboxConfig(request: SandboxRequest): Promise<SandboxConfig> {
   if (process.platform !== 'linux') throw new SandboxError(`${process.platform} has no Linux namespaces`);
   const keyctl = KEYCTL[process.arch];
-  if (keyctl === undefined)
+  const splice = SPLICE[process.arch];
+  if (keyctl === undefined || splice === undefined)
     throw new SandboxError(`the sandbox does not know ${process.arch}'s system calls`);
   // prlimit and perl are not passed as paths: the scripts find them in the system's directories.
   const [sh, env, unshare, nsenter, setpriv, rm] = await Promise.all(
@@ -207,6 +218,7 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
     programs: { sh: sh!, env: env!, unshare: unshare!, nsenter: nsenter!, setpriv: setpriv!, rm: rm! },
     ...tools,
     keyctl,
+    splice,
     network: request.network,
     workspace: request.workspace,
     workspaceAccess: request.workspaceAccess ?? 'read-write',
@@ -288,9 +300,20 @@ async function besideTheWay(
   return covered;
 }
 
-/** Builds the sandbox and runs `true` in it; throws SandboxError with the reason when it cannot. */
+/**
+ * Builds the sandbox (with its bridge when the network is `gated`: `sandbox.bridge` says where the gate is
+ * to answer) and runs `true` in it; throws SandboxError with the reason when it cannot.
+ */
 export async function openSandbox(request: SandboxRequest): Promise<Sandbox> {
   const sandbox = await Sandbox.open(await sandboxConfig(request));
+  if (request.network === 'gated') {
+    try {
+      sandbox.holdBridge(await Bridge.open(sandbox, request.forwardedPorts ?? []));
+    } catch (error) {
+      sandbox.close();
+      throw error;
+    }
+  }
   const check = await runCommand('true', {
     cwd: request.workspace,
     env: { PATH: '/usr/bin:/bin' },

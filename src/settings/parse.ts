@@ -4,6 +4,7 @@ import { EFFORTS, type Effort } from '../model/catalogue.js';
 import { PROVIDERS, type Provider } from '../model/providers.js';
 import { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS } from '../agent/defaults.js';
 import { DEFAULT_REMINDER_ROUNDS } from '../agent/reminder.js';
+import type { SandboxNetwork } from '../sandbox/namespaces.js';
 
 /**
  * The numeric knobs the action and the CLI share: their defaults and upper bounds. The agent core's own
@@ -58,6 +59,30 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T, fallba
   };
 }
 
+/** What the tools' commands reach: hosts of the allowlist (through the network gate), every host, or none. */
+export const TOOL_NETWORKS = ['allowlist', 'all', 'none'] as const;
+export type ToolNetworkSetting = (typeof TOOL_NETWORKS)[number];
+
+/** `tool_network`: `allowlist` when empty; `allow`, the name `all` had before the allowlist, is read as `all`. */
+function parseToolNetwork(value: string): ToolNetworkSetting | undefined {
+  const chosen = value.trim().toLowerCase();
+  return chosen === 'allow' ? 'all' : oneOf(TOOL_NETWORKS, 'allowlist')(chosen);
+}
+
+/** The sandbox's network for each tool_network: gated by the allowlist, the host's own, or none. */
+export const SANDBOX_NETWORKS = {
+  allowlist: 'gated',
+  all: 'host',
+  none: 'none',
+} as const satisfies Record<ToolNetworkSetting, SandboxNetwork>;
+
+/** The warning a setting's old name gets; undefined for a current one. */
+export function deprecatedToolNetwork(value: string): string | undefined {
+  return value.trim().toLowerCase() === 'allow'
+    ? 'tool_network: allow is the old name of tool_network: all (every host); it still works, but will go in a later version. The default is now allowlist.'
+    : undefined;
+}
+
 /** A setting's parser (undefined for a bad value) and the sentence for a bad value. */
 export interface Rule<T> {
   parse: (value: string) => T | undefined;
@@ -91,8 +116,8 @@ export const SETTING_RULES = {
   ),
   sandbox: rule(oneOf(['on', 'off'] as const, 'on'), (value) => `sandbox must be on or off, got '${value}'`),
   tool_network: rule(
-    oneOf(['allow', 'none'] as const, 'allow'),
-    (value) => `tool_network must be allow or none, got '${value}'`,
+    parseToolNetwork,
+    (value) => `tool_network must be allowlist, all or none, got '${value}'`,
   ),
 };
 

@@ -5,7 +5,8 @@ import { SECRET_NAME_PATTERN } from '../sandbox/child-env.js';
 import { DEFAULT_MODEL } from '../model/catalogue.js';
 import { credentialFileSecrets } from '../sandbox/credential-files.js';
 import { providerProblem, type Provider } from '../model/providers.js';
-import { SETTING_RULES, wholeNumberRule, type Rule } from './parse.js';
+import { deprecatedToolNetwork, SETTING_RULES, wholeNumberRule, type Rule } from './parse.js';
+import { parseAllowedHosts } from '../network/hosts.js';
 import { runUrl } from '../github/urls.js';
 
 /** The cost limit when the workflow sets none: a few dollars, enough for a real task, not for a runaway. */
@@ -88,6 +89,13 @@ const inputsSchema = z.object({
   price_per_mtok: optional(SETTING_RULES.price_per_mtok),
   sandbox: ruled(SETTING_RULES.sandbox),
   tool_network: ruled(SETTING_RULES.tool_network),
+  /** More hosts for the network gate: one per line or comma-separated, `*.example.com`, `host:port`. */
+  allowed_hosts: z.string().transform((value, context) => {
+    const parsed = parseAllowedHosts(value);
+    if ('rules' in parsed) return parsed.rules;
+    context.addIssue({ code: 'custom', message: parsed.problem });
+    return z.NEVER;
+  }),
   verify_command: text(),
   verify_attempts: ruled(wholeNumberRule('verify_attempts')),
   /** An issue labeled with this runs its title and body as the task; empty is off. */
@@ -138,6 +146,8 @@ export interface Settings {
   workspace: string;
   /** The runner's temp folder for this job (RUNNER_TEMP): the run record goes there. */
   runnerTemp: string;
+  /** Warnings for the log: a setting read under its old name. */
+  notices: string[];
 }
 
 export class SettingsError extends Error {
@@ -180,6 +190,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     apiUrl: context.GITHUB_API_URL.replace(/\/+$/, ''),
     workspace: context.GITHUB_WORKSPACE,
     runnerTemp: context.RUNNER_TEMP,
+    notices: [deprecatedToolNetwork(raw.tool_network ?? '')].filter((notice) => notice !== undefined),
   };
 }
 

@@ -31,6 +31,9 @@ export function terminalReporter(screen: Screen): AgentObserver {
         if (!report.passed) screen.print(`${report.outputTail.replace(/^/gm, '    ').trimEnd()}\n`);
         break;
       }
+      case 'network_refused':
+        screen.print(`  ⛔ network gate refused ${event.host}:${event.port}: ${event.reason}\n`);
+        break;
       case 'end':
         screen.print(
           `\n${event.result.status}: ${event.result.reason} (${event.result.turns} turns, ${event.result.toolCalls} tool calls)\n`,

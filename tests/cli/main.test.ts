@@ -38,16 +38,24 @@ function cli(args: string[], env: Record<string, string> = {}, as?: { uid: numbe
   });
 }
 
+/** stderr without the line that names the allowlist in force (the sandbox's default network). */
+const withoutAllowlist = (stderr: string) => stderr.replace(/^todo-agent: network allowlist: .*\n/m, '');
+
 describe('todo-agent CLI (bundled dist/cli.js)', () => {
   it('runs the seeds’ sample task to completion, shows the panel and exits 0', async () => {
     await writeFile(join(dir, 'hello.py'), HELLO_FILES['hello.py']!);
     server = await startModelServer(helloScript(), { apiKey: KEY });
-    const { code, stdout } = await cli([HELLO_TASK], {
+    const { code, stdout, stderr } = await cli([HELLO_TASK], {
       ANTHROPIC_API_KEY: KEY,
       ANTHROPIC_BASE_URL: server.url,
     });
     expect(server.violations).toEqual([]);
     expect(code).toBe(0);
+    // The allowlist in force, once, on stderr: GitHub's web host is in it, the model's endpoint is not.
+    expect(stderr.match(/^todo-agent: network allowlist: .*$/gm)).toEqual([
+      expect.stringMatching(/ github\.com\b/),
+    ]);
+    expect(stderr).not.toContain('127.0.0.1');
     expect(await readFile(join(dir, 'hello.py'), 'utf8')).toBe(HELLO_RESULT);
     expect(stdout).toContain('Adding type hints');
     expect(stdout).toContain('completed: every todo item is completed');
@@ -64,7 +72,7 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     });
     expect(server.violations).toEqual([]);
     expect(code).toBe(0);
-    expect(stderr).toBe('');
+    expect(withoutAllowlist(stderr)).toBe('');
     expect(await readFile(join(dir, 'hello.py'), 'utf8')).toBe(HELLO_RESULT);
     expect(server.requests.every((r) => r.body.output_config?.effort === 'medium')).toBe(true);
   });
@@ -77,7 +85,7 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     const unknown = await cli(['a task', '--model', 'claude-next-9'], env);
     expect(unknown.stderr.match(/warning: claude-next-9 is not in the model table/g)).toHaveLength(1);
     const priced = await cli(['a task', '--model', 'claude-next-9', '--price-per-mtok', '1,4'], env);
-    expect(priced.stderr).toBe('');
+    expect(withoutAllowlist(priced.stderr)).toBe('');
   });
 
   it('writes every event as one JSON line with --events, in order and time-stamped', async () => {

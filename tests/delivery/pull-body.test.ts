@@ -36,6 +36,23 @@ function hookWouldMiss(body: string): string[] {
   return pieces.filter((piece) => hook.redact(body).includes(piece));
 }
 
+describe('pullBody: the network gate', () => {
+  it('lists every host the gate refused the tools, each with its count, and how to allow one', () => {
+    const body = pullBody({
+      result: result({
+        refusedHosts: [
+          { host: 'exfil.example', count: 3, allow: 'exfil.example' },
+          { host: 'db.internal:5432', count: 1 },
+        ],
+      }),
+    });
+    expect(body).toContain(
+      "### Blocked network requests\n\nThe tools' network gate refused these hosts (`tool_network: allowlist`); a host the work needs is allowed by adding it to the workflow's `allowed_hosts` input:\n\n- `exfil.example` ×3\n- `db.internal:5432` ×1\n\n### Summary",
+    );
+    expect(pullBody({ result: result() })).not.toContain('Blocked network requests');
+  });
+});
+
 describe('pullBody', () => {
   it('holds no secret in any form: not in the list, the unverified checks or the summary', () => {
     redactor.add(PASSWORD);

@@ -84,7 +84,8 @@ describe.each(ACTION_USERS)('the action killed after the model armed .git, as $w
 
       const run = await world.trigger('/agent greet politely', {
         ...(as ? { as } : {}),
-        inputs: { sandbox },
+        // The tools reach the test's killer on the runner's loopback through the gate, as a job's service.
+        inputs: { sandbox, ...(sandbox === 'on' ? { allowed_hosts: `localhost:${port}` } : {}) },
         onSpawn: (child) => (action = child),
       });
 

@@ -55,7 +55,11 @@ describe('what a call leaves behind', () => {
 
   it('a fork bomb ends at the process limit with a clear message, and the next call runs', async () => {
     const [bomb = '', next] = await calls([
-      'bomb() { bomb | bomb & }; bomb; sleep 3; echo after',
+      // Waits (builtins only: no fork of its own) until the bomb has about filled the limit, however loaded
+      // the machine, then gives its forks a moment to fail.
+      'exec {tick}<> <(:); set -- /proc/[0-9]*; base=$#; bomb() { bomb | bomb & }; bomb; ' +
+        'for ((i = 0; i < 600; i++)); do set -- /proc/[0-9]*; (($# >= base + 1000)) && break; read -rt 0.1 -u $tick; done; ' +
+        'sleep 2; echo after',
       'echo usable',
     ]);
     expect([bomb.includes('limit of 1024 processes per call'), next]).toEqual([

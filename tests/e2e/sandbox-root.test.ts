@@ -2,9 +2,9 @@
 // can set up: the tools are never the host's root on a workspace of root's; a mount whose path mountinfo
 // escapes is made read-only, one that cannot be stops the build (both mounted in the action's own mount
 // namespace, never the host's, where they would reach the sandboxes of another run of the suite);
-// `tool_network: none` reaches no socket in /run; and a user with neither root nor sudo gets the rootless
-// sandbox. CI runs this file as root only; the other end-to-end files run as a plain runner with sudo (and
-// the sandbox's again rootless).
+// `tool_network: none` and the allowlist reach no socket in /run; and a user with neither root nor sudo gets
+// the rootless sandbox. CI runs this file as root only; the other end-to-end files run as a plain runner with
+// sudo (and the sandbox's again rootless).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -67,20 +67,23 @@ describe.runIf(process.getuid?.() === 0)('the sandbox as root', () => {
     });
   });
 
-  it('with `tool_network: none` reaches no host unix socket that has a path (one planted in /run)', async () => {
-    const path = `/run/${MARK}.sock`;
-    const connections: string[] = [];
-    const server: Server = createServer((socket) => {
-      connections.push('connected');
-      socket.end('HTTP/1.0 200 OK\r\n\r\nhello');
-    });
-    await new Promise<void>((done) => server.listen(path, done));
-    cleanups.push(() => new Promise<void>((done) => server.close(() => done())));
-    await calls([`curl -s -m 3 --unix-socket ${path} http://x/ 2>&1; echo "curl=$?"`], {
-      inputs: { tool_network: 'none' },
-    });
-    expect(connections).toEqual([]);
-  });
+  it.each([['none'], ['allowlist']])(
+    'with `tool_network: %s` reaches no host unix socket that has a path (one planted in /run)',
+    async (network) => {
+      const path = `/run/${MARK}-${network}.sock`;
+      const connections: string[] = [];
+      const server: Server = createServer((socket) => {
+        connections.push('connected');
+        socket.end('HTTP/1.0 200 OK\r\n\r\nhello');
+      });
+      await new Promise<void>((done) => server.listen(path, done));
+      cleanups.push(() => new Promise<void>((done) => server.close(() => done())));
+      await calls([`curl -s -m 3 --unix-socket ${path} http://x/ 2>&1; echo "curl=$?"`], {
+        inputs: { tool_network: network },
+      });
+      expect(connections).toEqual([]);
+    },
+  );
 
   it('builds it from user namespaces for a user with neither root nor sudo; the log and comment say so', async () => {
     // Not root, and no passwordless sudo: as on a self-hosted runner without either, which owns its work.

@@ -148,6 +148,8 @@ describe('a prompt-injected model in the sandbox', () => {
     const mainBefore = await sandbox.git(['--git-dir', sandbox.origin, 'rev-parse', 'main'], sandbox.root);
 
     const run = await world.trigger('/agent look around', {
+      // Every host, as before the allowlist: the listener must hear the attempt for its silence to count.
+      inputs: { tool_network: 'all' },
       env: {
         RUNNER_TEMP: runnerTemp,
         GITHUB_ENV: githubEnv,

@@ -61,6 +61,24 @@ describe('runner output', () => {
     expect(text).not.toMatch(new RegExp(`${SECRET}|${SHAPED}`));
   });
 
+  it('prints a group that comes in while another is open once that one ends, never inside it', () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    log.group('Alone', ['first']);
+    log.startGroup('Turn 1');
+    log.info('in the turn');
+    log.group(`Late ${SECRET}`, ['a', `b ${SECRET}`]);
+    log.info('still in the turn');
+    log.endGroup();
+    expect(lines.join('')).toBe(
+      '::group::Alone\nfirst\n::endgroup::\n::group::Turn 1\nin the turn\nstill in the turn\n::endgroup::\n' +
+        '::group::Late ***\na\nb ***\n::endgroup::\n',
+    );
+  });
+
   it('shows control characters in log lines as text: the log viewer reads escape sequences', () => {
     const lines: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {

@@ -168,9 +168,11 @@ describe('readSettings', () => {
       draft: false,
       branch_prefix: 'agent/',
       sandbox: 'on',
-      tool_network: 'allow',
+      tool_network: 'allowlist',
+      allowed_hosts: [],
     });
     expect(settings.inputs.model).toMatch(/^claude-/);
+    expect(settings.notices).toEqual([]);
   });
 
   it('lets a workflow raise or clear the cost limit, and reads the verify gate', () => {
@@ -275,7 +277,38 @@ describe('readSettings', () => {
     const settings = readSettings({ ...RUNNER, ...KEYS, INPUT_SANDBOX: ' OFF ', INPUT_TOOL_NETWORK: 'None' });
     expect(settings.inputs).toMatchObject({ sandbox: 'off', tool_network: 'none' });
     expect(settingsError({ ...RUNNER, ...KEYS, INPUT_SANDBOX: 'false', INPUT_TOOL_NETWORK: 'host' })).toBe(
-      "sandbox must be on or off, got 'false'; tool_network must be allow or none, got 'host'",
+      "sandbox must be on or off, got 'false'; tool_network must be allowlist, all or none, got 'host'",
+    );
+    expect(readSettings({ ...RUNNER, ...KEYS, INPUT_TOOL_NETWORK: 'All' }).inputs.tool_network).toBe('all');
+  });
+
+  it('reads tool_network: allow, its old name, as all, with a warning for the log', () => {
+    const settings = readSettings({ ...RUNNER, ...KEYS, INPUT_TOOL_NETWORK: ' allow ' });
+    expect(settings.inputs.tool_network).toBe('all');
+    expect(settings.notices).toEqual([
+      expect.stringMatching(/^tool_network: allow is the old name of tool_network: all/),
+    ]);
+  });
+
+  it('reads allowed_hosts one per line or comma-separated, and names an entry that is no host', () => {
+    const settings = readSettings({
+      ...RUNNER,
+      ...KEYS,
+      INPUT_ALLOWED_HOSTS:
+        'Example.COM, *.corp.example\n  localhost:5432\n[::1]:6379,https://mirror.example:8443/simple\n',
+    });
+    expect(settings.inputs.allowed_hosts).toEqual([
+      { host: 'example.com', source: 'allowed_hosts' },
+      { host: '*.corp.example', source: 'allowed_hosts' },
+      { host: 'localhost', port: 5432, source: 'allowed_hosts' },
+      { host: '::1', port: 6379, source: 'allowed_hosts' },
+      { host: 'mirror.example', port: 8443, source: 'allowed_hosts' },
+    ]);
+    expect(settingsError({ ...RUNNER, ...KEYS, INPUT_ALLOWED_HOSTS: 'ok.example, bad host!' })).toBe(
+      "allowed_hosts: 'host!' is not a host name, a *.example.com wildcard, an address or host:port",
+    );
+    expect(settingsError({ ...RUNNER, ...KEYS, INPUT_ALLOWED_HOSTS: '*' })).toBe(
+      "allowed_hosts: '*' would allow every host; set tool_network: all for that",
     );
   });
 

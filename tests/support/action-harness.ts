@@ -130,7 +130,10 @@ export interface RunActionOptions {
    * step saved as STATE_<name>, with the same inputs and variables.
    */
   postOf?: ActionRun;
-  /** Flags for node before the entry, as `--import` of a probe that measures the process. */
+  /**
+   * Flags for node before the entry: `--import` of a probe that measures the process, or of a test's
+   * preload (tests/support/network/).
+   */
   nodeArgs?: readonly string[];
 }
 

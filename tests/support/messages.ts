@@ -43,7 +43,12 @@ const NOT_FOR_PEOPLE = /^(agent\/tools\/|agent\/todos\.ts|agent\/workspace\.ts|g
  * Text at those places that no person reads: internal checks no input can reach (they would point at a bug,
  * and the docs cannot help), and the github tool's refusal, which is the model's to read.
  */
-const NOT_SHOWN = [/^not an object id: /, /^git cat-file --batch: no blob /, /^the github tool only reads; /];
+const NOT_SHOWN = [
+  /^not an object id: /,
+  /^git cat-file --batch: no blob /,
+  /^the github tool only reads; /,
+  /^the network gate needs a sandbox opened with network: gated$/,
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>

@@ -69,3 +69,22 @@ describe('a tool call’s line', () => {
     ).toBe('  · read_file a.py\n');
   });
 });
+
+describe('terminalReporter: the network gate', () => {
+  it('prints a line for each request the gate refused, the host made inert', () => {
+    const out: string[] = [];
+    const report = terminalReporter(screen((text) => out.push(text), false));
+    report({
+      type: 'network_refused',
+      turn: 2,
+      host: 'evil.example',
+      port: 443,
+      reason: 'evil.example is not in the allowlist',
+    });
+    report({ type: 'network_refused', turn: 2, host: 'a\u001b]0;x\u0007', port: 80, reason: 'not allowed' });
+    expect(out).toEqual([
+      '  ⛔ network gate refused evil.example:443: evil.example is not in the allowlist\n',
+      '  ⛔ network gate refused a\\x1b]0;x\\x07:80: not allowed\n',
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 // Mirrors the agent's todo list into the checklist comment: every accepted update re-renders it.
-import type { AgentObserver } from '../../agent/events.js';
+import { countRefusal, refusedHosts, type AgentObserver, type RefusedHost } from '../../agent/events.js';
 import type { TodoItem } from '../../agent/todos.js';
 import { emptyUsage } from '../../model/usage.js';
 import { renderChecklist, type ChecklistState } from './render.js';
@@ -9,6 +9,7 @@ export class ChecklistProgress {
   readonly state: ChecklistState;
   readonly #writer: CommentWriter;
   readonly #started = Date.now();
+  readonly #blocked = new Map<string, RefusedHost>();
   /** What the comment shows of the agent's list (e.g. with a maintainer's edits on top). */
   shownItems: (items: readonly TodoItem[]) => readonly TodoItem[] = (items) => items;
 
@@ -39,6 +40,10 @@ export class ChecklistProgress {
       this.state.costUsd = event.costUsd;
     } else if (event.type === 'verify') {
       this.update({ verify: event.report });
+    } else if (event.type === 'network_refused') {
+      // Rides along with the next write, as turns and tokens do.
+      countRefusal(this.#blocked, event);
+      this.state.blockedHosts = refusedHosts(this.#blocked);
     } else if (event.type === 'todos') {
       this.update({ items: this.shownItems(event.items), phase: 'working', turn: event.turn });
     }

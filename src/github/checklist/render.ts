@@ -1,6 +1,6 @@
 // The checklist comment: the todo list as a Markdown task list, heading, progress, footer, and the saved
 // state line (state.ts) at its end. Pure functions apart from the shared redactor.
-import { type VerifyReport } from '../../agent/events.js';
+import { type RefusedHost, type VerifyReport } from '../../agent/events.js';
 import { stateLine, type ResumeState } from './state.js';
 import { promptTokens, type Usage } from '../../model/usage.js';
 import { describeFailure } from '../../agent/verify.js';
@@ -46,6 +46,8 @@ export interface ChecklistState {
   record?: string;
   /** Work GitHub refused (or that could not be pushed): why, and the change as a patch. */
   refused?: RefusedWork & { attach?: boolean };
+  /** The hosts the network gate refused the tools, with how often. */
+  blockedHosts?: readonly RefusedHost[];
   resume: ResumeState;
 }
 
@@ -193,7 +195,18 @@ function footerLine(state: ChecklistState): string {
   if (state.branch) parts.push(`branch ${branchLink(state.branch)}`);
   if (state.pr) parts.push(`PR #${state.pr.number}`);
   if (state.sandbox) parts.push(`sandbox: ${escapeMarkdown(state.sandbox)}`);
+  if (state.blockedHosts?.length) parts.push(`network gate refused ${blockedList(state.blockedHosts)}`);
   return parts.length > 0 ? `<sub>${parts.join(' · ')}</sub>` : '';
+}
+
+/** At most this many refused hosts are named in the footer; the others are counted. */
+const BLOCKED_NAMED = 10;
+
+/** `host` ×count for each refused host, most refused first. */
+function blockedList(hosts: readonly RefusedHost[]): string {
+  const shown = hosts.slice(0, BLOCKED_NAMED).map(({ host, count }) => `${codeSpan(host)} ×${count}`);
+  const more = hosts.length - shown.length;
+  return [...shown, ...(more > 0 ? [`${more} more`] : [])].join(', ');
 }
 
 function tokensPart(usage: Usage): string {

@@ -259,6 +259,17 @@ describe('renderChecklist: footer', () => {
     );
   });
 
+  it('names every host the network gate refused, most refused first, ten at most', () => {
+    const hosts = Array.from({ length: 12 }, (_, i) => ({ host: `h${i}.example`, count: 12 - i }));
+    const body = renderChecklist(
+      state({ blockedHosts: [{ host: 'evil`x.example:22', count: 40 }, ...hosts] }),
+    );
+    expect(body).toContain(
+      'network gate refused ``evil`x.example:22`` ×40, `h0.example` ×12, `h1.example` ×11, `h2.example` ×10, ' +
+        '`h3.example` ×9, `h4.example` ×8, `h5.example` ×7, `h6.example` ×6, `h7.example` ×5, `h8.example` ×4, 3 more</sub>',
+    );
+  });
+
   it('leaves out what does not exist', () => {
     const body = renderChecklist(state({ turn: 0 }));
     expect(body).not.toContain('<sub>');

@@ -5,6 +5,7 @@ import type { DistSize } from './dist.js';
 import type { ColdLoopAt } from './cold-loop.js';
 import type { LoopOverhead } from './loop.js';
 import type { SandboxCost } from './sandbox.js';
+import type { NetworkCost } from './network.js';
 import type { WaitsAt } from './waits.js';
 import type { HostileInputs } from './hostile.js';
 import type { ProcessCost } from '../memory-probe.js';
@@ -23,6 +24,7 @@ export interface BenchResults {
   /** Measure 8 at each GitHub latency, 0 ms first. */
   waits: WaitsAt[];
   hostileInputs: HostileInputs;
+  network: NetworkCost;
 }
 
 export type Verdict = 'pass' | 'FAIL' | 'info';
@@ -185,6 +187,7 @@ export function verdicts(results: BenchResults): Row[] {
     sandbox,
     waits,
     hostileInputs,
+    network,
   } = results;
   const clearing = clearingShare;
   const coldRows = coldLoop.byTurns.map((at): Row => ({
@@ -276,6 +279,7 @@ export function verdicts(results: BenchResults): Row[] {
     },
     ...waits.flatMap(waitRows),
     ...hostileRows(hostileInputs),
+    ...networkRows(network),
     {
       measure: '6 dist/index.js',
       value: mb(distSize.indexBytes),
@@ -287,6 +291,38 @@ export function verdicts(results: BenchResults): Row[] {
       value: mb(distSize.totalBytes),
       target: '—',
       verdict: 'info',
+    },
+  ];
+}
+
+/** Measure 10: the network gate against every host, in the same run; `none`'s failures. */
+export function networkRows({ npmCi, pipInstall, smallRequest, offline }: NetworkCost): Row[] {
+  const install = (what: string, t: NetworkCost['pipInstall'] | NonNullable<NetworkCost['npmCi']>): Row => ({
+    measure: `10 network gate: ${what}`,
+    value: `${t.ratio.toFixed(3)}× (${ms(median(t.allowlistMs))} behind the gate, ${ms(median(t.allMs))} with every host)`,
+    target: '≤ 1.05×',
+    verdict: check(t.ratio <= 1.05),
+  });
+  return [
+    ...(npmCi ? [install(`npm ci, ${npmCi.packages} packages, cold cache`, npmCi)] : []),
+    install(`pip install, ${pipInstall.wheels} wheels from a local index`, pipInstall),
+    {
+      measure: '  network gate: added to a small request (new connection)',
+      value: `${ms(smallRequest.addedMs)} (${ms(smallRequest.proxiedMs)} vs ${ms(smallRequest.directMs)} direct)`,
+      target: '< 2 ms',
+      verdict: check(smallRequest.addedMs < 2),
+    },
+    {
+      measure: '  tool_network: none, npm ci fails and says why',
+      value: `${ms(offline.npmMs)}${offline.npmSaysWhy ? '' : ' (no note)'}`,
+      target: '< 2 s, with the note',
+      verdict: check(offline.npmMs < 2000 && offline.npmSaysWhy),
+    },
+    {
+      measure: '  tool_network: none, pip install fails and says why',
+      value: `${ms(offline.pipMs)}${offline.pipSaysWhy ? '' : ' (no note)'}`,
+      target: '< 2 s, with the note',
+      verdict: check(offline.pipMs < 2000 && offline.pipSaysWhy),
     },
   ];
 }

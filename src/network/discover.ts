@@ -1,0 +1,177 @@
+// The default allowlist's registries: the hosts the runner's toolchains are set to use, asked of the
+// toolchains themselves at the start of the run, never a copy of any registry's name. An organization whose
+// runners use a mirror of their own (an Artifactory, a Nexus, a pull-through cache) is then allowed as it is.
+//
+// The workspace's own settings count (a project's .npmrc names its scoped registry), and they may be hostile:
+// so every toolchain is asked inside the sandbox, as the tools' user, with no network settings (no proxy:
+// its namespace has no route out), all at once and each with a short timeout. The runner's own files that
+// the sandbox hides (what setup-node and setup-java left) are read here, for their URLs alone.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Sandbox } from '../sandbox/namespaces.js';
+import { runCommand } from '../sandbox/run-command.js';
+import { ruleFromUrl, type HostRule } from './hosts.js';
+
+/** How long one toolchain may take to answer. */
+const PROBE_SECONDS = 8;
+/** More rules than this from the toolchains' answers are left out (the log says so). */
+export const MAX_DISCOVERED = 200;
+
+/**
+ * Each toolchain asked at once, its answer kept in a file of its own and printed after a header line. pip is
+ * asked for its configuration (its variables included) and, for the index it uses when none is configured,
+ * its own default; Go with GOTOOLCHAIN=local, so a go.mod asking for a newer toolchain starts no download.
+ */
+export const PROBES = String.raw`
+d=$(mktemp -d) || exit 1
+trap 'rm -rf "$d"' EXIT
+ask() { name=$1; shift; timeout -k 1 ${PROBE_SECONDS} "$@" > "$d/$name" 2>/dev/null < /dev/null & }
+ask npm npm config list --json
+ask pip sh -c 'python3 -m pip config list 2>/dev/null || pip3 config list 2>/dev/null || pip config list'
+ask pypi sh -c 'for py in python3 python; do "$py" -c "from pip._internal.models.index import PyPI as i; print(i.simple_url); print(\"https://\" + i.file_storage_domain + \"/\")" 2>/dev/null && break; done'
+ask go env GOTOOLCHAIN=local GOFLAGS= go env GOPROXY GOSUMDB
+ask gem gem sources --list
+ask cargo sh -c 'd=$PWD; while :; do cat "$d/.cargo/config.toml" "$d/.cargo/config" 2>/dev/null; [ "$d" = / ] && break; d=$(dirname "$d"); done; h=${'$'}{CARGO_HOME:-$HOME/.cargo}; cat "$h/config.toml" "$h/config" 2>/dev/null'
+ask apt sh -c 'cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null'
+ask maven sh -c 'cat "${'$'}{MAVEN_HOME:-/usr/share/maven}/conf/settings.xml" .mvn/settings.xml 2>/dev/null'
+wait
+for f in "$d"/*; do printf '\n@@todo-agent-probe %s\n' "${'$'}{f##*/}"; head -c 262144 "$f"; done
+`;
+
+/** The toolchains' answers, by probe name. */
+export function probeSections(output: string): Map<string, string> {
+  const sections = new Map<string, string>();
+  const parts = output.split(/^@@todo-agent-probe (\w+)$/m);
+  for (let i = 1; i + 1 < parts.length; i += 2) sections.set(parts[i]!, parts[i + 1]!.trim());
+  return sections;
+}
+
+/** Every URL-looking word of `text`, each as a rule with `source`. */
+function urlRules(text: string, source: string): HostRule[] {
+  return (text.match(/\b(?:sparse\+)?https?:\/\/[^\s'"<>,;|)]+/g) ?? []).flatMap(
+    (url) => ruleFromUrl(url, source) ?? [],
+  );
+}
+
+/** npm: the registry and each scope's (`@scope:registry`), from `npm config list --json`. */
+function npmRules(text: string): HostRule[] {
+  let config: Record<string, unknown>;
+  try {
+    config = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return [];
+  }
+  return Object.entries(config).flatMap(([key, value]) => {
+    if (typeof value !== 'string') return [];
+    if (key === 'registry') return ruleFromUrl(value, 'npm registry') ?? [];
+    const scope = /^(@[^:]+):registry$/.exec(key)?.[1];
+    return scope ? (ruleFromUrl(value, `npm registry of ${scope}`) ?? []) : [];
+  });
+}
+
+/** pip: its index and extra indexes and find-links URLs; its own default index when none is configured. */
+function pipRules(config: string, defaults: string): HostRule[] {
+  const values = (name: string) =>
+    [...config.matchAll(new RegExp(`^[\\w:.-]*\\.${name}='([^']*)'`, 'gm'))].map((m) => m[1]!);
+  const configured = [
+    ...values('index-url').flatMap((v) => urlRules(v, 'pip index')),
+    ...values('extra-index-url').flatMap((v) => urlRules(v, 'pip extra index')),
+    ...values('find-links').flatMap((v) => urlRules(v, 'pip find-links')),
+  ];
+  const ownIndex =
+    values('index-url').length > 0 || values('no-index').some((v) => /^(1|true|yes|on)$/i.test(v));
+  return [...(ownIndex ? [] : urlRules(defaults, "pip's default index")), ...configured];
+}
+
+/** Go: each proxy of GOPROXY, and the checksum database GOSUMDB names (by its URL, or its name). */
+function goRules(text: string): HostRule[] {
+  const [proxies = '', sumdb = ''] = text.split('\n').map((line) => line.trim());
+  const rules = urlRules(proxies.replace(/[|,]/g, ' '), 'GOPROXY');
+  if (sumdb && sumdb !== 'off') {
+    const [name = '', url] = sumdb.split(/\s+/);
+    rules.push(...(url ? urlRules(url, 'GOSUMDB') : urlRules(`https://${name.split('+')[0]}/`, 'GOSUMDB')));
+  }
+  return rules;
+}
+
+/** apt: the URIs of one-line (`deb [options] URI …`) and deb822 (`URIs: …`) sources. */
+function aptRules(text: string): HostRule[] {
+  const oneLine = [...text.matchAll(/^\s*deb(?:-src)?\s+(?:\[[^\]]*\]\s+)?(\S+)/gm)].map((m) => m[1]!);
+  const deb822 = [...text.matchAll(/^URIs:\s*(.+)$/gim)].map((m) => m[1]!);
+  return [...oneLine, ...deb822].flatMap((uris) => urlRules(uris, 'apt source'));
+}
+
+/** Maven: the URL of each mirror and repository of a settings.xml (its commented-out examples left out). */
+function mavenRules(xml: string): HostRule[] {
+  const live = xml.replace(/<!--[\s\S]*?-->/g, '');
+  return [...live.matchAll(/<url>\s*([^<\s]+)\s*<\/url>/g)].flatMap((m) => urlRules(m[1]!, 'Maven settings'));
+}
+
+/** What the toolchains answered, read into rules. */
+export function rulesFromProbes(output: string): HostRule[] {
+  const sections = probeSections(output);
+  const get = (name: string) => sections.get(name) ?? '';
+  return [
+    ...npmRules(get('npm')),
+    ...pipRules(get('pip'), get('pypi')),
+    ...goRules(get('go')),
+    ...urlRules(get('gem').replace(/\*\*\*.*\*\*\*/g, ''), 'RubyGems source'),
+    ...[...get('cargo').matchAll(/^\s*(?:index|registry)\s*=\s*"([^"]+)"/gm)].flatMap((m) =>
+      urlRules(m[1]!, 'cargo registry'),
+    ),
+    ...aptRules(get('apt')),
+    ...mavenRules(get('maven')),
+  ];
+}
+
+/** Variables that name an index or registry for a toolchain (uv's, cargo's, yarn's, Go's, pip's). */
+export function rulesFromEnv(env: NodeJS.ProcessEnv): HostRule[] {
+  const named: Array<[RegExp, string]> = [
+    [/^PIP_(EXTRA_)?INDEX_URL$/, 'pip index'],
+    [/^UV_(DEFAULT_INDEX|INDEX|INDEX_URL|EXTRA_INDEX_URL)$/, 'uv index'],
+    [/^CARGO_REGISTRIES_\w+_INDEX$/, 'cargo registry'],
+    [/^YARN_NPM_REGISTRY_SERVER$/, 'yarn registry'],
+    [/^GOPROXY$/, 'GOPROXY'],
+  ];
+  return Object.entries(env).flatMap(([name, value]) => {
+    const source = named.find(([pattern]) => pattern.test(name))?.[1];
+    return source && value ? urlRules(value.replace(/[|,]/g, ' '), source) : [];
+  });
+}
+
+/**
+ * The runner's own files a setup step left and the sandbox hides (they hold credentials): setup-node's
+ * .npmrc (NPM_CONFIG_USERCONFIG) and setup-java's Maven settings in HOME. Only their registry URLs are read.
+ */
+export async function rulesFromRunnerFiles(
+  env: NodeJS.ProcessEnv,
+  home: string | undefined,
+): Promise<HostRule[]> {
+  const read = (file: string | undefined) =>
+    file ? readFile(file, 'utf8').catch(() => '') : Promise.resolve('');
+  const [npmrc, maven] = await Promise.all([
+    read(env.NPM_CONFIG_USERCONFIG ?? env.npm_config_userconfig),
+    read(home && path.join(home, '.m2', 'settings.xml')),
+  ]);
+  const registries = [...npmrc.matchAll(/^\s*(?:@[^:\s]+:)?registry\s*=\s*(\S+)/gm)].flatMap((m) =>
+    urlRules(m[1]!, 'setup-node registry'),
+  );
+  return [...registries, ...mavenRules(maven)];
+}
+
+/** Asks the toolchains in the sandbox; the rules their answers name (none when the sandbox call fails). */
+export async function askToolchains(
+  sandbox: Sandbox,
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+): Promise<HostRule[]> {
+  const result = await runCommand(PROBES, {
+    cwd: workspace,
+    env,
+    timeoutMs: (PROBE_SECONDS + 5) * 1000,
+    sandbox,
+    networkEnv: false,
+    limit: 2_000_000,
+  }).catch(() => undefined);
+  return result ? rulesFromProbes(result.output) : [];
+}

@@ -1,0 +1,189 @@
+// The network gate: the one way out for everything a model makes run under `tool_network: allowlist`. The
+// tools' sandbox has a network namespace with loopback alone; its bridge (src/sandbox/bridge.ts) leads the
+// proxy's port there to the proxy here (proxy.ts), which lets a request through only to a host the allowlist
+// names (policy.ts) and an address that host may lead to.
+//
+// How the rest of the action uses it:
+// - `NetworkGate.open` once per run, on a sandbox opened with `network: 'gated'`: it answers the bridge at once,
+//   and the allowlist is complete once the toolchains answered (discover.ts), which only a request waits for.
+// - Every process started through the sandbox (`runCommand`, `sandbox.call`: bash, verify_command, a local
+//   MCP server) gets the proxy's address in its environment, and a call's output ends with a line for each
+//   host refused while it ran.
+// - `gate.fetch` for the action's own requests that must keep to the same list (a remote MCP server), and
+//   `gate.allow` for a host the maintainer configured elsewhere (that server's).
+// - `gate.watch` for each refusal as it happens (the agent turns them into events).
+// Our own requests (the model's API, GitHub's) never go through it; the tools reach those hosts only when
+// allowed_hosts names them.
+import type { NetworkRefusal, Sandbox, ToolNetwork } from '../sandbox/namespaces.js';
+import { proxyEnv } from './client-env.js';
+import { askToolchains, MAX_DISCOVERED, rulesFromEnv, rulesFromRunnerFiles } from './discover.js';
+import { GateRefusal, gatedFetch } from './fetch.js';
+import { githubHosts } from './github-hosts.js';
+import { addressKind } from './addresses.js';
+import { ALLOWED_HOSTS, uniqueRules, type HostRule } from './hosts.js';
+import { addressRefusal, ruleFor, type Allowlist } from './policy.js';
+import { ToolProxy, type ProxyLimits, type RefusedRequest, type Target, type Verdict } from './proxy.js';
+import { toolsResolver, type Resolver } from './resolver.js';
+
+export { GateRefusal };
+
+/** A run's caps: enough for any install or build, not for a runaway or a bulk copy of the runner's disk. */
+export const GATE_LIMITS: ProxyLimits = { connections: 256, bytes: 8 * 2 ** 30 };
+
+/** The latest refusals kept for the calls' notes (the watchers hear every one). */
+const KEPT_REFUSALS = 10_000;
+
+export interface GateOptions {
+  /** A sandbox opened with `network: 'gated'` (its bridge open). */
+  sandbox: Sandbox;
+  /** The workspace, where the toolchains are asked (a project's own settings count). */
+  workspace: string;
+  /** The maintainer's allowed_hosts. */
+  allowedHosts: readonly HostRule[];
+  /** GITHUB_SERVER_URL and GITHUB_API_URL: GitHub's hosts join the list, its API is guarded. */
+  github: { serverUrl: string; apiUrl: string };
+  /** More hosts reached only when allowed_hosts names them: the model's endpoint. */
+  guarded?: ReadonlyArray<{ host: string; what: string }>;
+  /** The tools' environment (without secrets): the toolchains are asked with it. */
+  env: NodeJS.ProcessEnv;
+  /** The runner's HOME, where a setup step's settings lie. */
+  home?: string;
+  resolver?: Resolver;
+  limits?: ProxyLimits;
+}
+
+export class NetworkGate implements ToolNetwork {
+  readonly env: Readonly<Record<string, string>>;
+  /** The list in force: complete once the toolchains answered. */
+  readonly allowlist: Promise<Allowlist>;
+  /** The action's own requests that keep to the list (a remote MCP server). */
+  readonly fetch: (input: string | URL, init?: RequestInit) => Promise<Response>;
+  readonly #resolve: Resolver;
+  readonly #refused: NetworkRefusal[] = [];
+  readonly #listeners = new Set<(refusal: NetworkRefusal) => void>();
+  /** Hosts added after the list was made (`allow`). */
+  readonly #extra: HostRule[] = [];
+  #proxy: ToolProxy | undefined;
+
+  private constructor(port: number, allowlist: Promise<Allowlist>, resolver: Resolver) {
+    this.env = proxyEnv(port);
+    this.allowlist = allowlist;
+    this.#resolve = resolver;
+    this.fetch = gatedFetch((target) => this.#decideAndTell(target, 'fetch'));
+  }
+
+  /** Answers the sandbox's bridge, asks the toolchains (without waiting for them) and joins the sandbox. */
+  static async open(options: GateOptions): Promise<NetworkGate> {
+    const bridge = options.sandbox.bridge;
+    if (!bridge) throw new Error('the network gate needs a sandbox opened with network: gated');
+    const allowlist = buildAllowlist(options);
+    allowlist.catch(() => undefined); // a request that needs it reports the failure
+    const gate = new NetworkGate(bridge.port, allowlist, options.resolver ?? toolsResolver());
+    const forwards = forwardedPorts(options.allowedHosts).map(({ port, host }) => ({
+      path: bridge.forwardSocket(port),
+      target: { host, port },
+    }));
+    gate.#proxy = await ToolProxy.open(
+      bridge.proxySocket,
+      {
+        decide: (target) => gate.#decide(target),
+        onRefused: (refused) => gate.#tell(refused),
+        limits: options.limits ?? GATE_LIMITS,
+      },
+      forwards,
+    );
+    options.sandbox.attachNetwork(gate);
+    return gate;
+  }
+
+  /** Adds hosts to the list (a remote MCP server's, configured by the maintainer). */
+  allow(rules: readonly HostRule[]): void {
+    this.#extra.push(...rules);
+  }
+
+  refusedSince(since: number): readonly NetworkRefusal[] {
+    return this.#refused.filter((refusal) => refusal.at >= since);
+  }
+
+  watch(listener: (refusal: NetworkRefusal) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  close(): void {
+    this.#proxy?.close();
+    this.#listeners.clear();
+  }
+
+  /** Where a request may go: a rule of the list for its name and port, then each address it leads to. */
+  async #decide(target: Target): Promise<Verdict> {
+    const list = await this.allowlist;
+    const named = ruleFor({ ...list, rules: [...list.rules, ...this.#extra] }, target.host, target.port);
+    if ('refused' in named) return named;
+    let resolution;
+    try {
+      resolution = await this.#resolve(named.host);
+    } catch (error) {
+      return {
+        failed: `${named.host} could not be looked up (${(error as NodeJS.ErrnoException).code ?? error})`,
+      };
+    }
+    const routes = [];
+    let refusal;
+    for (const { address, family } of resolution.addresses) {
+      const refused = addressRefusal(named.rule, named.host, target.port, address, resolution.trusted);
+      if (refused) refusal ??= refused;
+      else routes.push({ address, family, port: resolution.port ?? target.port });
+    }
+    if (routes.length > 0) return { routes };
+    return { refused: refusal ?? { reason: `${named.host} has no address` } };
+  }
+
+  async #decideAndTell(target: Target, method: string): Promise<Verdict> {
+    const verdict = await this.#decide(target);
+    if ('refused' in verdict) this.#tell({ ...target, ...verdict.refused, method, at: Date.now() });
+    return verdict;
+  }
+
+  #tell({ host, port, reason, allow, at }: RefusedRequest): void {
+    const refusal: NetworkRefusal = { host, port, reason, ...(allow ? { allow } : {}), at };
+    if (this.#refused.length >= KEPT_REFUSALS) this.#refused.shift();
+    this.#refused.push(refusal);
+    for (const listener of this.#listeners) listener(refusal);
+  }
+}
+
+/** The list: allowed_hosts, GitHub's hosts, and the toolchains' registries once they answered. */
+async function buildAllowlist(options: GateOptions): Promise<Allowlist> {
+  const github = githubHosts(options.github.serverUrl, options.github.apiUrl);
+  const [probed, runnerFiles] = await Promise.all([
+    askToolchains(options.sandbox, options.workspace, options.env),
+    rulesFromRunnerFiles(options.env, options.home),
+  ]);
+  const discovered = uniqueRules([...probed, ...rulesFromEnv(options.env), ...runnerFiles]).slice(
+    0,
+    MAX_DISCOVERED,
+  );
+  return {
+    rules: uniqueRules([...options.allowedHosts, ...github.rules, ...discovered]),
+    guarded: [...github.guarded, ...(options.guarded ?? [])],
+  };
+}
+
+/**
+ * The loopback services allowed_hosts names with a port (`localhost:5432`): the tools reach each at the same
+ * port on their own loopback, through the gate.
+ */
+export function forwardedPorts(rules: readonly HostRule[]): Array<{ host: string; port: number }> {
+  const loopback = (host: string) => host === 'localhost' || addressKind(host) === 'loopback';
+  const ports = new Map<number, string>();
+  for (const rule of rules)
+    if (
+      rule.source === ALLOWED_HOSTS &&
+      rule.port !== undefined &&
+      loopback(rule.host) &&
+      !ports.has(rule.port)
+    )
+      ports.set(rule.port, rule.host);
+  return [...ports].map(([port, host]) => ({ host, port }));
+}

@@ -1,0 +1,180 @@
+// The toolchains' answers read into rules, and the toolchains asked for real inside a gated sandbox, where a
+// hostile one the workspace puts on the PATH runs as the tools do: no route out, not as us.
+import { createServer } from 'node:net';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  askToolchains,
+  probeSections,
+  rulesFromEnv,
+  rulesFromProbes,
+  rulesFromRunnerFiles,
+} from '../../src/network/discover.js';
+import { openSandbox } from '../../src/sandbox/setup.js';
+
+const probes = (sections: Record<string, string>) =>
+  Object.entries(sections)
+    .map(([name, text]) => `\n@@todo-agent-probe ${name}\n${text}`)
+    .join('');
+
+const hosts = (rules: ReadonlyArray<{ host: string; port?: number; source: string }>) =>
+  rules.map(({ host, port, source }) => `${host}${port ? `:${port}` : ''} ${source}`);
+
+describe('rulesFromProbes', () => {
+  it('reads npm’s registry and each scope’s from its JSON configuration', () => {
+    const npm = JSON.stringify({
+      registry: 'https://npm.mirror.example/',
+      '@acme:registry': 'https://npm.acme.example:8443/',
+      '//npm.acme.example/:_authToken': 'secret',
+      cache: '/home/runner/.npm',
+    });
+    expect(hosts(rulesFromProbes(probes({ npm })))).toEqual([
+      'npm.mirror.example npm registry',
+      'npm.acme.example:8443 npm registry of @acme',
+    ]);
+  });
+
+  it('reads pip’s index, extra indexes and find-links, and its own default only when no index is set', () => {
+    const pypi = 'https://default-index.example/simple\nhttps://default-files.example/\n';
+    const configured =
+      "global.extra-index-url='https://extra.example/simple file:///opt/local'\n:env:.find-links='http://links.example/'\n";
+    expect(hosts(rulesFromProbes(probes({ pip: configured, pypi })))).toEqual([
+      "default-index.example pip's default index",
+      "default-files.example pip's default index",
+      'extra.example pip extra index',
+      'links.example pip find-links',
+    ]);
+    const own = ":env:.index-url='https://nexus.example/repository/pypi/simple'\n";
+    expect(hosts(rulesFromProbes(probes({ pip: own, pypi })))).toEqual(['nexus.example pip index']);
+    expect(hosts(rulesFromProbes(probes({ pip: "global.no-index='true'", pypi })))).toEqual([]);
+  });
+
+  it('reads GOPROXY’s proxies (not direct or off) and the checksum database GOSUMDB names', () => {
+    expect(
+      hosts(
+        rulesFromProbes(
+          probes({ go: 'https://goproxy.example,https://second.example|direct\nsum.example+key' }),
+        ),
+      ),
+    ).toEqual(['goproxy.example GOPROXY', 'second.example GOPROXY', 'sum.example GOSUMDB']);
+    expect(hosts(rulesFromProbes(probes({ go: 'off\nmysum+key https://sumdb.example/x' })))).toEqual([
+      'sumdb.example GOSUMDB',
+    ]);
+  });
+
+  it('reads RubyGems’ sources, cargo’s registries, apt’s sources of both formats and Maven’s live mirrors', () => {
+    const output = probes({
+      gem: '*** CURRENT SOURCES ***\n\nhttps://gems.example/\n',
+      cargo:
+        '[registries.acme]\nindex = "sparse+https://cargo.acme.example/index/"\n[source.mirror]\nregistry = "https://crates-mirror.example/"\n',
+      apt: 'deb [signed-by=/k.gpg] http://apt.example/debian bookworm main\n# deb http://commented.example/ x\nTypes: deb\nURIs: https://deb822.example/ubuntu\nSuites: noble\n',
+      maven:
+        '<settings><!-- <mirror><url>http://example-in-a-comment.example/</url></mirror> --><mirrors><mirror><url>https://maven.mirror.example/repo</url></mirror></mirrors></settings>',
+    });
+    expect(hosts(rulesFromProbes(output))).toEqual([
+      'gems.example RubyGems source',
+      'cargo.acme.example cargo registry',
+      'crates-mirror.example cargo registry',
+      'apt.example apt source',
+      'deb822.example apt source',
+      'maven.mirror.example Maven settings',
+    ]);
+  });
+
+  it('splits the probes’ output by their header lines, and reads garbage as nothing', () => {
+    expect([...probeSections(probes({ a: 'one', b: 'two\nlines' }))]).toEqual([
+      ['a', 'one'],
+      ['b', 'two\nlines'],
+    ]);
+    expect(rulesFromProbes(probes({ npm: '{not json', pip: 'x', go: '', apt: 'deb' }))).toEqual([]);
+  });
+});
+
+describe('rulesFromEnv and rulesFromRunnerFiles', () => {
+  it('reads the variables that name an index or a registry', () => {
+    expect(
+      hosts(
+        rulesFromEnv({
+          PIP_EXTRA_INDEX_URL: 'https://a.example/simple https://b.example/simple',
+          UV_DEFAULT_INDEX: 'https://uv.example/simple',
+          CARGO_REGISTRIES_ACME_INDEX: 'sparse+https://cargo.example/',
+          YARN_NPM_REGISTRY_SERVER: 'https://yarn.example',
+          HTTPS_PROXY: 'http://not-a-registry.example:3128',
+        }),
+      ),
+    ).toEqual([
+      'a.example pip index',
+      'b.example pip index',
+      'uv.example uv index',
+      'cargo.example cargo registry',
+      'yarn.example yarn registry',
+    ]);
+  });
+
+  it('reads only the registries of the .npmrc setup-node left and the mirrors of Maven’s settings in HOME', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'todo-agent-runner-files-'));
+    try {
+      await mkdir(path.join(dir, '.m2'));
+      await writeFile(
+        path.join(dir, '.npmrc'),
+        '//npm.pkg.example/:_authToken=XXXX\n@acme:registry=https://npm.pkg.example/\nalways-auth=true\n',
+      );
+      await writeFile(
+        path.join(dir, '.m2', 'settings.xml'),
+        '<servers><server><password>pw</password></server></servers><mirrors><mirror><url>https://artifactory.example/maven</url></mirror></mirrors>',
+      );
+      expect(
+        hosts(await rulesFromRunnerFiles({ NPM_CONFIG_USERCONFIG: path.join(dir, '.npmrc') }, dir)),
+      ).toEqual(['npm.pkg.example setup-node registry', 'artifactory.example Maven settings']);
+      expect(await rulesFromRunnerFiles({}, path.join(dir, 'missing'))).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('askToolchains in the sandbox', () => {
+  const heard: string[] = [];
+  const listener = createServer((socket) => {
+    heard.push('connection');
+    socket.destroy();
+  });
+  const cleanups: Array<() => Promise<unknown> | void> = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  it('asks the real npm in the workspace, and runs a hostile toolchain there as the tools: no route out, never us', async () => {
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => listener.close(resolve)));
+    const port = (listener.address() as { port: number }).port;
+    const root = await mkdtemp(path.join(tmpdir(), 'todo-agent-discover-'));
+    cleanups.push(() => rm(root, { recursive: true, force: true }));
+    await chmod(root, 0o755);
+    const ws = path.join(root, 'ws');
+    const bin = path.join(root, 'ws', 'bin');
+    await mkdir(bin, { recursive: true });
+    await writeFile(path.join(ws, '.npmrc'), '@acme:registry=https://npm.acme.example/\n');
+    // A `gem` the workspace put first on the PATH: it tells who it runs as (through the host name it names)
+    // and tries to reach a server of the test's on the runner's loopback.
+    await writeFile(
+      path.join(bin, 'gem'),
+      `#!/bin/sh\n(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null\necho "https://uid-$(id -u).hostile.example/"\n`,
+    );
+    await chmod(path.join(bin, 'gem'), 0o755);
+    const sandbox = await openSandbox({ workspace: ws, network: 'gated' });
+    cleanups.push(() => sandbox.close());
+    const env = { PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`, HOME: root, LANG: 'C.UTF-8' };
+    const found = hosts(await askToolchains(sandbox, ws, env));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'npm.acme.example npm registry of @acme',
+        `uid-${sandbox.config.uid}.hostile.example RubyGems source`,
+      ]),
+    );
+    expect(sandbox.config.uid).not.toBe(0);
+    expect(heard).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AROUND_THE_GATE_NOTE,
+  limitNote,
+  NETWORK_OFF_ENV,
+  NETWORK_OFF_NOTE,
+} from '../../src/sandbox/limits.js';
+
+describe('limitNote', () => {
+  it('ends a command with a line per host the gate refused while it ran, the first reason of each, five at most', () => {
+    const refused = [
+      { host: 'a.example', port: 443, reason: 'a.example is not in the allowlist', allow: 'a.example' },
+      { host: 'a.example', port: 443, reason: 'again' },
+      { host: 'b.example', port: 22, reason: 'port 22 of b.example is not allowed', allow: 'b.example:22' },
+      { host: 'c.example', port: 80, reason: "the run's cap is reached" },
+      ...['d', 'e', 'f', 'g'].map((name) => ({ host: `${name}.example`, port: 443, reason: 'no' })),
+    ];
+    expect(limitNote('curl: (56) CONNECT tunnel failed', 'gated', true, refused).split('\n')).toEqual([
+      "[todo-agent: the network gate refused a.example:443: a.example is not in the allowlist; to allow it, add a.example to the workflow's allowed_hosts input]",
+      "[todo-agent: the network gate refused b.example:22: port 22 of b.example is not allowed; to allow it, add b.example:22 to the workflow's allowed_hosts input]",
+      "[todo-agent: the network gate refused c.example:80: the run's cap is reached]",
+      '[todo-agent: the network gate refused d.example:443: no]',
+      '[todo-agent: the network gate refused e.example:443: no]',
+      '[todo-agent: and 2 more refused hosts]',
+    ]);
+  });
+
+  it('explains a failed lookup or connection: the network is off, or the command went around the gate', () => {
+    const failed = 'curl: (6) Could not resolve host: example.com';
+    expect(limitNote(failed, 'none', true)).toBe(NETWORK_OFF_NOTE);
+    expect(limitNote(failed, 'gated', true)).toBe(AROUND_THE_GATE_NOTE);
+    expect(limitNote(failed, 'host', true)).toBe('');
+    expect(limitNote(failed, 'gated', false)).toBe('');
+  });
+
+  it('with the network off, also explains pip’s only line and npm’s offline refusal', () => {
+    for (const output of [
+      'ERROR: Could not find a version that satisfies the requirement left-pad (from versions: none)',
+      'npm error code ENOTCACHED',
+    ]) {
+      expect(limitNote(output, 'none', true)).toBe(NETWORK_OFF_NOTE);
+      expect(limitNote(output, 'gated', true)).toBe('');
+    }
+  });
+
+  it('tells npm to work offline and pip to retry once (so that it prints its connection error)', () => {
+    expect(NETWORK_OFF_ENV).toMatchObject({
+      npm_config_offline: 'true',
+      PIP_RETRIES: '1',
+      MAVEN_ARGS: '--offline',
+    });
+  });
+});
