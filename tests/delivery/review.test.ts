@@ -1,27 +1,18 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { pendingChange } from '../../src/delivery/pending-change.js';
 import { deliveryReview, MAX_REVIEW_FILES } from '../../src/delivery/review.js';
-import { GitRepo } from '../../src/git/repo.js';
-import { commitFiles, git, GIT_ENV, useGitScratch } from '../support/git-fixture.js';
+import type { GitRepo } from '../../src/git/repo.js';
+import { useWorkTree, type WorkTree } from '../support/delivery-fixture.js';
 
+const tree = useWorkTree('review-', { 'hello.py': 'a\nb\nc\n', 'old.txt': 'gone\n' });
 let dir: string;
 let repo: GitRepo;
 let start: string;
-
-function write(path: string, content: string): void {
-  mkdirSync(join(dir, path, '..'), { recursive: true });
-  writeFileSync(join(dir, path), content);
-}
-
-useGitScratch('review-', (scratch) => {
-  dir = scratch.dir;
-  mkdirSync(dir);
-  git(dir, 'init', '-q', '-b', 'main');
-  commitFiles(dir, { 'hello.py': 'a\nb\nc\n', 'old.txt': 'gone\n' }, 'start');
-  start = git(dir, 'rev-parse', 'HEAD');
-  repo = new GitRepo(dir, { env: GIT_ENV });
+let write: WorkTree['write'];
+beforeEach(() => {
+  ({ dir, repo, start, write } = tree());
 });
 
 /** The last look at what would be committed now, as the session makes it. */

@@ -1,7 +1,7 @@
 // A delivery's world for the tests of src/delivery/: a real clone of a bare origin that the GitHub emulator
 // writes refs and API commits into (its pre-receive hook plays GitHub's push rules), our real git in the
 // clone, and a request to deliver what the test writes there.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentResult } from '../../src/agent/events.js';
 import type { DeliveryRequest } from '../../src/delivery/deliver.js';
@@ -82,4 +82,33 @@ export function useDeliveryWorld(prefix: string): DeliveryWorld {
     refCalls: (emu) =>
       emu.calls.filter((c) => c.operationId?.startsWith('git/')).map((c) => `${c.operationId} ${c.status}`),
   };
+}
+
+export interface WorkTree {
+  dir: string;
+  repo: GitRepo;
+  /** The commit the run starts from. */
+  start: string;
+  /** Writes a file of the work tree, making its folders. */
+  write(path: string, content: string): void;
+}
+
+/** Per test: a repository (no origin) whose one commit holds `files`, and our git on it. */
+export function useWorkTree(prefix: string, files: Record<string, string>): () => WorkTree {
+  let tree: WorkTree;
+  useGitScratch(prefix, ({ dir }) => {
+    mkdirSync(dir);
+    git(dir, 'init', '-q', '-b', 'main');
+    commitFiles(dir, files, 'start');
+    tree = {
+      dir,
+      repo: new GitRepo(dir, { env: GIT_ENV }),
+      start: git(dir, 'rev-parse', 'HEAD'),
+      write(path, content) {
+        mkdirSync(join(dir, path, '..'), { recursive: true });
+        writeFileSync(join(dir, path), content);
+      },
+    };
+  });
+  return () => tree;
 }
