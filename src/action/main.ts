@@ -59,7 +59,7 @@ export async function run(start: Promise<Start>): Promise<void> {
     // gate's permission check, and the job's code (the agent, the SDK) loads only once the 👀 is on its way.
     // Who it comes back as tells the token's kind (api.mayChangeWorkflows): the api is told it is on its way.
     api.access.reacting(eyes ? confirmEyes(api, trigger, eyes) : react(api, trigger, 'eyes'));
-    const running = trigger.kind === 'run' && trigger.mode !== 'cancel';
+    const running = trigger.kind === 'run' && trigger.request.kind !== 'cancel';
     const reads = running ? readThread(api, trigger) : undefined;
     const queue = running ? lookAhead(api, settings) : undefined;
     const job = import('./job.js');
@@ -72,7 +72,7 @@ export async function run(start: Promise<Start>): Promise<void> {
       setOutputs(run);
       return;
     }
-    if (run.mode === 'cancel') {
+    if (run.request.kind === 'cancel') {
       const cancelled = await cancelRun(api, run, settings.runId, (id) => runUrl(settings, id));
       await react(api, trigger, cancelled.status === 'failed' ? 'confused' : '+1');
       record?.result({ status: cancelled.status, reason: cancelled.reply });
@@ -126,7 +126,8 @@ async function gate(
   settings: Settings,
 ): Promise<RunStatus | RunTrigger> {
   // Only someone with write access (or their automation) can dispatch a workflow: GitHub checked already.
-  const permission = trigger.source === 'dispatch' ? 'write' : await api.access.permission(trigger.sender);
+  const permission =
+    trigger.origin.kind === 'dispatch' ? 'write' : await api.access.permission(trigger.sender);
   if (!canWrite(permission)) {
     log.info(`@${trigger.sender} has ${permission} permission; only write or admin may run todo-agent.`);
     await answer(
@@ -145,7 +146,7 @@ async function gate(
     return 'skipped';
   }
   if (trigger.kind === 'usage') return await showUsage(api, trigger, settings, 'no task was given');
-  const problem = taskProblem(trigger.task);
+  const problem = taskProblem(trigger.request.task);
   if (problem) return await showUsage(api, trigger, settings, problem);
   return trigger;
 }

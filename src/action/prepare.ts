@@ -84,7 +84,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
       return { dir: ownDir, checkoutSha: await git.head() };
     })();
-    const access = trigger.mode === 'plan' ? 'read-only' : 'read-write';
+    const access = trigger.request.kind === 'plan' ? 'read-only' : 'read-write';
     const sandboxReady = local.then(({ dir }) => startSandbox(settings, access, [dir.path], request.secrets));
     sandboxReady.catch(() => undefined); // awaited below, or closed on the way out
     try {

@@ -7,7 +7,7 @@ import type { Permission } from '../github/api/access.js';
 import type { SubmittedReview } from '../github/api/pulls.js';
 import { humanComments } from '../github/thread/issue-context.js';
 import { pullThreads, threadAuthors, type ReviewThread } from '../github/thread/review-threads.js';
-import type { RunTrigger } from '../github/trigger.js';
+import { askingId, type RunTrigger } from '../github/trigger.js';
 
 export interface ThreadReads {
   defaultBranch: Promise<string>;
@@ -63,8 +63,9 @@ function threadAsAsked(
   comments: IssueComment[],
   reviews: SubmittedReview[],
 ): IssueComment[] {
-  const before = (source: RunTrigger['source']) => (c: IssueComment) =>
-    !(trigger.source === source && c.id === trigger.commentId) && c.createdAt <= trigger.commentCreatedAt;
+  const { origin } = trigger;
+  const before = (kind: RunTrigger['origin']['kind']) => (c: IssueComment) =>
+    !(origin.kind === kind && c.id === askingId(trigger)) && c.createdAt <= origin.at;
   const said = reviews.filter(before('review')).filter((review) => review.body.trim() !== '');
   return [...comments.filter(before('issue_comment')), ...said].sort((a, b) =>
     a.createdAt.localeCompare(b.createdAt),

@@ -4,7 +4,8 @@
 // is known to change something the API can carry: when the model's last look lists the files (the model's
 // summary turn then hides the round trip), or at the latest beside the local commit. Every branch made for
 // the delivery is held here (the API commit's fresh name too), and one that the work never reaches is
-// deleted here alone, once, since a branch left at the start would look like delivered work.
+// deleted once, when the delivery session (session.ts) lands elsewhere or abandons it, since a branch left
+// at the start would look like delivered work.
 import type { GitRepo, TreeChange } from '../git/repo.js';
 import type { GitHubApi } from '../github/api.js';
 import { inexpressible } from './api-commit.js';
@@ -73,7 +74,7 @@ export class BranchClaim {
     await this.#settle(branch);
   }
 
-  /** The work did not reach GitHub (or the delivery broke off): the branch made for it goes. */
+  /** The work did not reach GitHub (or the delivery broke off): the branch made for it goes. The session's abandon() alone calls it. */
   async drop(): Promise<void> {
     await this.#settle(undefined);
   }

@@ -5,10 +5,9 @@ import type { TriggerSource } from './trigger.js';
 
 export async function answer(
   api: GitHubApi,
-  trigger: Pick<TriggerSource, 'issueNumber' | 'threadId'>,
+  { issueNumber, origin }: Pick<TriggerSource, 'issueNumber' | 'origin'>,
   body: string,
 ): Promise<void> {
-  if (trigger.threadId !== undefined)
-    await api.pulls.replyInThread(trigger.issueNumber, trigger.threadId, body);
-  else await api.issues.createComment(trigger.issueNumber, body);
+  if (origin.kind === 'review_comment') await api.pulls.replyInThread(issueNumber, origin.threadId, body);
+  else await api.issues.createComment(issueNumber, body);
 }

@@ -20,8 +20,7 @@ const comment = (id: number): ReviewComment => ({
 });
 // T1 (id 10), T2 (id 20), T3 (id 30).
 const threads = reviewThreads([comment(10), comment(20), comment(30)], {
-  source: 'issue_comment',
-  commentId: 1,
+  origin: { kind: 'issue_comment', id: 1, at: '' },
 });
 const item = (id: string, text: string, status: TodoItem['status'] = 'completed'): TodoItem => ({
   id,

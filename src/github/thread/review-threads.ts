@@ -25,7 +25,7 @@ export interface ReviewThread {
   askedAbout: boolean;
 }
 
-type Asked = Pick<TriggerSource, 'source' | 'commentId' | 'threadId'>;
+type Asked = Pick<TriggerSource, 'origin'>;
 
 /** The threads, those asked about first, each in the order it was started. */
 export function reviewThreads(comments: readonly ReviewComment[], asked: Asked): ReviewThread[] {
@@ -66,11 +66,11 @@ function topOf(comment: ReviewComment, byId: ReadonlyMap<number, ReviewComment>)
   return current.id;
 }
 
-function isAsked(top: number, comments: readonly ReviewComment[], asked: Asked): boolean {
-  if (asked.source === 'review_comment') {
-    return top === asked.threadId || comments.some((comment) => comment.id === asked.commentId);
+function isAsked(top: number, comments: readonly ReviewComment[], { origin }: Asked): boolean {
+  if (origin.kind === 'review_comment') {
+    return top === origin.threadId || comments.some((comment) => comment.id === origin.id);
   }
-  return asked.source === 'review' && comments.some((comment) => comment.reviewId === asked.commentId);
+  return origin.kind === 'review' && comments.some((comment) => comment.reviewId === origin.id);
 }
 
 /** Every login whose text the model would read in the threads: their write access is asked for. */

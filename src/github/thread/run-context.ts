@@ -12,7 +12,8 @@ export function runContext(
   threads: readonly ReviewThread[],
   permissions: ReadonlyMap<string, Permission>,
 ): string {
-  const triggeredAt = trigger.commentCreatedAt;
+  const { origin } = trigger;
+  const triggeredAt = origin.at;
   const issue = issueContext({
     number: trigger.issueNumber,
     title: trigger.issueTitle,
@@ -25,10 +26,10 @@ export function runContext(
     triggeredAt,
   });
   const asking =
-    trigger.source === 'review_comment'
-      ? { triggerCommentId: trigger.commentId }
-      : trigger.source === 'review'
-        ? { askingReviewId: trigger.commentId }
+    origin.kind === 'review_comment'
+      ? { triggerCommentId: origin.id }
+      : origin.kind === 'review'
+        ? { askingReviewId: origin.id }
         : {};
   return issue + reviewContext(threads, { permissions, triggeredAt, ...asking });
 }
