@@ -1,23 +1,16 @@
 // What the settings and the prepared run make of the agent's options: the model's choices, the run's facts,
 // the verify gate, and the first message's view of an earlier run.
-import path from 'node:path';
 import type { AgentObserver } from '../agent/events.js';
-import type { AgentOptions, InboxEntry } from '../agent/loop.js';
+import type { AgentOptions, DeliveryList, InboxEntry } from '../agent/options.js';
 import { openWorkspace } from '../agent/workspace.js';
 import { Model, type ModelOptions } from '../model/client.js';
 import { credentialFiles } from '../sandbox/credential-files.js';
 import type { SandboxNetwork } from '../sandbox/namespaces.js';
 import { threadHint } from '../github/thread/review-threads.js';
 import { runContext } from '../github/thread/run-context.js';
-import { networkFact, type Briefing, type RunFacts } from '../agent/prompt.js';
+import { networkFact, type Briefing, type RunFacts } from '../agent/briefing/prompt.js';
 import type { VerifySettings } from '../agent/verify.js';
 import type { WorkPlan } from '../github/work-plan.js';
-import { deliveryReview } from '../delivery/review.js';
-import type { BranchClaim } from '../delivery/branch-claim.js';
-import type { DeliveryList } from '../agent/loop.js';
-import { disarmGitDirs } from '../git/git-dirs.js';
-import type { GitRepo } from '../git/repo.js';
-import { logDisarmed } from './deliver-work.js';
 import { log } from '../runner/output.js';
 import type { Settings } from '../settings/settings.js';
 import type { JobRequest, Prepared } from './prepare.js';
@@ -26,12 +19,17 @@ import { RepositoryReading } from '../github/reading/reader.js';
 /** The agent's whole brief for this run: task, context, model, limits, and who watches it. */
 export async function agentOptions(
   { settings, trigger, api, signal, redactor }: JobRequest,
-  { plan, sandbox, thread, threads, permissions, instructions, git, startSha, view, mcp, secrets }: Prepared,
-  watch: { observers: AgentObserver[]; inbox: () => InboxEntry[]; claim?: BranchClaim },
+  { plan, sandbox, thread, threads, permissions, instructions, view, mcp, secrets }: Prepared,
+  watch: {
+    observers: AgentObserver[];
+    inbox: () => InboxEntry[];
+    /** The delivery's preview (session.ts), for the model's last look; absent for a plan. */
+    review?: () => Promise<DeliveryList | undefined>;
+  },
 ): Promise<AgentOptions> {
   const { inputs } = settings;
   // Known from the token's kind (the 👀 it came back as, a classic token's scopes): told to the model up front.
-  const lockedWorkflows = (await api.mayChangeWorkflows()) === false;
+  const lockedWorkflows = (await api.access.mayChangeWorkflows()) === false;
   return {
     ...(sandbox ? { sandbox } : {}),
     task: plan.task + threadHint(threads),
@@ -66,37 +64,11 @@ export async function agentOptions(
     observers: watch.observers,
     inbox: watch.inbox,
     // The agent never learns of git: it is handed a last look at what delivery will commit, as text.
-    // What it lists (a change) is also when a signed commit's branch can be made, beside the model's turn.
-    ...(plan.kind === 'plan' ? {} : { review: () => lastLook(git, startSha, watch.claim, lockedWorkflows) }),
+    ...(watch.review ? { review: watch.review } : {}),
     signal,
     redaction: redactor,
     secrets,
   };
-}
-
-/**
- * The files delivery would commit, between two tool calls (no process of the model is left): every git
- * directory of the workspace is disarmed first, as before delivery, because staging a nested repository
- * reads its refs. A failure costs the look, never the run, and its text (git's, which may quote a file a
- * link named) is not shown.
- */
-async function lastLook(
-  git: GitRepo,
-  startSha: string,
-  claim: BranchClaim | undefined,
-  lockedWorkflows: boolean,
-): Promise<DeliveryList | undefined> {
-  try {
-    logDisarmed(await disarmGitDirs(git.dir, git, [path.join(git.dir, '.git')]));
-    const review = await deliveryReview(git, startSha, { lockedWorkflows });
-    if (review) claim?.stake(review.committed);
-    return review && { text: review.text, paths: review.paths };
-  } catch {
-    log.warning(
-      'The list of files to be committed could not be made for the model; delivery goes on without it.',
-    );
-    return undefined;
-  }
 }
 
 /** The model settings beyond the client's connection: effort, prices, and where its notices go. */

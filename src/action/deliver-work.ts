@@ -2,20 +2,19 @@
 // steps (its configuration restored), then the work committed in our own git directory, pushed and opened
 // as a pull request (a plan delivers nothing), and review threads answered.
 import type { AgentResult } from '../agent/events.js';
-import type { Disarmed } from '../git/git-dirs.js';
 import { putRightSentences, type PutRight } from '../git/workspace-guard.js';
 import { log, saveState } from '../runner/output.js';
 import { saveCleaned } from '../runner/post-state.js';
 import type { RunRecord } from '../record/run-record.js';
-import { deliver, type Delivery, type DeliveryRequest } from '../delivery/deliver.js';
-import type { BranchClaim } from '../delivery/branch-claim.js';
+import type { Delivery } from '../delivery/deliver.js';
+import type { DeliverySession, LandRequest } from '../delivery/session.js';
 import { commitMessage } from '../delivery/commit-message.js';
 import { pullBody } from '../delivery/pull-body.js';
 import { replyInThreads } from '../delivery/thread-replies.js';
 import { headline, type WorkPlan } from '../github/work-plan.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { redactAndCut } from '../text/redact.js';
-import type { LiveChecklist } from './live-checklist.js';
+import type { LiveChecklist } from '../github/checklist/live.js';
 import type { JobRequest, Prepared } from './prepare.js';
 
 /**
@@ -27,7 +26,7 @@ export async function deliverWork(
   prepared: Prepared,
   agentResult: AgentResult,
   checklist: Pick<LiveChecklist, 'url' | 'lookBack'>,
-  claim?: BranchClaim,
+  session: DeliverySession,
 ): Promise<{ result: AgentResult; delivery: Delivery }> {
   const { settings, trigger, api } = request;
   const { git, startSha, threads, plan } = prepared;
@@ -37,10 +36,9 @@ export async function deliverWork(
     await putGitDirsRight(prepared, request.record);
     // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     if (plan.kind === 'plan') return {};
-    const mayChangeWorkflows = await request.api.mayChangeWorkflows();
-    const delivered = await deliver({
+    const mayChangeWorkflows = await request.api.access.mayChangeWorkflows();
+    const delivered = await session.land({
       ...deliveryOf(request, prepared, agentResult, checklist),
-      ...(claim ? { claim } : {}),
       ...(mayChangeWorkflows === undefined ? {} : { mayChangeWorkflows }),
     });
     await handBack(prepared);
@@ -54,22 +52,16 @@ export async function deliverWork(
 
 /** Where the work goes and under what words: branch, base, commit message and pull request. */
 function deliveryOf(
-  { settings, trigger, api, redactor }: JobRequest,
-  { git, startSha, plan }: Prepared,
+  { settings, trigger, redactor }: JobRequest,
+  { plan }: Prepared,
   result: AgentResult,
   checklist: Pick<LiveChecklist, 'url' | 'lookBack'>,
-): DeliveryRequest {
+): LandRequest {
   const redact = (text: string) => redactor.redact(text);
   return {
-    git,
-    api,
     result,
-    startSha,
-    branch: plan.branch,
     base: plan.base,
-    continuesBranch: plan.continuesBranch,
     openPull: plan.kind !== 'pull-request',
-    signed: settings.inputs.signed_commits,
     redact,
     // The checklist's last look goes beside the pull request, the delivery's last request.
     onLanded: () => checklist.lookBack(),
@@ -120,11 +112,6 @@ export async function putGitDirsRight(
   const report = await guard.putRight();
   saveCleaned(saveState);
   if (first) logPutRight(report, record);
-}
-
-/** What was taken out of the workspace's git directories, for the log: names, never contents. */
-export function logDisarmed(disarmed: Disarmed): void {
-  logPutRight({ ...disarmed, remade: false }, undefined);
 }
 
 function logPutRight(report: PutRight, record: RunRecord | undefined): void {

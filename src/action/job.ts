@@ -11,7 +11,7 @@ import { errorSentence } from '../text/error-sentence.js';
 import { RunSummary } from '../runner/summary.js';
 import { agentOptions } from './agent-options.js';
 import { deliverWork, putGitDirsRight } from './deliver-work.js';
-import { BranchClaim } from '../delivery/branch-claim.js';
+import { DeliverySession } from '../delivery/session.js';
 import { openChecklist } from './live-checklist.js';
 import { prepare, type JobRequest } from './prepare.js';
 import { recordDelivery, recordForSummary } from './record.js';
@@ -32,7 +32,7 @@ export type JobOutcome =
 export async function runJob(request: JobRequest): Promise<JobOutcome> {
   const { settings, trigger, api } = request;
   // Asked while the run is prepared: the model's environment note and delivery both need it.
-  void api.mayChangeWorkflows();
+  void api.access.mayChangeWorkflows();
   const prepared = await prepare(request);
   if ('decline' in prepared) {
     await answer(api, trigger, `todo-agent did not start: ${prepared.decline}.`);
@@ -48,8 +48,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     },
     prepared.plan,
   );
-  // A signed commit's new branch, made as soon as the model's last look shows a change (branch-claim.ts).
-  const claim = new BranchClaim({
+  // The delivery, opened before the loop: the model's last look previews it, and it may claim the branch then.
+  const session = new DeliverySession({
     git: prepared.git,
     api,
     branch: prepared.plan.branch,
@@ -66,16 +66,18 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       logObserver(),
       ...(record ? [record.observer] : []),
     ];
-    const options = await agentOptions(request, prepared, { observers, inbox: checklist.inbox, claim });
+    // A plan delivers nothing, so its model is shown no last look.
+    const review = prepared.plan.kind === 'plan' ? undefined : () => session.preview();
+    const options = await agentOptions(request, prepared, { observers, inbox: checklist.inbox, review });
     // The servers go first (each is stopped, then killed with everything it started), then the sandbox.
     const agentResult = await runAgent(options).finally(async () => {
       await prepared.mcp?.close();
       prepared.sandbox?.close();
     });
     checklist.hold();
-    const { result, delivery } = await deliverWork(request, prepared, agentResult, checklist, claim);
-    // A claim the delivery neither used nor gave up (it broke off with an error) goes now.
-    await claim.drop();
+    const { result, delivery } = await deliverWork(request, prepared, agentResult, checklist, session);
+    // A claim the delivery never reached (it broke off before landing) goes now.
+    await session.abandon();
     const failedDelivery = result.status !== agentResult.status ? result.reason : undefined;
     await recordDelivery(record, prepared, delivery, failedDelivery);
     const step = stepOutcome(result, delivery);
@@ -90,7 +92,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     const pushed = delivery.pushedBranch;
     return { ...step, result, delivery, ...(pushed ? { branch: pushed } : {}) };
   } catch (error) {
-    await claim.drop();
+    await session.abandon();
     await checklist.fail(error);
     throw error;
   } finally {

@@ -1,5 +1,6 @@
 // The action: read the event, decide whether and for whom to run, run the job, report the outcome.
-import { GitHubApi, type Reaction } from '../github/api.js';
+import { GitHubApi } from '../github/api.js';
+import type { Reaction } from '../github/api/issues.js';
 import { answer } from '../github/answer.js';
 import { cancelRun } from '../github/cancel.js';
 import { canWrite } from '../github/permissions.js';
@@ -52,13 +53,13 @@ export async function run(start: Promise<Start>): Promise<void> {
     });
     // A dispatch names its issue; what a comment's payload carries is read from GitHub.
     const trigger =
-      asked.kind === 'dispatch' ? dispatchTrigger(asked, await api.issue(asked.issueNumber)) : asked;
+      asked.kind === 'dispatch' ? dispatchTrigger(asked, await api.issues.issue(asked.issueNumber)) : asked;
     if (trigger.kind === 'skip') throw new Error(trigger.reason);
     // Issue 20: nothing waits for the 👀; the thread's reads and the queue's first look go beside it and the
     // gate's permission check, and the job's code (the agent, the SDK) loads only once the 👀 is on its way.
     // Who it comes back as tells the token's kind (api.mayChangeWorkflows): the api is told it is on its way.
-    api.reacting(eyes ? confirmEyes(api, trigger, eyes) : react(api, trigger, 'eyes'));
-    const running = trigger.kind === 'run' && trigger.mode !== 'cancel';
+    api.access.reacting(eyes ? confirmEyes(api, trigger, eyes) : react(api, trigger, 'eyes'));
+    const running = trigger.kind === 'run' && trigger.request.kind !== 'cancel';
     const reads = running ? readThread(api, trigger) : undefined;
     const queue = running ? lookAhead(api, settings) : undefined;
     const job = import('./job.js');
@@ -71,7 +72,7 @@ export async function run(start: Promise<Start>): Promise<void> {
       setOutputs(run);
       return;
     }
-    if (run.mode === 'cancel') {
+    if (run.request.kind === 'cancel') {
       const cancelled = await cancelRun(api, run, settings.runId, (id) => runUrl(settings, id));
       await react(api, trigger, cancelled.status === 'failed' ? 'confused' : '+1');
       record?.result({ status: cancelled.status, reason: cancelled.reply });
@@ -125,7 +126,8 @@ async function gate(
   settings: Settings,
 ): Promise<RunStatus | RunTrigger> {
   // Only someone with write access (or their automation) can dispatch a workflow: GitHub checked already.
-  const permission = trigger.source === 'dispatch' ? 'write' : await api.permission(trigger.sender);
+  const permission =
+    trigger.origin.kind === 'dispatch' ? 'write' : await api.access.permission(trigger.sender);
   if (!canWrite(permission)) {
     log.info(`@${trigger.sender} has ${permission} permission; only write or admin may run todo-agent.`);
     await answer(
@@ -144,7 +146,7 @@ async function gate(
     return 'skipped';
   }
   if (trigger.kind === 'usage') return await showUsage(api, trigger, settings, 'no task was given');
-  const problem = taskProblem(trigger.task);
+  const problem = taskProblem(trigger.request.task);
   if (problem) return await showUsage(api, trigger, settings, problem);
   return trigger;
 }
@@ -190,8 +192,9 @@ async function react(
   const target = reactionTarget(trigger);
   if (!target) return;
   try {
-    if (target.on === 'issue') await api.reactToIssue(target.number, content, pacing);
-    else await api.react(target.id, content, target.on === 'issue comment' ? 'issue' : 'review', pacing);
+    if (target.on === 'issue') await api.issues.reactToIssue(target.number, content, pacing);
+    else
+      await api.issues.react(target.id, content, target.on === 'issue comment' ? 'issue' : 'review', pacing);
   } catch (error) {
     log.warning(`could not add the ${content} reaction: ${errorSentence(error)}`);
   }
@@ -200,7 +203,7 @@ async function react(
 /** The 👀 sent before the action loaded: what it came back as, or sent again through Octokit if it failed. */
 async function confirmEyes(api: GitHubApi, trigger: TriggerSource, eyes: EarlyEyes): Promise<void> {
   const sent = await eyes.answer;
-  if (sent.ok) api.reactedAs(sent.login);
+  if (sent.ok) api.access.reactedAs(sent.login);
   else {
     log.info(`The first 👀 was not written (${sent.why}); sending it again.`);
     await react(api, trigger, 'eyes');

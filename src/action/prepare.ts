@@ -5,7 +5,7 @@
 import { childEnv } from '../sandbox/child-env.js';
 import type { AgentResult } from '../agent/events.js';
 import type { Delivery } from '../delivery/deliver.js';
-import { loadInstructions, type InstructionFile } from '../agent/instructions.js';
+import { loadInstructions, type InstructionFile } from '../agent/briefing/instructions.js';
 import { credentialFiles } from '../sandbox/credential-files.js';
 import type { Redaction } from '../sandbox/capped-output.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
@@ -14,7 +14,9 @@ import { WorkspaceGuard } from '../git/workspace-guard.js';
 import { savePostState } from '../runner/post-state.js';
 import { reserveGitDir, type OwnGitDir } from '../git/own-git-dir.js';
 import { GitRepo, type GitRepoOptions } from '../git/repo.js';
-import type { GitHubApi, IssueComment, Permission } from '../github/api.js';
+import type { GitHubApi } from '../github/api.js';
+import type { IssueComment } from '../github/api/issues.js';
+import type { Permission } from '../github/api/access.js';
 import { answer } from '../github/answer.js';
 import type { ReviewThread } from '../github/thread/review-threads.js';
 import type { RunTrigger } from '../github/trigger.js';
@@ -90,7 +92,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
       return { dir: ownDir, checkoutSha: await git.head() };
     })();
-    const access = trigger.mode === 'plan' ? 'read-only' : 'read-write';
+    const access = trigger.request.kind === 'plan' ? 'read-only' : 'read-write';
     const sandboxReady = local.then(({ dir }) => startSandbox(settings, access, [dir.path], request.secrets));
     sandboxReady.catch(() => undefined); // awaited below, or closed on the way out
     try {

@@ -19,15 +19,15 @@ export const RECORD_FILE = 'todo-agent-record.jsonl';
 
 export function startRecord(
   settings: Settings,
-  trigger: TriggerSource & { task?: string },
+  trigger: TriggerSource & { request?: { task: string } },
 ): RunRecord | undefined {
   const path = join(settings.runnerTemp, RECORD_FILE);
   try {
     const record = openRunRecord(path, (text) => redactor.redact(text));
     setOutput('transcript', path);
     record.start({
-      task: trigger.task ?? '',
-      source: trigger.source,
+      task: trigger.request?.task ?? '',
+      source: trigger.origin.kind,
       thread: `${settings.owner}/${settings.repo}#${trigger.issueNumber}`,
       runUrl: settings.runUrl,
       model: settings.inputs.model,

@@ -1,11 +1,14 @@
 // What the model sees of the thread besides its text: the pictures in it, and the map of the issues and pull
 // requests it points to. Both are best effort: a failure leaves a line or nothing, never a failed run.
-import type { GitHubApi, IssueComment, Permission, SubmittedReview } from '../github/api.js';
+import type { GitHubApi } from '../github/api.js';
+import type { IssueComment } from '../github/api/issues.js';
+import type { Permission } from '../github/api/access.js';
+import type { SubmittedReview } from '../github/api/pulls.js';
 import { imageSources } from '../github/thread/attachments.js';
 import { humanComments } from '../github/thread/issue-context.js';
 import { pictureSources, threadPictures, type Picture } from '../github/thread/pictures.js';
 import { mentionedNumbers, referenceLines } from '../github/thread/references.js';
-import type { RunTrigger } from '../github/trigger.js';
+import { askingId, type RunTrigger } from '../github/trigger.js';
 import type { ReviewThread } from '../github/thread/review-threads.js';
 import { log } from '../runner/output.js';
 import { errorSentence } from '../text/error-sentence.js';
@@ -45,7 +48,7 @@ export async function threadView(request: {
       { owner: api.owner, repo: api.repo },
       mentionedNumbers(
         [
-          trigger.task,
+          trigger.request.task,
           trigger.issueTitle,
           trigger.issueBody,
           ...request.thread.map((c) => c.body),
@@ -75,17 +78,18 @@ async function readPictures(request: Parameters<typeof threadView>[0]): Promise<
   const { api, trigger } = request;
   const reviewComments = request.threads.flatMap((t) => t.comments);
   const reviews = await request.reviews;
+  const { origin } = trigger;
   const asked =
-    trigger.source === 'review_comment'
+    origin.kind === 'review_comment'
       ? reviewComments
-      : trigger.source === 'review'
+      : origin.kind === 'review'
         ? reviews
         : request.allComments;
-  const trig = asked.find((c) => c.id === trigger.commentId);
+  const trig = asked.find((c) => c.id === askingId(trigger));
   // The thread the model reads holds the reviews that say something already: each place is read once.
   const read = new Set<IssueComment>(request.thread);
   const before = [...reviewComments, ...reviews].filter(
-    (c) => c !== trig && !read.has(c) && c.createdAt <= trigger.commentCreatedAt,
+    (c) => c !== trig && !read.has(c) && c.createdAt <= origin.at,
   );
   const comments = [...request.thread, ...before];
   const sources = pictureSources({
@@ -111,7 +115,7 @@ async function withAuthors(
   const missing = [...new Set(withPictures.map((c) => c.user))].filter((login) => !known.has(login));
   if (missing.length === 0) return known;
   const asked = await Promise.all(
-    missing.map(async (login) => [login, await api.permission(login)] as const),
+    missing.map(async (login) => [login, await api.access.permission(login)] as const),
   );
   return new Map([...known, ...asked]);
 }

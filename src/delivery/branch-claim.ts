@@ -4,7 +4,8 @@
 // is known to change something the API can carry: when the model's last look lists the files (the model's
 // summary turn then hides the round trip), or at the latest beside the local commit. Every branch made for
 // the delivery is held here (the API commit's fresh name too), and one that the work never reaches is
-// deleted here alone, once, since a branch left at the start would look like delivered work.
+// deleted once, when the delivery session (session.ts) lands elsewhere or abandons it, since a branch left
+// at the start would look like delivered work.
 import type { GitRepo, TreeChange } from '../git/repo.js';
 import type { GitHubApi } from '../github/api.js';
 import { inexpressible } from './api-commit.js';
@@ -49,7 +50,7 @@ export class BranchClaim {
     if (committed.length === 0 || inexpressible(committed)) return;
     this.#claim = (async () => {
       if (await this.#known) return undefined;
-      return (await api.createBranch(branch, startSha)) === 'created' ? branch : undefined;
+      return (await api.refs.createBranch(branch, startSha)) === 'created' ? branch : undefined;
     })().catch(() => undefined);
   }
 
@@ -73,7 +74,7 @@ export class BranchClaim {
     await this.#settle(branch);
   }
 
-  /** The work did not reach GitHub (or the delivery broke off): the branch made for it goes. */
+  /** The work did not reach GitHub (or the delivery broke off): the branch made for it goes. The session's abandon() alone calls it. */
   async drop(): Promise<void> {
     await this.#settle(undefined);
   }
@@ -86,7 +87,7 @@ export class BranchClaim {
     if (this.#settled) return;
     this.#settled = true;
     const made = await this.#claim;
-    if (made && made !== landedOn) await this.#options.api.deleteBranch(made).catch(() => undefined);
+    if (made && made !== landedOn) await this.#options.api.refs.deleteBranch(made).catch(() => undefined);
   }
 }
 
@@ -96,7 +97,7 @@ const BRANCH_RENAMES = 2;
 async function createFreshBranch(api: GitHubApi, name: string, sha: string): Promise<string | undefined> {
   for (let renames = 0; renames <= BRANCH_RENAMES; renames++) {
     const candidate = renames === 0 ? name : `${name}-${renames + 1}`;
-    if ((await api.createBranch(candidate, sha)) === 'created') return candidate;
+    if ((await api.refs.createBranch(candidate, sha)) === 'created') return candidate;
   }
   return undefined;
 }

@@ -1,17 +1,19 @@
 // After the loop, one straight path: the change as our own git sees it → what is held back → the commit
 // (through GitHub's API, signed, or pushed with git) → the pull request, its whole description in one
-// request. Each step is one named function below, in the order they run. A new branch for a signed commit
-// may be made on GitHub before (branch-claim.ts).
+// request. Each step is one named function below, in the order they run. The delivery session (session.ts)
+// runs it with its hold on the branch: a new branch for a signed commit may be made on GitHub before.
 import type { AgentResult } from '../agent/events.js';
-import type { GitRepo, TreeChange } from '../git/repo.js';
-import type { ChangedFile, GitHubApi, OpenPull } from '../github/api.js';
-import { statusOf } from '../github/api.js';
+import type { GitRepo } from '../git/repo.js';
+import type { ChangedFile } from './pull-body.js';
+import type { GitHubApi } from '../github/api.js';
+import type { OpenPull } from '../github/api/pulls.js';
+import { statusOf } from '../github/octokit.js';
 import { errorMessage, errorSentence } from '../text/error-sentence.js';
 import { commitThroughApi } from './api-commit.js';
-import { BranchClaim } from './branch-claim.js';
+import type { BranchClaim } from './branch-claim.js';
 import type { HeldBack } from './held-back.js';
 import { refusalOf, refusedWorkflowFile, type Refusal } from './refusal.js';
-import { heldBackOf, stageWork } from './review.js';
+import { pendingChange } from './pending-change.js';
 import { commitWithout, withholdStaged, type Withheld } from './workflow-files.js';
 
 export interface DeliveryRequest {
@@ -35,8 +37,6 @@ export interface DeliveryRequest {
   redact: (text: string) => string;
   /** Called once the work is on GitHub, as the pull request is asked for (the delivery's last request). */
   onLanded?: () => void;
-  /** The branch a signed commit goes on, if made before (the model's last look); else made here. */
-  claim?: BranchClaim;
   pull: {
     title: string;
     /** The whole description, given what was delivered. */
@@ -46,6 +46,14 @@ export interface DeliveryRequest {
 }
 
 /** What the pull request's description says of the delivery. */
+/**
+ * The session's hold on the branch a signed commit goes on (made at the model's last look, or here): the
+ * delivery stakes and uses it, says where the work landed, and gives it up through the session's abandon().
+ */
+export type BranchHold = Pick<BranchClaim, 'stake' | 'claimed' | 'fresh' | 'landed'> & {
+  abandon(): Promise<void>;
+};
+
 export interface Delivered {
   files: { files: ChangedFile[]; more: boolean };
   heldBack: readonly HeldBack[];
@@ -78,17 +86,15 @@ const PUSH_RETRY_DELAY_MS = 2_000;
 /** How many changed files a pull request body lists. */
 const MAX_LISTED_FILES = 100;
 
-export async function deliver(request: DeliveryRequest): Promise<Delivery> {
-  const changes = await stageWork(request.git, request.startSha);
-  const { heldBack, committed, withheld: upFront } = await holdBackStrays(request, changes);
-  const claim = request.claim ?? new BranchClaim(request);
+export async function deliver(request: DeliveryRequest, claim: BranchHold): Promise<Delivery> {
+  const { heldBack, committed, withheld: upFront } = await holdBackStrays(request);
   claim.stake(committed);
   const madeCommits = await commitLocally(request).catch(async (error: unknown) => {
-    await claim.drop();
+    await claim.abandon();
     throw error;
   });
   if (!madeCommits && !request.continuesBranch) {
-    await claim.drop();
+    await claim.abandon();
     return { heldBack, ...(upFront ? onlyWithheld(upFront) : nothingToDeliver(request.result)) };
   }
   let withheld = upFront;
@@ -109,7 +115,7 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
     }
   }
   if ('failed' in landed) {
-    await claim.drop();
+    await claim.abandon();
     return { heldBack, ...(await keepRefusedWork(request, landed)) };
   }
   await claim.landed(landed.branch);
@@ -138,13 +144,13 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
 }
 
 /**
- * 1–2. The change, as our own git sees it (everything staged, stageWork), then what is held back: generated
- * environments, caches and large new files leave the index (not the disk).
+ * 1–2. The change, as our own git sees it (everything staged, pendingChange), then what is held back:
+ * generated environments, caches and large new files leave the index (not the disk).
  */
-async function holdBackStrays(request: DeliveryRequest, changes: readonly TreeChange[]) {
+async function holdBackStrays(request: DeliveryRequest) {
   const { git, startSha, redact } = request;
   const lockedWorkflows = request.mayChangeWorkflows === false;
-  const sorted = await heldBackOf(git, changes, { lockedWorkflows });
+  const sorted = await pendingChange(git, startSha, { lockedWorkflows });
   // The workflow part's patch is taken while it is staged; then it leaves the index as the strays do.
   const withheld =
     sorted.workflows.length > 0 ? await withholdStaged(git, startSha, sorted.workflows, redact) : undefined;
@@ -192,7 +198,7 @@ type Failed = { failed: true; message: string };
  * 3b. The commit on GitHub: through the API (signed) when asked and the change allows it, else pushed with
  * git. A name taken by other work (or a continued branch that moved on meanwhile) means a fresh name.
  */
-async function landCommit(request: DeliveryRequest, claim: BranchClaim): Promise<Landed | Failed> {
+async function landCommit(request: DeliveryRequest, claim: BranchHold): Promise<Landed | Failed> {
   const { git, api } = request;
   const claimed = await claim.claimed();
   const branch = claimed ?? request.branch;
@@ -283,14 +289,14 @@ async function openPullRequest(
   request.onLanded?.();
   try {
     pr = opens
-      ? await request.api.openPull({
+      ? await request.api.pulls.openPull({
           head: branch,
           base: request.base,
           title: request.pull.title,
           draft: request.pull.draft,
           body,
         })
-      : await request.api.findOpenPull(branch);
+      : await request.api.pulls.findOpenPull(branch);
   } catch (error) {
     // The work is pushed: say where, rather than fail the run and hide the branch.
     if (!opens) return {};
@@ -304,7 +310,7 @@ async function openPullRequest(
   // A description this action wrote (an earlier run's) is brought up to date; a person's is left alone.
   if (!pr.reused || !pr.ours) return { pr: shown };
   try {
-    await request.api.updatePullBody(pr.number, body);
+    await request.api.pulls.updatePullBody(pr.number, body);
     return { pr: shown };
   } catch (error) {
     return {

@@ -5,9 +5,9 @@ import type { TriggerSource } from './trigger.js';
 
 export async function answer(
   api: GitHubApi,
-  trigger: Pick<TriggerSource, 'issueNumber' | 'threadId'>,
+  { issueNumber, origin }: Pick<TriggerSource, 'issueNumber' | 'origin'>,
   body: string,
 ): Promise<void> {
-  if (trigger.threadId !== undefined) await api.replyInThread(trigger.issueNumber, trigger.threadId, body);
-  else await api.createComment(trigger.issueNumber, body);
+  if (origin.kind === 'review_comment') await api.pulls.replyInThread(issueNumber, origin.threadId, body);
+  else await api.issues.createComment(issueNumber, body);
 }

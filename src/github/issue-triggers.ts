@@ -88,15 +88,12 @@ function issuesTrigger(payload: unknown, { label, assignee }: IssueTriggerOption
   const task = stripHidden(`${issue.title}\n\n${issue.body ?? ''}`).trim();
   return {
     kind: 'run',
-    task,
-    isContinue: false,
-    mode: 'task',
+    request: { kind: 'task', task },
     ...issueSource(
-      source,
+      { kind: source, at: issue.updated_at },
       event.sender.login,
       event.repository,
-      { ...issueFields(issue, issue.pull_request != null), htmlUrl: issue.html_url },
-      issue.updated_at,
+      issueFields(issue, issue.pull_request != null),
     ),
   };
 }
@@ -128,32 +125,22 @@ function dispatchRequest(payload: unknown): DispatchRequest | Trigger {
  */
 export function dispatchTrigger(request: DispatchRequest, issue: DispatchedIssue): Trigger {
   const task = stripHidden(request.task).trim();
+  const { htmlUrl: _, ...fields } = issue;
   const source = issueSource(
-    'dispatch',
+    { kind: 'dispatch', at: new Date().toISOString() },
     request.sender,
     { name: request.repo, owner: { login: request.owner } },
-    issue,
-    new Date().toISOString(),
+    fields,
   );
   return askFor(task, source);
 }
 
+/** No comment asked: reactions go on the issue itself (reactionTarget in trigger.ts). */
 function issueSource(
-  source: 'label' | 'assignment' | 'dispatch',
+  origin: TriggerSource['origin'] & { kind: 'label' | 'assignment' | 'dispatch' },
   sender: string,
   repository: z.infer<typeof repositorySchema>,
-  { htmlUrl, ...issue }: DispatchedIssue,
-  askedAt: string,
+  issue: IssueFields,
 ): TriggerSource {
-  return {
-    source,
-    ...issue,
-    // No comment asked: reactions go on the issue itself (see action/main.ts).
-    commentId: 0,
-    commentUrl: htmlUrl,
-    sender,
-    owner: repository.owner.login,
-    repo: repository.name,
-    commentCreatedAt: askedAt,
-  };
+  return { origin, ...issue, sender, owner: repository.owner.login, repo: repository.name };
 }

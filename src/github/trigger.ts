@@ -5,22 +5,36 @@ import { stripHidden } from './thread/hidden-text.js';
 export const MAX_TASK_CHARS = 20_000;
 
 /**
- * Where the request came from: an issue or PR conversation comment, a review comment on a line, a review;
- * or, with no comment (see issue-triggers.ts), a label, an assignment or a workflow_dispatch.
+ * What asked for the run: an issue or PR conversation comment, a review comment on a line, a submitted
+ * review, each with its id in its own kind's numbering; or, with no comment (see issue-triggers.ts), a
+ * label, an assignment or a workflow_dispatch. `at`: when it asked (the comment's or review's time; the
+ * issue's last update for a label or an assignment, the run's start for a dispatch).
  */
 export type TriggerOrigin =
-  'issue_comment' | 'review_comment' | 'review' | 'label' | 'assignment' | 'dispatch';
+  | { kind: 'issue_comment'; id: number; at: string }
+  /** `threadId`: the id of its thread's top comment (its own when it starts the thread). */
+  | { kind: 'review_comment'; id: number; threadId: number; at: string }
+  | { kind: 'review'; id: number; at: string }
+  | { kind: 'label' | 'assignment' | 'dispatch'; at: string };
+
+/** What a run asks, read from the words after the prefix (`askFor`). */
+export type RunRequest =
+  /** A task, in the maintainer's words. */
+  | { kind: 'task'; task: string }
+  /** `continue [more instructions]`: pick up an earlier run's list; `instructions` are the words after it. */
+  | { kind: 'continue'; task: string; instructions: string }
+  /** `plan <task>`: only a plan of the task (`task` is the words after the keyword), delivering nothing. */
+  | { kind: 'plan'; task: string }
+  /** `go [more instructions]`: run the plan the thread holds. */
+  | { kind: 'go'; task: string; instructions: string }
+  /** `cancel`: stop the run going on this thread. */
+  | { kind: 'cancel'; task: string };
 
 /** Who asked, where, and what the issue (or pull request) says. */
 export interface TriggerSource {
-  source: TriggerOrigin;
+  origin: TriggerOrigin;
   issueNumber: number;
   isPullRequest: boolean;
-  /** The id of what asked, in its own kind's numbering: the issue comment, the review comment or the review (0: none). */
-  commentId: number;
-  /** A review comment's thread: the id of its top comment (its own when it starts the thread). */
-  threadId?: number;
-  commentUrl: string;
   /** Login of the commenter. */
   sender: string;
   /** The commenter's numeric account id (for the commit's Co-authored-by address). */
@@ -34,7 +48,6 @@ export interface TriggerSource {
   issueAuthorAssociation: string;
   issueState: string;
   locked: boolean;
-  commentCreatedAt: string;
 }
 
 /**
@@ -44,27 +57,26 @@ export interface TriggerSource {
 export type ReactionTarget =
   { on: 'issue comment' | 'review comment'; id: number } | { on: 'issue'; number: number };
 
-export function reactionTarget(trigger: TriggerSource): ReactionTarget | undefined {
-  switch (trigger.source) {
+export function reactionTarget({ origin, issueNumber }: TriggerSource): ReactionTarget | undefined {
+  switch (origin.kind) {
     case 'review':
       return undefined;
     case 'issue_comment':
-      return { on: 'issue comment', id: trigger.commentId };
+      return { on: 'issue comment', id: origin.id };
     case 'review_comment':
-      return { on: 'review comment', id: trigger.commentId };
+      return { on: 'review comment', id: origin.id };
     default:
-      return { on: 'issue', number: trigger.issueNumber };
+      return { on: 'issue', number: issueNumber };
   }
 }
 
-/**
- * What a run comment asks: a task, only a plan of one (`plan <task>`), or to run the saved plan (`go`).
- * `continue` is a task with `isContinue`.
- */
-export type RunMode = 'task' | 'plan' | 'go' | 'cancel';
+/** The id of the comment (or review) that asked, undefined when no comment asked. */
+export function askingId({ origin }: TriggerSource): number | undefined {
+  return 'id' in origin ? origin.id : undefined;
+}
 
 export type Trigger =
-  | ({ kind: 'run'; task: string; isContinue: boolean; mode: RunMode } & TriggerSource)
+  | ({ kind: 'run'; request: RunRequest } & TriggerSource)
   | ({ kind: 'usage' } & TriggerSource)
   | { kind: 'skip'; reason: string };
 
@@ -171,16 +183,16 @@ export function parseTrigger(
 
 /** What a task asks, read as a comment's words after the prefix: a task, `plan`, `go`, `continue`, `cancel`. */
 export function askFor(task: string, source: TriggerSource): Trigger {
-  if (task === '') return { kind: 'usage', ...source };
-  if (PLAN.test(task))
-    return { kind: 'run', task: afterKeyword(task, PLAN), isContinue: false, mode: 'plan', ...source };
-  return {
-    kind: 'run',
-    task,
-    isContinue: CONTINUE.test(task),
-    mode: GO.test(task) ? 'go' : CANCEL.test(task) ? 'cancel' : 'task',
-    ...source,
-  };
+  if (task === '') return { ...source, kind: 'usage' };
+  return { ...source, kind: 'run', request: requestOf(task) };
+}
+
+function requestOf(task: string): RunRequest {
+  if (PLAN.test(task)) return { kind: 'plan', task: afterKeyword(task, PLAN) };
+  if (GO.test(task)) return { kind: 'go', task, instructions: afterKeyword(task, GO) };
+  if (CANCEL.test(task)) return { kind: 'cancel', task };
+  if (CONTINUE.test(task)) return { kind: 'continue', task, instructions: afterKeyword(task, CONTINUE) };
+  return { kind: 'task', task };
 }
 
 /** The payload of one of the events, validated, as what it asks and where. */
@@ -192,16 +204,12 @@ function readRequest(eventName: string, payload: unknown): Request | { error: z.
     body: asking.body ?? '',
     sender,
     source: {
-      source: read.source,
+      origin: read.origin,
       ...issueFields(issue, read.isPullRequest),
-      commentId: asking.id,
-      ...(read.threadId === undefined ? {} : { threadId: read.threadId }),
-      commentUrl: asking.html_url,
       sender: sender.login,
       ...(sender.id === undefined ? {} : { senderId: sender.id }),
       owner: repository.owner.login,
       repo: repository.name,
-      commentCreatedAt: asking.created_at,
     },
   };
 }
@@ -235,11 +243,10 @@ export function issueFields(issue: z.infer<typeof pullSchema>, isPullRequest: bo
 
 /** One event's payload in the shape all three share: the text that asks, the issue or pull request, who. */
 type EventRead = {
-  source: TriggerOrigin;
-  asking: { id: number; html_url: string; body?: string | null; created_at: string };
+  origin: TriggerOrigin;
+  asking: { body?: string | null };
   issue: z.infer<typeof pullSchema>;
   isPullRequest: boolean;
-  threadId?: number;
   repository: z.infer<typeof repositorySchema>;
   sender: Request['sender'];
 };
@@ -250,31 +257,26 @@ function readEvent(eventName: string, payload: unknown): EventRead | { error: z.
     if (!parsed.success) return { error: parsed.error };
     const { comment, issue, ...rest } = parsed.data;
     const isPullRequest = issue.pull_request != null;
-    return { source: 'issue_comment', asking: comment, issue, isPullRequest, ...rest };
+    const origin = { kind: 'issue_comment' as const, id: comment.id, at: comment.created_at };
+    return { origin, asking: comment, issue, isPullRequest, ...rest };
   }
   if (eventName === 'pull_request_review_comment') {
     const parsed = reviewCommentEventSchema.safeParse(payload);
     if (!parsed.success) return { error: parsed.error };
     const { comment, pull_request, ...rest } = parsed.data;
     const threadId = comment.in_reply_to_id ?? comment.id;
-    return {
-      source: 'review_comment',
-      asking: comment,
-      issue: pull_request,
-      isPullRequest: true,
-      threadId,
-      ...rest,
-    };
+    const origin = { kind: 'review_comment' as const, id: comment.id, threadId, at: comment.created_at };
+    return { origin, asking: comment, issue: pull_request, isPullRequest: true, ...rest };
   }
   const parsed = reviewEventSchema.safeParse(payload);
   if (!parsed.success) return { error: parsed.error };
   const { review, pull_request, ...rest } = parsed.data;
-  const asking = { ...review, created_at: review.submitted_at };
-  return { source: 'review', asking, issue: pull_request, isPullRequest: true, ...rest };
+  const origin = { kind: 'review' as const, id: review.id, at: review.submitted_at };
+  return { origin, asking: review, issue: pull_request, isPullRequest: true, ...rest };
 }
 
 /** `continue` as the first word, alone or followed by more instructions ("continue, and add a test"). */
-export const CONTINUE = /^continue(?=$|[\s:,.;!-])/i;
+const CONTINUE = /^continue(?=$|[\s:,.;!-])/i;
 /** `plan <task>`: only plan the task. */
 const PLAN = /^plan(?=$|[\s:,.;!-])/i;
 /**
@@ -283,10 +285,10 @@ const PLAN = /^plan(?=$|[\s:,.;!-])/i;
  */
 const CANCEL = /^cancel(?=$|[\s:,.;!-])/i;
 /** `go`, alone or with more instructions: run the plan the thread holds. */
-export const GO = /^go(?=$|[\s:,.;!-])/i;
+const GO = /^go(?=$|[\s:,.;!-])/i;
 
 /** The words after a leading keyword (`continue, and add a test` → `and add a test`). */
-export function afterKeyword(task: string, keyword: RegExp): string {
+function afterKeyword(task: string, keyword: RegExp): string {
   return task
     .replace(keyword, '')
     .replace(/^[\s:,.;!-]+/, '')

@@ -1,12 +1,22 @@
-// Where a run works and what it starts from: a fresh branch, an earlier run's branch, or a PR's head.
-import type { TodoItem } from '../agent/todos.js';
+// Where a run works and what it starts from: a fresh branch, an earlier run's branch, or a PR's head. The kinds
+// of run are decided here, once, from what was asked (the trigger's request) and where (an issue or a PR):
+// - a task on an issue: `fresh`, a new branch from the base, delivered as a new pull request;
+// - `continue` on an issue: `resume`, the branch and list an earlier run left (with new instructions and
+//   nothing to resume, `fresh`; with neither, declined);
+// - a task or `continue` on a pull request: `pull-request`, on its head branch (which must be in this
+//   repository, and for a review, the agent's own), `continue` picking up the list an earlier run left there;
+// - `plan <task>`: `plan`, read-only, on the base (or the PR's head), delivering nothing but the list;
+// - `go`: the plan the thread holds, run as `fresh` on an issue or `pull-request` on a pull request.
+// `cancel` and a bare prefix (usage) never get here: action/main.ts answers them.
+import type { TodoItem } from '../agent/todo/todos.js';
 import { branchName } from '../git/branch-name.js';
 import type { GitRepo } from '../git/repo.js';
-import type { GitHubApi, IssueComment } from './api.js';
+import type { GitHubApi } from './api.js';
+import type { IssueComment } from './api/issues.js';
 import { parseAgentState, type AgentState } from './checklist/state.js';
 import { applyEdits, describeEdits, readEdits } from './checklist/edits.js';
 import { closedBy } from './closes-line.js';
-import { afterKeyword, CONTINUE, GO, type RunTrigger } from './trigger.js';
+import type { RunTrigger } from './trigger.js';
 import { errorMessage } from '../text/error-sentence.js';
 
 /**
@@ -95,12 +105,16 @@ export function headline(plan: WorkPlan): string {
 
 export async function planWork(request: PlanRequest): Promise<PlanOutcome> {
   const { trigger } = request;
+  const asked = trigger.request;
   const find = earlierFinder(request);
-  // `go` runs the newest state on the thread, and only if it is a plan (a later run supersedes it).
-  const approved = trigger.mode === 'go' ? approvedPlan(trigger.task, await find(() => true)) : undefined;
-  if (trigger.mode === 'go' && !approved) return { decline: NO_PLAN };
+  let approved: Approved;
+  if (asked.kind === 'go') {
+    // `go` runs the newest state on the thread, and only if it is a plan (a later run supersedes it).
+    approved = approvedPlan(asked.instructions, await find(() => true));
+    if (!approved) return { decline: NO_PLAN };
+  }
   if (trigger.isPullRequest) return await planOnPull(request, find, approved);
-  if (trigger.mode === 'plan') return { plan: planOnBase(request) };
+  if (asked.kind === 'plan') return { plan: planOnBase(request) };
   return await planOnOwnBranch(request, find, approved);
 }
 
@@ -115,7 +129,7 @@ function earlierFinder({ thread, runId, trigger, api }: PlanRequest): EarlierFin
     await earlierRun(
       thread,
       { runId, issueNumber: trigger.issueNumber, accepts },
-      async (comment) => await api.wroteIt(comment),
+      async (comment) => await api.access.wroteIt(comment),
     );
 }
 
@@ -125,11 +139,11 @@ async function planOnPull(
   find: EarlierFinder,
   approved: Approved,
 ): Promise<PlanOutcome> {
-  const head = await api.pullHead(trigger.issueNumber);
+  const head = await api.pulls.pullHead(trigger.issueNumber);
   if (!head.sameRepo) return { decline: FORK };
   // A review is answered on the agent's own pull requests only: a person's branch is theirs to change.
-  const isReview = trigger.source === 'review_comment' || trigger.source === 'review';
-  if (isReview && !(await api.wroteIt({ user: head.author }))) {
+  const isReview = trigger.origin.kind === 'review_comment' || trigger.origin.kind === 'review';
+  if (isReview && !(await api.access.wroteIt({ user: head.author }))) {
     return { decline: NOT_OURS };
   }
   await git.checkoutRemoteBranch(head.ref);
@@ -140,16 +154,18 @@ async function planOnPull(
     continuesBranch: true,
     ...(closes === undefined ? {} : { closes }),
   };
-  if (trigger.mode === 'plan') return { plan: { kind: 'plan', task: trigger.task, ...where } };
+  const asked = trigger.request;
+  if (asked.kind === 'plan') return { plan: { kind: 'plan', task: asked.task, ...where } };
   if (approved) return { plan: { kind: 'pull-request', ...approved, ...where } };
   // `continue` picks up the list an earlier run on this PR left for its head branch.
-  const earlier = trigger.isContinue
-    ? await find((state) => state.branch === head.ref && !state.planned)
-    : undefined;
+  const earlier =
+    asked.kind === 'continue'
+      ? await find((state) => state.branch === head.ref && !state.planned)
+      : undefined;
   return {
     plan: {
       kind: 'pull-request',
-      task: earlier ? resumedTask(trigger.task) : trigger.task,
+      task: earlier && asked.kind === 'continue' ? resumedTask(asked.instructions) : asked.task,
       ...(earlier ? resumed(earlier) : {}),
       ...where,
     },
@@ -158,7 +174,7 @@ async function planOnPull(
 
 /** A plan works on the checked-out base and pushes nothing: it lands in the checklist's saved state. */
 function planOnBase({ trigger, baseBranch }: PlanRequest): WorkPlan {
-  return { kind: 'plan', branch: '', base: baseBranch, task: trigger.task, continuesBranch: false };
+  return { kind: 'plan', branch: '', base: baseBranch, task: trigger.request.task, continuesBranch: false };
 }
 
 /** A run on an issue: `continue` resumes an earlier run's branch; anything else starts a fresh branch. */
@@ -168,23 +184,25 @@ async function planOnOwnBranch(
   approved: Approved,
 ): Promise<PlanOutcome> {
   const { trigger, git } = request;
-  const earlier = trigger.isContinue
+  const asked = trigger.request;
+  const continuing = asked.kind === 'continue' ? asked : undefined;
+  const earlier = continuing
     ? await find((state) => isOwnBranch(request, state.branch) && !state.planned)
     : undefined;
-  if (earlier?.branch && (await git.remoteBranchExists(earlier.branch))) {
+  if (continuing && earlier?.branch && (await git.remoteBranchExists(earlier.branch))) {
     await git.checkoutRemoteBranch(earlier.branch);
     return {
       plan: {
         kind: 'resume',
         branch: earlier.branch,
         base: earlier.base || request.baseBranch,
-        task: resumedTask(trigger.task),
+        task: resumedTask(continuing.instructions),
         ...resumed(earlier),
         continuesBranch: true,
       },
     };
   }
-  if (trigger.isContinue && extraInstructions(trigger.task) === '') return { decline: NOTHING_TO_CONTINUE };
+  if (continuing && continuing.instructions === '') return { decline: NOTHING_TO_CONTINUE };
   const branch = branchName(request.branchPrefix, trigger.issueNumber, request.runId);
   await git.createBranch(branch);
   return {
@@ -192,7 +210,7 @@ async function planOnOwnBranch(
       kind: 'fresh',
       branch,
       base: request.baseBranch,
-      task: trigger.task,
+      task: asked.task,
       continuesBranch: false,
       ...approved,
     },
@@ -222,22 +240,16 @@ function resumed(earlier: SavedRun): Pick<WorkPlan, 'earlier' | 'notice'> {
   };
 }
 
-/** `continue` plus anything after it: the new instructions of a resumed run. */
-function extraInstructions(task: string): string {
-  return afterKeyword(task, CONTINUE);
-}
-
 /**
  * `go`: the newest saved state on the thread, if it is a plan, as the starting list (items and ids as saved,
  * the maintainer's edits applied); its task, the maintainer's own words, is this run's task, and words after
  * `go` are more instructions.
  */
 function approvedPlan(
-  task: string,
+  extra: string,
   earlier: SavedRun | undefined,
 ): Pick<WorkPlan, 'task' | 'earlier' | 'notice'> | undefined {
   if (!earlier?.planned) return undefined;
-  const extra = afterKeyword(task, GO);
   const original = earlier.task?.trim() || 'Carry out the plan below.';
   const { todos, edits, notice } = listAsShown(earlier);
   return {
@@ -278,8 +290,7 @@ function listAsShown(earlier: SavedRun): { todos: readonly TodoItem[]; edits?: s
 }
 
 /** The task slot of a resumed run: continue the earlier work, plus whatever else the maintainer asked now. */
-function resumedTask(task: string): string {
-  const extra = extraInstructions(task);
+function resumedTask(extra: string): string {
   const base = 'Continue the earlier run on this issue: its task and todo list are given below as data.';
   return extra ? `${base}\n\nNew instructions from the maintainer: ${extra}` : base;
 }

@@ -1,79 +1,23 @@
 // deliver() against the GitHub emulator (its refs and API commits written into a real bare origin, whose
-// pre-receive hook plays GitHub's push rules) with our real git: a refusal deletes the branch made for the
-// work once, and workflow files the token may not change cost only themselves.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// pre-receive hook plays GitHub's push rules) with our real git, run as the job runs it, by the delivery
+// session: workflow files the token may not change cost only themselves.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import type { AgentResult } from '../../src/agent/events.js';
-import { BranchClaim } from '../../src/delivery/branch-claim.js';
-import { deliver, type DeliveryRequest } from '../../src/delivery/deliver.js';
-import { GitHubApi } from '../../src/github/api.js';
-import { GitRepo } from '../../src/git/repo.js';
-import {
-  cloneNewOrigin,
-  commitFiles,
-  git,
-  GIT_ENV,
-  useGitScratch,
-  type GitScratch,
-} from '../support/git-fixture.js';
-import type { EmulatorOptions } from '../support/github/emulator.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { DeliveryRequest } from '../../src/delivery/deliver.js';
+import { DeliverySession } from '../../src/delivery/session.js';
 import { refuseWorkflowPushes } from '../support/github/origin-rules.js';
-import { TEST_REPO, TEST_TOKEN, useEmulatorPerTest } from '../support/github/per-test.js';
+import { BRANCH, useDeliveryWorld } from '../support/delivery-fixture.js';
+import { git } from '../support/git-fixture.js';
 
-const startEmulator = useEmulatorPerTest();
-let scratch: GitScratch;
-useGitScratch('deliver-', (made) => {
-  scratch = made;
-  cloneNewOrigin(made, made.dir);
-  mkdirSync(join(made.dir, '.github', 'workflows'), { recursive: true });
-  commitFiles(
-    made.dir,
-    { 'index.js': 'module.exports = 1;\n', '.github/workflows/ci.yml': 'name: ci\n' },
-    'Start',
-  );
-  git(made.dir, 'push', '--quiet', 'origin', 'main');
+const { scratch: scratchOf, deliveryFor, refCalls } = useDeliveryWorld('deliver-');
+let scratch: ReturnType<typeof scratchOf>;
+beforeEach(() => {
+  scratch = scratchOf();
 });
 
-const BRANCH = 'agent/issue-1-7';
-const RESULT: AgentResult = {
-  status: 'completed',
-  reason: 'every todo item is completed',
-  todos: [{ id: '1', text: 'Fix index.js', status: 'completed' }],
-  lastText: 'Fixed index.js and added a workflow.',
-  turns: 3,
-  toolCalls: 4,
-  usage: {
-    input_tokens: 10,
-    output_tokens: 10,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-  },
-  costUsd: 0.01,
-};
-
-/** The emulator on the scratch's origin, our git in the clone, and a delivery request for them. */
-async function deliveryFor(emulator: EmulatorOptions, options: Partial<DeliveryRequest> = {}) {
-  const emu = await startEmulator({ remoteDir: scratch.origin, ...emulator });
-  const api = new GitHubApi({ ...TEST_REPO, token: TEST_TOKEN, baseUrl: emu.url });
-  const repo = new GitRepo(scratch.dir, { env: GIT_ENV });
-  const request: DeliveryRequest = {
-    git: repo,
-    api,
-    result: RESULT,
-    startSha: await repo.head(),
-    branch: BRANCH,
-    base: 'main',
-    continuesBranch: false,
-    openPull: true,
-    signed: true,
-    commitMessage: 'Fix index.js',
-    redact: (text) => text,
-    pull: { title: 'Fix index.js', body: () => 'The description.', draft: false },
-    ...options,
-  };
-  return { emu, request };
-}
+/** The delivery as the job runs it: one session, landed. */
+const deliver = (request: DeliveryRequest) => new DeliverySession(request).land(request);
 
 /** The model's work: index.js fixed, and a new workflow and a changed one. */
 function changeCodeAndWorkflows(): void {
@@ -82,47 +26,11 @@ function changeCodeAndWorkflows(): void {
   writeFileSync(join(scratch.dir, '.github/workflows/release.yml'), 'name: release\n');
 }
 
-const refCalls = (emu: { calls: Array<{ operationId?: string; status: number }> }) =>
-  emu.calls.filter((c) => c.operationId?.startsWith('git/')).map((c) => `${c.operationId} ${c.status}`);
-
 /** The files the origin's branch changes from main. */
 const onBranch = (branch = BRANCH) =>
   git(scratch.origin, 'diff', '--name-only', `main...${branch}`).split('\n').filter(Boolean);
 
 describe('deliver', () => {
-  it('deletes the branch claimed for an API commit a ruleset refused, once', async () => {
-    const { emu, request } = await deliveryFor({});
-    emu.failNext(
-      { method: 'POST', path: /^\/graphql$/ },
-      {
-        status: 200,
-        body: {
-          data: null,
-          errors: [
-            {
-              type: 'UNPROCESSABLE',
-              message: 'Repository rule violations found\n\nChanges must be made through a pull request.',
-            },
-          ],
-        },
-      },
-    );
-    writeFileSync(join(scratch.dir, 'index.js'), 'module.exports = 2;\n');
-    const claim = new BranchClaim(request);
-    claim.stake([
-      { path: 'index.js', status: 'M', oldMode: '100644', mode: '100644', blob: '0'.repeat(40), size: 9 },
-    ]);
-    expect(await claim.claimed()).toBe(BRANCH);
-    const delivery = await deliver({ ...request, claim });
-    expect(delivery.refusal?.rule).toContain('Changes must be made through a pull request');
-    expect(delivery.patch).toContain('+module.exports = 2;');
-    // Made once at the model's last look, deleted once (a second DELETE would be answered 422).
-    expect(refCalls(emu)).toEqual(['git/create-ref 201', 'git/delete-ref 204']);
-    await claim.drop();
-    expect(refCalls(emu)).toHaveLength(2);
-    expect(emu.violations).toEqual([]);
-  });
-
   it('delivers the rest when the API refuses a workflow file, with the workflow part kept as a patch', async () => {
     const { emu, request } = await deliveryFor({ appBot: 'todo-app[bot]', workflowsPermission: false });
     changeCodeAndWorkflows();

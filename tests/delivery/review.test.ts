@@ -1,27 +1,24 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { pendingChange } from '../../src/delivery/pending-change.js';
 import { deliveryReview, MAX_REVIEW_FILES } from '../../src/delivery/review.js';
-import { GitRepo } from '../../src/git/repo.js';
-import { commitFiles, git, GIT_ENV, useGitScratch } from '../support/git-fixture.js';
+import type { GitRepo } from '../../src/git/repo.js';
+import { useWorkTree, type WorkTree } from '../support/delivery-fixture.js';
 
+const tree = useWorkTree('review-', { 'hello.py': 'a\nb\nc\n', 'old.txt': 'gone\n' });
 let dir: string;
 let repo: GitRepo;
 let start: string;
-
-function write(path: string, content: string): void {
-  mkdirSync(join(dir, path, '..'), { recursive: true });
-  writeFileSync(join(dir, path), content);
-}
-
-useGitScratch('review-', (scratch) => {
-  dir = scratch.dir;
-  mkdirSync(dir);
-  git(dir, 'init', '-q', '-b', 'main');
-  commitFiles(dir, { 'hello.py': 'a\nb\nc\n', 'old.txt': 'gone\n' }, 'start');
-  start = git(dir, 'rev-parse', 'HEAD');
-  repo = new GitRepo(dir, { env: GIT_ENV });
+let write: WorkTree['write'];
+beforeEach(() => {
+  ({ dir, repo, start, write } = tree());
 });
+
+/** The last look at what would be committed now, as the session makes it. */
+async function lastLook(options: { lockedWorkflows?: boolean } = {}) {
+  return await deliveryReview(repo, start, await pendingChange(repo, start, options));
+}
 
 describe('deliveryReview', () => {
   it('lists what will be committed with line counts, and what is held back, in one message', async () => {
@@ -31,7 +28,7 @@ describe('deliveryReview', () => {
     write('.venv/pyvenv.cfg', 'home = /usr\n');
     write('.venv/lib/site.py', 'pass\n');
     write('node_modules/pad/index.js', 'module.exports = 1\n');
-    const look = (await deliveryReview(repo, start))!;
+    const look = (await lastLook())!;
     expect(look.paths).toEqual(['hello.py', 'old.txt', 'tool.py']);
     expect(look.text).toBe(
       [
@@ -48,9 +45,9 @@ describe('deliveryReview', () => {
   });
 
   it('is undefined when the run changed nothing, and counts the files past the listed ones', async () => {
-    expect(await deliveryReview(repo, start)).toBeUndefined();
+    expect(await lastLook()).toBeUndefined();
     for (let i = 0; i < MAX_REVIEW_FILES + 3; i++) write(`gen/f${String(i).padStart(3, '0')}.txt`, 'x\n');
-    const look = (await deliveryReview(repo, start))!;
+    const look = (await lastLook())!;
     expect(look.paths).toHaveLength(MAX_REVIEW_FILES + 3);
     expect(look.text).toContain(`committed (${MAX_REVIEW_FILES + 3}):`);
     expect(look.text).toContain('- … and 3 more files');
@@ -60,16 +57,15 @@ describe('deliveryReview', () => {
   it('lists workflow files apart when the token may not change them: left out, their patch attached', async () => {
     write('hello.py', 'a\nB\nc\n');
     write('.github/workflows/ci.yml', 'name: ci\n');
-    const locked = (await deliveryReview(repo, start, { lockedWorkflows: true }))!;
+    const locked = (await lastLook({ lockedWorkflows: true }))!;
     expect(locked.paths).toEqual(['hello.py']);
-    expect(locked.committed.map((change) => change.path)).toEqual(['hello.py']);
     expect(locked.text).toContain(
       [
         'Left out of the pull request, because this token may not create or change workflow files (their change is attached to it as a patch):',
         '- .github/workflows/ci.yml',
       ].join('\n'),
     );
-    const open = (await deliveryReview(repo, start))!;
+    const open = (await lastLook())!;
     expect(open.paths).toEqual(['.github/workflows/ci.yml', 'hello.py']);
     expect(open.text).not.toContain('Left out');
   });

@@ -1,7 +1,7 @@
 // Which review threads get a reply after a run, and what the reply says.
 import { describe, expect, it } from 'vitest';
-import type { TodoItem } from '../../src/agent/todos.js';
-import type { ReviewComment } from '../../src/github/api.js';
+import type { TodoItem } from '../../src/agent/todo/todos.js';
+import type { ReviewComment } from '../../src/github/api/pulls.js';
 import { reviewThreads } from '../../src/github/thread/review-threads.js';
 import { addressedThreads, replyText } from '../../src/delivery/thread-replies.js';
 
@@ -20,8 +20,7 @@ const comment = (id: number): ReviewComment => ({
 });
 // T1 (id 10), T2 (id 20), T3 (id 30).
 const threads = reviewThreads([comment(10), comment(20), comment(30)], {
-  source: 'issue_comment',
-  commentId: 1,
+  origin: { kind: 'issue_comment', id: 1, at: '' },
 });
 const item = (id: string, text: string, status: TodoItem['status'] = 'completed'): TodoItem => ({
   id,

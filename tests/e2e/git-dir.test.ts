@@ -17,7 +17,7 @@ import { ACTION_USERS, createWorld, TOKEN, type World } from './setup.js';
 
 const NPM_TOKEN = 'npm_ShallowLineLeakCanary0123456789abcd';
 /** The first line of ~/.npmrc, the one `bad shallow line` printed. */
-const NPMRC = `//registry.npmjs.org/:_authToken=${NPM_TOKEN}\n`;
+const NPMRC = `//npm.registry.example/:_authToken=${NPM_TOKEN}\n`;
 
 let world: World | undefined;
 afterEach(async () => {

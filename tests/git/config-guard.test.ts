@@ -146,7 +146,7 @@ describe('saveConfig', () => {
     writeFileSync(shallowFile, `${git(dir, 'rev-parse', 'HEAD')}\n`);
     const saved = await save();
     const secret = join(root, 'npmrc');
-    writeFileSync(secret, '//registry.npmjs.org/:_authToken=npm_notForGit\n');
+    writeFileSync(secret, '//npm.registry.example/:_authToken=npm_notForGit\n');
     rmSync(shallowFile);
     symlinkSync(secret, shallowFile);
 

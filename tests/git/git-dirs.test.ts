@@ -110,7 +110,7 @@ describe('disarmGitDirs', () => {
 
   it('removes every link in a .git that leads out, and .git files, commondir and alternates that do', async () => {
     const secret = join(root, 'npmrc');
-    writeFileSync(secret, '//registry.npmjs.org/:_authToken=npm_packedRefsLeak\n');
+    writeFileSync(secret, '//npm.registry.example/:_authToken=npm_packedRefsLeak\n');
     const nested = join(dir, 'nested');
     plantNested(nested);
     rmSync(join(nested, '.git', 'packed-refs'), { force: true });

@@ -86,7 +86,7 @@ describe('reserveGitDir', () => {
     // The model's attacks on our git: hooks, a hooks link, links for the files git writes, shallow to a
     // secret, a config with fsmonitor, a remote elsewhere, an alternates file.
     const secret = join(root, 'npmrc');
-    writeFileSync(secret, '//registry.npmjs.org/:_authToken=npm_shallowLeak\n');
+    writeFileSync(secret, '//npm.registry.example/:_authToken=npm_shallowLeak\n');
     const outsideFile = join(root, 'outside.txt');
     writeFileSync(outsideFile, 'outside\n');
     const dotGit = join(dir, '.git');

@@ -18,12 +18,10 @@ describe('readTrigger: labels and assignments', () => {
     );
     expect(trigger).toMatchObject({
       kind: 'run',
-      mode: 'task',
-      source: 'label',
-      task: 'Add hints\n\nto hello.py',
+      request: { kind: 'task', task: 'Add hints\n\nto hello.py' },
+      origin: { kind: 'label' },
       sender: 'maintainer',
       issueNumber: 1,
-      isContinue: false,
     });
   });
 
@@ -47,7 +45,7 @@ describe('readTrigger: labels and assignments', () => {
   it('runs on an assignment to the assignee input’s login only', () => {
     expect(
       readTrigger('issues', issuesEvent({ action: 'assigned', assignee: 'todo-agent-bot' }), options),
-    ).toMatchObject({ kind: 'run', source: 'assignment' });
+    ).toMatchObject({ kind: 'run', origin: { kind: 'assignment' } });
     expect(
       readTrigger('issues', issuesEvent({ action: 'assigned', assignee: 'someone' }), options),
     ).toMatchObject({ kind: 'skip' });
@@ -66,7 +64,7 @@ describe('readTrigger: labels and assignments', () => {
 
   it('still reads comments as before', () => {
     expect(readTrigger('issue_comment', issueCommentEvent({ body: '/agent plan x' }), options)).toMatchObject(
-      { kind: 'run', mode: 'plan', task: 'x' },
+      { kind: 'run', request: { kind: 'plan', task: 'x' } },
     );
     expect(readTrigger('push', {}, options)).toMatchObject({
       kind: 'skip',
@@ -102,9 +100,8 @@ describe('workflow_dispatch', () => {
     });
     expect(dispatchTrigger(request, issue)).toMatchObject({
       kind: 'run',
-      mode: 'plan',
-      task: 'the release',
-      source: 'dispatch',
+      request: { kind: 'plan', task: 'the release' },
+      origin: { kind: 'dispatch' },
       issueNumber: 4,
       issueTitle: 'Tidy up',
     });

@@ -78,7 +78,7 @@ describe('the reference servers in the sandbox', () => {
       'Echo: hi there',
     );
     const image = await tool(servers, 'mcp__everything__get-tiny-image').run({}, context);
-    expect(typeof image === 'string' ? undefined : image.images[0]?.mediaType).toBe('image/png');
+    expect(typeof image === 'string' ? undefined : image.images?.[0]?.mediaType).toBe('image/png');
     expect(typeof image === 'string' ? image : image.text).toMatch(/\[image 1: PNG image, \d+×\d+ px/);
     await expect(tool(servers, 'mcp__everything__get-sum').run({ a: 'one' }, context)).rejects.toThrow(
       /the MCP server "everything" (answered with an error|refused the call)/,

@@ -1,8 +1,8 @@
-// The toolbox: the built-in tools' definitions for the model, those from outside (MCP servers) beside them,
-// and one safe way to run a tool call.
+// The toolbox: the six built-in tools' definitions for the model, those from outside (MCP servers) beside
+// them, and one safe way to run a tool call.
 import { z } from 'zod';
 import { TOOL_SEARCH, type ToolDefinition, type ToolParam } from '../../model/messages.js';
-import type { TodoManager } from '../todos.js';
+import type { TodoManager } from '../todo/todos.js';
 import { createBashTool } from './bash.js';
 import { editFileTool } from './edit-file.js';
 import { githubTool } from './github.js';
@@ -81,13 +81,13 @@ export class Toolbox {
     try {
       const input = parseInput(tool, raw);
       const answer = await tool.run(input, context);
-      const output = typeof answer === 'string' ? answer : answer.text;
-      const exitCode = tool.exitCode?.(output);
+      if (typeof answer === 'string') return { output: answer, isError: false };
+      const { text, images, exitCode } = answer;
       return {
-        output,
+        output: text,
         isError: false,
         ...(exitCode === undefined ? {} : { exitCode }),
-        ...(typeof answer === 'string' ? {} : { images: answer.images }),
+        ...(images === undefined ? {} : { images }),
       };
     } catch (error) {
       return { output: `${name} failed: ${errorMessage(error)}`, isError: true };
@@ -96,7 +96,7 @@ export class Toolbox {
 }
 
 /**
- * The built-in tools; `bashTimeoutSeconds` is the most any one bash call may last (bash_timeout).
+ * The six built-in tools (github only with a reader); `bashTimeoutSeconds` is the most any bash call may last.
  * `readOnly` (a plan-only run) leaves out the tools that write files, and the tools from outside that are
  * not marked read-only; `github` adds the github tool; `outside` adds an MCP server's tools, deferred behind
  * the tool search when there are many and the model has it (`toolSearch`).

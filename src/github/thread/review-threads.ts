@@ -2,7 +2,9 @@
 // thread labelled T1, T2… in the order threads were started, the one asked about first, given as JSON data the
 // way the issue is (hidden text removed, every author's write access, clipped), never as instructions.
 import { inertJson } from '../../text/inert-json.js';
-import type { GitHubApi, Permission, ReviewComment } from '../api.js';
+import type { GitHubApi } from '../api.js';
+import type { Permission } from '../api/access.js';
+import type { ReviewComment } from '../api/pulls.js';
 import { stripInvisible } from '../../text/invisible.js';
 import { commentEntry, humanComments } from './issue-context.js';
 import type { TriggerSource } from '../trigger.js';
@@ -23,7 +25,7 @@ export interface ReviewThread {
   askedAbout: boolean;
 }
 
-type Asked = Pick<TriggerSource, 'source' | 'commentId' | 'threadId'>;
+type Asked = Pick<TriggerSource, 'origin'>;
 
 /** The threads, those asked about first, each in the order it was started. */
 export function reviewThreads(comments: readonly ReviewComment[], asked: Asked): ReviewThread[] {
@@ -64,11 +66,11 @@ function topOf(comment: ReviewComment, byId: ReadonlyMap<number, ReviewComment>)
   return current.id;
 }
 
-function isAsked(top: number, comments: readonly ReviewComment[], asked: Asked): boolean {
-  if (asked.source === 'review_comment') {
-    return top === asked.threadId || comments.some((comment) => comment.id === asked.commentId);
+function isAsked(top: number, comments: readonly ReviewComment[], { origin }: Asked): boolean {
+  if (origin.kind === 'review_comment') {
+    return top === origin.threadId || comments.some((comment) => comment.id === origin.id);
   }
-  return asked.source === 'review' && comments.some((comment) => comment.reviewId === asked.commentId);
+  return origin.kind === 'review' && comments.some((comment) => comment.reviewId === origin.id);
 }
 
 /** Every login whose text the model would read in the threads: their write access is asked for. */
@@ -162,5 +164,7 @@ export async function pullThreads(
   api: GitHubApi,
   trigger: Asked & Pick<TriggerSource, 'isPullRequest' | 'issueNumber'>,
 ): Promise<ReviewThread[]> {
-  return trigger.isPullRequest ? reviewThreads(await api.reviewComments(trigger.issueNumber), trigger) : [];
+  return trigger.isPullRequest
+    ? reviewThreads(await api.pulls.reviewComments(trigger.issueNumber), trigger)
+    : [];
 }

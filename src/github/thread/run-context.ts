@@ -1,6 +1,7 @@
 // What the model reads as background for a run: the issue (or pull request) and its conversation, then, on a
 // pull request, its review threads. All of it data, never instructions.
-import type { IssueComment, Permission } from '../api.js';
+import type { IssueComment } from '../api/issues.js';
+import type { Permission } from '../api/access.js';
 import { issueContext } from './issue-context.js';
 import { reviewContext, type ReviewThread } from './review-threads.js';
 import type { TriggerSource } from '../trigger.js';
@@ -11,7 +12,8 @@ export function runContext(
   threads: readonly ReviewThread[],
   permissions: ReadonlyMap<string, Permission>,
 ): string {
-  const triggeredAt = trigger.commentCreatedAt;
+  const { origin } = trigger;
+  const triggeredAt = origin.at;
   const issue = issueContext({
     number: trigger.issueNumber,
     title: trigger.issueTitle,
@@ -24,10 +26,10 @@ export function runContext(
     triggeredAt,
   });
   const asking =
-    trigger.source === 'review_comment'
-      ? { triggerCommentId: trigger.commentId }
-      : trigger.source === 'review'
-        ? { askingReviewId: trigger.commentId }
+    origin.kind === 'review_comment'
+      ? { triggerCommentId: origin.id }
+      : origin.kind === 'review'
+        ? { askingReviewId: origin.id }
         : {};
   return issue + reviewContext(threads, { permissions, triggeredAt, ...asking });
 }

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAgent } from '../../../src/agent/loop.js';
-import { TodoManager } from '../../../src/agent/todos.js';
+import { TodoManager } from '../../../src/agent/todo/todos.js';
 import { createToolbox } from '../../../src/agent/tools/index.js';
 import type { OutsideTool, OutsideTools, ToolContext } from '../../../src/agent/tools/types.js';
 import { startMcpServers } from '../../../src/mcp/servers.js';

@@ -1,0 +1,80 @@
+// The delivery of one job, opened once before the loop and the only owner of the branch claimed for it:
+// `preview()` is the model's last look (and the moment the branch can be claimed), `land()` commits, pushes
+// and opens the pull request, and `abandon()` gives the claim up. The action only says when each happens.
+import path from 'node:path';
+import type { DeliveryList } from '../agent/options.js';
+import { disarmGitDirs } from '../git/git-dirs.js';
+import { putRightSentences } from '../git/workspace-guard.js';
+import { log } from '../runner/output.js';
+import { BranchClaim, type BranchClaimOptions } from './branch-claim.js';
+import { deliver, type Delivery, type DeliveryRequest } from './deliver.js';
+import { pendingChange } from './pending-change.js';
+import { deliveryReview } from './review.js';
+
+/** What landing needs beyond what the session was opened with. */
+export type LandRequest = Omit<DeliveryRequest, keyof BranchClaimOptions>;
+
+export class DeliverySession {
+  readonly #options: BranchClaimOptions;
+  readonly #claim: BranchClaim;
+
+  constructor(options: BranchClaimOptions) {
+    this.#options = options;
+    this.#claim = new BranchClaim(options);
+  }
+
+  /**
+   * The files delivery would commit, between two tool calls (no process of the model is left): every git
+   * directory of the workspace is disarmed first, as before delivery, because staging a nested repository
+   * reads its refs; the work is staged and what is held back sorted out; a change a signed commit can carry
+   * claims its new branch on GitHub now, while the model writes its summary. A failure costs the look, never
+   * the run, and its text (git's, which may quote a file a link named) is not shown.
+   */
+  async preview(): Promise<DeliveryList | undefined> {
+    const { git, api, startSha } = this.#options;
+    try {
+      const disarmed = await disarmGitDirs(git.dir, git, [path.join(git.dir, '.git')]);
+      for (const sentence of putRightSentences({ ...disarmed, remade: false })) log.warning(sentence);
+      const lockedWorkflows = (await api.access.mayChangeWorkflows()) === false;
+      const pending = await pendingChange(git, startSha, { lockedWorkflows });
+      const review = await deliveryReview(git, startSha, pending);
+      if (review) this.#claim.stake(pending.committed);
+      return review;
+    } catch {
+      log.warning(
+        'The list of files to be committed could not be made for the model; delivery goes on without it.',
+      );
+      return undefined;
+    }
+  }
+
+  /**
+   * Commits what is staged once more (the model may have removed strays since the look), lands it on GitHub
+   * and opens the pull request (deliver.ts). The claimed branch is kept when the work is on it, and given up
+   * through abandon() when it is not, or when the delivery breaks off.
+   */
+  async land(request: LandRequest): Promise<Delivery> {
+    const claim = this.#claim;
+    const hold = {
+      stake: claim.stake.bind(claim),
+      claimed: claim.claimed.bind(claim),
+      fresh: claim.fresh.bind(claim),
+      landed: claim.landed.bind(claim),
+      abandon: () => this.abandon(),
+    };
+    try {
+      return await deliver({ ...request, ...this.#options }, hold);
+    } catch (error) {
+      await this.abandon();
+      throw error;
+    }
+  }
+
+  /**
+   * The one place a claimed branch is given up: deleted on GitHub, once, unless the work already landed on
+   * it (a branch left at the start would look like delivered work). Safe to call any number of times.
+   */
+  async abandon(): Promise<void> {
+    await this.#claim.drop();
+  }
+}
