@@ -243,6 +243,7 @@ describe('the layout', () => {
       'github/reading',
       'github/thread',
       'images',
+      'mcp',
       'model',
       'network',
       'record',
