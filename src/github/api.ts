@@ -147,6 +147,18 @@ export class GitHubApi {
     return data.default_branch;
   }
 
+  /**
+   * The hosts GitHub serves its packages from (its registries and their storage), as `GET /meta` lists them
+   * in `domains.packages`: asked, never written down, since they are GitHub's to move. An answer without the
+   * field (an older GitHub Enterprise Server) is an error that says so.
+   */
+  async packageHosts(): Promise<string[]> {
+    const { data } = await this.#octokit.rest.meta.get();
+    const hosts = data.domains?.packages;
+    if (!Array.isArray(hosts)) throw new Error('its answer has no domains.packages');
+    return hosts;
+  }
+
   /** Reacts to an issue (or PR conversation) comment, or to a review comment on a line (`beside`: as above). */
   async react(
     commentId: number,
