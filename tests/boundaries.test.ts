@@ -67,7 +67,7 @@ describe('the layout', () => {
   it('reads the sources it checks (a rule over no files proves nothing)', () => {
     expect(sources.length).toBeGreaterThan(50);
     expect(sources.map((s) => s.file)).toContain('agent/loop.ts');
-    expect(sources.find((s) => s.file === 'agent/loop.ts')!.imports).toContain('agent/todos.ts');
+    expect(sources.find((s) => s.file === 'agent/loop.ts')!.imports).toContain('agent/todo/todos.ts');
   });
 
   it('the agent core imports only the model, the sandbox and pure text and image helpers (never GitHub, git or the runner)', () => {
@@ -147,9 +147,9 @@ describe('the layout', () => {
   it('the parsers that check a written file sit behind one module, loaded on first use', () => {
     const parsers = /^(jsonc-parser|yaml|smol-toml|acorn)$/;
     const users = sources.filter((s) => s.imports.some((name) => !ours(name) && parsers.test(name)));
-    expect(users.map((s) => s.file)).toEqual(['agent/tools/syntax-parsers.ts']);
-    const loaders = sources.filter((s) => s.imports.includes('agent/tools/syntax-parsers.ts'));
-    expect(loaders.map((s) => s.file)).toEqual(['agent/tools/syntax-check.ts']);
+    expect(users.map((s) => s.file)).toEqual(['agent/tools/syntax/parsers.ts']);
+    const loaders = sources.filter((s) => s.imports.includes('agent/tools/syntax/parsers.ts'));
+    expect(loaders.map((s) => s.file)).toEqual(['agent/tools/syntax/check.ts']);
   });
 
   it('nothing imports the wiring: action/ only from src/index.ts, cli/ only from src/cli.ts', () => {
@@ -205,6 +205,57 @@ describe('the layout', () => {
     const sourceFiles = new Set(sources.map((s) => s.file));
     const orphans = unit.filter((file) => !sourceFiles.has(file.replace(/(\.property)?\.test\.ts$/, '.ts')));
     expect(orphans).toEqual([]);
+  });
+
+  it('no folder of src/ holds more than 12 source files, and no source file is over 400 lines', () => {
+    // A folder past a dozen files holds more than one idea, and a file past 400 lines more than one module's:
+    // split by idea into a subfolder named for what it holds (agent/todo/) or a module of its own.
+    const perFolder = new Map<string, number>();
+    for (const s of sources) perFolder.set(dirname(s.file), (perFolder.get(dirname(s.file)) ?? 0) + 1);
+    const crowded = [...perFolder]
+      .filter(([, count]) => count > 12)
+      .map(([folder, count]) => `${folder}: ${count}`);
+    expect(crowded).toEqual([]);
+    const long = sources
+      .map((s) => ({ file: s.file, lines: s.text.split('\n').length - (s.text.endsWith('\n') ? 1 : 0) }))
+      .filter(({ lines }) => lines > 400)
+      .map(({ file, lines }) => `${file}: ${lines}`);
+    expect(long).toEqual([]);
+  });
+
+  it('every folder of src/, subfolders too, is one named here and in docs/architecture.md', async () => {
+    const known = [
+      'action',
+      'agent',
+      'agent/briefing',
+      'agent/todo',
+      'agent/tools',
+      'agent/tools/syntax',
+      'cli',
+      'delivery',
+      'git',
+      'github',
+      'github/api',
+      'github/checklist',
+      'github/reading',
+      'github/thread',
+      'images',
+      'model',
+      'network',
+      'record',
+      'runner',
+      'sandbox',
+      'settings',
+      'terminal',
+      'text',
+    ];
+    const folders = [...new Set(sources.map((s) => dirname(s.file)))]
+      .filter((folder) => folder !== '.')
+      .sort();
+    expect(folders).toEqual(known);
+    const map = await readFile(join(SRC, '../docs/architecture.md'), 'utf8');
+    const unmapped = folders.filter((folder) => !map.includes(`\`${folder.split('/').at(-1)}/\``));
+    expect(unmapped).toEqual([]);
   });
 
   it('docs/architecture.md maps every folder of src/ (a new folder gets its row)', async () => {

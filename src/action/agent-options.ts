@@ -2,19 +2,18 @@
 // the verify gate, and the first message's view of an earlier run.
 import path from 'node:path';
 import type { AgentObserver } from '../agent/events.js';
-import type { AgentOptions, InboxEntry } from '../agent/loop.js';
+import type { AgentOptions, DeliveryList, InboxEntry } from '../agent/options.js';
 import { openWorkspace } from '../agent/workspace.js';
 import { Model, type ModelOptions } from '../model/client.js';
 import { credentialFiles } from '../sandbox/credential-files.js';
 import type { SandboxNetwork } from '../sandbox/namespaces.js';
 import { threadHint } from '../github/thread/review-threads.js';
 import { runContext } from '../github/thread/run-context.js';
-import { networkFact, type Briefing, type RunFacts } from '../agent/prompt.js';
+import { networkFact, type Briefing, type RunFacts } from '../agent/briefing/prompt.js';
 import type { VerifySettings } from '../agent/verify.js';
 import type { WorkPlan } from '../github/work-plan.js';
 import { deliveryReview } from '../delivery/review.js';
 import type { BranchClaim } from '../delivery/branch-claim.js';
-import type { DeliveryList } from '../agent/loop.js';
 import { disarmGitDirs } from '../git/git-dirs.js';
 import type { GitRepo } from '../git/repo.js';
 import { logDisarmed } from './deliver-work.js';
@@ -31,7 +30,7 @@ export async function agentOptions(
 ): Promise<AgentOptions> {
   const { inputs } = settings;
   // Known from the token's kind (the 👀 it came back as, a classic token's scopes): told to the model up front.
-  const lockedWorkflows = (await api.mayChangeWorkflows()) === false;
+  const lockedWorkflows = (await api.access.mayChangeWorkflows()) === false;
   return {
     ...(sandbox ? { sandbox } : {}),
     task: plan.task + threadHint(threads),

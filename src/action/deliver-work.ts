@@ -15,7 +15,7 @@ import { replyInThreads } from '../delivery/thread-replies.js';
 import { headline, type WorkPlan } from '../github/work-plan.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { redactAndCut } from '../text/redact.js';
-import type { LiveChecklist } from './live-checklist.js';
+import type { LiveChecklist } from '../github/checklist/live.js';
 import type { JobRequest, Prepared } from './prepare.js';
 
 /**
@@ -37,7 +37,7 @@ export async function deliverWork(
     await putGitDirsRight(prepared, request.record);
     // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     if (plan.kind === 'plan') return {};
-    const mayChangeWorkflows = await request.api.mayChangeWorkflows();
+    const mayChangeWorkflows = await request.api.access.mayChangeWorkflows();
     const delivered = await deliver({
       ...deliveryOf(request, prepared, agentResult, checklist),
       ...(claim ? { claim } : {}),

@@ -32,7 +32,7 @@ export type JobOutcome =
 export async function runJob(request: JobRequest): Promise<JobOutcome> {
   const { settings, trigger, api } = request;
   // Asked while the run is prepared: the model's environment note and delivery both need it.
-  void api.mayChangeWorkflows();
+  void api.access.mayChangeWorkflows();
   const prepared = await prepare(request);
   if ('decline' in prepared) {
     await answer(api, trigger, `todo-agent did not start: ${prepared.decline}.`);

@@ -1,5 +1,6 @@
 // The action: read the event, decide whether and for whom to run, run the job, report the outcome.
-import { GitHubApi, type Reaction } from '../github/api.js';
+import { GitHubApi } from '../github/api.js';
+import type { Reaction } from '../github/api/issues.js';
 import { answer } from '../github/answer.js';
 import { cancelRun } from '../github/cancel.js';
 import { canWrite } from '../github/permissions.js';
@@ -52,12 +53,12 @@ export async function run(start: Promise<Start>): Promise<void> {
     });
     // A dispatch names its issue; what a comment's payload carries is read from GitHub.
     const trigger =
-      asked.kind === 'dispatch' ? dispatchTrigger(asked, await api.issue(asked.issueNumber)) : asked;
+      asked.kind === 'dispatch' ? dispatchTrigger(asked, await api.issues.issue(asked.issueNumber)) : asked;
     if (trigger.kind === 'skip') throw new Error(trigger.reason);
     // Issue 20: nothing waits for the 👀; the thread's reads and the queue's first look go beside it and the
     // gate's permission check, and the job's code (the agent, the SDK) loads only once the 👀 is on its way.
     // Who it comes back as tells the token's kind (api.mayChangeWorkflows): the api is told it is on its way.
-    api.reacting(eyes ? confirmEyes(api, trigger, eyes) : react(api, trigger, 'eyes'));
+    api.access.reacting(eyes ? confirmEyes(api, trigger, eyes) : react(api, trigger, 'eyes'));
     const running = trigger.kind === 'run' && trigger.mode !== 'cancel';
     const reads = running ? readThread(api, trigger) : undefined;
     const queue = running ? lookAhead(api, settings) : undefined;
@@ -125,7 +126,7 @@ async function gate(
   settings: Settings,
 ): Promise<RunStatus | RunTrigger> {
   // Only someone with write access (or their automation) can dispatch a workflow: GitHub checked already.
-  const permission = trigger.source === 'dispatch' ? 'write' : await api.permission(trigger.sender);
+  const permission = trigger.source === 'dispatch' ? 'write' : await api.access.permission(trigger.sender);
   if (!canWrite(permission)) {
     log.info(`@${trigger.sender} has ${permission} permission; only write or admin may run todo-agent.`);
     await answer(
@@ -190,8 +191,9 @@ async function react(
   const target = reactionTarget(trigger);
   if (!target) return;
   try {
-    if (target.on === 'issue') await api.reactToIssue(target.number, content, pacing);
-    else await api.react(target.id, content, target.on === 'issue comment' ? 'issue' : 'review', pacing);
+    if (target.on === 'issue') await api.issues.reactToIssue(target.number, content, pacing);
+    else
+      await api.issues.react(target.id, content, target.on === 'issue comment' ? 'issue' : 'review', pacing);
   } catch (error) {
     log.warning(`could not add the ${content} reaction: ${errorSentence(error)}`);
   }
@@ -200,7 +202,7 @@ async function react(
 /** The 👀 sent before the action loaded: what it came back as, or sent again through Octokit if it failed. */
 async function confirmEyes(api: GitHubApi, trigger: TriggerSource, eyes: EarlyEyes): Promise<void> {
   const sent = await eyes.answer;
-  if (sent.ok) api.reactedAs(sent.login);
+  if (sent.ok) api.access.reactedAs(sent.login);
   else {
     log.info(`The first 👀 was not written (${sent.why}); sending it again.`);
     await react(api, trigger, 'eyes');

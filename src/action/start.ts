@@ -1,4 +1,4 @@
-// The first sign of life (issue 20): what was asked, read from the event, and the 👀 on it, sent before the
+// The first sign of life, as early as the runner allows so the maintainer sees the request was heard: what was asked, read from the event, and the 👀 on it, sent before the
 // rest of the action is even loaded. The entry (src/index.ts) imports only this module
 // statically; everything else (Octokit and its plugins, @actions/core, the agent, the SDK) loads behind it.
 // The 👀 is a courtesy: if it fails here, main.ts sends it again through Octokit, with its retries. It goes

@@ -1,7 +1,10 @@
 // The reads every run starts from, sent as soon as the event is known: beside the 👀, the permission check and
 // the queue's first look rather than after them, so that they cost no round trip of their own before the first
 // model request. The permissions of the thread's authors follow the comments at once (the second round trip).
-import type { GitHubApi, IssueComment, Permission, SubmittedReview } from '../github/api.js';
+import type { GitHubApi } from '../github/api.js';
+import type { IssueComment } from '../github/api/issues.js';
+import type { Permission } from '../github/api/access.js';
+import type { SubmittedReview } from '../github/api/pulls.js';
 import { humanComments } from '../github/thread/issue-context.js';
 import { pullThreads, threadAuthors, type ReviewThread } from '../github/thread/review-threads.js';
 import type { RunTrigger } from '../github/trigger.js';
@@ -26,21 +29,21 @@ export interface ThreadReads {
  * its failed read must not end the process as an unhandled rejection).
  */
 export function readThread(api: GitHubApi, trigger: RunTrigger): ThreadReads {
-  const comments = api.comments(trigger.issueNumber);
+  const comments = api.issues.comments(trigger.issueNumber);
   const threads = pullThreads(api, trigger);
   // The issue's author is known from the event: asked at once, beside the gate's check of the sender, so that
   // the authors' permissions after the comments cost no round trip when nobody else wrote (api.permission
   // answers each person once).
-  api.permission(trigger.issueAuthor).catch(() => undefined);
-  const reviews = trigger.isPullRequest ? api.reviews(trigger.issueNumber) : Promise.resolve([]);
+  api.access.permission(trigger.issueAuthor).catch(() => undefined);
+  const reviews = trigger.isPullRequest ? api.pulls.reviews(trigger.issueNumber) : Promise.resolve([]);
   const thread = Promise.all([comments, reviews]).then(([all, submitted]) =>
     threadAsAsked(trigger, all, submitted),
   );
   const reads: ThreadReads = {
-    defaultBranch: api.defaultBranch(),
+    defaultBranch: api.refs.defaultBranch(),
     comments,
     threads,
-    issueHtml: api.issueHtml(trigger.issueNumber),
+    issueHtml: api.issues.issueHtml(trigger.issueNumber),
     reviews,
     thread,
     permissions: Promise.all([thread, threads]).then(([asked, review]) =>
@@ -79,6 +82,6 @@ async function authorPermissions(
     ...new Set([issueAuthor, ...humanComments(comments).map((comment) => comment.user), ...others]),
   ];
   return new Map(
-    await Promise.all(logins.map(async (login) => [login, await api.permission(login)] as const)),
+    await Promise.all(logins.map(async (login) => [login, await api.access.permission(login)] as const)),
   );
 }

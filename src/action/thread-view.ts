@@ -1,6 +1,9 @@
 // What the model sees of the thread besides its text: the pictures in it, and the map of the issues and pull
 // requests it points to. Both are best effort: a failure leaves a line or nothing, never a failed run.
-import type { GitHubApi, IssueComment, Permission, SubmittedReview } from '../github/api.js';
+import type { GitHubApi } from '../github/api.js';
+import type { IssueComment } from '../github/api/issues.js';
+import type { Permission } from '../github/api/access.js';
+import type { SubmittedReview } from '../github/api/pulls.js';
 import { imageSources } from '../github/thread/attachments.js';
 import { humanComments } from '../github/thread/issue-context.js';
 import { pictureSources, threadPictures, type Picture } from '../github/thread/pictures.js';
@@ -111,7 +114,7 @@ async function withAuthors(
   const missing = [...new Set(withPictures.map((c) => c.user))].filter((login) => !known.has(login));
   if (missing.length === 0) return known;
   const asked = await Promise.all(
-    missing.map(async (login) => [login, await api.permission(login)] as const),
+    missing.map(async (login) => [login, await api.access.permission(login)] as const),
   );
   return new Map([...known, ...asked]);
 }

@@ -1,13 +1,14 @@
 // A request's turn on its thread: wait, on the Actions API, for the runs ahead of it (github/run-queue.ts),
 // saying on the thread what it waits for. Nothing here cancels anything.
 import { answer } from '../github/answer.js';
-import type { GitHubApi, WorkflowRunInfo } from '../github/api.js';
+import type { GitHubApi } from '../github/api.js';
+import type { WorkflowRunInfo } from '../github/api/runs.js';
 import { waitForTurn } from '../github/run-queue.js';
 import type { TriggerSource } from '../github/trigger.js';
 import type { RunRecord } from '../record/run-record.js';
 import type { Settings } from '../settings/settings.js';
 import { errorSentence } from '../text/error-sentence.js';
-import { statusOf } from '../github/api.js';
+import { statusOf } from '../github/octokit.js';
 import { log } from '../runner/output.js';
 
 export interface TurnRequest {
@@ -26,7 +27,7 @@ export interface TurnRequest {
  */
 export function lookAhead(api: GitHubApi, settings: Settings): Promise<WorkflowRunInfo[]> | undefined {
   if (queueId(settings) === undefined) return undefined;
-  const look = api.unfinishedRuns();
+  const look = api.runs.unfinishedRuns();
   look.catch(() => undefined);
   return look;
 }
@@ -50,7 +51,7 @@ export async function waitTurn({
   const where = trigger.isPullRequest ? 'pull request' : 'issue';
   try {
     const outcome = await waitForTurn({
-      api,
+      api: api.runs,
       runId,
       signal,
       ...(queue ? { first: queue } : {}),

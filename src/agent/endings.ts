@@ -2,7 +2,7 @@
 import { classifyModelError } from '../model/client.js';
 import type { ContentBlockParam } from '../model/messages.js';
 import type { AgentStatus, VerifyReport } from './events.js';
-import { blockers, type TodoItem } from './todos.js';
+import { blockers, type TodoItem } from './todo/todos.js';
 
 export interface Ending {
   end: AgentStatus;

@@ -2,7 +2,7 @@
 import type { MessageParam } from '../model/messages.js';
 import type { ToolNetwork } from '../sandbox/namespaces.js';
 import type { Usage } from '../model/usage.js';
-import type { TodoItem } from './todos.js';
+import type { TodoItem } from './todo/todos.js';
 
 /** `planned`: a plan-only run ended with the model's plan, and changed nothing. */
 export type AgentStatus = 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'planned';

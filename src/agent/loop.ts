@@ -4,18 +4,16 @@ import { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS } from './defaults.js';
 import { childEnv } from '../sandbox/child-env.js';
 import { makeRoom, needsClearing } from './context.js';
 import { watchRefusals, type AgentObserver, type AgentResult, type NudgeKind } from './events.js';
-import { type Model } from '../model/client.js';
 import { type ContentBlockParam, type Message } from '../model/messages.js';
-import { firstMessage, SYSTEM_PROMPT, type Briefing } from './prompt.js';
+import { firstMessage, SYSTEM_PROMPT } from './briefing/prompt.js';
+import type { AgentOptions } from './options.js';
 import { estimateCost, outputRoom } from '../model/catalogue.js';
-import { DEFAULT_REMINDER_ROUNDS, ReminderPolicy } from './reminder.js';
-import { allCompleted, TodoManager, type TodoItem } from './todos.js';
+import { DEFAULT_REMINDER_ROUNDS, ReminderPolicy } from './todo/reminder.js';
+import { allCompleted, TodoManager } from './todo/todos.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
-import type { RepositoryReader, ToolContext } from './tools/types.js';
-import { pictureBlocks, picturesOverLimit, type ThreadPicture } from './pictures.js';
-import type { Redaction } from '../sandbox/capped-output.js';
-import type { Sandbox } from '../sandbox/namespaces.js';
-import { failureMessage, VerifyGate, withFixItem, type VerifySettings } from './verify.js';
+import type { ToolContext } from './tools/types.js';
+import { pictureBlocks, picturesOverLimit } from './pictures.js';
+import { failureMessage, VerifyGate, withFixItem } from './verify.js';
 import { hasText, observedBlock, toolResult, Transcript, usageOf } from './turn.js';
 import {
   blockedEnding,
@@ -39,64 +37,6 @@ import {
   refusedListNote,
 } from './nudges.js';
 
-export interface AgentOptions extends Briefing {
-  model: Model;
-  workspace: string;
-  maxTurns?: number;
-  reminderRounds?: number;
-  bashTimeoutSeconds?: number;
-  observers?: AgentObserver[];
-  signal?: AbortSignal;
-  /** Applied to every tool output before the model or an observer sees it, and across every cut of it. */
-  redaction?: Redaction;
-  /** Values to keep out of the tools' environment on top of the usual secret names. */
-  secrets?: string[];
-  /** Where bash commands run (sandbox-setup.ts); absent, they run directly. */
-  sandbox?: Sandbox;
-  /** Stop as incomplete once the estimated cost passes this many USD. */
-  maxCostUsd?: number;
-  /**
-   * The most prompt tokens a request may grow to (max_context_tokens); default and ceiling: the model's
-   * window. Old tool results are cleared well before a request would reach it.
-   */
-  maxContextTokens?: number;
-  /** The maintainers' check, run when every item is completed; the run completes only once it passes. */
-  verify?: VerifySettings;
-  /** Files the file tools refuse to read or write (a credentials file in the workspace). */
-  hiddenFiles?: readonly string[];
-  /** Plan only: no tools that write, and the run ends `planned` once the model has a list and stops. */
-  planOnly?: boolean;
-  /**
-   * Word from outside while the run goes (e.g. a maintainer's edit of the list), drained between turns: each
-   * entry may replace the list (validated as a todo update) and adds a text to the next user message.
-   */
-  inbox?: () => InboxEntry[];
-  /**
-   * The files delivery would commit (undefined: the run changed nothing), for the model's last look. Shown
-   * beside the results of the todo call that completes the list, so that the model's next turn (its summary,
-   * as a rule) is the one that removes strays; shown once more, before the run completes, only when a file
-   * joined the list since.
-   */
-  review?: () => Promise<DeliveryList | undefined>;
-  /** The thread's pictures, shown in the first message after its text. */
-  pictures?: readonly ThreadPicture[];
-  /** Reads this repository on GitHub for the github tool, outside the sandbox; absent, there is no such tool. */
-  github?: RepositoryReader;
-}
-
-/** The files delivery would commit, as the model is shown them before delivery. */
-export interface DeliveryList {
-  /** One message: the files with their line counts, what is held back, and what to do about strays. */
-  text: string;
-  /** The files it lists: a later look is shown only when a file not among them joined. */
-  paths: readonly string[];
-}
-
-/** Given the list as it stands: the list to replace it with, if any, and what to tell the model. */
-export type InboxEntry = (current: readonly TodoItem[]) => { items?: readonly TodoItem[]; text: string };
-
-export { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS };
-
 export async function runAgent(options: AgentOptions): Promise<AgentResult> {
   const run = new Run(options);
   return await run.loop();
@@ -111,6 +51,8 @@ class Run {
   readonly transcript: Transcript;
   readonly maxTurns: number;
   turn = 0;
+  /** Whether this turn ran a todo call: the reminder counts the turn once it is answered. */
+  calledTodo = false;
   toolCalls = 0;
   maxTokens: number;
   openItemNudges = 0;
@@ -161,11 +103,14 @@ class Run {
     while (this.turn < this.maxTurns) {
       if (this.options.signal?.aborted) return this.finish(CANCELLED);
       this.turn++;
+      this.calledTodo = false;
       this.emit({ type: 'turn_start', turn: this.turn });
       const response = await this.ask();
       if ('end' in response) return this.finish(response);
       this.record(response);
       const reply = costEnding(this.cost(), this.options.maxCostUsd) ?? (await this.answer(response));
+      // The one place a turn is counted, whatever way it was answered: no stop reason can skip it.
+      this.reminder.recordTurn(this.calledTodo);
       this.endTurn(response);
       if ('end' in reply) return this.finish(reply);
       if (reply.content.length > 0) this.transcript.reply(this.withNotes(reply.content));
@@ -199,7 +144,6 @@ class Run {
         return { content: await this.recoverFromCutOff(response) };
       case 'pause_turn':
         // The assistant content is already in history as is; calling again lets the model continue.
-        this.reminder.recordTurn(false);
         return { content: [] };
       case 'refusal':
       case 'model_context_window_exceeded':
@@ -213,7 +157,6 @@ class Run {
   async runTools(response: Message, skipLast = false): Promise<ContentBlockParam[]> {
     const calls = response.content.filter((block) => block.type === 'tool_use');
     const results: ContentBlockParam[] = [];
-    let calledTodo = false;
     for (const [index, call] of calls.entries()) {
       if (skipLast && index === calls.length - 1) {
         results.push(toolResult(call.id, cutOffCall(call.name), true));
@@ -223,7 +166,7 @@ class Run {
       const outcome = await this.toolbox.run(call.name, call.input, this.context);
       const output = this.options.redaction?.redact(outcome.output) ?? outcome.output;
       this.toolCalls++;
-      if (call.name === 'todo') calledTodo = true;
+      if (call.name === 'todo') this.calledTodo = true;
       this.emit({
         type: 'tool',
         turn: this.turn,
@@ -237,10 +180,9 @@ class Run {
       if (outcome.images?.length) this.picturesToCount = true;
       results.push(toolResult(call.id, output, outcome.isError, outcome.images));
     }
-    this.reminder.recordTurn(calledTodo);
     if (calls.length > 0) this.openItemNudges = 0;
     // The list just became all done: the files about to be delivered go with the results, costing no turn.
-    if (calledTodo && !this.options.planOnly && allCompleted(this.todos.items)) {
+    if (this.calledTodo && !this.options.planOnly && allCompleted(this.todos.items)) {
       const review = await this.takeReview();
       if (review) results.push(this.nudge('review', review));
     }
@@ -254,13 +196,11 @@ class Run {
     if (response.content.some((block) => block.type === 'tool_use')) {
       return await this.runTools(response, response.content.at(-1)?.type === 'tool_use');
     }
-    this.reminder.recordTurn(false);
     return [this.nudge('more_tokens', CONTINUE_AFTER_CUT_OFF)];
   }
 
   /** The model stopped talking: finished, stopped early with open items, or said nothing. */
   async afterEndTurn(response: Message): Promise<Reply> {
-    this.reminder.recordTurn(false);
     // Word from the maintainer that came in as the model stopped: it is the next thing to work on.
     const steering = this.takeInbox();
     if (steering.length > 0) return { content: steering };

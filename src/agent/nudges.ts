@@ -1,5 +1,5 @@
 // What the loop tells the model, besides tool results, when it stops short or needs word from outside.
-import { openItems, renderPlain, type TodoItem } from './todos.js';
+import { openItems, renderPlain, type TodoItem } from './todo/todos.js';
 import { errorMessage } from '../text/error-sentence.js';
 
 /** Open-items nudges in a row (no tool call between them) before the run ends incomplete. */

@@ -2,7 +2,7 @@
 // model says every item is completed. A failure goes back to the model with a "Fix" item on its list.
 import { performance } from 'node:perf_hooks';
 import type { VerifyReport } from './events.js';
-import { MAX_TODOS, type TodoItem } from './todos.js';
+import { MAX_TODOS, type TodoItem } from './todo/todos.js';
 import { runCommand } from '../sandbox/run-command.js';
 import { withPipefail } from './tools/bash.js';
 import type { ToolContext } from './tools/types.js';

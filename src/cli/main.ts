@@ -1,15 +1,16 @@
 // The local CLI's work: the same agent core as the action, in the current directory, with a live panel.
 import { parseArgs } from 'node:util';
 import type { AgentResult } from '../agent/events.js';
-import { loadInstructions, type InstructionFile } from '../agent/instructions.js';
-import { runAgent, type AgentOptions } from '../agent/loop.js';
+import { loadInstructions, type InstructionFile } from '../agent/briefing/instructions.js';
+import { runAgent } from '../agent/loop.js';
+import type { AgentOptions } from '../agent/options.js';
 import { GitRepo } from '../git/repo.js';
 import { childEnv } from '../sandbox/child-env.js';
 import { Model, type ModelOptions } from '../model/client.js';
 import { endpointHost, providerProblem, type Provider } from '../model/providers.js';
 import { forwardedPorts, NetworkGate } from '../network/gate.js';
 import { parseAllowedHosts, ruleText, type HostRule } from '../network/hosts.js';
-import { networkFact } from '../agent/prompt.js';
+import { networkFact } from '../agent/briefing/prompt.js';
 import { openWorkspace } from '../agent/workspace.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { openSandbox, SandboxError } from '../sandbox/setup.js';

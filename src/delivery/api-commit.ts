@@ -73,7 +73,7 @@ export async function commitThroughApi(request: ApiCommitRequest): Promise<ApiOu
   const deletions = changes.filter((c) => c.status === 'D').map(({ path }) => ({ path }));
   const [headline = '', ...rest] = request.message.split('\n');
   const body = rest.join('\n').trim();
-  await api.createCommitOnBranch({
+  await api.refs.createCommitOnBranch({
     branch,
     headline,
     ...(body ? { body } : {}),

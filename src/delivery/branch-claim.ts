@@ -49,7 +49,7 @@ export class BranchClaim {
     if (committed.length === 0 || inexpressible(committed)) return;
     this.#claim = (async () => {
       if (await this.#known) return undefined;
-      return (await api.createBranch(branch, startSha)) === 'created' ? branch : undefined;
+      return (await api.refs.createBranch(branch, startSha)) === 'created' ? branch : undefined;
     })().catch(() => undefined);
   }
 
@@ -86,7 +86,7 @@ export class BranchClaim {
     if (this.#settled) return;
     this.#settled = true;
     const made = await this.#claim;
-    if (made && made !== landedOn) await this.#options.api.deleteBranch(made).catch(() => undefined);
+    if (made && made !== landedOn) await this.#options.api.refs.deleteBranch(made).catch(() => undefined);
   }
 }
 
@@ -96,7 +96,7 @@ const BRANCH_RENAMES = 2;
 async function createFreshBranch(api: GitHubApi, name: string, sha: string): Promise<string | undefined> {
   for (let renames = 0; renames <= BRANCH_RENAMES; renames++) {
     const candidate = renames === 0 ? name : `${name}-${renames + 1}`;
-    if ((await api.createBranch(candidate, sha)) === 'created') return candidate;
+    if ((await api.refs.createBranch(candidate, sha)) === 'created') return candidate;
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 // The commit's message: whose work it is and what it did. The subject is the task, the body the completed
 // items, the trailers the maintainer who asked and the run that did it.
-import type { TodoItem } from '../agent/todos.js';
+import type { TodoItem } from '../agent/todo/todos.js';
 
 export interface CommitMessageParts {
   task: string;

@@ -4,8 +4,10 @@
 // may be made on GitHub before (branch-claim.ts).
 import type { AgentResult } from '../agent/events.js';
 import type { GitRepo, TreeChange } from '../git/repo.js';
-import type { ChangedFile, GitHubApi, OpenPull } from '../github/api.js';
-import { statusOf } from '../github/api.js';
+import type { ChangedFile } from './pull-body.js';
+import type { GitHubApi } from '../github/api.js';
+import type { OpenPull } from '../github/api/pulls.js';
+import { statusOf } from '../github/octokit.js';
 import { errorMessage, errorSentence } from '../text/error-sentence.js';
 import { commitThroughApi } from './api-commit.js';
 import { BranchClaim } from './branch-claim.js';
@@ -283,14 +285,14 @@ async function openPullRequest(
   request.onLanded?.();
   try {
     pr = opens
-      ? await request.api.openPull({
+      ? await request.api.pulls.openPull({
           head: branch,
           base: request.base,
           title: request.pull.title,
           draft: request.pull.draft,
           body,
         })
-      : await request.api.findOpenPull(branch);
+      : await request.api.pulls.findOpenPull(branch);
   } catch (error) {
     // The work is pushed: say where, rather than fail the run and hide the branch.
     if (!opens) return {};
@@ -304,7 +306,7 @@ async function openPullRequest(
   // A description this action wrote (an earlier run's) is brought up to date; a person's is left alone.
   if (!pr.reused || !pr.ours) return { pr: shown };
   try {
-    await request.api.updatePullBody(pr.number, body);
+    await request.api.pulls.updatePullBody(pr.number, body);
     return { pr: shown };
   } catch (error) {
     return {

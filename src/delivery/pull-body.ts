@@ -1,15 +1,22 @@
 // The pull request description: what it closes, the list and its checks, the files it changes, the summary.
 import { type AgentResult } from '../agent/events.js';
 import { promptTokens } from '../model/usage.js';
-import type { ChangedFile } from '../github/api.js';
 import type { HeldBack } from './held-back.js';
-import { unverifiedItems } from '../agent/todos.js';
+import { unverifiedItems } from '../agent/todo/todos.js';
 import { renderTaskList, verifyLine } from '../github/checklist/render.js';
 import { codeSpan, escapeMarkdown, safeUrl } from '../text/markdown.js';
 import { inertMarkdown } from '../text/inert-markdown.js';
 import { closesLine } from '../github/closes-line.js';
 import { patchDetails } from '../github/checklist/kept-patch.js';
 import type { Withheld } from './workflow-files.js';
+
+/** A file the pull request changes, as its description lists it. */
+export interface ChangedFile {
+  path: string;
+  status: string;
+  additions: number;
+  deletions: number;
+}
 
 /** A withheld patch over this is not attached (the run record has it): a description stops at 65,536 characters. */
 export const MAX_PULL_PATCH_CHARS = 30_000;

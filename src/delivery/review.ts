@@ -2,7 +2,7 @@
 // will be held back, in one compact message. It is shown on every run that changed something, as soon as
 // the model completes its last item, so that the turn it takes anyway (its summary) is the one in which it
 // removes strays or lets the list stand.
-import type { DeliveryList } from '../agent/loop.js';
+import type { DeliveryList } from '../agent/options.js';
 import type { GitRepo, TreeChange } from '../git/repo.js';
 import { holdBack, type NewFile } from './held-back.js';
 import { isWorkflowFile } from './workflow-files.js';

@@ -2,7 +2,7 @@
 // names by its label ("Rename the helper [T2]"), saying what was done and in which commit. Threads no completed
 // item names get nothing, and neither does anything when the run pushed nothing.
 import type { AgentResult } from '../agent/events.js';
-import type { TodoItem } from '../agent/todos.js';
+import type { TodoItem } from '../agent/todo/todos.js';
 import type { GitRepo } from '../git/repo.js';
 import type { Settings } from '../settings/settings.js';
 import { errorSentence } from '../text/error-sentence.js';
@@ -68,7 +68,7 @@ export async function replyInThreads(request: ThreadReplies): Promise<number> {
   let posted = 0;
   for (const { thread, items } of addressed) {
     try {
-      await api.replyInThread(request.trigger.issueNumber, thread.id, replyText(items, commit));
+      await api.pulls.replyInThread(request.trigger.issueNumber, thread.id, replyText(items, commit));
       posted++;
     } catch (error) {
       log.warning(`could not reply in review thread ${thread.label}: ${errorSentence(error)}`);

@@ -6,8 +6,10 @@
 import { isAbsolute, join, relative } from 'node:path';
 import { errorMessage } from '../text/error-sentence.js';
 import { GitError, gitEnv, readBlobs, runGit, type GitOutput } from './git-process.js';
+import { blobSizes, treeChanges, type TreeChange } from './tree-changes.js';
 
 export { GitError } from './git-process.js';
+export type { TreeChange } from './tree-changes.js';
 
 export const BOT_IDENTITY = {
   name: 'github-actions[bot]',
@@ -33,19 +35,6 @@ export interface GitRepoOptions {
    * the work tree, and no configuration, hook or file of `<dir>/.git` is read.
    */
   gitDir?: string;
-}
-
-/** One file's change between two trees, as `git diff-tree --raw` reports it, with the new blob's size. */
-export interface TreeChange {
-  path: string;
-  /** A added, M modified, D deleted, T type changed (file ↔ link). */
-  status: 'A' | 'M' | 'D' | 'T';
-  oldMode: string;
-  /** 100644 file, 100755 executable, 120000 symbolic link, 160000 submodule, 000000 deleted. */
-  mode: string;
-  blob: string;
-  /** Bytes of the new blob (0 for a deletion). */
-  size: number;
 }
 
 export type PushResult = { ok: true } | { ok: false; rejected: boolean; message: string };
@@ -234,29 +223,8 @@ export class GitRepo {
     assertNotOption(from, 'diff-tree');
     assertNotOption(to, 'diff-tree');
     const raw = await this.#git(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', from, to]);
-    const fields = raw.split('\0');
-    const changes: TreeChange[] = [];
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-      const [oldMode = '', mode = '', , blob = '', status = 'M'] = (fields[i] ?? '')
-        .replace(/^:/, '')
-        .split(' ');
-      const path = fields[i + 1] ?? '';
-      changes.push({ path, status: status[0] as TreeChange['status'], oldMode, mode, blob, size: 0 });
-    }
-    const sizes = await this.#blobSizes(to);
-    for (const change of changes) change.size = sizes.get(change.path) ?? 0;
-    return changes;
-  }
-
-  async #blobSizes(tree: string): Promise<Map<string, number>> {
-    const listing = await this.#git(['ls-tree', '-r', '-l', '-z', '--full-tree', tree]);
-    const sizes = new Map<string, number>();
-    for (const entry of listing.split('\0').filter(Boolean)) {
-      const tab = entry.indexOf('\t');
-      const size = Number(entry.slice(0, tab).trim().split(/\s+/)[3]);
-      sizes.set(entry.slice(tab + 1), Number.isFinite(size) ? size : 0);
-    }
-    return sizes;
+    const listing = await this.#git(['ls-tree', '-r', '-l', '-z', '--full-tree', to]);
+    return treeChanges(raw, blobSizes(listing));
   }
 
   /** Takes paths out of the index again (the work tree keeps them). */

@@ -8,6 +8,7 @@ export async function answer(
   trigger: Pick<TriggerSource, 'issueNumber' | 'threadId'>,
   body: string,
 ): Promise<void> {
-  if (trigger.threadId !== undefined) await api.replyInThread(trigger.issueNumber, trigger.threadId, body);
-  else await api.createComment(trigger.issueNumber, body);
+  if (trigger.threadId !== undefined)
+    await api.pulls.replyInThread(trigger.issueNumber, trigger.threadId, body);
+  else await api.issues.createComment(trigger.issueNumber, body);
 }

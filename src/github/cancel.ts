@@ -15,12 +15,12 @@ export async function cancelRun(
   ownRunId: string,
   runUrl: (runId: string) => string,
 ): Promise<{ status: CancelOutcome; reply: string }> {
-  const thread = await api.comments(trigger.issueNumber);
+  const thread = await api.issues.comments(trigger.issueNumber);
   // The newest state we wrote for this thread, whatever it is: the run it names is the one going, if any.
   const earlier = await earlierRun(
     thread,
     { runId: ownRunId, issueNumber: trigger.issueNumber, accepts: () => true },
-    async (comment) => await api.wroteIt(comment),
+    async (comment) => await api.access.wroteIt(comment),
   );
   const where = trigger.isPullRequest ? 'pull request' : 'issue';
   const runId = Number(earlier?.runId);
@@ -28,7 +28,7 @@ export async function cancelRun(
     return respond(api, trigger, 'skipped', `There is no todo-agent run going on this ${where} to cancel.`);
   }
   const link = `[the run](${runUrl(String(runId))})`;
-  switch (await api.cancelRun(runId)) {
+  switch (await api.runs.cancelRun(runId)) {
     case 'cancelling':
       return respond(
         api,

@@ -85,6 +85,19 @@ export function createOctokit({ token, baseUrl, warn = () => {}, writeBefore }: 
   return octokit;
 }
 
+/** The HTTP status a failed request answered with (Octokit's RequestError), if it got one. */
+export function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/** The repository every call of a part of the API (api/*.ts) is about, and the one client it goes through. */
+export interface RepoScope {
+  octokit: Octokit;
+  owner: string;
+  repo: string;
+}
+
 const BESIDE = 'todoAgentBeside';
 /** A write's request option that lets it go beside the write in flight (write-pacer.ts says when). */
 export const BESIDE_OTHER_WRITES = { request: { [BESIDE]: true } } as const;

@@ -1,5 +1,5 @@
 // Who counts as a maintainer: a collaborator with write or admin permission on the repository.
-import type { Permission } from './api.js';
+import type { Permission } from './api/access.js';
 
 const WRITERS: readonly Permission[] = ['admin', 'write'];
 

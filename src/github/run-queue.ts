@@ -2,7 +2,7 @@
 // workflow runs were made, and none is dropped. GitHub's concurrency group would keep one pending run and
 // cancel the older one silently (and does not promise the order even with `queue: max`), so every job starts
 // at once and the action itself waits on the Actions API for the runs ahead of it on the same thread.
-import type { WorkflowRunInfo } from './api.js';
+import type { WorkflowRunInfo } from './api/runs.js';
 
 /**
  * How often a waiting run looks at the run ahead: soon at first, then less often, so that a long wait costs

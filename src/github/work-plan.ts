@@ -1,8 +1,9 @@
 // Where a run works and what it starts from: a fresh branch, an earlier run's branch, or a PR's head.
-import type { TodoItem } from '../agent/todos.js';
+import type { TodoItem } from '../agent/todo/todos.js';
 import { branchName } from '../git/branch-name.js';
 import type { GitRepo } from '../git/repo.js';
-import type { GitHubApi, IssueComment } from './api.js';
+import type { GitHubApi } from './api.js';
+import type { IssueComment } from './api/issues.js';
 import { parseAgentState, type AgentState } from './checklist/state.js';
 import { applyEdits, describeEdits, readEdits } from './checklist/edits.js';
 import { closedBy } from './closes-line.js';
@@ -115,7 +116,7 @@ function earlierFinder({ thread, runId, trigger, api }: PlanRequest): EarlierFin
     await earlierRun(
       thread,
       { runId, issueNumber: trigger.issueNumber, accepts },
-      async (comment) => await api.wroteIt(comment),
+      async (comment) => await api.access.wroteIt(comment),
     );
 }
 
@@ -125,11 +126,11 @@ async function planOnPull(
   find: EarlierFinder,
   approved: Approved,
 ): Promise<PlanOutcome> {
-  const head = await api.pullHead(trigger.issueNumber);
+  const head = await api.pulls.pullHead(trigger.issueNumber);
   if (!head.sameRepo) return { decline: FORK };
   // A review is answered on the agent's own pull requests only: a person's branch is theirs to change.
   const isReview = trigger.source === 'review_comment' || trigger.source === 'review';
-  if (isReview && !(await api.wroteIt({ user: head.author }))) {
+  if (isReview && !(await api.access.wroteIt({ user: head.author }))) {
     return { decline: NOT_OURS };
   }
   await git.checkoutRemoteBranch(head.ref);

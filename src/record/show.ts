@@ -2,7 +2,7 @@
 // short rendering in the job summary). A line that is not a record line is named, never fatal.
 import { z } from 'zod';
 import type { AgentEvent } from '../agent/events.js';
-import { STATUSES } from '../agent/todos.js';
+import { STATUSES } from '../agent/todo/todos.js';
 import { terminalReporter } from '../terminal/reporter.js';
 import type { Screen } from '../terminal/screen.js';
 import { RECORD_VERSION } from './run-record.js';

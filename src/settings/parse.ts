@@ -3,7 +3,7 @@
 import { EFFORTS, type Effort } from '../model/catalogue.js';
 import { PROVIDERS, type Provider } from '../model/providers.js';
 import { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS } from '../agent/defaults.js';
-import { DEFAULT_REMINDER_ROUNDS } from '../agent/reminder.js';
+import { DEFAULT_REMINDER_ROUNDS } from '../agent/todo/reminder.js';
 import type { SandboxNetwork } from '../sandbox/namespaces.js';
 
 /**

@@ -1,7 +1,7 @@
 // The todo list as a small indented panel for a terminal, painted by status (the screen colours it only when
 // the terminal wants colour).
-import type { TodoItem, TodoStatus } from '../agent/todos.js';
-import { countDone } from '../agent/todos.js';
+import type { TodoItem, TodoStatus } from '../agent/todo/todos.js';
+import { countDone } from '../agent/todo/todos.js';
 import { paint, type Span } from './screen.js';
 
 const ICONS: Record<TodoStatus, string> = { pending: '○', in_progress: '▶', completed: '✔' };

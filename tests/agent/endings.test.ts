@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blockedEnding } from '../../src/agent/endings.js';
-import { validateTodos } from '../../src/agent/todos.js';
+import { validateTodos } from '../../src/agent/todo/todos.js';
 
 describe('why a run ends', () => {
   it('a stop at "Blocked:" items is incomplete and names every blocker, a done one aside', () => {

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
-import { runAgent, type AgentOptions } from '../../src/agent/loop.js';
+import { runAgent } from '../../src/agent/loop.js';
+import type { AgentOptions } from '../../src/agent/options.js';
 import { Model } from '../../src/model/client.js';
-import { REMINDER_PREFIX } from '../../src/agent/reminder.js';
+import { REMINDER_PREFIX } from '../../src/agent/todo/reminder.js';
 import { openWorkspace } from '../../src/agent/workspace.js';
 import { Redactor } from '../../src/text/redact.js';
 import {
@@ -114,6 +115,22 @@ describe('the agent loop', () => {
     expect(blocks[0]?.type).toBe('tool_result');
     expect(blocks.at(-1)?.text).toContain('[>] #1: step 1');
     expect(events.filter((e) => e.type === 'nudge' && e.kind === 'todo_reminder')).toHaveLength(2);
+  });
+
+  it('counts every turn toward the reminder, whatever its stop reason', async () => {
+    const { requests, violations } = await play(
+      [
+        reply(plan('in_progress', 'pending')), // request 0 -> todo
+        { content: [text('Let me think…')], stop_reason: 'max_tokens' }, // 1: a cut-off reply
+        { content: [text('Still thinking…')], stop_reason: 'pause_turn' }, // 2: a paused one
+        reply(text('I will stop here.')), // 3: stops with open items -> nudged, and reminded
+        reply(plan('completed', 'completed')), // 4
+        reply(text('done')), // 5
+      ],
+      { reminderRounds: 3 },
+    );
+    expect(violations).toEqual([]);
+    expect(requests.map(hasReminder)).toEqual([false, false, false, false, true, false]);
   });
 
   it('reminds a model that never plans', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONTINUE_AFTER_CUT_OFF, contextNote, openItemsNudge } from '../../src/agent/nudges.js';
-import { validateTodos } from '../../src/agent/todos.js';
+import { validateTodos } from '../../src/agent/todo/todos.js';
 
 const items = validateTodos([
   { text: 'Fix the parser', status: 'completed' },

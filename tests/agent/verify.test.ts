@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { childEnv } from '../../src/sandbox/child-env.js';
 import type { VerifyReport } from '../../src/agent/events.js';
-import { MAX_TODOS, type TodoItem } from '../../src/agent/todos.js';
+import { MAX_TODOS, type TodoItem } from '../../src/agent/todo/todos.js';
 import { failureMessage, FIX_ITEM, VerifyGate, withFixItem } from '../../src/agent/verify.js';
 import { Redactor } from '../../src/text/redact.js';
 

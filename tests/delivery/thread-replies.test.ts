@@ -1,7 +1,7 @@
 // Which review threads get a reply after a run, and what the reply says.
 import { describe, expect, it } from 'vitest';
-import type { TodoItem } from '../../src/agent/todos.js';
-import type { ReviewComment } from '../../src/github/api.js';
+import type { TodoItem } from '../../src/agent/todo/todos.js';
+import type { ReviewComment } from '../../src/github/api/pulls.js';
 import { reviewThreads } from '../../src/github/thread/review-threads.js';
 import { addressedThreads, replyText } from '../../src/delivery/thread-replies.js';
 

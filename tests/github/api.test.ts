@@ -1,6 +1,7 @@
 // GitHubApi against the GitHub emulator over real HTTP, with the real retry and throttling plugins.
 import { describe, expect, it } from 'vitest';
-import { GitHubApi, statusOf } from '../../src/github/api.js';
+import { GitHubApi } from '../../src/github/api.js';
+import { statusOf } from '../../src/github/octokit.js';
 import { redactor } from '../../src/text/redact.js';
 import {
   PACKAGE_HOSTS,
@@ -33,10 +34,10 @@ const outcomes = (github: GitHubEmulator) => github.calls.map((c) => `${c.method
 describe('GitHubApi reads', () => {
   it('reads permissions, and a stranger (404) has none', async () => {
     const { api, emu } = await apiFor();
-    expect(await api.permission('maintainer')).toBe('admin');
-    expect(await api.permission('writer')).toBe('write');
-    expect(await api.permission('reader')).toBe('read');
-    expect(await api.permission('stranger')).toBe('none');
+    expect(await api.access.permission('maintainer')).toBe('admin');
+    expect(await api.access.permission('writer')).toBe('write');
+    expect(await api.access.permission('reader')).toBe('read');
+    expect(await api.access.permission('stranger')).toBe('none');
     expect(emu.violations).toEqual([]);
   });
 
@@ -45,27 +46,27 @@ describe('GitHubApi reads', () => {
     const permissionCalls = () =>
       emu.calls.filter((c) => c.operationId === 'repos/get-collaborator-permission-level').length;
     // The gate's check and the thread's authors' check, sent at the same moment.
-    const answers = await Promise.all([api.permission('writer'), api.permission('writer')]);
+    const answers = await Promise.all([api.access.permission('writer'), api.access.permission('writer')]);
     expect(answers).toEqual(['write', 'write']);
-    expect(await api.permission('writer')).toBe('write');
+    expect(await api.access.permission('writer')).toBe('write');
     expect(permissionCalls()).toBe(1);
     emu.failNext(
       { method: 'GET', path: /\/collaborators\/reader\/permission$/ },
       { status: 404, body: { message: 'Not Found' } },
     );
-    expect(await api.permission('reader')).toBe('none');
+    expect(await api.access.permission('reader')).toBe('none');
     emu.failNext(
       { method: 'GET', path: /\/collaborators\/maintainer\/permission$/ },
       { status: 401, body: { message: 'Bad credentials' } },
     );
-    await expect(api.permission('maintainer')).rejects.toThrow();
-    expect(await api.permission('maintainer')).toBe('admin');
+    await expect(api.access.permission('maintainer')).rejects.toThrow();
+    expect(await api.access.permission('maintainer')).toBe('admin');
     expect(permissionCalls()).toBe(4);
   });
 
   it('reads the default branch', async () => {
     const { api } = await apiFor({ defaultBranch: 'trunk' });
-    expect(await api.defaultBranch()).toBe('trunk');
+    expect(await api.refs.defaultBranch()).toBe('trunk');
   });
 
   it("reads GitHub's package hosts from GET /meta, and says so when its answer has none", async () => {
@@ -79,7 +80,7 @@ describe('GitHubApi reads', () => {
   it('reads every page of a long thread, oldest first, telling bots from people', async () => {
     const { api, emu } = await apiFor();
     for (let i = 1; i <= 130; i++) emu.addComment(1, i % 10 === 0 ? 'github-actions[bot]' : 'alice', `c${i}`);
-    const thread = await api.comments(1);
+    const thread = await api.issues.comments(1);
     expect(thread).toHaveLength(130);
     expect(thread.map((c) => c.body)).toEqual(Array.from({ length: 130 }, (_, i) => `c${i + 1}`));
     expect(thread[9]).toMatchObject({ user: 'github-actions[bot]', userType: 'Bot' });
@@ -92,7 +93,7 @@ describe('GitHubApi reads', () => {
     const { api } = await apiFor({
       issues: [{ number: 7, title: 'A change', user: 'alice', pull_request: { head: 'feature/x' } }],
     });
-    expect(await api.pullHead(7)).toMatchObject({ ref: 'feature/x', sameRepo: true, author: 'alice' });
+    expect(await api.pulls.pullHead(7)).toMatchObject({ ref: 'feature/x', sameRepo: true, author: 'alice' });
   });
 
   it('reads review comments with their place and thread, replies in a thread and reacts to a comment', async () => {
@@ -106,7 +107,7 @@ describe('GitHubApi reads', () => {
       diffHunk: '@@ -1 +1,3 @@\n+x = 1',
     });
     const answer = emu.addReviewComment(7, 'maintainer', { body: '/agent explain', inReplyTo: top.id });
-    const comments = await api.reviewComments(7);
+    const comments = await api.pulls.reviewComments(7);
     expect(comments).toEqual([
       expect.objectContaining({ id: top.id, user: 'alice', path: 'a.py', line: 3, body: 'Why?' }),
       expect.objectContaining({ id: answer.id, inReplyTo: top.id, path: 'a.py', line: 3 }),
@@ -116,9 +117,9 @@ describe('GitHubApi reads', () => {
     expect(comments[0]!.diffHunk).toBe('@@ -1 +1,3 @@\n+x = 1');
     expect(comments[0]!.reviewId).toBe(top.pull_request_review_id);
 
-    const { id } = await api.replyInThread(7, top.id, 'Done.');
+    const { id } = await api.pulls.replyInThread(7, top.id, 'Done.');
     expect(emu.state.reviewComments.get(id)).toMatchObject({ in_reply_to_id: top.id, body: 'Done.' });
-    await api.react(answer.id, 'eyes', 'review');
+    await api.issues.react(answer.id, 'eyes', 'review');
     expect(emu.state.reviewComments.get(answer.id)!.reactions).toEqual(['eyes']);
     expect(emu.violations).toEqual([]);
   });
@@ -129,7 +130,7 @@ describe('GitHubApi reads', () => {
     });
     const shot = emu.addAttachment(new Uint8Array([1]));
     const review = emu.addReview(7, 'alice', { body: `See ![](${shot})`, state: 'CHANGES_REQUESTED' });
-    const [read, ...more] = await api.reviews(7);
+    const [read, ...more] = await api.pulls.reviews(7);
     expect(more).toEqual([]);
     expect(read).toMatchObject({
       id: review.id,
@@ -154,12 +155,12 @@ describe('GitHubApi identity', () => {
     async (_k, options, login) => {
       const { api, emu } = await apiFor(options);
       const { id } = emu.addComment(1, 'maintainer', '/agent go');
-      await api.react(id, 'eyes');
-      expect(await api.identity()).toBe(login);
-      expect(await api.wroteIt({ user: login })).toBe(true);
+      await api.issues.react(id, 'eyes');
+      expect(await api.access.identity()).toBe(login);
+      expect(await api.access.wroteIt({ user: login })).toBe(true);
       // Another bot, a lookalike, or a person is never us.
       for (const other of ['welcome-bot[bot]', 'github-actions', 'todo-app', 'maintainer']) {
-        if (other !== login) expect(await api.wroteIt({ user: other })).toBe(false);
+        if (other !== login) expect(await api.access.wroteIt({ user: other })).toBe(false);
       }
       expect(emu.violations).toEqual([]);
     },
@@ -167,7 +168,7 @@ describe('GitHubApi identity', () => {
 
   it('falls back to the workflow bot when neither GET /user nor a reaction told it', async () => {
     const { api } = await apiFor();
-    expect(await api.identity()).toBe('github-actions[bot]');
+    expect(await api.access.identity()).toBe('github-actions[bot]');
   });
 
   it.each([
@@ -181,8 +182,8 @@ describe('GitHubApi identity', () => {
     const { id } = emu.addComment(1, 'maintainer', '/agent go');
     // The first 👀 is still on its way when asked: the answer waits for whom it comes back as.
     const release = emu.holdNext({ method: 'POST', path: /\/reactions$/ });
-    api.reacting(api.react(id, 'eyes'));
-    const asked = api.mayChangeWorkflows();
+    api.access.reacting(api.issues.react(id, 'eyes'));
+    const asked = api.access.mayChangeWorkflows();
     release();
     expect(await asked).toBe(may);
     expect(emu.violations).toEqual([]);
@@ -194,8 +195,8 @@ describe('GitHubApi writes', () => {
     const { api, emu } = await apiFor();
     redactor.add('api-test-secret-value');
     const shaped = `ghp_${'a'.repeat(36)}`;
-    const { id } = await api.createComment(1, `key api-test-secret-value and ${shaped}`);
-    await api.updateComment(id, `now ${shaped} again`);
+    const { id } = await api.issues.createComment(1, `key api-test-secret-value and ${shaped}`);
+    await api.issues.updateComment(id, `now ${shaped} again`);
     expect(emu.state.comments.get(id)?.versions).toEqual(['key *** and ***', 'now *** again']);
     expect(emu.violations).toEqual([]);
   });
@@ -207,7 +208,7 @@ describe('GitHubApi writes', () => {
       { method: 'PATCH', path: /\/issues\/comments\/\d+$/ },
       { status: 502, body: { message: 'Bad gateway' } },
     );
-    await api.updateComment(id, 'v2');
+    await api.issues.updateComment(id, 'v2');
     expect(outcomes(emu)).toEqual(['PATCH 502', 'PATCH 200']);
     expect(emu.state.comments.get(id)?.body).toBe('v2');
   });
@@ -219,7 +220,7 @@ describe('GitHubApi writes', () => {
       { method: 'POST', path: /\/reactions$/ },
       { status: 500, body: { message: 'Server error' } },
     );
-    await api.react(id, 'eyes');
+    await api.issues.react(id, 'eyes');
     expect(outcomes(emu)).toEqual(['POST 500', 'POST 201']);
     expect(emu.state.comments.get(id)?.reactions).toEqual(['eyes']);
   });
@@ -228,7 +229,7 @@ describe('GitHubApi writes', () => {
     const { api, emu, warnings } = await apiFor();
     const { id } = emu.addComment(1, 'github-actions[bot]', 'v1');
     emu.failNext({ method: 'PATCH', path: /\/issues\/comments\/\d+$/ }, secondaryRateLimit(1));
-    await api.updateComment(id, 'v2');
+    await api.issues.updateComment(id, 'v2');
     expect(outcomes(emu)).toEqual(['PATCH 403', 'PATCH 200']);
     expect(emu.state.comments.get(id)?.body).toBe('v2');
     expect(warnings).toEqual([expect.stringMatching(/secondary rate limit on PATCH .*; retrying in 1 s$/)]);
@@ -238,7 +239,7 @@ describe('GitHubApi writes', () => {
     const { api, emu, warnings } = await apiFor();
     const { id } = emu.addComment(1, 'github-actions[bot]', 'v1');
     emu.failNext({ method: 'PATCH', path: /\/issues\/comments\/\d+$/ }, secondaryRateLimit(900));
-    const error = await api.updateComment(id, 'v2').then(
+    const error = await api.issues.updateComment(id, 'v2').then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -249,7 +250,7 @@ describe('GitHubApi writes', () => {
 
   it('passes on a refusal that no retry would fix (a deleted comment: 404)', async () => {
     const { api, emu } = await apiFor();
-    const error = await api.updateComment(424242, 'gone').then(
+    const error = await api.issues.updateComment(424242, 'gone').then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -261,14 +262,14 @@ describe('GitHubApi writes', () => {
 describe('GitHubApi.commentIfChanged', () => {
   it('answers undefined to an unchanged comment (a free 304), and the new body with a new ETag after an edit', async () => {
     const { api, emu } = await apiFor();
-    const { id } = await api.createComment(1, 'v1');
-    const first = await api.commentIfChanged(id);
+    const { id } = await api.issues.createComment(1, 'v1');
+    const first = await api.issues.commentIfChanged(id);
     expect(first?.body).toBe('v1');
     expect(first?.etag).toMatch(/^W\/"/);
-    expect(await api.commentIfChanged(id, first!.etag)).toBeUndefined();
+    expect(await api.issues.commentIfChanged(id, first!.etag)).toBeUndefined();
     expect(emu.notModified).toBe(1);
     emu.editComment(id, 'v2\nmore');
-    const second = await api.commentIfChanged(id, first!.etag);
+    const second = await api.issues.commentIfChanged(id, first!.etag);
     expect(second?.body).toBe('v2\r\nmore');
     expect(second?.etag).not.toBe(first!.etag);
     expect(emu.violations).toEqual([]);
@@ -276,13 +277,13 @@ describe('GitHubApi.commentIfChanged', () => {
 
   it('looks for free right after our own edit, with the ETag of the edit, until someone else edits', async () => {
     const { api, emu } = await apiFor();
-    const { id } = await api.createComment(1, 'v1');
-    const ours = await api.updateComment(id, 'v2');
+    const { id } = await api.issues.createComment(1, 'v1');
+    const ours = await api.issues.updateComment(id, 'v2');
     expect(ours).toMatchObject({ id, body: 'v2', etag: expect.stringMatching(/^W\//) });
-    expect(await api.commentIfChanged(id, ours.etag)).toBeUndefined();
+    expect(await api.issues.commentIfChanged(id, ours.etag)).toBeUndefined();
     expect(emu.notModified).toBe(1);
     emu.editComment(id, 'v3');
-    expect((await api.commentIfChanged(id, ours.etag))?.body).toBe('v3');
+    expect((await api.issues.commentIfChanged(id, ours.etag))?.body).toBe('v3');
     expect(emu.violations).toEqual([]);
   });
 });
@@ -291,7 +292,7 @@ describe('GitHubApi.openPull', () => {
   it('opens a pull request with redacted title and body', async () => {
     const { api, emu } = await apiFor();
     const shaped = `github_pat_${'b'.repeat(30)}`;
-    const pr = await api.openPull({
+    const pr = await api.pulls.openPull({
       head: 'agent/x',
       base: 'main',
       title: `Fix ${shaped}`,
@@ -319,7 +320,7 @@ describe('GitHubApi.openPull', () => {
         },
       ],
     });
-    const pr = await api.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'Closes #1' });
+    const pr = await api.pulls.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'Closes #1' });
     expect(pr).toEqual({ number: 5, htmlUrl: emu.state.pulls[0]!.html_url, reused: true, ours: false });
     expect(emu.state.pulls).toHaveLength(1);
     expect(emu.state.pulls[0]!.body).toBe('My words');
@@ -343,9 +344,19 @@ describe('GitHubApi.openPull', () => {
         { number: 7, title: 'By hand', body: 'Mine', user: 'maintainer', pull_request: { head: 'feature' } },
       ],
     });
-    expect(await api.selfLogin()).toBe('agent-machine-user');
-    const earlier = await api.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'Closes #1' });
-    const byHand = await api.openPull({ head: 'feature', base: 'main', title: 'Fix', body: 'Closes #1' });
+    expect(await api.access.selfLogin()).toBe('agent-machine-user');
+    const earlier = await api.pulls.openPull({
+      head: 'agent/x',
+      base: 'main',
+      title: 'Fix',
+      body: 'Closes #1',
+    });
+    const byHand = await api.pulls.openPull({
+      head: 'feature',
+      base: 'main',
+      title: 'Fix',
+      body: 'Closes #1',
+    });
     expect([earlier.ours, byHand.ours]).toEqual([true, false]);
     // Reusing changes nothing (two refused creates): the caller decides whether to rewrite a description
     // that is its own.
@@ -362,10 +373,20 @@ describe('GitHubApi.openPull', () => {
         { number: 6, title: 'Opened meanwhile', user: 'maintainer', pull_request: { head: 'agent/y' } },
       ],
     });
-    const fresh = await api.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'Closes #1' });
+    const fresh = await api.pulls.openPull({
+      head: 'agent/x',
+      base: 'main',
+      title: 'Fix',
+      body: 'Closes #1',
+    });
     expect(fresh).toMatchObject({ reused: false, ours: true });
     expect(outcomes(emu)).toEqual(['POST 201']);
-    const taken = await api.openPull({ head: 'agent/y', base: 'main', title: 'Fix', body: 'Closes #1' });
+    const taken = await api.pulls.openPull({
+      head: 'agent/y',
+      base: 'main',
+      title: 'Fix',
+      body: 'Closes #1',
+    });
     expect(taken).toMatchObject({ number: 6, reused: true });
     // A PR a user opened is the action's own only if the token is that user's; the workflow's token may not ask.
     expect(outcomes(emu).slice(1)).toEqual(['POST 422', 'GET 200', 'GET 403']);
@@ -378,7 +399,7 @@ describe('GitHubApi.openPull', () => {
       { method: 'POST', path: /\/pulls$/ },
       { status: 422, body: { message: 'Validation Failed' } },
     );
-    const error = await api.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'b' }).then(
+    const error = await api.pulls.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'b' }).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -401,7 +422,7 @@ describe('GitHubApi workflow runs', () => {
     const { api, emu } = await apiFor();
     for (let id = 1; id <= 130; id++) emu.addWorkflowRun({ id, status: id % 10 ? 'queued' : 'in_progress' });
     emu.addWorkflowRun({ id: 131, status: 'completed', conclusion: 'success' });
-    const runs = await api.unfinishedRuns();
+    const runs = await api.runs.unfinishedRuns();
     expect(runs.map((run) => run.id).sort((a, b) => a - b)).toEqual(
       Array.from({ length: 130 }, (_, i) => i + 1),
     );

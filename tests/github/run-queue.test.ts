@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkflowRunInfo } from '../../src/github/api.js';
+import type { WorkflowRunInfo } from '../../src/github/api/runs.js';
 import { runsAhead, waitForTurn, type QueueApi } from '../../src/github/run-queue.js';
 
 const run = (id: number, over: Partial<WorkflowRunInfo> = {}): WorkflowRunInfo => ({

@@ -1,6 +1,6 @@
 // Which saved state a run may read back: ours, for this issue, for one of our own branches.
 import { describe, expect, it } from 'vitest';
-import type { IssueComment } from '../../src/github/api.js';
+import type { IssueComment } from '../../src/github/api/issues.js';
 import { commentSafeJson, STATE_MARKER } from '../../src/github/checklist/state.js';
 import { earlierRun, type StateRules } from '../../src/github/work-plan.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TodoItem } from '../../src/agent/todos.js';
+import type { TodoItem } from '../../src/agent/todo/todos.js';
 import { renderPanel } from '../../src/terminal/panel.js';
 import { screen } from '../../src/terminal/screen.js';
 import { foreignControls } from '../support/terminal.js';

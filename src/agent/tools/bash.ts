@@ -24,11 +24,15 @@ export function describeResult(result: CommandResult, timeoutSeconds: number, ti
   return `${status}\n${result.output.length > 0 ? result.output : '(no output)'}`;
 }
 
-/** The exit code `describeResult` put on the first line of `output`; null for a command that was killed. */
-export function exitCodeOf(output: string): number | null {
-  const code = /^exit code: (-?\d+)\n/.exec(output)?.[1];
-  return code === undefined ? null : Number(code);
+/** The command's status and output for the model, and its exit code for the observers (null: killed). */
+export interface BashAnswer {
+  text: string;
+  exitCode: number | null;
 }
+
+/** The exit code `describeResult` reports; null for a command that was killed (a timeout, a cancel, a signal). */
+const exitCodeOf = (result: CommandResult): number | null =>
+  result.timedOut || result.aborted ? null : result.exitCode;
 
 /** The bash tool for a run whose calls may last at most `maxSeconds` (the bash_timeout setting). */
 export function createBashTool(maxSeconds: number) {
@@ -48,7 +52,7 @@ export function createBashTool(maxSeconds: number) {
       .optional()
       .describe(`Seconds before the command is killed (default ${defaultSeconds}, at most ${maxSeconds})`),
   });
-  const tool: Tool<typeof input> = {
+  const tool: Tool<typeof input, BashAnswer> = {
     name: 'bash',
     description:
       'Run a shell command with bash -c in the repository root and return its exit code and output ' +
@@ -62,7 +66,6 @@ export function createBashTool(maxSeconds: number) {
       'larger timeout for installs, builds and full test suites. Background processes are killed when ' +
       'the command ends. Independent commands can go in parallel calls in one reply.',
     inputSchema: input,
-    exitCode: exitCodeOf,
     async run({ command, timeout }, context) {
       if (command.trim() === '') throw new ToolError('command is empty');
       const ceiling = context.bashTimeoutSeconds;
@@ -85,7 +88,7 @@ export function createBashTool(maxSeconds: number) {
         seconds < ceiling
           ? `. Run it again with a larger timeout (up to ${ceiling}), or in smaller steps`
           : '. That is the most this run allows (bash_timeout): run it in smaller steps (one package, one test file)';
-      return describeResult(result, seconds, hint);
+      return { text: describeResult(result, seconds, hint), exitCode: exitCodeOf(result) };
     },
   };
   return tool;

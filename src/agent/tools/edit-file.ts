@@ -15,7 +15,7 @@ import {
 import type { Tool } from './types.js';
 import { ToolError } from './types.js';
 import { carrySpans, showChanges, type CharSpan, type Replacement } from './changed-region.js';
-import { writeAndCheck } from './syntax-check.js';
+import { writeAndCheck } from './syntax/check.js';
 
 /** How many match lines an "old_text matches K times" error lists. */
 const LISTED_MATCHES = 10;

@@ -1,7 +1,7 @@
-// The toolbox: the five tools' definitions for the model, and one safe way to run a tool call.
+// The toolbox: the six tools' definitions for the model, and one safe way to run a tool call.
 import { z } from 'zod';
 import type { ToolDefinition } from '../../model/messages.js';
-import type { TodoManager } from '../todos.js';
+import type { TodoManager } from '../todo/todos.js';
 import { createBashTool } from './bash.js';
 import { editFileTool } from './edit-file.js';
 import { githubTool } from './github.js';
@@ -47,13 +47,13 @@ export class Toolbox {
     try {
       const input = parseInput(tool, raw);
       const answer = await tool.run(input, context);
-      const output = typeof answer === 'string' ? answer : answer.text;
-      const exitCode = tool.exitCode?.(output);
+      if (typeof answer === 'string') return { output: answer, isError: false };
+      const { text, images, exitCode } = answer;
       return {
-        output,
+        output: text,
         isError: false,
         ...(exitCode === undefined ? {} : { exitCode }),
-        ...(typeof answer === 'string' ? {} : { images: answer.images }),
+        ...(images === undefined ? {} : { images }),
       };
     } catch (error) {
       return { output: `${name} failed: ${errorMessage(error)}`, isError: true };
@@ -62,7 +62,7 @@ export class Toolbox {
 }
 
 /**
- * The five tools; `bashTimeoutSeconds` is the most any one bash call may last (bash_timeout).
+ * The six tools (github only with a reader); `bashTimeoutSeconds` is the most any bash call may last.
  * `readOnly` (a plan-only run) leaves out the tools that write files; `github` adds the github tool.
  */
 export function createToolbox(

@@ -1,5 +1,5 @@
 // The `todo` tool: the model's only way to change its plan. Validation and state live in TodoManager.
-import { todoInputSchema, type TodoManager } from '../todos.js';
+import { MAX_TODOS, todoInputSchema, type TodoManager } from '../todo/todos.js';
 import type { Tool } from './types.js';
 
 export function todoTool(todos: TodoManager): Tool<typeof todoInputSchema> {
@@ -7,7 +7,7 @@ export function todoTool(todos: TodoManager): Tool<typeof todoInputSchema> {
     name: 'todo',
     description:
       'Replace your todo list (your plan and progress, shown live to the maintainer). Send the whole list every time. ' +
-      'At most 20 items; each has text and a status: pending, in_progress or completed. Exactly one item is in_progress ' +
+      `At most ${MAX_TODOS} items; each has text and a status: pending, in_progress or completed. Exactly one item is in_progress ` +
       'while you work on it, with activeForm saying what you are doing ("Running the tests"). Mark an item completed ' +
       'as soon as it is done, never while its tests fail. An item that cannot be done here stays open, and a new item ' +
       'names the blocker ("Blocked: the tests need a database"); never remove or complete an item the task needs. ' +

@@ -28,12 +28,13 @@ export interface Tool<Schema extends z.ZodType = z.ZodType, Answer extends ToolA
   /** Optional own parsing of the raw input (default: inputSchema); throw to refuse it. */
   parse?: (raw: unknown) => z.infer<Schema>;
   run(input: z.infer<Schema>, context: ToolContext): Promise<Answer>;
-  /** For a tool that runs a command: its exit code, read from the output `run` gave (null: killed). */
-  exitCode?: (output: string) => number | null;
 }
 
-/** What a tool answers: text, or text with the pictures the model is shown beside it (read_file of a PNG). */
-export type ToolAnswer = string | { text: string; images: readonly FittedImage[] };
+/**
+ * What a tool answers: text, or text with what goes beside it: the pictures the model is shown (read_file of
+ * a PNG), or the exit code of the command it ran (bash; null: killed), for the observers.
+ */
+export type ToolAnswer = string | { text: string; images?: readonly FittedImage[]; exitCode?: number | null };
 
 /** The github tool's question: what to read, and about which issue, pull request, ref, job or query. */
 export interface GitHubQuestion {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { errorCode, toolFile } from '../workspace.js';
 import { changedSpan, showChanges } from './changed-region.js';
-import { writeAndCheck } from './syntax-check.js';
+import { writeAndCheck } from './syntax/check.js';
 import { decodeUtf8, fsFailure, MAX_EDIT_BYTES } from './text-file.js';
 import type { Tool } from './types.js';
 import { ToolError } from './types.js';

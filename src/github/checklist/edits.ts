@@ -3,7 +3,7 @@
 // by lining the shown lines up with the lines the action wrote for them (shortened as it wrote them). Only
 // the comment's own list is read: not a code block (a failed check's output is shown in one), nor the output
 // section, the footer or the hidden state that follow the list.
-import { renderPlain, validateTodos, type TodoItem } from '../../agent/todos.js';
+import { renderPlain, validateTodos, type TodoItem } from '../../agent/todo/todos.js';
 import { ITEM_MAX_CHARS, itemLine } from './render.js';
 import { STATE_MARKER } from './state.js';
 import { stripHidden } from '../thread/hidden-text.js';

@@ -1,7 +1,7 @@
 // Maintainer edits of the checklist noticed during a run, until the agent loop takes them in: the comment
 // shows them on top of the agent's list meanwhile, so no write of the action drops them.
-import type { InboxEntry } from '../../agent/loop.js';
-import type { TodoItem } from '../../agent/todos.js';
+import type { InboxEntry } from '../../agent/options.js';
+import type { TodoItem } from '../../agent/todo/todos.js';
 import { applyEdits, describeEdits, type ListEdit } from './edits.js';
 import { errorMessage } from '../../text/error-sentence.js';
 

@@ -1,6 +1,6 @@
 // Mirrors the agent's todo list into the checklist comment: every accepted update re-renders it.
 import { countRefusal, refusedHosts, type AgentObserver, type RefusedHost } from '../../agent/events.js';
-import type { TodoItem } from '../../agent/todos.js';
+import type { TodoItem } from '../../agent/todo/todos.js';
 import { emptyUsage } from '../../model/usage.js';
 import { renderChecklist, type ChecklistState } from './render.js';
 import type { CommentWriter } from './writer.js';

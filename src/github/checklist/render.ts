@@ -4,8 +4,8 @@ import { type RefusedHost, type VerifyReport } from '../../agent/events.js';
 import { stateLine, type ResumeState } from './state.js';
 import { promptTokens, type Usage } from '../../model/usage.js';
 import { describeFailure } from '../../agent/verify.js';
-import { countDone } from '../../agent/todos.js';
-import type { TodoItem } from '../../agent/todos.js';
+import { countDone } from '../../agent/todo/todos.js';
+import type { TodoItem } from '../../agent/todo/todos.js';
 import { redactor } from '../../text/redact.js';
 import { refusedWorkBlock, type RefusedWork } from './kept-patch.js';
 import {

@@ -1,7 +1,7 @@
 // The checklist comment's saved state: a hidden agent-state line holding the list and what a later run
 // needs to pick up where this one stopped, written so that no text in it can close the comment.
 import { z } from 'zod';
-import { validateTodos, type TodoItem } from '../../agent/todos.js';
+import { validateTodos, type TodoItem } from '../../agent/todo/todos.js';
 import { redactAndCut } from '../../text/redact.js';
 import { inertJson } from '../../text/inert-json.js';
 

@@ -1,6 +1,6 @@
 // CI results as the github tool shows them: the check runs and commit statuses of a ref (or of a pull
 // request's head), one line each, failures first, with the job id that job_log reads.
-import type { ReadRequest } from '../api.js';
+import type { ReadRequest } from '../api/reads.js';
 import { plainRef } from './guards.js';
 
 interface Repo {

@@ -1,6 +1,6 @@
 // An issue or pull request as the github tool shows it: title, state, labels, body and comments, the
 // pull request's head, base and review threads, and its changed files with patch excerpts.
-import type { ReadRequest } from '../api.js';
+import type { ReadRequest } from '../api/reads.js';
 import { imageSources, mayFetch } from '../thread/attachments.js';
 import { cleaned, hasNext, pageNote, PER_PAGE } from './text.js';
 

@@ -1,6 +1,6 @@
 // A job's log as the model reads it: the job and its steps (failed ones first), the error lines, then the
 // log's last lines, without the timestamps GitHub puts on every line.
-import type { ReadRequest } from '../api.js';
+import type { ReadRequest } from '../api/reads.js';
 import { fetchFollowing } from '../thread/attachments.js';
 
 /** The log is read to its end, but only this much of its tail is kept in memory. */

@@ -1,7 +1,9 @@
 // The github tool's reader: each question answered in the action's own process with the action's own
 // client (GETs only, through the same throttling), for this repository alone. The token never leaves it.
 import type { GitHubQuestion, RepositoryReader } from '../../agent/tools/types.js';
-import { Redirected, statusOf, type GitHubApi, type ReadRequest } from '../api.js';
+import { Redirected, type ReadRequest } from '../api/reads.js';
+import { statusOf } from '../octokit.js';
+import type { GitHubApi } from '../api.js';
 import { checksAnswer } from './checks.js';
 import { issueAnswer, pullAnswer, pullFilesAnswer } from './issues.js';
 import { jobLogAnswer } from './job-log.js';

@@ -1,5 +1,5 @@
 // Issue and pull request search, in this repository only: one line each, number, kind, state and title.
-import type { ReadRequest } from '../api.js';
+import type { ReadRequest } from '../api/reads.js';
 import { scopedQuery } from './guards.js';
 import { cleaned, pageNote } from './text.js';
 

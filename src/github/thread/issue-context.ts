@@ -1,7 +1,8 @@
 // The issue as the model reads it: title, body and the thread before the trigger, cleaned and given as JSON,
 // each comment with who wrote it, their standing and when, so that no text can pass for ours.
 import { inertJson } from '../../text/inert-json.js';
-import type { IssueComment, Permission } from '../api.js';
+import type { IssueComment } from '../api/issues.js';
+import type { Permission } from '../api/access.js';
 import { STATE_MARKER } from '../checklist/state.js';
 import { stripHidden } from './hidden-text.js';
 import { canWrite } from '../permissions.js';

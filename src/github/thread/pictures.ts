@@ -2,7 +2,8 @@
 // then the description; at most 20 tried, shown or not. Each is downloaded from GitHub's hosts only and made
 // fit for the model; one that is not becomes a line saying why, never a failure of the run.
 import { fitImage, type FittedImage } from '../../images/fit.js';
-import type { IssueComment, Permission } from '../api.js';
+import type { IssueComment } from '../api/issues.js';
+import type { Permission } from '../api/access.js';
 import { download, imageSources, mayFetch } from './attachments.js';
 import { humanComments } from './issue-context.js';
 import { errorMessage } from '../../text/error-sentence.js';

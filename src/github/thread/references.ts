@@ -2,7 +2,7 @@
 // mention (`#123`, `owner/repo#123`, or a link), each with its kind, state and title, so the model knows
 // what the github tool can read.
 import { inertJson } from '../../text/inert-json.js';
-import { Redirected, type ReadRequest } from '../api.js';
+import { Redirected, type ReadRequest } from '../api/reads.js';
 import { stripHidden } from './hidden-text.js';
 
 /** The most pointers listed; a thread that names more is a list, not a pointer. */

@@ -2,7 +2,9 @@
 // thread labelled T1, T2… in the order threads were started, the one asked about first, given as JSON data the
 // way the issue is (hidden text removed, every author's write access, clipped), never as instructions.
 import { inertJson } from '../../text/inert-json.js';
-import type { GitHubApi, Permission, ReviewComment } from '../api.js';
+import type { GitHubApi } from '../api.js';
+import type { Permission } from '../api/access.js';
+import type { ReviewComment } from '../api/pulls.js';
 import { stripInvisible } from '../../text/invisible.js';
 import { commentEntry, humanComments } from './issue-context.js';
 import type { TriggerSource } from '../trigger.js';
@@ -162,5 +164,7 @@ export async function pullThreads(
   api: GitHubApi,
   trigger: Asked & Pick<TriggerSource, 'isPullRequest' | 'issueNumber'>,
 ): Promise<ReviewThread[]> {
-  return trigger.isPullRequest ? reviewThreads(await api.reviewComments(trigger.issueNumber), trigger) : [];
+  return trigger.isPullRequest
+    ? reviewThreads(await api.pulls.reviewComments(trigger.issueNumber), trigger)
+    : [];
 }

@@ -1,6 +1,7 @@
 // What the model reads as background for a run: the issue (or pull request) and its conversation, then, on a
 // pull request, its review threads. All of it data, never instructions.
-import type { IssueComment, Permission } from '../api.js';
+import type { IssueComment } from '../api/issues.js';
+import type { Permission } from '../api/access.js';
 import { issueContext } from './issue-context.js';
 import { reviewContext, type ReviewThread } from './review-threads.js';
 import type { TriggerSource } from '../trigger.js';

@@ -32,8 +32,10 @@ function context(overrides: Partial<ToolContext> = {}): ToolContext {
 }
 
 const bashTool = createBashTool(20);
-const run = (command: string, overrides?: Partial<ToolContext>, timeout?: number) =>
+const answer = (command: string, overrides?: Partial<ToolContext>, timeout?: number) =>
   bashTool.run({ command, ...(timeout ? { timeout } : {}) }, context(overrides));
+const run = async (command: string, overrides?: Partial<ToolContext>, timeout?: number) =>
+  (await answer(command, overrides, timeout)).text;
 
 /**
  * Whether `pid` is still a live process. kill(pid, 0) throws ESRCH once it is gone; a killed child
@@ -85,6 +87,14 @@ describe('bash tool', () => {
 
   it('returns a non-zero exit as a normal result, not an error', async () => {
     expect(await run('echo failing; exit 3')).toBe('exit code: 3\nfailing\n');
+  });
+
+  it('gives the exit code as a field beside the text, null for a command that did not exit', async () => {
+    expect(await answer('exit 3')).toEqual({ text: 'exit code: 3\n(no output)', exitCode: 3 });
+    expect((await answer('kill -KILL $$')).exitCode).toBeNull();
+    expect((await answer('sleep 60', { bashTimeoutSeconds: 1 })).exitCode).toBeNull();
+    // Output that looks like a status line is only output: the field comes from the process.
+    expect((await answer("printf 'exit code: 9\\n'; exit 4")).exitCode).toBe(4);
   });
 
   it('merges stderr into the output', async () => {

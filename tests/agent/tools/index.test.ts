@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TodoManager } from '../../../src/agent/todos.js';
+import { TodoManager } from '../../../src/agent/todo/todos.js';
 import { createToolbox } from '../../../src/agent/tools/index.js';
 import type { ToolContext } from '../../../src/agent/tools/types.js';
 import { openWorkspace } from '../../../src/agent/workspace.js';
@@ -53,6 +53,18 @@ describe('the toolbox', () => {
       isError: true,
       output: "todo failed: item #1: invalid status 'done' (use pending, in_progress or completed)",
     });
+  });
+
+  it("passes bash's exit code on as a field, and none for a tool that runs no command", async () => {
+    const toolbox = createToolbox(new TodoManager(), 5);
+    expect(await toolbox.run('bash', { command: 'echo out; exit 5' }, context)).toEqual({
+      output: 'exit code: 5\nout\n',
+      isError: false,
+      exitCode: 5,
+    });
+    const todo = await toolbox.run('todo', { items: [{ text: 'Plan', status: 'pending' }] }, context);
+    expect(todo).not.toHaveProperty('exitCode');
+    expect(todo).not.toHaveProperty('images');
   });
 
   it('answers an unknown tool with an error naming the tools that exist', async () => {

@@ -1,6 +1,6 @@
 // A maintainer's edit of the rendered checklist, read back against the list it was written from.
 import { describe, expect, it } from 'vitest';
-import type { TodoItem } from '../../../src/agent/todos.js';
+import type { TodoItem } from '../../../src/agent/todo/todos.js';
 import { emptyUsage } from '../../../src/model/usage.js';
 import { applyEdits, cleanText, describeEdits, readEdits } from '../../../src/github/checklist/edits.js';
 import { renderChecklist } from '../../../src/github/checklist/render.js';

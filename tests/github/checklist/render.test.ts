@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../../src/model/usage.js';
-import type { TodoItem } from '../../../src/agent/todos.js';
-import { validateTodos } from '../../../src/agent/todos.js';
+import type { TodoItem } from '../../../src/agent/todo/todos.js';
+import { validateTodos } from '../../../src/agent/todo/todos.js';
 import type { ChecklistState } from '../../../src/github/checklist/render.js';
 import {
   MAX_BODY_CHARS,

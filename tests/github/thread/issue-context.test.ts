@@ -1,7 +1,8 @@
 // The issue thread as the model reads it: one JSON object, hidden text removed, every comment with its
 // author's standing, bots left out, long threads cut to fit.
 import { describe, expect, it } from 'vitest';
-import type { IssueComment, Permission } from '../../../src/github/api.js';
+import type { IssueComment } from '../../../src/github/api/issues.js';
+import type { Permission } from '../../../src/github/api/access.js';
 import { issueContext, type IssueThread } from '../../../src/github/thread/issue-context.js';
 
 const TRIGGERED_AT = '2026-01-02T05:00:00Z';

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { GitHubApi, type IssueComment } from '../../../src/github/api.js';
+import { GitHubApi } from '../../../src/github/api.js';
+import type { IssueComment } from '../../../src/github/api/issues.js';
 import {
   MAX_PICTURES,
   PARALLEL_DOWNLOADS,
@@ -182,7 +183,7 @@ async function issueShowing(
   const shots = images.map((bytes) => emu.addAttachment(bytes));
   emu.state.issues.get(1)!.body = shots.map((shot) => `![](${shot})`).join('\n\n');
   const api = new GitHubApi({ ...TEST_REPO, token: TEST_TOKEN, baseUrl: emu.url, warn: () => {} });
-  return { emu, html: await api.issueHtml(1), uuids: shots.map((shot) => shot.split('/').at(-1)!) };
+  return { emu, html: await api.issues.issueHtml(1), uuids: shots.map((shot) => shot.split('/').at(-1)!) };
 }
 
 const downloads = (emu: GitHubEmulator) =>

@@ -1,7 +1,8 @@
 // A pull request's review threads as the model reads them: grouped by reply, labelled, the asked-about one
 // first, hidden text removed, every comment with its author's standing, long lists cut to fit.
 import { describe, expect, it } from 'vitest';
-import type { Permission, ReviewComment } from '../../../src/github/api.js';
+import type { Permission } from '../../../src/github/api/access.js';
+import type { ReviewComment } from '../../../src/github/api/pulls.js';
 import {
   reviewContext,
   reviewThreads,

@@ -1,6 +1,6 @@
 // The first message: the maintainer's task alone in the task slot; the issue and an earlier run as data.
 import { describe, expect, it } from 'vitest';
-import { firstMessage, networkFact, SYSTEM_PROMPT } from '../../src/agent/prompt.js';
+import { firstMessage, networkFact, SYSTEM_PROMPT } from '../../../src/agent/briefing/prompt.js';
 
 describe('firstMessage', () => {
   it('puts only the task in the task slot and asks for a plan when there is no earlier list', () => {

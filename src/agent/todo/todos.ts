@@ -1,6 +1,6 @@
 // The TodoManager: the only owner of the agent's todo list, its working memory outside the conversation.
 import { z } from 'zod';
-import { stripInvisible } from '../text/invisible.js';
+import { stripInvisible } from '../../text/invisible.js';
 
 export const MAX_TODOS = 20;
 export const STATUSES = ['pending', 'in_progress', 'completed'] as const;

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeAndCheck } from '../../../src/agent/tools/syntax-check.js';
-import type { ToolContext } from '../../../src/agent/tools/types.js';
+import { writeAndCheck } from '../../../../src/agent/tools/syntax/check.js';
+import type { ToolContext } from '../../../../src/agent/tools/types.js';
 
 let ws: string;
 let context: ToolContext;

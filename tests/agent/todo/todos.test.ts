@@ -7,7 +7,7 @@ import {
   TodoUpdateError,
   unverifiedItems,
   validateTodos,
-} from '../../src/agent/todos.js';
+} from '../../../src/agent/todo/todos.js';
 
 const item = (text: string, status = 'pending', extra: Record<string, unknown> = {}) => ({
   text,

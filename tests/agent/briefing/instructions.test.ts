@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadInstructions, MAX_INSTRUCTIONS_CHARS } from '../../src/agent/instructions.js';
-import { firstMessage } from '../../src/agent/prompt.js';
+import { loadInstructions, MAX_INSTRUCTIONS_CHARS } from '../../../src/agent/briefing/instructions.js';
+import { firstMessage } from '../../../src/agent/briefing/prompt.js';
 
 const reader = (files: Record<string, string>) => async (path: string) => files[path];
 

@@ -1,6 +1,6 @@
 // The parsers that check a written file in process: JSON (jsonc-parser, VS Code's, which gives every error's
 // offset where JSON.parse often gives none), YAML (yaml), TOML (smol-toml) and JavaScript (acorn). Loaded by
-// syntax-check.ts on first use.
+// check.ts on first use.
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { isScalar, parseAllDocuments, visit, type Document } from 'yaml';
 import { parse as parseToml, TomlError } from 'smol-toml';

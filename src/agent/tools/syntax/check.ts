@@ -3,9 +3,9 @@
 // an error the edit brought in is reported (the text before it parsed, or the file is new), as information:
 // the edit stays made. A check that cannot run (no python3, no typescript installed) says nothing.
 import path from 'node:path';
-import { runCommand } from '../../sandbox/run-command.js';
-import type { ParserName } from './syntax-parsers.js';
-import type { ToolContext } from './types.js';
+import { runCommand } from '../../../sandbox/run-command.js';
+import type { ParserName } from './parsers.js';
+import type { ToolContext } from '../types.js';
 
 export interface SyntaxProblem {
   /** The language the file was read as: "JSON", "YAML". */
@@ -20,7 +20,7 @@ type Finding = SyntaxProblem | undefined | null;
 
 interface Checker {
   language: string;
-  /** In process, from the text, by one of syntax-parsers.ts's parsers (loaded on first use). */
+  /** In process, from the text, by one of parsers.ts's parsers (loaded on first use). */
   parser?: ParserName;
   /** The longest text parsed in process: the parse holds the event loop, so a larger file is not checked. */
   maxChars?: number;
@@ -89,7 +89,7 @@ async function runChecker(
   if (checker.parser) {
     if (text.length > (checker.maxChars ?? 0)) return null;
     // The parsers are loaded the first time a file of their kind is written: a run that edits none never loads them.
-    const { findProblem } = await import('./syntax-parsers.js');
+    const { findProblem } = await import('./parsers.js');
     let found;
     try {
       found = findProblem(checker.parser, text, shownPath);

@@ -10,7 +10,7 @@ import {
   TodoUpdateError,
   validateTodos,
   type TodoItem,
-} from '../../src/agent/todos.js';
+} from '../../../src/agent/todo/todos.js';
 
 /** Statuses as a model might send them: right, oddly cased or padded, wrong, or missing. */
 const status = fc.oneof(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REMINDER_PREFIX, ReminderPolicy } from '../../src/agent/reminder.js';
-import { validateTodos } from '../../src/agent/todos.js';
+import { REMINDER_PREFIX, ReminderPolicy } from '../../../src/agent/todo/reminder.js';
+import { validateTodos } from '../../../src/agent/todo/todos.js';
 
 const open = validateTodos([{ text: 'a', status: 'in_progress' }, { text: 'b' }]);
 const done = validateTodos([{ text: 'a', status: 'completed' }]);

@@ -1,9 +1,9 @@
 // What the model is told: how to work in a repository and keep its todo list, the facts of this run, the
 // maintainers' repository instructions, and the task with its issue context as data.
-import type { SandboxNetwork } from '../sandbox/namespaces.js';
+import type { SandboxNetwork } from '../../sandbox/namespaces.js';
 import type { InstructionFile } from './instructions.js';
-import { inertJson } from '../text/inert-json.js';
-import type { TodoItem } from './todos.js';
+import { inertJson } from '../../text/inert-json.js';
+import type { TodoItem } from '../todo/todos.js';
 
 export const SYSTEM_PROMPT = `You are todo-agent, a careful software engineer working in a checked-out git repository (your working directory). Your tools: bash, read_file, write_file, edit_file and todo.
 

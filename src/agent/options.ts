@@ -1,0 +1,68 @@
+// What a run of the agent loop is given: the model, the workspace, its limits, its observers, and the word
+// it may get from outside while it goes (the maintainer's edits, the files delivery would commit).
+
+import type { AgentObserver } from './events.js';
+import type { Model } from '../model/client.js';
+import type { Briefing } from './briefing/prompt.js';
+import type { TodoItem } from './todo/todos.js';
+import type { RepositoryReader } from './tools/types.js';
+import type { ThreadPicture } from './pictures.js';
+import type { Redaction } from '../sandbox/capped-output.js';
+import type { Sandbox } from '../sandbox/namespaces.js';
+import type { VerifySettings } from './verify.js';
+
+export interface AgentOptions extends Briefing {
+  model: Model;
+  workspace: string;
+  maxTurns?: number;
+  reminderRounds?: number;
+  bashTimeoutSeconds?: number;
+  observers?: AgentObserver[];
+  signal?: AbortSignal;
+  /** Applied to every tool output before the model or an observer sees it, and across every cut of it. */
+  redaction?: Redaction;
+  /** Values to keep out of the tools' environment on top of the usual secret names. */
+  secrets?: string[];
+  /** Where bash commands run (sandbox-setup.ts); absent, they run directly. */
+  sandbox?: Sandbox;
+  /** Stop as incomplete once the estimated cost passes this many USD. */
+  maxCostUsd?: number;
+  /**
+   * The most prompt tokens a request may grow to (max_context_tokens); default and ceiling: the model's
+   * window. Old tool results are cleared well before a request would reach it.
+   */
+  maxContextTokens?: number;
+  /** The maintainers' check, run when every item is completed; the run completes only once it passes. */
+  verify?: VerifySettings;
+  /** Files the file tools refuse to read or write (a credentials file in the workspace). */
+  hiddenFiles?: readonly string[];
+  /** Plan only: no tools that write, and the run ends `planned` once the model has a list and stops. */
+  planOnly?: boolean;
+  /**
+   * Word from outside while the run goes (e.g. a maintainer's edit of the list), drained between turns: each
+   * entry may replace the list (validated as a todo update) and adds a text to the next user message.
+   */
+  inbox?: () => InboxEntry[];
+  /**
+   * The files delivery would commit (undefined: the run changed nothing), for the model's last look. Shown
+   * beside the results of the todo call that completes the list, so that the model's next turn (its summary,
+   * as a rule) is the one that removes strays; shown once more, before the run completes, only when a file
+   * joined the list since.
+   */
+  review?: () => Promise<DeliveryList | undefined>;
+  /** The thread's pictures, shown in the first message after its text. */
+  pictures?: readonly ThreadPicture[];
+  /** Reads this repository on GitHub for the github tool, outside the sandbox; absent, there is no such tool. */
+  github?: RepositoryReader;
+}
+
+/** The files delivery would commit, as the model is shown them before delivery. */
+export interface DeliveryList {
+  /** One message: the files with their line counts, what is held back, and what to do about strays. */
+  text: string;
+  /** The files it lists: a later look is shown only when a file not among them joined. */
+  paths: readonly string[];
+}
+
+/** Given the list as it stands: the list to replace it with, if any, and what to tell the model. */
+export type InboxEntry = (current: readonly TodoItem[]) => { items?: readonly TodoItem[]; text: string };
