@@ -81,6 +81,9 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
     const options = gitOptions(request);
     const git = new GitRepo(settings.workspace, options);
     const reads = request.reads ?? readThread(api, trigger);
+    // GitHub's package hosts join the tools' allowlist: asked beside the reads, awaited only by the gate's list.
+    const packageHosts = settings.inputs.tool_network === 'allowlist' ? api.packageHosts() : undefined;
+    packageHosts?.catch(() => undefined); // the gate logs it
     // The workspace and our git directory are made ready while GitHub answers the reads, and the sandbox
     // starts beside the plan's git work (it needs only our directory's path, to hide it).
     const local = (async () => {
@@ -93,7 +96,9 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       return { dir: ownDir, checkoutSha: await git.head() };
     })();
     const access = trigger.request.kind === 'plan' ? 'read-only' : 'read-write';
-    const sandboxReady = local.then(({ dir }) => startSandbox(settings, access, [dir.path], request.secrets));
+    const sandboxReady = local.then(({ dir }) =>
+      startSandbox(settings, access, [dir.path], request.secrets, packageHosts),
+    );
     sandboxReady.catch(() => undefined); // awaited below, or closed on the way out
     try {
       const [{ dir, checkoutSha }, defaultBranch, allComments, threads, thread, permissions] =

@@ -26,6 +26,8 @@ export async function startSandbox(
   hidden: readonly string[] = [],
   /** Values kept out of the tools' environment (the toolchains are asked for their registries with it). */
   secrets: readonly string[] = [],
+  /** GitHub's package hosts, asked of `GET /meta` beside the run's first reads (api.packageHosts). */
+  packageHosts?: Promise<readonly string[]>,
 ): Promise<Sandbox | undefined> {
   const { tool_network: toolNetwork, allowed_hosts: allowedHosts } = settings.inputs;
   if (settings.inputs.sandbox === 'off') {
@@ -54,7 +56,7 @@ export async function startSandbox(
       ...(process.env.RUNNER_TOOL_CACHE ? { toolCache: process.env.RUNNER_TOOL_CACHE } : {}),
       warn: log.warning,
     });
-    if (network === 'gated') await openGate(sandbox, settings, secrets).catch(closing(sandbox));
+    if (network === 'gated') await openGate(sandbox, settings, secrets, packageHosts).catch(closing(sandbox));
     const ms = Math.round(performance.now() - started);
     log.info(`Sandbox ready in ${ms} ms (isolation: ${isolationOf(sandbox)}).`);
     return sandbox;
@@ -79,14 +81,26 @@ function closing(sandbox: Sandbox) {
  * Opens the network gate on the sandbox; the log says so at once, and shows the list once the toolchains
  * have answered (they are asked beside the rest of the run's start, and only a tool's first request waits).
  */
-async function openGate(sandbox: Sandbox, settings: Settings, secrets: readonly string[]): Promise<void> {
+async function openGate(
+  sandbox: Sandbox,
+  settings: Settings,
+  secrets: readonly string[],
+  packageHosts: Promise<readonly string[]> = Promise.resolve([]),
+): Promise<void> {
   const { provider, anthropic_base_url: baseUrl, allowed_hosts: allowedHosts } = settings.inputs;
   const model = endpointHost(provider, baseUrl);
+  // Without GitHub's answer the list goes on without its registries: allowed_hosts can still name them.
+  const packages = packageHosts.catch((error: unknown) => {
+    log.warning(
+      `GitHub's package hosts are not in the network allowlist: GET /meta failed (${errorSentence(error)}).`,
+    );
+    return [];
+  });
   const gate = await NetworkGate.open({
     sandbox,
     workspace: sandbox.config.workspace,
     allowedHosts,
-    github: { serverUrl: settings.serverUrl, apiUrl: settings.apiUrl },
+    github: { serverUrl: settings.serverUrl, apiUrl: settings.apiUrl, packages },
     guarded: model ? [{ host: model, what: "the model's API endpoint" }] : [],
     env: childEnv(process.env, [...secrets]),
     ...(process.env.HOME ? { home: process.env.HOME } : {}),

@@ -1,6 +1,6 @@
 // What the action asks of GitHub, one part per resource over the one client of octokit.ts: who we are and
 // who may ask (api/access.ts), issues and reactions, pulls and reviews, workflow runs, refs and the signed
-// commit, and the github tool's reads.
+// commit, and the github tool's reads; and GitHub's own facts (`GET /meta`).
 import { createOctokit, type ApiOptions, type Octokit } from './octokit.js';
 import { Access } from './api/access.js';
 import { Issues } from './api/issues.js';
@@ -37,6 +37,18 @@ export class GitHubApi {
 
   get repo(): string {
     return this.#repo.repo;
+  }
+
+  /**
+   * The hosts GitHub serves its packages from (its registries and their storage), as `GET /meta` lists them
+   * in `domains.packages`: asked, never written down, since they are GitHub's to move. An answer without the
+   * field (an older GitHub Enterprise Server) is an error that says so.
+   */
+  async packageHosts(): Promise<string[]> {
+    const { data } = await this.#octokit.rest.meta.get();
+    const hosts = data.domains?.packages;
+    if (!Array.isArray(hosts)) throw new Error('its answer has no domains.packages');
+    return hosts;
   }
 
   /** The github tool's request function: GETs only, never following a redirect, counted in `reads`. */

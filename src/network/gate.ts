@@ -40,8 +40,11 @@ export interface GateOptions {
   workspace: string;
   /** The maintainer's allowed_hosts. */
   allowedHosts: readonly HostRule[];
-  /** GITHUB_SERVER_URL and GITHUB_API_URL: GitHub's hosts join the list, its API is guarded. */
-  github: { serverUrl: string; apiUrl: string };
+  /**
+   * GITHUB_SERVER_URL and GITHUB_API_URL: GitHub's hosts join the list, its API is guarded. `packages`: the
+   * package hosts GitHub's `GET /meta` gave (asked beside the run's first reads; none if it failed).
+   */
+  github: { serverUrl: string; apiUrl: string; packages?: Promise<readonly string[]> };
   /** More hosts reached only when allowed_hosts names them: the model's endpoint. */
   guarded?: ReadonlyArray<{ host: string; what: string }>;
   /** The tools' environment (without secrets): the toolchains are asked with it. */
@@ -153,13 +156,14 @@ export class NetworkGate implements ToolNetwork {
   }
 }
 
-/** The list: allowed_hosts, GitHub's hosts, and the toolchains' registries once they answered. */
+/** The list: allowed_hosts, GitHub's hosts, and the toolchains' registries once they (and GitHub) answered. */
 async function buildAllowlist(options: GateOptions): Promise<Allowlist> {
-  const github = githubHosts(options.github.serverUrl, options.github.apiUrl);
-  const [probed, runnerFiles] = await Promise.all([
+  const [probed, runnerFiles, packages] = await Promise.all([
     askToolchains(options.sandbox, options.workspace, options.env),
     rulesFromRunnerFiles(options.env, options.home),
+    options.github.packages ?? [],
   ]);
+  const github = githubHosts(options.github.serverUrl, options.github.apiUrl, packages);
   const discovered = uniqueRules([...probed, ...rulesFromEnv(options.env), ...runnerFiles]).slice(
     0,
     MAX_DISCOVERED,

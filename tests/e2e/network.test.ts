@@ -10,6 +10,7 @@ import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { ROOT } from '../support/action-harness.js';
 import { HELLO_FILES } from '../support/anthropic/scenarios.js';
 import { startNpmRegistry, type NpmRegistry } from '../support/network/registries.js';
+import { PACKAGE_HOSTS } from '../support/github/emulator.js';
 import { createWorld, openingText, type World } from './setup.js';
 
 const NPM_HOST = 'packages.todo-agent.test';
@@ -87,6 +88,12 @@ describe('tool_network: allowlist, the default', () => {
       /::group::Network allowlist \(\d+ hosts\)\n[^]*packages\.todo-agent\.test {2}\(npm registry\)/,
     );
     expect(run.stdout).toContain('*.wild.todo-agent.test  (allowed_hosts)');
+    // GitHub's package hosts are the ones its `GET /meta` gave (the emulator's made-up ones), asked once.
+    for (const host of PACKAGE_HOSTS) expect(run.stdout).toContain(`\n${host}  (GitHub)\n`);
+    expect(
+      world.github.calls.filter(({ method, path }) => method === 'GET' && path === '/meta'),
+    ).toHaveLength(1);
+    expect(run.stdout).not.toContain('GET /meta failed');
     expect(openingText(world.model.requests[0]!)).toContain('Network: an allowlist.');
 
     // The install worked, through the registry's name; the refused hosts are named at the end of the call.
@@ -125,5 +132,26 @@ describe('tool_network: allowlist, the default', () => {
       'evil.wild.todo-agent.test:80',
     ]);
     expect(JSON.stringify(record)).not.toMatch(/upload|data=|\/x/);
+  }, 240_000);
+
+  it("goes on without GitHub's package hosts when GET /meta lists none, and says so in one line", async () => {
+    world = await createWorld(
+      [
+        reply(ITEM('in_progress')),
+        reply(toolUse('bash', { command: 'echo looked' })),
+        reply(ITEM('completed')),
+        reply(text('Looked around.')),
+      ],
+      { packageHosts: null },
+    );
+    const run = await world.trigger('/agent look around');
+    expect([run.outputs.status, world.model.violations, run.stderr]).toEqual(['completed', [], '']);
+    const warnings = run.stdout.split('\n').filter((line) => line.includes('GET /meta'));
+    expect(warnings).toEqual([
+      "::warning::GitHub's package hosts are not in the network allowlist: GET /meta failed (its answer has no domains.packages).",
+    ]);
+    const list = /::group::Network allowlist \(\d+ hosts\)\n([^]*?)::endgroup::/.exec(run.stdout)?.[1];
+    expect(list).toContain('github.com  (GitHub)');
+    expect(list).not.toContain('packages.github.test');
   }, 240_000);
 });

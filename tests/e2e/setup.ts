@@ -100,6 +100,8 @@ export async function createWorld(
     workflowsPermission?: boolean;
     /** Where the emulator's rendered HTML sends images on other hosts (its camo). */
     camoUrl?: string;
+    /** What the emulator's `GET /meta` lists as GitHub's package hosts (null: no such field). */
+    packageHosts?: readonly string[] | null;
     /** The workspace and HOME under the world's root, as a runner lays them out (see createSandbox). */
     layout?: { workspace?: string; home?: string };
   } = {},
@@ -114,6 +116,7 @@ export async function createWorld(
     ...(options.appBot ? { appBot: options.appBot } : {}),
     ...(options.workflowsPermission === false ? { workflowsPermission: false } : {}),
     ...(options.camoUrl ? { camoUrl: options.camoUrl } : {}),
+    ...(options.packageHosts !== undefined ? { packageHosts: options.packageHosts } : {}),
     ...(options.githubLatencyMs ? { latencyMs: options.githubLatencyMs } : {}),
     remoteDir: sandbox.origin,
     permissions: options.permissions ?? { maintainer: 'admin', writer: 'write', reader: 'read' },

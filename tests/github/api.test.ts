@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { GitHubApi } from '../../src/github/api.js';
 import { statusOf } from '../../src/github/octokit.js';
 import { redactor } from '../../src/text/redact.js';
-import { secondaryRateLimit, type EmulatorOptions, type GitHubEmulator } from '../support/github/emulator.js';
+import {
+  PACKAGE_HOSTS,
+  secondaryRateLimit,
+  type EmulatorOptions,
+  type GitHubEmulator,
+} from '../support/github/emulator.js';
 import { TEST_REPO, TEST_TOKEN, useEmulatorPerTest } from '../support/github/per-test.js';
 
 const startEmulator = useEmulatorPerTest();
@@ -62,6 +67,14 @@ describe('GitHubApi reads', () => {
   it('reads the default branch', async () => {
     const { api } = await apiFor({ defaultBranch: 'trunk' });
     expect(await api.refs.defaultBranch()).toBe('trunk');
+  });
+
+  it("reads GitHub's package hosts from GET /meta, and says so when its answer has none", async () => {
+    const { api, emu } = await apiFor();
+    expect(await api.packageHosts()).toEqual([...PACKAGE_HOSTS]);
+    const older = await apiFor({ packageHosts: null });
+    await expect(older.api.packageHosts()).rejects.toThrow('its answer has no domains.packages');
+    expect([...emu.violations, ...older.emu.violations]).toEqual([]);
   });
 
   it('reads every page of a long thread, oldest first, telling bots from people', async () => {

@@ -24,6 +24,7 @@ import type { Emu } from './state.js';
 import type { EmulatorOptions, GitHubEmulator, InjectedResponse } from './types.js';
 
 export type * from './types.js';
+export { PACKAGE_HOSTS } from './repos.js';
 
 /** The resource modules; adding a resource is adding a module and its line here. */
 const RESOURCES: Array<(emu: Emu) => HandlerTable> = [

@@ -1,11 +1,21 @@
-// The repository, collaborator permissions and the authenticated user.
+// The repository, collaborator permissions, the authenticated user, and GitHub's own facts (`GET /meta`).
 import { repositoryJson, timestamp, userJson } from './json.js';
 import { DOCS, notAccessible, notFound } from './replies.js';
 import type { HandlerTable } from './replies.js';
 import type { Emu } from './state.js';
 
+/** The package hosts the emulator's `GET /meta` lists by default: made up, as no test may name a registry. */
+export const PACKAGE_HOSTS = ['packages.github.test', 'layers.packages.github.test'] as const;
+
 export function repoHandlers(emu: Emu): HandlerTable {
   return {
+    // GitHub's answer carries many more lists (hooks, web, api, git, actions… address ranges); the fields the
+    // action reads, and the one the description requires.
+    'meta/get': () => {
+      const { packageHosts = PACKAGE_HOSTS } = emu.options;
+      const domains = packageHosts === null ? {} : { domains: { packages: [...packageHosts] } };
+      return { status: 200, body: { verifiable_password_authentication: false, ...domains } };
+    },
     'repos/get': () => ({ status: 200, body: repositoryJson(emu) }),
     'repos/get-collaborator-permission-level': ({ match }) => {
       const login = match.params.username ?? '';

@@ -58,6 +58,11 @@ export interface EmulatorOptions {
   workflowsPermission?: boolean;
   /** Where rendered HTML points images on other hosts (GitHub's camo proxy); default camo.githubusercontent.com. */
   camoUrl?: string;
+  /**
+   * What `GET /meta` lists in `domains.packages`: by default made-up hosts (`PACKAGE_HOSTS`, under `.test`);
+   * null answers as a GitHub Enterprise Server from before `domains` does, without the field.
+   */
+  packageHosts?: readonly string[] | null;
 }
 
 /** A workflow run GitHub knows of; `onCancel` plays the runner stopping the job (e.g. SIGTERM to it). */
