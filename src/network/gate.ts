@@ -67,6 +67,7 @@ export class NetworkGate implements ToolNetwork {
   /** Hosts added after the list was made (`allow`). */
   readonly #extra: HostRule[] = [];
   #proxy: ToolProxy | undefined;
+  #limits: ProxyLimits = GATE_LIMITS;
 
   private constructor(port: number, allowlist: Promise<Allowlist>, resolver: Resolver) {
     this.env = proxyEnv(port);
@@ -82,6 +83,7 @@ export class NetworkGate implements ToolNetwork {
     const allowlist = buildAllowlist(options);
     allowlist.catch(() => undefined); // a request that needs it reports the failure
     const gate = new NetworkGate(bridge.port, allowlist, options.resolver ?? toolsResolver());
+    gate.#limits = options.limits ?? GATE_LIMITS;
     const forwards = forwardedPorts(options.allowedHosts).map(({ port, host }) => ({
       path: bridge.forwardSocket(port),
       target: { host, port },
@@ -91,12 +93,46 @@ export class NetworkGate implements ToolNetwork {
       {
         decide: (target) => gate.#decide(target),
         onRefused: (refused) => gate.#tell(refused),
-        limits: options.limits ?? GATE_LIMITS,
+        limits: gate.#limits,
       },
       forwards,
     );
     options.sandbox.attachNetwork(gate);
     return gate;
+  }
+
+  /**
+   * Answers a second gated sandbox's bridge with the same list and decisions (the task tool's read-only
+   * sandbox for explore helpers; its forwarded ports are not led on). Its refusals reach this gate's watchers
+   * as well as its own, and its calls' notes name only its own; closing it closes that bridge's proxy alone.
+   */
+  async join(sandbox: Sandbox): Promise<ToolNetwork> {
+    const bridge = sandbox.bridge;
+    if (!bridge) throw new Error('the network gate needs a sandbox opened with network: gated');
+    const refused: NetworkRefusal[] = [];
+    const listeners = new Set<(refusal: NetworkRefusal) => void>();
+    const proxy = await ToolProxy.open(bridge.proxySocket, {
+      decide: (target) => this.#decide(target),
+      onRefused: (request) => {
+        const refusal = this.#tell(request, false);
+        if (refused.length >= KEPT_REFUSALS) refused.shift();
+        refused.push(refusal);
+        for (const listener of listeners) listener(refusal);
+      },
+      limits: this.#limits,
+    });
+    return {
+      env: proxyEnv(bridge.port),
+      refusedSince: (since) => refused.filter((refusal) => refusal.at >= since),
+      watch: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      close: () => {
+        proxy.close();
+        listeners.clear();
+      },
+    };
   }
 
   /** Adds hosts to the list (a remote MCP server's, configured by the maintainer). */
@@ -148,11 +184,15 @@ export class NetworkGate implements ToolNetwork {
     return verdict;
   }
 
-  #tell({ host, port, reason, allow, at }: RefusedRequest): void {
+  /** Keeps a refusal (for this gate's own calls' notes) and tells the watchers of it. */
+  #tell({ host, port, reason, allow, at }: RefusedRequest, keep = true): NetworkRefusal {
     const refusal: NetworkRefusal = { host, port, reason, ...(allow ? { allow } : {}), at };
-    if (this.#refused.length >= KEPT_REFUSALS) this.#refused.shift();
-    this.#refused.push(refusal);
+    if (keep) {
+      if (this.#refused.length >= KEPT_REFUSALS) this.#refused.shift();
+      this.#refused.push(refusal);
+    }
     for (const listener of this.#listeners) listener(refusal);
+    return refusal;
   }
 }
 

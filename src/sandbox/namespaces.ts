@@ -92,6 +92,8 @@ export interface ToolNetwork {
   refusedSince(since: number): readonly NetworkRefusal[];
   /** Tells `listener` of each refusal from now on; returns the way to stop. */
   watch(listener: (refusal: NetworkRefusal) => void): () => void;
+  /** Answers another gated sandbox's bridge by the same list (setup.ts's `openReadOnlySibling`). */
+  join?(sandbox: Sandbox): Promise<ToolNetwork>;
   close(): void;
 }
 

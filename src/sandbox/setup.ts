@@ -326,3 +326,23 @@ export async function openSandbox(request: SandboxRequest): Promise<Sandbox> {
   }
   return sandbox;
 }
+
+/**
+ * A second sandbox built as `sandbox` was, with the workspace read-only (the task tool's explore helpers):
+ * behind the same network gate when `sandbox` has one (a bridge of its own, answered by that gate), without
+ * the forwarded loopback ports. Closing it leaves `sandbox` and its gate as they were.
+ */
+export async function openReadOnlySibling(sandbox: Sandbox): Promise<Sandbox> {
+  const sibling = await Sandbox.open({ ...sandbox.config, workspaceAccess: 'read-only' });
+  try {
+    if (sandbox.config.network === 'gated') {
+      sibling.holdBridge(await Bridge.open(sibling, []));
+      const joined = await sandbox.network?.join?.(sibling);
+      if (joined) sibling.attachNetwork(joined);
+    }
+    return sibling;
+  } catch (error) {
+    sibling.close();
+    throw error;
+  }
+}
