@@ -18,7 +18,7 @@ import { renderPanel } from '../terminal/panel.js';
 import { redactor } from '../text/redact.js';
 import { secretValues } from '../settings/settings.js';
 import {
-  NUMBER_SETTINGS,
+  boundsOf,
   deprecatedToolNetwork,
   parseWholeNumber,
   SANDBOX_NETWORKS,
@@ -39,7 +39,7 @@ const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--
                   [--base-url URL] [--max-context-tokens N] [--effort LEVEL] [--price-per-mtok IN,OUT]
                   [--verify CMD] [--verify-attempts N] [--events FILE] [--transcript FILE]
                   [--tool-network allowlist|all|none] [--allowed-hosts LIST] [--no-sandbox]
-                  [--mcp-config FILE] [--mcp-timeout S]
+                  [--mcp-config FILE] [--mcp-timeout S] [--max-parallel-tasks N] [--task-max-turns N]
        todo-agent show FILE
 
 Runs the agent on <task> in the current directory. --provider is anthropic (the default; needs
@@ -56,7 +56,9 @@ and runs them directly. --tool-network allowlist (the default) lets them reach o
 toolchains are configured with, GitHub's hosts and --allowed-hosts (comma-separated, *.example.com, host:port);
 all lets them reach every host, none no host. --mcp-config adds the tools of the MCP servers FILE configures
 (Claude Code's {"mcpServers": …} JSON, each server listing its tools), started in the sandbox as the action
-starts them; --mcp-timeout is the seconds each has to start and to answer a call (default 60). Exits 0 when
+starts them; --mcp-timeout is the seconds each has to start and to answer a call (default 60). The task tool
+runs helpers with lists of their own: up to --max-parallel-tasks explore helpers side by side (default 3; 0:
+no task tool), each of at most --task-max-turns turns (default 40). Exits 0 when
 every todo item is completed (and CMD passed), 1 when the run ends otherwise,
 2 on bad usage.`;
 
@@ -81,6 +83,8 @@ const OPTIONS = {
   'no-sandbox': { type: 'boolean' },
   'mcp-config': { type: 'string' },
   'mcp-timeout': { type: 'string' },
+  'max-parallel-tasks': { type: 'string' },
+  'task-max-turns': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -92,7 +96,10 @@ type Flags = ReturnType<
 interface CliSettings {
   task: string;
   provider: Provider;
-  limits: Pick<AgentOptions, 'maxTurns' | 'bashTimeoutSeconds' | 'reminderRounds' | 'maxContextTokens'>;
+  limits: Pick<
+    AgentOptions,
+    'maxTurns' | 'bashTimeoutSeconds' | 'reminderRounds' | 'maxContextTokens' | 'tasks'
+  >;
   model: Pick<ModelOptions, 'effort' | 'pricePerMtok'>;
   verify?: { command: string; attempts: number };
   network: ToolNetworkSetting;
@@ -104,11 +111,13 @@ interface CliSettings {
 
 /** The same numbers, bounds and defaults as the action's inputs. */
 function wholeNumber(flag: string, value: string | undefined, setting: NumberSetting): number {
-  const { fallback, max } = NUMBER_SETTINGS[setting];
+  const { fallback, max, min } = boundsOf(setting);
   if (value === undefined) return fallback;
-  const number = parseWholeNumber(value, max);
+  const number = parseWholeNumber(value, max, min);
   if (number === undefined)
-    throw new UsageError(`--${flag} must be a positive whole number up to ${max}, got '${value}'`);
+    throw new UsageError(
+      `--${flag} must be ${min === 1 ? `a positive whole number up to ${max}` : `a whole number from ${min} to ${max}`}, got '${value}'`,
+    );
   return number;
 }
 
@@ -148,6 +157,10 @@ function readFlags(values: Flags, positionals: string[]): CliSettings {
     maxTurns: wholeNumber('max-turns', values['max-turns'], 'max_turns'),
     bashTimeoutSeconds: wholeNumber('bash-timeout', values['bash-timeout'], 'bash_timeout'),
     reminderRounds: wholeNumber('reminder-rounds', values['reminder-rounds'], 'reminder_rounds'),
+    tasks: {
+      maxParallel: wholeNumber('max-parallel-tasks', values['max-parallel-tasks'], 'max_parallel_tasks'),
+      maxTurns: wholeNumber('task-max-turns', values['task-max-turns'], 'task_max_turns'),
+    },
   };
   const maxContextTokens = optional(
     values['max-context-tokens'],
