@@ -53,7 +53,16 @@ const end = (items: TodoItem[]): AgentEvent => ({
   session: 'helper-1',
   event: {
     type: 'end',
-    result: { status: 'completed', reason: 'done', todos: items, turns: 5 } as AgentResult,
+    result: {
+      status: 'completed',
+      reason: 'done',
+      todos: items,
+      turns: 5,
+      lastText: '',
+      toolCalls: 4,
+      usage: emptyUsage(),
+      costUsd: 0,
+    } satisfies AgentResult,
   },
 });
 
