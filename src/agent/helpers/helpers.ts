@@ -169,3 +169,16 @@ export class Helpers {
     return cost;
   }
 }
+
+/**
+ * The tools a run has by its role: a plan run and an explore helper only read (an explore helper's bash runs
+ * in a read-only sandbox, and without a sandbox it has no bash); a run that may start helpers has the task
+ * tool, which a helper never has.
+ */
+export function toolShape(options: AgentOptions): { readOnly: boolean; bash: boolean } {
+  const explore = options.helper?.kind === 'explore';
+  return {
+    readOnly: (options.planOnly ?? false) || explore,
+    bash: !explore || options.sandbox !== undefined,
+  };
+}

@@ -1,7 +1,6 @@
 // What a helper is to its own run, and the limits the task tool keeps: the types the loop and the options
 // share, apart from the machinery that starts helpers (helpers.ts).
 import type { HelperKind } from '../events.js';
-import type { AgentOptions } from '../options.js';
 
 export type { HelperKind };
 
@@ -19,17 +18,4 @@ export interface HelperRole {
   kind: HelperKind;
   /** What the run that started it and its other helpers have cost so far, in USD. */
   costBeside: () => number;
-}
-
-/**
- * The tools a run has by its role: a plan run and an explore helper only read (an explore helper's bash runs
- * in a read-only sandbox, and without a sandbox it has no bash); a run that may start helpers has the task
- * tool, which a helper never has.
- */
-export function toolShape(options: AgentOptions): { readOnly: boolean; bash: boolean } {
-  const explore = options.helper?.kind === 'explore';
-  return {
-    readOnly: (options.planOnly ?? false) || explore,
-    bash: !explore || options.sandbox !== undefined,
-  };
 }
