@@ -11,6 +11,7 @@ import { emptyUsage, type Usage } from '../../model/usage.js';
 import { helperAnswer, helperTask } from './brief.js';
 import { ReadOnlySandbox } from './sandbox.js';
 import { Slots } from './slots.js';
+import type { taskInput } from './task-tool.js';
 import { taskTool, type TaskInput } from './task-tool.js';
 import { ToolError } from '../tools/types.js';
 import { addUsage } from '../turn.js';
@@ -38,7 +39,7 @@ export function offerHelpers(
 }
 
 export class Helpers {
-  readonly tool: Tool<never, ToolAnswer>;
+  readonly tool: Tool<typeof taskInput, ToolAnswer>;
   readonly #slots: Slots;
   /** Each helper's usage so far, by session. */
   readonly #ledger = new Map<string, Usage>();
@@ -53,7 +54,7 @@ export class Helpers {
     const limits = options.tasks!;
     this.#slots = new Slots(limits.maxParallel);
     this.#sandbox = new ReadOnlySandbox(options.sandbox);
-    this.tool = taskTool((input) => this.run(input), limits) as unknown as Tool<never, ToolAnswer>;
+    this.tool = taskTool((input) => this.run(input), limits);
   }
 
   /** Every helper's tokens so far (the parent adds its own). */
@@ -62,9 +63,9 @@ export class Helpers {
   }
 
   /**
-   * The tool calls of one reply, run as the loop asks for each (`outcome(index)`): a task call starts with
-   * the task calls right after it, all at once (the slots decide who runs when); any other call is the
-   * loop's to run (undefined).
+   * The tool calls of one reply, for the loop to ask of each in turn: a task call starts together with the
+   * task calls right after it (the slots decide which of them run at once) and gives its outcome; any other
+   * call is the loop's to run (undefined).
    */
   batch(
     calls: ReadonlyArray<{ name: string }>,

@@ -120,7 +120,7 @@ export function createToolbox(
     outside?: OutsideTools;
     toolSearch?: boolean;
     /** The task tool, for a run that may start helpers (helpers/). */
-    task?: Tool<never, ToolAnswer>;
+    task?: Tool<z.ZodType, ToolAnswer>;
   } = {},
 ): Toolbox {
   const shell = bash ? [createBashTool(bashTimeoutSeconds)] : [];
