@@ -11,8 +11,7 @@ import { emptyUsage, type Usage } from '../../model/usage.js';
 import { helperAnswer, helperTask } from './brief.js';
 import { ReadOnlySandbox } from './sandbox.js';
 import { Slots } from './slots.js';
-import type { taskInput } from './task-tool.js';
-import { taskTool, type TaskInput } from './task-tool.js';
+import { taskTool, type taskInput, type TaskInput } from './task-tool.js';
 import { ToolError } from '../tools/types.js';
 import { addUsage } from '../turn.js';
 
