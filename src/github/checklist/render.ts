@@ -17,6 +17,7 @@ import {
   safeUrl,
   codeSpan,
   escapeMarkdown,
+  markdownSentence,
 } from '../../text/markdown.js';
 
 export type ChecklistPhase =
@@ -108,7 +109,7 @@ function renderWithin(state: ChecklistState, limits: TextLimits): string {
     state.phase === 'planned'
       ? [`### ${HEADINGS.planned} — comment \`${trigger} go\` to run it`, task]
       : [`### ${headingOf(state)} ${task}`];
-  const note = escapeMarkdown(shorten(firstLine(redactor.redact(state.note ?? '')), NOTE_MAX_CHARS));
+  const note = markdownSentence(shorten(firstLine(redactor.redact(state.note ?? '')), NOTE_MAX_CHARS));
   if (note) blocks.push(note);
   if (state.phase === 'planning') blocks.push('_planning…_');
   if (state.items.length > 0) {
