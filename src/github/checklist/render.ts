@@ -21,7 +21,15 @@ import {
 } from '../../text/markdown.js';
 
 export type ChecklistPhase =
-  'planning' | 'working' | 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'refused' | 'planned';
+  | 'planning'
+  | 'working'
+  | 'completed'
+  | 'partial'
+  | 'incomplete'
+  | 'failed'
+  | 'cancelled'
+  | 'refused'
+  | 'planned';
 
 export interface ChecklistState {
   task: string;
@@ -64,6 +72,7 @@ const HEADINGS: Record<ChecklistPhase, string> = {
   planning: '🤖 todo-agent is working on:',
   working: '🤖 todo-agent is working on:',
   completed: '✅ todo-agent finished:',
+  partial: '⚠️ todo-agent finished, with a part left out:',
   incomplete: '⏸ todo-agent stopped:',
   failed: '❌ todo-agent failed:',
   cancelled: '⏹ todo-agent was cancelled:',
