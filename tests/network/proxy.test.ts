@@ -333,6 +333,7 @@ async function tlsThrough(servername: string): Promise<string> {
 describe('a tunnel holds to the host it was allowed for', () => {
   it('passes TLS whose ClientHello names that host, and refuses another name or none, reporting it', async () => {
     expect(await tlsThrough('tls.test')).toBe('tls says hi');
+    while (tlsBytes.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
     const before = tlsBytes.length;
     expect(await tlsThrough('other.test')).toBe('error: ERR_SSL_TLSV1_UNRECOGNIZED_NAME');
     expect(main.refused.at(-1)).toEqual({
@@ -347,7 +348,7 @@ describe('a tunnel holds to the host it was allowed for', () => {
       'its TLS ClientHello names no server (SNI); a tunnel to tls.test must name it',
     );
     // The TLS server was handed not a byte of either refused hello.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    while (tlsBytes.length < before + 2) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(tlsBytes.slice(before)).toEqual([0, 0]);
   });
 
