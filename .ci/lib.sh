@@ -13,6 +13,7 @@ GIT_DIR_E2E=(tests/e2e/git-dir.test.ts tests/e2e/git-dir-kill.test.ts)
 SANDBOX_TESTS=(tests/sandbox tests/network tests/mcp/servers.test.ts tests/e2e/sandbox.test.ts tests/e2e/sandbox-limits.test.ts
   tests/e2e/network.test.ts tests/e2e/mcp.test.ts "${GIT_DIR_E2E[@]}")
 ROOT_E2E=tests/e2e/sandbox-root.test.ts
+NODE24="$NODE24_DIR/package/bin/node"
 
 # The users and Node 24, made once per machine (idempotent).
 setup_users_and_node24() {
@@ -37,7 +38,6 @@ setup_users_and_node24() {
     echo "$ROOTLESS must not have sudo" >&2
     exit 1
   fi
-  NODE24="$NODE24_DIR/package/bin/node"
   if [ "$("$NODE24" --version 2>/dev/null || true)" != "v$NODE24_VERSION" ]; then
     rm -rf "$NODE24_DIR/package"
     mkdir -p "$NODE24_DIR"

@@ -7,7 +7,7 @@
 // life needs (src/action/start.ts: the settings, the event, the 👀), and it loads ncc's bundle of the rest
 // (dist/main.js) with import(), so the 👀 leaves before that bundle is even read (issue 20). The post step
 // (dist/post.js, src/post.ts) is esbuild's too: small, it loads nothing of the agent.
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
   mkdtempSync,
   readdirSync,
@@ -31,11 +31,24 @@ const entries = [
 
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist');
-for (const entry of entries) {
-  const tmp = mkdtempSync(join(tmpdir(), 'ncc-'));
-  execFileSync('npx', ['ncc', 'build', entry.src, '-o', tmp, '-m', '-q', '--license', 'licenses.txt'], {
-    stdio: 'inherit',
-  });
+// ncc's three builds run at once (each keeps one core busy for most of a minute), then go into dist/ in order.
+const built = await Promise.all(
+  entries.map(async (entry) => {
+    const tmp = mkdtempSync(join(tmpdir(), 'ncc-'));
+    const ncc = spawn(
+      'npx',
+      ['ncc', 'build', entry.src, '-o', tmp, '-m', '-q', '--license', 'licenses.txt'],
+      {
+        stdio: 'inherit',
+      },
+    );
+    const code = await new Promise((done) => ncc.on('close', done));
+    if (code !== 0) throw new Error(`ncc build ${entry.src} failed (exit code ${code})`);
+    return tmp;
+  }),
+);
+for (const [i, entry] of entries.entries()) {
+  const tmp = built[i];
   const chunkSuffix = `.${entry.out}`;
   for (const name of readdirSync(tmp)) {
     const target =

@@ -5,6 +5,7 @@ import type { AgentResult } from '../agent/events.js';
 import { runAgent } from '../agent/loop.js';
 import type { Delivery } from '../delivery/deliver.js';
 import { answer } from '../github/answer.js';
+import type { RunVerdict } from '../github/checklist/outcome.js';
 import { logObserver } from '../runner/log.js';
 import { log } from '../runner/output.js';
 import { errorSentence } from '../text/error-sentence.js';
@@ -19,13 +20,15 @@ import { isolationOf } from './tool-sandbox.js';
 
 export type JobOutcome =
   | {
-      /** How the step ends: the agent's status, or `failed` when the work did not all reach GitHub. */
-      status: AgentResult['status'];
+      /** How the run ended (`stepOutcome`): what the checklist, the outputs, the summary and the record say. */
+      status: RunVerdict;
       result: AgentResult;
       delivery: Delivery;
       branch?: string;
       /** The step's error when it fails: why, naming the rule GitHub enforces when one kept work out. */
       failure?: string;
+      /** The step's warning when a part of the work was left out of the pull request: which part, and why. */
+      warning?: string;
     }
   | { status: 'skipped'; declined: string };
 
@@ -85,7 +88,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     record?.result({ status: step.status, reason: step.failure ?? result.reason });
     // The reaction that says how it ended goes beside the final checklist write (a round trip fewer).
     const [body] = await Promise.all([
-      checklist.finish(result, delivery, record && basename(record.path)),
+      checklist.finish(result, delivery, record && basename(record.path), step.status),
       request.onDelivered?.(result.status, delivery),
     ]);
     await summary.write(body, await recordForSummary(record), api.reads);
@@ -109,13 +112,16 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
 }
 
 /**
- * How the step ends. Work that was done but did not all reach GitHub (kept as a patch, or a part left out)
- * fails it, and its error names the rule GitHub enforces; a cancelled run stays cancelled.
+ * How the run ended, told once: the checklist's heading, the step's result and `status` output, the summary
+ * (the checklist's body) and the record all say this. Work kept as a patch because it did not reach GitHub
+ * fails the step, its error naming the rule GitHub enforces. A pull request opened without a part GitHub's
+ * rules kept out (a workflow file the token may not push) is `partial`: the step passes with a warning that
+ * names the part and where its patch is. A cancelled run stays cancelled.
  */
 export function stepOutcome(
   result: AgentResult,
   delivery: Delivery,
-): { status: AgentResult['status']; failure?: string } {
+): { status: RunVerdict; failure?: string; warning?: string } {
   if (result.status === 'failed') return { status: 'failed', failure: `todo-agent failed: ${result.reason}` };
   if (result.status === 'cancelled') return { status: 'cancelled' };
   const rule = (refusal: { rule: string; advice: string }) => `${refusal.rule}. ${refusal.advice}`;
@@ -131,10 +137,10 @@ export function stepOutcome(
   if (delivery.withheld) {
     const { paths, refusal } = delivery.withheld;
     const where = delivery.pr ? 'attached to the pull request' : 'kept in the run record';
-    return {
-      status: 'failed',
-      failure: `todo-agent delivered the work without ${paths.join(', ')} (their change is ${where} as a patch): ${rule(refusal)}`,
-    };
+    const text = `todo-agent delivered the work without ${paths.join(', ')} (their change is ${where} as a patch): ${rule(refusal)}`;
+    return result.status === 'completed'
+      ? { status: 'partial', warning: text }
+      : { status: result.status, warning: text };
   }
   return { status: result.status };
 }

@@ -26,7 +26,7 @@ import { redactor } from '../text/redact.js';
 import { secretValues, type Settings } from '../settings/settings.js';
 
 export type RunStatus =
-  'completed' | 'incomplete' | 'failed' | 'refused' | 'skipped' | 'cancelled' | 'planned';
+  'completed' | 'partial' | 'incomplete' | 'failed' | 'refused' | 'skipped' | 'cancelled' | 'planned';
 
 /** Runs the action from what src/index.ts read and sent first (start.ts). */
 export async function run(start: Promise<Start>): Promise<void> {
@@ -225,6 +225,7 @@ function report(outcome: JobOutcome): void {
     cost_usd: result.costUsd.toFixed(4),
   });
   if (outcome.failure) setFailed(outcome.failure);
+  if (outcome.warning) log.warning(outcome.warning);
 }
 
 /** The change was kept as a patch because GitHub refused it or it could not be pushed. */

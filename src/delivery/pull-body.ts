@@ -4,7 +4,7 @@ import { promptTokens } from '../model/usage.js';
 import type { HeldBack } from './held-back.js';
 import { unverifiedItems } from '../agent/todo/todos.js';
 import { renderTaskList, verifyLine } from '../github/checklist/render.js';
-import { codeSpan, escapeMarkdown, safeUrl } from '../text/markdown.js';
+import { codeSpan, escapeMarkdown, markdownSentence, safeUrl } from '../text/markdown.js';
 import { inertMarkdown } from '../text/inert-markdown.js';
 import { closesLine } from '../github/closes-line.js';
 import { patchDetails } from '../github/checklist/kept-patch.js';
@@ -67,7 +67,7 @@ export function pullBody({
     ...(withheld ? ['### Not in this pull request', withheldSection(withheld)] : []),
     ...(heldBack.length > 0 ? ['### Held back', heldBackSection(heldBack)] : []),
     ...(unsignedBecause
-      ? [`_The commit was pushed with git, so GitHub did not sign it: ${escapeMarkdown(unsignedBecause)}._`]
+      ? [`_The commit was pushed with git, so GitHub did not sign it: ${markdownSentence(unsignedBecause)}._`]
       : []),
     ...(result.refusedHosts?.length ? ['### Blocked network requests', blockedSection(result)] : []),
     '### Summary',
@@ -104,7 +104,7 @@ function blockedSection({ refusedHosts = [] }: AgentResult): string {
 function heldBackSection(heldBack: readonly HeldBack[]): string {
   const lines = heldBack.map(({ path, why, files }) => {
     const count = files > 1 ? ` (${files} files)` : '';
-    return `- ${codeSpan(path)}${count}: ${escapeMarkdown(why)}`;
+    return `- ${codeSpan(path)}${count}: ${markdownSentence(why)}`;
   });
   return [
     'The run made these, and they are not committed (generated environments, caches and large new files never are):',
@@ -115,13 +115,13 @@ function heldBackSection(heldBack: readonly HeldBack[]): string {
 /** The workflow files this change leaves out: the rule, what to do, and their change as a patch. */
 function withheldSection({ paths, refusal, refused, patch }: Withheld): string {
   const files = paths.map((path) => codeSpan(path)).join(', ');
-  const why = `${escapeMarkdown(refusal.rule)}${refused ? ' (GitHub refused them)' : ''}`;
+  const why = `${markdownSentence(refusal.rule)}${refused ? ' (GitHub refused them)' : ''}`;
   const attached =
     patch.length <= MAX_PULL_PATCH_CHARS
       ? patchDetails(patch, 'The workflow change, as a patch (<code>git apply</code> it on this branch)')
       : `_Their change (${Math.ceil(patch.length / 1024)} KB as a patch) is too large to attach here; it is kept in the run's record._`;
   return [
-    `The run also changed ${files}, which this pull request leaves out: ${why}. ${escapeMarkdown(refusal.advice)}`,
+    `The run also changed ${files}, which this pull request leaves out: ${why}. ${markdownSentence(refusal.advice)}`,
     attached,
   ].join('\n\n');
 }

@@ -1,10 +1,10 @@
 // An image made fit for the model: recognised by its bytes, scaled so its long edge is at most 1,568 px (the
 // vision guide's advice), and at most 5 MB once base64-encoded (the API refuses more). One that fits already
 // is sent as it is, never decoded here; one to be scaled is decoded in a process of its own (./decoder.ts),
-// after its declared size was checked. What cannot be made fit is skipped with the reason, never sent broken.
+// after its declared size was checked against the cap (milliseconds, whatever the format). What cannot be made fit is skipped with the reason, never sent broken.
 import { decodeApart } from './decoder.js';
-import { base64Length, MAX_DECODE_PIXELS, MAX_EDGE, MAX_IMAGE_BASE64_BYTES, px, type Fit } from './fitted.js';
-import { sniffImage } from './sniff.js';
+import { base64Length, MAX_EDGE, MAX_IMAGE_BASE64_BYTES, overPixelCap, type Fit } from './fitted.js';
+import { sniffImage, webpFrameSize } from './sniff.js';
 
 export type { ImageMediaType } from './sniff.js';
 export { imageMagic, sniffImage } from './sniff.js';
@@ -17,6 +17,9 @@ export async function fitImage(bytes: Uint8Array, signal?: AbortSignal): Promise
   const fits = Math.max(width, height) <= MAX_EDGE && base64Length(bytes.length) <= MAX_IMAGE_BASE64_BYTES;
   // An animated GIF is sent as it is when it fits: the model reads its first frame either way.
   if (fits) return { image: { mediaType, data: Buffer.from(bytes).toString('base64'), width, height } };
-  if (width * height > MAX_DECODE_PIXELS) return { skipped: `too large to scale (${px(width, height)})` };
+  // Refused from the header alone (a WebP's bitstream may declare more than its canvas): no decoder starts.
+  const frame = mediaType === 'image/webp' ? webpFrameSize(bytes) : undefined;
+  const over = overPixelCap(width, height) ?? (frame && overPixelCap(frame.width, frame.height));
+  if (over) return { skipped: over };
   return (await decodeApart(bytes, signal ? { signal } : {})).fit;
 }

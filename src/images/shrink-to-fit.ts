@@ -8,11 +8,12 @@ import {
   DECODER_MEMORY_MB,
   MAX_EDGE,
   MAX_IMAGE_BASE64_BYTES,
+  overPixelCap,
   px,
   type Fit,
 } from './fitted.js';
 import { fittedSize, shrink, type Pixels } from './scale.js';
-import { sniffImage, type ImageMediaType } from './sniff.js';
+import { sniffImage, type ImageKind, type ImageMediaType } from './sniff.js';
 
 const JPEG_QUALITIES = [85, 70, 50];
 
@@ -23,7 +24,7 @@ export async function shrinkToFit(bytes: Uint8Array): Promise<Fit> {
   try {
     pixels = await decode(bytes, kind.mediaType);
   } catch (error) {
-    return { skipped: undecodable(kind.mediaType, error) };
+    return { skipped: undecodable(kind, error) };
   }
   const size = fittedSize(pixels.width, pixels.height, MAX_EDGE);
   const small = shrink(pixels, size.width, size.height);
@@ -44,8 +45,12 @@ const OUT_OF_MEMORY =
   /allocation failed|Buffer larger than|Invalid (?:typed )?array length|maxMemoryUsageInMB/i;
 
 /** Why the image could not be decoded, in a few words. */
-function undecodable(mediaType: ImageMediaType, error: unknown): string {
+function undecodable(kind: ImageKind, error: unknown): string {
+  const { mediaType } = kind;
   const message = error instanceof Error ? error.message : String(error);
+  // jpeg-js's own check of the cap (a caller that did not check it first): the same reason as ours.
+  if (/maxResolutionInMP limit exceeded/.test(message))
+    return overPixelCap(kind.width, kind.height) ?? 'a damaged JPEG image';
   if (OUT_OF_MEMORY.test(message))
     return `too large to decode within ${DECODER_MEMORY_MB / 1024} GB of memory`;
   const what = `a damaged ${mediaType.slice(6).toUpperCase()} image`;

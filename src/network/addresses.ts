@@ -19,7 +19,9 @@ const RANGES: ReadonlyArray<readonly [Exclude<AddressKind, 'public'>, string, nu
   ['reserved', '240.0.0.0', 4, 'ipv4'], // reserved, and the broadcast address
   ['reserved', '::', 128, 'ipv6'],
   ['loopback', '::1', 128, 'ipv6'],
+  ['private', '64:ff9b:1::', 48, 'ipv6'], // local-use NAT64: an IPv4 address at the network's own offset
   ['private', 'fc00::', 7, 'ipv6'], // unique local
+  ['private', 'fec0::', 10, 'ipv6'], // site-local: deprecated, still routed inside some networks
   ['link-local', 'fe80::', 10, 'ipv6'],
   ['reserved', 'ff00::', 8, 'ipv6'], // multicast
 ];
@@ -33,17 +35,30 @@ const LISTS = new Map(
   }),
 );
 
+/** An IPv4 address in dotted form from two 16-bit groups. */
+const ipv4Of = (high: number, low: number): string =>
+  [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+
 /**
- * The 32 bits of an IPv4 address an IPv6 one carries (IPv4-mapped `::ffff:a.b.c.d`, or the NAT64 prefix
- * `64:ff9b::/96`), in dotted form: such an address reaches that IPv4 host, so it is judged as one.
+ * The IPv4 address an IPv6 one carries, in dotted form: such an address reaches that IPv4 host (through the
+ * host's own stack, a NAT64 or a relay), so it is judged as one. IPv4-compatible `::a.b.c.d` (but `::` and
+ * `::1`, which are IPv6's own), IPv4-mapped `::ffff:a.b.c.d`, IPv4-translated `::ffff:0:a.b.c.d`, the NAT64
+ * prefix `64:ff9b::/96`, 6to4 `2002:AABB:CCDD::/48`, and Teredo `2001:0::/32`, whose client (the host it
+ * reaches) is the last 32 bits inverted. The local-use NAT64 prefix `64:ff9b:1::/48` is not read here: where
+ * in it the IPv4 address sits depends on the network's own prefix length, so the whole range is private.
  */
 function embeddedIpv4(address: string): string | undefined {
-  const groups = expandIpv6(address);
-  if (!groups) return undefined;
-  const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
-  const nat64 = groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0);
-  if (!mapped && !nat64) return undefined;
-  return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+  const g = expandIpv6(address);
+  if (!g) return undefined;
+  const zero = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
+  const compatible = zero(0, 6) && (g[6] !== 0 || g[7]! > 1);
+  const mapped = zero(0, 5) && g[5] === 0xffff;
+  const translated = zero(0, 4) && g[4] === 0xffff && g[5] === 0;
+  const nat64 = g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6);
+  if (compatible || mapped || translated || nat64) return ipv4Of(g[6]!, g[7]!);
+  if (g[0] === 0x2002) return ipv4Of(g[1]!, g[2]!);
+  if (g[0] === 0x2001 && g[1] === 0) return ipv4Of(g[6]! ^ 0xffff, g[7]! ^ 0xffff);
+  return undefined;
 }
 
 /** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part read as two groups). */

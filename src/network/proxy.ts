@@ -1,9 +1,11 @@
 // The tools' proxy, outside the sandbox: every connection a tool makes to the proxy's port inside comes here
 // over the sandbox's bridge (a Unix socket). It speaks HTTP as a forward proxy does: `CONNECT host:port` opens
 // a tunnel (TLS passes through untouched: no certificate of ours), and a plain HTTP request names its host in
-// its absolute URI (or its Host header). It asks `decide` where each may go, then only pipes bytes: no body is
-// read, kept or logged. A forwarded port (a job's database on the runner's loopback, allowed by name) comes on
-// a socket of its own and goes, once allowed, to the one host and port it stands for.
+// its absolute URI (or its Host header). It asks `decide` where each may go. A tunnel carries the host it was
+// allowed for alone: its ClientHello names it (tunnel.ts), or its plain HTTP is read request by request, each
+// held to it. A request goes on framed by the proxy (requests.ts), never as raw bytes it did not frame. Bodies
+// are passed, never read, kept or logged. A forwarded port (a job's database on the runner's loopback, allowed
+// by name) comes on a socket of its own and goes, once allowed, to the one host and port it stands for.
 import {
   Agent,
   createServer,
@@ -13,20 +15,31 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { connect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { chmod } from 'node:fs/promises';
 import type { Refusal } from './policy.js';
+import {
+  inUnits,
+  parseAuthority,
+  passedHeaders,
+  refusalText,
+  requestFraming,
+  requestTarget,
+  type Route,
+  type Target,
+} from './requests.js';
+import {
+  HELLO_TIMEOUT_MS,
+  helloRefusal,
+  otherName,
+  reach,
+  readFirstBytes,
+  splice,
+  UNRECOGNIZED_NAME_ALERT,
+  type TunnelRefusal,
+} from './tunnel.js';
 
-export interface Target {
-  host: string;
-  port: number;
-}
-
-export interface Route {
-  address: string;
-  family: 4 | 6;
-  port: number;
-}
+export type { Route, Target };
 
 /** Where a request may go (addresses to try in turn), why not (a refusal), or why it cannot (a failed lookup). */
 export type Verdict = { routes: readonly Route[] } | { refused: Refusal } | { failed: string };
@@ -57,21 +70,6 @@ export interface Forward {
   target: Target;
 }
 
-/** Headers that belong to one hop (RFC 9110, 7.6.1), and the proxy's own: never passed on. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'proxy-authenticate',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
-
-/** How long an upstream host may take to accept a connection. */
-const CONNECT_TIMEOUT_MS = 30_000;
 /** How often the bytes through the proxy are summed (on the sockets' own counters: no work per chunk). */
 const BYTES_SAMPLE_MS = 1_000;
 
@@ -85,6 +83,9 @@ export class ToolProxy {
   /** Upstream connections for plain HTTP, kept alive and pooled by address and port. */
   readonly #agent = new Agent({ keepAlive: true, scheduling: 'lifo' });
   readonly #sampler: NodeJS.Timeout;
+  /** Reads the plain HTTP that tunnels carry, each connection held to its tunnel's host. */
+  readonly #inside = this.#httpServer();
+  readonly #tunnels = new WeakMap<Socket, Target>();
 
   private constructor(options: ProxyOptions) {
     this.#options = options;
@@ -98,16 +99,11 @@ export class ToolProxy {
     forwards: readonly Forward[] = [],
   ): Promise<ToolProxy> {
     const proxy = new ToolProxy(options);
-    const http = createServer({ requireHostHeader: false, requestTimeout: 0 });
+    const http = proxy.#httpServer();
     http.on('connection', (socket: Socket) => proxy.#track(socket));
     http.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => {
       void proxy.#tunnel(req, socket, head);
     });
-    http.on('request', (req: IncomingMessage, res: ServerResponse) => void proxy.#forward(req, res));
-    http.on('upgrade', (_req: IncomingMessage, socket: Socket) =>
-      answer(socket, 501, 'the sandbox proxy does not pass plain-HTTP upgrades on; use TLS (wss:, https:)'),
-    );
-    http.on('clientError', (_error, socket: Socket) => answer(socket, 400, 'not an HTTP request'));
     await proxy.#listen(http, path);
     for (const forward of forwards) {
       const server = createNetServer({ allowHalfOpen: true }, (socket) => {
@@ -131,6 +127,25 @@ export class ToolProxy {
     for (const server of this.#servers) server.close();
     for (const socket of this.#live) socket.destroy();
     this.#agent.destroy();
+  }
+
+  /** An HTTP server that reads requests (framed by Node's strict parser) and passes each on as its own. */
+  #httpServer(): Server {
+    const http = createServer({ requireHostHeader: false, requestTimeout: 0, insecureHTTPParser: false });
+    http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      void this.#forward(req, res, this.#tunnels.get(req.socket as Socket));
+    });
+    http.on('upgrade', (_req: IncomingMessage, socket: Socket) =>
+      answer(socket, 501, 'the sandbox proxy does not pass plain-HTTP upgrades on; use TLS (wss:, https:)'),
+    );
+    http.on('clientError', (error: Error & { reason?: string }, socket: Socket) =>
+      answer(
+        socket,
+        400,
+        `not an HTTP request the sandbox proxy passes on (${error.reason ?? error.message})`,
+      ),
+    );
+    return http;
   }
 
   async #listen(server: Server | NetServer, path: string): Promise<void> {
@@ -195,8 +210,67 @@ export class ToolProxy {
     if (!upstream) return;
     if (client.destroyed) return void upstream.destroy();
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length > 0) upstream.write(head);
-    splice(client, upstream);
+    this.#hold(client, upstream, target, head);
+  }
+
+  /**
+   * The tunnel's first bytes, read before any go further: a ClientHello naming the tunnel's host opens the
+   * splice, plain HTTP goes to the server for tunnels, anything else gets a TLS alert and is reported. The
+   * bytes are read again only once as many are in as the last reading asked for (bounded, and timed).
+   */
+  #hold(client: Socket, upstream: Socket, tunnel: Target, head: Buffer): void {
+    const chunks = head.length > 0 ? [head] : [];
+    let have = head.length;
+    let wanted = 1;
+    const stop = (): void => {
+      clearTimeout(timer);
+      client.off('data', take).off('close', gone);
+    };
+    const refuse = (refusal: TunnelRefusal): void => {
+      stop();
+      this.#options.onRefused({ ...refusal, port: tunnel.port, method: 'CONNECT', at: Date.now() });
+      client.end(UNRECOGNIZED_NAME_ALERT);
+      upstream.destroy();
+    };
+    const judge = (): void => {
+      if (have < wanted) return;
+      const bytes = Buffer.concat(chunks);
+      const first = readFirstBytes(bytes);
+      if ('more' in first) return void (wanted = first.more);
+      if ('problem' in first) return refuse({ host: tunnel.host, reason: first.problem });
+      stop();
+      if ('http' in first) {
+        upstream.destroy();
+        client.pause();
+        this.#tunnels.set(client, tunnel);
+        client.unshift(bytes);
+        this.#inside.emit('connection', client);
+        return void client.resume();
+      }
+      const refusal = helloRefusal(tunnel, first.tls);
+      if (refusal) return refuse(refusal);
+      upstream.write(bytes);
+      splice(client, upstream);
+    };
+    const take = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      have += chunk.length;
+      judge();
+    };
+    const gone = (): void => {
+      stop();
+      upstream.destroy();
+    };
+    const timer = setTimeout(() => {
+      if (have === 0) return gone();
+      refuse({
+        host: tunnel.host,
+        reason: `its TLS ClientHello did not come whole within ${HELLO_TIMEOUT_MS / 1000} s`,
+      });
+    }, HELLO_TIMEOUT_MS);
+    client.on('data', take).once('close', gone);
+    upstream.once('error', () => client.destroy());
+    judge();
   }
 
   /** A forwarded port: the connection goes to its one target once allowed, or is closed. */
@@ -208,11 +282,22 @@ export class ToolProxy {
     splice(client, upstream);
   }
 
-  async #forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** A plain request, framed again by the proxy; in a tunnel, only for the tunnel's host. */
+  async #forward(req: IncomingMessage, res: ServerResponse, tunnel?: Target): Promise<void> {
     const target = requestTarget(req);
     if ('problem' in target) return plain(res, 400, target.problem);
-    const verdict = await this.#verdict({ host: target.host, port: target.port }, req.method ?? 'GET');
-    if ('refused' in verdict) return plain(res, 403, refusalText(target, verdict.refused));
+    const framing = requestFraming(req.rawHeaders);
+    if ('problem' in framing) return plain(res, 400, `todo-agent refused the request: ${framing.problem}`);
+    const method = req.method ?? 'GET';
+    const other = tunnel && otherName(tunnel, target.host);
+    if (other) {
+      const refused = { host: other.host, port: tunnel.port };
+      this.#options.onRefused({ ...refused, reason: other.reason, method, at: Date.now() });
+      return plain(res, 403, refusalText(refused, other));
+    }
+    const to = tunnel ?? { host: target.host, port: target.port };
+    const verdict = await this.#verdict(to, method);
+    if ('refused' in verdict) return plain(res, 403, refusalText(to, verdict.refused));
     if ('failed' in verdict) return plain(res, 502, verdict.failed);
     const route = verdict.routes[0]!;
     const upstream = request({
@@ -222,7 +307,11 @@ export class ToolProxy {
       method: req.method,
       path: target.path,
       // Origin-form only: a host further on is never asked to proxy in turn.
-      headers: passedHeaders(req.rawHeaders, target.authority),
+      // The body framed by the proxy: chunks as chunks, a length as that length, and none as none.
+      headers: [
+        ...passedHeaders(req.rawHeaders, target.authority),
+        ...(framing.body === 'chunked' ? ['Transfer-Encoding', 'chunked'] : []),
+      ],
       setHost: false,
       agent: this.#agent,
     });
@@ -232,118 +321,15 @@ export class ToolProxy {
     });
     upstream.on('error', (error: NodeJS.ErrnoException) => {
       if (res.headersSent) return void res.destroy();
-      plain(res, 502, `could not reach ${target.host}:${target.port} (${error.code ?? error.message})`);
+      plain(res, 502, `could not reach ${to.host}:${to.port} (${error.code ?? error.message})`);
     });
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
-    req.pipe(upstream);
+    if (framing.body !== 'none') return void req.pipe(upstream);
+    req.resume();
+    upstream.end();
   }
-}
-
-/** What a host may hold before it is decided on (and named in a refusal): a name's or an address's characters. */
-const HOST_CHARACTERS = /^[\w.-]{1,253}$|^[0-9a-f:.]{2,45}$/i;
-
-/** `host:port` (`[v6]:port`) of a CONNECT request; undefined without a port or with no host in it. */
-export function parseAuthority(authority: string): Target | undefined {
-  const match = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(authority.trim());
-  if (!match) return undefined;
-  const host = match[1]!.replace(/^\[|\]$/g, '');
-  const port = Number(match[2]);
-  return port >= 1 && port <= 65_535 && HOST_CHARACTERS.test(host) ? { host, port } : undefined;
-}
-
-/** The host, port and path a plain HTTP request asks for: its absolute URI, else its Host header. */
-export function requestTarget(
-  req: Pick<IncomingMessage, 'url' | 'headers'>,
-): (Target & { path: string; authority: string }) | { problem: string } {
-  const raw = req.url ?? '';
-  let url: URL;
-  try {
-    url = /^[a-z][a-z0-9+.-]*:/i.test(raw) ? new URL(raw) : new URL(raw, `http://${req.headers.host ?? ''}`);
-  } catch {
-    return {
-      problem: 'the sandbox proxy needs the host: an absolute URI (http://host/path) or a Host header',
-    };
-  }
-  if (url.protocol === 'https:') return { problem: 'https goes through CONNECT, not as a plain request' };
-  if (url.protocol !== 'http:')
-    return { problem: `the sandbox proxy passes http: and CONNECT on, not ${url.protocol}` };
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!HOST_CHARACTERS.test(host)) return { problem: 'the request names no host' };
-  return {
-    host,
-    port: Number(url.port || 80),
-    path: `${url.pathname}${url.search}`,
-    authority: url.host,
-  };
-}
-
-/** The headers to pass on: without hop-by-hop ones (nor those `Connection` names), Host set to `authority`. */
-export function passedHeaders(raw: readonly string[], authority?: string): string[] {
-  const named = new Set<string>();
-  for (let i = 0; i < raw.length; i += 2)
-    if (raw[i]!.toLowerCase() === 'connection')
-      for (const name of raw[i + 1]!.split(',')) named.add(name.trim().toLowerCase());
-  const kept: string[] = authority === undefined ? [] : ['Host', authority];
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name) || named.has(name) || (authority !== undefined && name === 'host')) continue;
-    kept.push(raw[i]!, raw[i + 1]!);
-  }
-  return kept;
-}
-
-/** Connects to the first route that answers. */
-async function reach(routes: readonly Route[]): Promise<Socket> {
-  let last: unknown = new Error('no address');
-  for (const route of routes) {
-    try {
-      return await new Promise<Socket>((resolve, reject) => {
-        const socket = connect({
-          host: route.address,
-          port: route.port,
-          family: route.family,
-          allowHalfOpen: true,
-        });
-        socket.setNoDelay(true);
-        socket.setTimeout(CONNECT_TIMEOUT_MS, () =>
-          socket.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
-        );
-        socket.once('connect', () => {
-          socket.setTimeout(0);
-          socket.removeListener('error', reject);
-          resolve(socket);
-        });
-        socket.once('error', reject);
-      });
-    } catch (error) {
-      last = error;
-    }
-  }
-  throw last;
-}
-
-/** Pipes both ways; either side closing or failing ends the other. */
-function splice(one: Socket, other: Socket): void {
-  one.pipe(other);
-  other.pipe(one);
-  const end = (): void => {
-    one.destroy();
-    other.destroy();
-  };
-  for (const socket of [one, other]) {
-    socket.once('error', end);
-    socket.once('close', end);
-  }
-}
-
-/** The answer's text: what was refused, why, and what would allow it. */
-export function refusalText(target: Target, refusal: Refusal): string {
-  const allow = refusal.allow
-    ? ` To allow it, add ${refusal.allow} to the workflow's allowed_hosts input.`
-    : '';
-  return `todo-agent refused ${target.host}:${target.port}: ${refusal.reason}.${allow}`;
 }
 
 function refuse(
@@ -376,18 +362,8 @@ function plain(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, {
     'Content-Type': 'text/plain; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
+    // After a request the proxy would not read, nothing more on the connection is read as one.
+    ...(status === 400 ? { Connection: 'close' } : {}),
   });
   res.end(body);
-}
-
-/** A byte count in the largest binary unit it fills. */
-function inUnits(bytes: number): string {
-  const [unit, size] = (
-    [
-      ['GiB', 2 ** 30],
-      ['MiB', 2 ** 20],
-      ['KiB', 2 ** 10],
-    ] as const
-  ).find(([, size]) => bytes >= size) ?? ['bytes', 1];
-  return `${Math.round((bytes / size) * 10) / 10} ${unit}`;
 }

@@ -88,8 +88,13 @@ const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': 
  * the API's own redaction would no longer know them, yet they render as themselves.
  */
 export function escapeMarkdown(text: string): string {
+  return escapeFolded(foldWhitespace(redactor.redact(text)));
+}
+
+/** escapeMarkdown's escaping alone, of text already redacted and folded to one line. */
+function escapeFolded(text: string): string {
   return (
-    foldWhitespace(redactor.redact(text))
+    text
       // Mentions and email autolinks: a zero-width joiner after '@' breaks both.
       .replace(/@/g, `@${ZERO_WIDTH_JOINER}`)
       // URL autolinks: GitHub links "scheme://" and "www."; a zero-width space breaks the pattern.
@@ -100,4 +105,17 @@ export function escapeMarkdown(text: string): string {
       // cannot be read as a heading's closing sequence.
       .replace(/[&<>]|#(?!\d)|[\\`*_[\]()|~!${}]/g, (c) => HTML_ENTITIES[c] ?? `\\${c}`)
   );
+}
+
+/**
+ * A sentence of our own for Markdown: what it writes between backticks (`github_token`, `.github/workflows/`)
+ * renders as code, and everything else as escaped text, so that the same sentence reads right in the log and
+ * renders once, never with its backticks or underscores shown as backslash escapes. Any text it quotes from
+ * elsewhere is escaped like the rest; a code span of it cannot break out (its fence outgrows what it holds).
+ */
+export function markdownSentence(text: string): string {
+  const folded = foldWhitespace(redactor.redact(text));
+  const parts = folded.split(/`([^`]+)`/);
+  // Odd places hold what stood between a pair of backticks; an unpaired backtick stays in the text, escaped.
+  return parts.map((part, i) => (i % 2 === 1 ? codeSpan(part) : escapeFolded(part))).join('');
 }

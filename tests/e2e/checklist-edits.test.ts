@@ -172,7 +172,7 @@ describe('a checklist edited while the run goes', () => {
     expect(checklist().body).toContain('- [x] Update the README');
     expect(world.github.violations).toEqual([]);
     expect(world.model.violations).toEqual([]);
-  }, 60_000); // the first edit waits for the 10 s watch
+  }, 150_000); // the first edit waits for the 10 s watch; a loaded machine stretches every step around it
 
   it('takes no list line from a failed check’s output as the maintainer’s: `continue` hears of no edit', async () => {
     const item = { id: '1', text: 'Write the notes', activeForm: 'Writing the notes' };

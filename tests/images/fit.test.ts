@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { fitImage, MAX_EDGE, MAX_IMAGE_BASE64_BYTES } from '../../src/images/fit.js';
 import { imageMagic, sniffImage, webpFrameSize } from '../../src/images/sniff.js';
 import { shrink } from '../../src/images/scale.js';
-import { gifFrameBomb, pngBomb, webpCanvasLie } from '../support/hostile-images.js';
+import { gifFrameBomb, jpegClaiming, pngBomb, webpCanvasLie } from '../support/hostile-images.js';
 import { webp } from '../support/webp.js';
 
 function rgba(width: number, height: number, pixel: (x: number, y: number) => number[]): Uint8Array {
@@ -160,10 +160,34 @@ describe('fitImage', async () => {
       skipped:
         'a damaged GIF image: its first frame (60000×60000 px at 0,0) lies outside its 2000×10 px screen',
     });
-    expect(await fitImage(webpCanvasLie([2000, 2000], [16_000, 16_000]))).toEqual({
+    expect(await fitImage(webpCanvasLie([2000, 2000], [16_000, 300]))).toEqual({
       skipped:
-        'a damaged WEBP image: its picture (16000×16000 px) is not the size of its canvas (2000×2000 px)',
+        'a damaged WEBP image: its picture (16000×300 px) is not the size of its canvas (2000×2000 px)',
     });
+  });
+
+  it('refuses from its header alone a picture that claims more pixels than the cap, in each format', async () => {
+    // Headers with nothing after them: a decoder would call each damaged, so the reason shows none started.
+    const pngHead = Buffer.alloc(33);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(pngHead);
+    pngHead.writeUInt32BE(13, 8);
+    pngHead.write('IHDR', 12, 'latin1');
+    pngHead.writeUInt32BE(8000, 16);
+    pngHead.writeUInt32BE(8000, 20);
+    pngHead.set([8, 6], 24);
+    const gifHead = Buffer.alloc(13);
+    gifHead.write('GIF89a', 0, 'latin1');
+    gifHead.writeUInt16LE(8000, 6);
+    gifHead.writeUInt16LE(8000, 8);
+    const cap = { skipped: 'too large to scale (8000×8000 px; the most is 25 megapixels)' };
+    for (const head of [pngHead, jpegClaiming(8000, 8000), gifHead, webpHeader(8000, 8000)])
+      expect(await fitImage(head)).toEqual(cap);
+    // A WebP's bitstream that claims more than its canvas is refused the same way.
+    expect(await fitImage(webpCanvasLie([2000, 2000], [16_000, 16_000]))).toEqual({
+      skipped: 'too large to scale (16000×16000 px; the most is 25 megapixels)',
+    });
+    // At the cap, a picture is decoded (and found damaged here, having no pixels).
+    expect(await fitImage(webpHeader(5000, 5000))).toEqual({ skipped: 'an animated or damaged WebP image' });
   });
 
   it('keeps every image within the API’s 5 MB of base64, even noise that PNG cannot compress', async () => {

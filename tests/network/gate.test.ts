@@ -242,6 +242,21 @@ describe('what the gate refuses, and how it says so', () => {
     expect(JSON.stringify(kept)).not.toContain('secret');
   });
 
+  it('a tunnel to an allowed host that names another in its TLS hello (domain fronting): an alert, a line naming it', async () => {
+    const before = git.requests.length;
+    const result = await inSandbox(
+      `curl -sS --cacert ca.pem --connect-to front.todo-agent.test:443:${GIT_HOST}:443 https://front.todo-agent.test/hello 2>&1; ` +
+        `curl -sS --cacert ca.pem https://${GIT_HOST}/hello`,
+    );
+    expect(result.output).toMatch(/unrecognized name/i);
+    expect(result.output).toContain(`hello from ${GIT_HOST}\n`);
+    expect(result.output.trim().split('\n').at(-1)).toBe(
+      `[todo-agent: the network gate refused front.todo-agent.test:443: front.todo-agent.test is not ${GIT_HOST}, the host this tunnel was allowed for]`,
+    );
+    // The server saw the second request alone.
+    expect(git.requests.slice(before)).toEqual(['GET /hello']);
+  });
+
   it('an allowed name that leads to loopback unmarked (DNS rebinding): refused, by a wildcard and by a registry setting alike', async () => {
     const before = npm.requests.length;
     const result = await inSandbox(

@@ -1,15 +1,18 @@
 // The tools' proxy on a Unix socket, as the sandbox's bridge reaches it, with real clients: raw CONNECTs,
-// node:http requests, and the upstream servers they lead to on 127.0.0.1.
+// node:http requests, TLS through tunnels, undici (Node's fetch) through its proxy agent, and the upstream
+// servers they lead to on 127.0.0.1, one behind a tap that logs every byte it is sent.
 import { createServer as createHttpServer, request, type IncomingHttpHeaders } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { connect, createServer as createTcpServer, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
+import { ProxyAgent, request as undiciRequest } from 'undici';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { handshake, records, sni } from '../support/network/client-hello.js';
+import { selfSigned } from '../support/network/git-https.js';
 import {
-  parseAuthority,
-  passedHeaders,
-  requestTarget,
   ToolProxy,
   type ProxyLimits,
   type RefusedRequest,
@@ -19,24 +22,52 @@ import {
 
 const dir = await mkdtemp(path.join(tmpdir(), 'todo-agent-proxy-'));
 
-const seen: Array<{ method?: string; url?: string; headers: IncomingHttpHeaders }> = [];
+const seen: Array<{ method?: string; url?: string; headers: IncomingHttpHeaders; body: string }> = [];
 const web = createHttpServer((req, res) => {
-  seen.push({ method: req.method, url: req.url, headers: req.headers });
-  res.writeHead(201, 'Made', { 'X-Upstream': 'yes', Connection: 'close, X-Hop', 'X-Hop': 'gone' });
-  res.end('upstream says hi');
+  let body = '';
+  req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+  req.on('end', () => {
+    seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+    res.writeHead(201, 'Made', { 'X-Upstream': 'yes', Connection: 'close, X-Hop', 'X-Hop': 'gone' });
+    res.end('upstream says hi');
+  });
 });
 const echo = createTcpServer({ allowHalfOpen: true }, (socket) => socket.pipe(socket));
+/** Every byte sent to the web server through the tap, as it came. */
+let tapped = '';
+const tap = createTcpServer((socket) => {
+  const inner = connect((web.address() as { port: number }).port, '127.0.0.1');
+  socket.on('data', (chunk: Buffer) => (tapped += chunk.toString('latin1')));
+  socket.pipe(inner).pipe(socket);
+  inner.on('error', () => socket.destroy());
+  socket.on('error', () => inner.destroy());
+});
+const certDir = await mkdtemp(path.join(tmpdir(), 'todo-agent-proxy-cert-'));
+const { key, cert } = await selfSigned(certDir, 'tls.test');
+/** The bytes each TLS connection sent the TLS server (0: it was handed nothing). */
+const tlsBytes: number[] = [];
+const tls = createHttpsServer({ key, cert }, (_req, res) => res.end('tls says hi'));
+tls.on('connection', (socket: Socket) => socket.on('close', () => tlsBytes.push(socket.bytesRead)));
 await Promise.all(
-  [web, echo].map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))),
+  [web, echo, tap, tls].map(
+    (server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve)),
+  ),
 );
-const webPort = (web.address() as { port: number }).port;
-const echoPort = (echo.address() as { port: number }).port;
+const portOf = (server: { address(): unknown }) => (server.address() as { port: number }).port;
+const [webPort, echoPort, tapPort, tlsPort] = [web, echo, tap, tls].map(portOf) as [
+  number,
+  number,
+  number,
+  number,
+];
 
-/** The decisions, as the gate would make them: two hosts lead to the servers, one is refused, one unknown. */
+/** The decisions, as the gate would make them: some hosts lead to the servers, one is refused, one unknown. */
 async function decide({ host }: Target): Promise<Verdict> {
-  if (host === 'web.test') return { routes: [{ address: '127.0.0.1', family: 4, port: webPort }] };
-  if (host === 'echo.test' || host === 'svc.test')
-    return { routes: [{ address: '127.0.0.1', family: 4, port: echoPort }] };
+  const to = (port: number): Verdict => ({ routes: [{ address: '127.0.0.1', family: 4, port }] });
+  if (host === 'web.test') return to(webPort);
+  if (host === 'tap.test') return to(tapPort);
+  if (host === 'tls.test') return to(tlsPort);
+  if (host === 'echo.test' || host === 'svc.test') return to(echoPort);
   if (host === 'gone.test') return { failed: 'gone.test could not be looked up (ENOTFOUND)' };
   return { refused: { reason: `${host} is not in the allowlist`, allow: host } };
 }
@@ -60,8 +91,9 @@ async function openProxy(
 
 afterAll(async () => {
   for (const proxy of opened) proxy.close();
-  await Promise.all([web, echo].map((server) => new Promise((resolve) => server.close(resolve))));
+  await Promise.all([web, echo, tap, tls].map((server) => new Promise((resolve) => server.close(resolve))));
   await rm(dir, { recursive: true, force: true });
+  await rm(certDir, { recursive: true, force: true });
 });
 
 const main = await openProxy('main');
@@ -113,11 +145,13 @@ function viaProxy(socketPath: string, target: string, headers: Record<string, st
 
 describe('CONNECT', () => {
   it('opens a tunnel to an allowed host and passes bytes both ways, those sent with the request included', async () => {
+    const hello = records(handshake([sni('echo.test')])).toString('latin1');
     const client = raw(main.socketPath);
-    client.socket.write('CONNECT echo.test:443 HTTP/1.1\r\nHost: echo.test:443\r\n\r\nping ');
-    expect(await client.read(/ping $/)).toBe('HTTP/1.1 200 Connection Established\r\n\r\nping ');
+    client.socket.write(`CONNECT echo.test:443 HTTP/1.1\r\nHost: echo.test:443\r\n\r\n${hello}`, 'latin1');
+    const established = 'HTTP/1.1 200 Connection Established\r\n\r\n';
+    expect(await client.read(/echo\.test$/)).toBe(`${established}${hello}`);
     client.socket.write('pong');
-    expect(await client.read(/pong$/)).toMatch(/ping pong$/);
+    expect(await client.read(/pong$/)).toBe(`${established}${hello}pong`);
     client.socket.destroy();
   });
 
@@ -272,53 +306,169 @@ describe('a forwarded port', () => {
   });
 });
 
-describe('reading requests', () => {
-  it('parseAuthority takes host:port and [v6]:port, nothing else', () => {
-    expect(['a.test:443', '[::1]:5432', 'a.test', 'a.test:0', '<x>:443', ':443'].map(parseAuthority)).toEqual(
-      [
-        { host: 'a.test', port: 443 },
-        { host: '::1', port: 5432 },
-        undefined,
-        undefined,
-        undefined,
-        undefined,
-      ],
+/** A raw connection through a CONNECT tunnel the proxy opened: the socket once the 200 came. */
+async function tunnelTo(authority: string): Promise<Socket> {
+  const client = raw(main.socketPath);
+  client.socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`);
+  expect(await client.read(/\r\n\r\n/)).toBe('HTTP/1.1 200 Connection Established\r\n\r\n');
+  client.socket.removeAllListeners('data');
+  return client.socket;
+}
+
+/** TLS through a tunnel to tls.test, naming `servername` ('' for none): the answer to GET /, or the error. */
+async function tlsThrough(servername: string): Promise<string> {
+  const socket = await tunnelTo('tls.test:443');
+  return await new Promise((resolve) => {
+    const secure = connectTls({ socket, servername, ca: cert, checkServerIdentity: () => undefined });
+    secure.on('error', (error: NodeJS.ErrnoException) => resolve(`error: ${error.code ?? error.message}`));
+    secure.on('secureConnect', () => {
+      let text = '';
+      secure.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      secure.on('end', () => resolve(text.split('\r\n\r\n')[1] ?? text));
+      secure.write('GET / HTTP/1.1\r\nHost: tls.test\r\nConnection: close\r\n\r\n');
+    });
+  });
+}
+
+describe('a tunnel holds to the host it was allowed for', () => {
+  it('passes TLS whose ClientHello names that host, and refuses another name or none, reporting it', async () => {
+    expect(await tlsThrough('tls.test')).toBe('tls says hi');
+    while (tlsBytes.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    const before = tlsBytes.length;
+    expect(await tlsThrough('other.test')).toBe('error: ERR_SSL_TLSV1_UNRECOGNIZED_NAME');
+    expect(main.refused.at(-1)).toEqual({
+      host: 'other.test',
+      port: 443,
+      method: 'CONNECT',
+      reason: 'other.test is not tls.test, the host this tunnel was allowed for',
+      at: expect.any(Number),
+    });
+    expect(await tlsThrough('')).toBe('error: ERR_SSL_TLSV1_UNRECOGNIZED_NAME');
+    expect(main.refused.at(-1)?.reason).toBe(
+      'its TLS ClientHello names no server (SNI); a tunnel to tls.test must name it',
     );
+    // The TLS server was handed not a byte of either refused hello.
+    while (tlsBytes.length < before + 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(tlsBytes.slice(before)).toEqual([0, 0]);
   });
 
-  it('requestTarget reads an absolute URI before a Host header, and defaults to port 80', () => {
-    expect(requestTarget({ url: 'http://a.test:8080/p?q', headers: { host: 'b.test' } })).toEqual({
-      host: 'a.test',
-      port: 8080,
-      path: '/p?q',
-      authority: 'a.test:8080',
-    });
-    expect(requestTarget({ url: '/p', headers: { host: 'b.test' } })).toMatchObject({
-      host: 'b.test',
-      port: 80,
-    });
-    expect(requestTarget({ url: '/p', headers: {} })).toHaveProperty('problem');
+  it('reads a ClientHello spread over records and sent a byte at a time, then passes it whole', async () => {
+    const socket = await tunnelTo('echo.test:443');
+    const hello = records(handshake([sni('ECHO.test.')]), 40);
+    // Every byte of it is below 0x80: the connection's text is its bytes.
+    let echoed = '';
+    socket.on('data', (chunk: string) => (echoed += chunk));
+    socket.setNoDelay(true);
+    for (const byte of hello) {
+      socket.write(Buffer.from([byte]));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    while (echoed.length < hello.length) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(echoed).toBe(hello.toString('latin1'));
+    socket.destroy();
   });
 
-  it('passedHeaders drops hop-by-hop headers and those Connection names, and sets Host first', () => {
-    expect(
-      passedHeaders(
-        [
-          'host',
-          'x',
-          'Connection',
-          'X-A, close',
-          'X-A',
-          '1',
-          'Keep-Alive',
-          '5',
-          'X-B',
-          '2',
-          'TE',
-          'trailers',
-        ],
-        'a.test',
-      ),
-    ).toEqual(['Host', 'a.test', 'X-B', '2']);
+  it('reads plain HTTP through a tunnel request by request, each held to that host', async () => {
+    const before = seen.length;
+    const socket = await tunnelTo('web.test:80');
+    let text = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+    socket.write('GET /one HTTP/1.1\r\nHost: web.test\r\n\r\n');
+    while (!text.includes('upstream says hi')) await new Promise((resolve) => setTimeout(resolve, 10));
+    socket.write('GET /two HTTP/1.1\r\nHost: other.test\r\n\r\n');
+    while (!text.includes('403')) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(text).toContain(
+      'todo-agent refused other.test:80: other.test is not web.test, the host this tunnel was allowed for.',
+    );
+    expect(seen.slice(before).map((request) => request.url)).toEqual(['/one']);
+    expect(main.refused.at(-1)).toMatchObject({ host: 'other.test', port: 80, method: 'GET' });
+    socket.destroy();
+  });
+
+  it('serves undici (Node’s fetch), which tunnels plain HTTP through CONNECT, and refuses its other Host', async () => {
+    const relay = createTcpServer((socket) => socket.pipe(connect(main.socketPath)).pipe(socket));
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const dispatcher = new ProxyAgent(`http://127.0.0.1:${portOf(relay)}`);
+    try {
+      const before = seen.length;
+      const ok = await undiciRequest('http://web.test/via-undici?q=1', { dispatcher });
+      expect([ok.statusCode, await ok.body.text()]).toEqual([201, 'upstream says hi']);
+      expect(seen.slice(before).map((request) => [request.url, request.headers.host])).toEqual([
+        ['/via-undici?q=1', 'web.test'],
+      ]);
+      const other = await undiciRequest('http://web.test/', { dispatcher, headers: { host: 'other.test' } });
+      expect([other.statusCode, (await other.body.text()).trim()]).toEqual([
+        403,
+        'todo-agent refused other.test:80: other.test is not web.test, the host this tunnel was allowed for.',
+      ]);
+      expect(seen.length).toBe(before + 1);
+    } finally {
+      await dispatcher.close();
+      relay.close();
+    }
+  });
+});
+
+/** Sends `text` on a raw connection to the proxy and reads until the proxy closes it (or `until`). */
+async function rawExchange(text: string, until = /(?!)/): Promise<string> {
+  const client = raw(main.socketPath);
+  client.socket.write(text);
+  const answer = await client.read(until);
+  client.socket.destroy();
+  return answer;
+}
+
+describe('no request smuggling on the plain-HTTP path', () => {
+  const smuggled = 'GET /smuggled HTTP/1.1\r\nHost: evil.test\r\n\r\n';
+
+  it('frames a chunked body itself, a GET’s too: the upstream reads one request, its body as data', async () => {
+    tapped = '';
+    const before = seen.length;
+    const chunk = `${smuggled.length.toString(16)}\r\n${smuggled}\r\n0\r\n\r\n`;
+    const answer = await rawExchange(
+      `GET http://tap.test/a HTTP/1.1\r\nHost: tap.test\r\nTransfer-Encoding: chunked\r\n\r\n${chunk}`,
+      /upstream says hi/,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 201 Made/);
+    expect(seen.slice(before).map((request) => [request.method, request.url, request.body])).toEqual([
+      ['GET', '/a', smuggled],
+    ]);
+    expect(tapped).toMatch(/^GET \/a HTTP\/1\.1\r\n/);
+    expect(tapped.toLowerCase()).toContain('transfer-encoding: chunked\r\n');
+  });
+
+  it('passes a POST’s Content-Length body as exactly that many bytes', async () => {
+    const before = seen.length;
+    await rawExchange(
+      'POST http://tap.test/b HTTP/1.1\r\nHost: tap.test\r\nContent-Length: 5\r\n\r\nhello',
+      /says hi/,
+    );
+    expect(seen.slice(before).map((request) => [request.url, request.body])).toEqual([['/b', 'hello']]);
+  });
+
+  it.each([
+    ['CL.TE', 'Content-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nG'],
+    ['TE.CL', 'Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n8\r\nSMUGGLED\r\n0\r\n\r\n'],
+    ['TE.TE: xchunked', 'Transfer-Encoding: xchunked\r\nContent-Length: 4\r\n\r\n1234'],
+    ['TE.TE: two codings', 'Transfer-Encoding: chunked\r\nTransfer-Encoding: x\r\n\r\n0\r\n\r\n'],
+    ['TE.TE: identity first', 'Transfer-Encoding: identity, chunked\r\n\r\n0\r\n\r\n'],
+    ['TE.TE: a space before the colon', 'Transfer-Encoding : chunked\r\n\r\n0\r\n\r\n'],
+    ['TE.TE: a vertical tab', 'Transfer-Encoding: \x0bchunked\r\n\r\n0\r\n\r\n'],
+    ['TE.TE: folded onto the next line', 'Transfer-Encoding:\r\n chunked\r\n\r\n0\r\n\r\n'],
+    ['an obs-fold', 'X-A: b\r\n c\r\n\r\n'],
+    ['a bare LF in a header', 'X-A: b\nX-B: c\r\n\r\n'],
+    ['a bare CR in a header', 'X-A: b\rc\r\n\r\n'],
+    ['two lengths', 'Content-Length: 1\r\nContent-Length: 2\r\n\r\nab'],
+    ['two Host headers', 'Host: evil.test\r\n\r\n'],
+  ])('answers %s with 400 and closes: the upstream reads nothing of it', async (_case, rest) => {
+    tapped = '';
+    const before = seen.length;
+    const answer = await rawExchange(
+      `POST http://tap.test/c HTTP/1.1\r\nHost: tap.test\r\n${rest}${smuggled}`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer.match(/HTTP\/1\.1/g)).toHaveLength(1); // one answer, then the connection closed
+    expect(tapped).toBe('');
+    expect(seen.length).toBe(before);
   });
 });

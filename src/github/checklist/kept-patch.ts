@@ -1,6 +1,6 @@
 // The comment's block for work GitHub refused: the rule that refused, what to change, and the whole change
 // as a patch, collapsed, when it is small enough to attach.
-import { escapeMarkdown } from '../../text/markdown.js';
+import { markdownSentence } from '../../text/markdown.js';
 import { redactor } from '../../text/redact.js';
 
 export interface RefusedWork {
@@ -19,7 +19,7 @@ export function refusedWorkBlock({ rule, advice, patch }: RefusedWork, attach = 
   const lines: string[] = [];
   if (rule)
     lines.push(
-      `**GitHub refused the work:** ${escapeMarkdown(rule)}.${advice ? ` ${escapeMarkdown(advice)}` : ''}`,
+      `**GitHub refused the work:** ${markdownSentence(rule)}.${advice ? ` ${markdownSentence(advice)}` : ''}`,
     );
   if (patch !== undefined) {
     const text = redactor.redact(patch);

@@ -7,7 +7,7 @@ import { errorSentence } from '../../text/error-sentence.js';
 import type { Issues } from '../api/issues.js';
 import { statusOf } from '../octokit.js';
 import type { RepoLocation } from '../urls.js';
-import { outcomeOf, resumeOf, type DeliveredWork } from './outcome.js';
+import { outcomeOf, resumeOf, type DeliveredWork, type RunVerdict } from './outcome.js';
 import { PendingEdits } from './pending-edits.js';
 import { ChecklistProgress } from './progress.js';
 import type { ChecklistState } from './render.js';
@@ -96,7 +96,12 @@ export class LiveChecklist {
    * Stops watching, writes the run's outcome and delivery (and the run record's file name, to say where it
    * is), and returns the final body.
    */
-  async finish(result: AgentResult, delivery: DeliveredWork, recordFile?: string): Promise<string> {
+  async finish(
+    result: AgentResult,
+    delivery: DeliveredWork,
+    recordFile?: string,
+    verdict: RunVerdict = result.status,
+  ): Promise<string> {
     this.#stop();
     if (this.#look) {
       await this.#look;
@@ -104,7 +109,7 @@ export class LiveChecklist {
     }
     const progress = this.#progress;
     progress.update({
-      ...outcomeOf(result, delivery, this.options.repo),
+      ...outcomeOf(result, delivery, this.options.repo, verdict),
       ...(recordFile ? { record: recordFile } : {}),
       items: this.#edits.shown(result.todos),
       resume: { ...progress.state.resume, ...resumeOf(result, delivery, this.options.startBranch) },

@@ -18,6 +18,9 @@ export interface DeliveredWork {
   patch?: string;
 }
 
+/** How a run ended, as the step reports it: the agent's own end, or `partial` when a part was left out. */
+export type RunVerdict = AgentResult['status'] | 'partial';
+
 const PHASES: Record<AgentResult['status'], ChecklistPhase> = {
   completed: 'completed',
   incomplete: 'incomplete',
@@ -31,10 +34,12 @@ export function outcomeOf(
   result: AgentResult,
   delivery: DeliveredWork,
   where: RepoLocation,
+  verdict: RunVerdict = result.status,
 ): Partial<ChecklistState> {
   const pushed = delivery.pushedBranch;
   return {
-    phase: PHASES[result.status],
+    // Work that did not reach GitHub fails the step, and the heading says how (refused, or not delivered).
+    phase: verdict === 'partial' ? 'partial' : PHASES[result.status],
     turn: result.turns,
     usage: result.usage,
     costUsd: result.costUsd,

@@ -18,10 +18,19 @@ import {
   safeUrl,
   codeSpan,
   escapeMarkdown,
+  markdownSentence,
 } from '../../text/markdown.js';
 
 export type ChecklistPhase =
-  'planning' | 'working' | 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'refused' | 'planned';
+  | 'planning'
+  | 'working'
+  | 'completed'
+  | 'partial'
+  | 'incomplete'
+  | 'failed'
+  | 'cancelled'
+  | 'refused'
+  | 'planned';
 
 export interface ChecklistState {
   task: string;
@@ -66,6 +75,7 @@ const HEADINGS: Record<ChecklistPhase, string> = {
   planning: '🤖 todo-agent is working on:',
   working: '🤖 todo-agent is working on:',
   completed: '✅ todo-agent finished:',
+  partial: '⚠️ todo-agent finished, with a part left out:',
   incomplete: '⏸ todo-agent stopped:',
   failed: '❌ todo-agent failed:',
   cancelled: '⏹ todo-agent was cancelled:',
@@ -116,7 +126,7 @@ function renderWithin(state: ChecklistState, limits: TextLimits): string {
     state.phase === 'planned'
       ? [`### ${HEADINGS.planned} — comment \`${trigger} go\` to run it`, task]
       : [`### ${headingOf(state)} ${task}`];
-  const note = escapeMarkdown(shorten(firstLine(redactor.redact(state.note ?? '')), NOTE_MAX_CHARS));
+  const note = markdownSentence(shorten(firstLine(redactor.redact(state.note ?? '')), NOTE_MAX_CHARS));
   if (note) blocks.push(note);
   if (state.phase === 'planning') blocks.push('_planning…_');
   const helpers = state.helpers ?? [];

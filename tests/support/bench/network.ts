@@ -17,6 +17,7 @@ import { NETWORK_OFF_NOTE } from '../../../src/sandbox/limits.js';
 import { ROOT } from '../action-harness.js';
 import { makeWheel, startSimpleIndex } from '../network/registries.js';
 import { median } from './stats.js';
+import { measureTunnelCost, type TunnelCost } from './tunnel.js';
 
 const PYPI_HOST = 'pypi.bench.todo-agent.test';
 const SMALL_HOST = 'small.bench.todo-agent.test';
@@ -35,6 +36,8 @@ export interface NetworkCost {
   npmCi?: Timed & { packages: number };
   pipInstall: Timed & { wheels: number };
   smallRequest: { directMs: number; proxiedMs: number; addedMs: number; requests: number };
+  /** A new TLS connection through a tunnel, its ClientHello read by the proxy first (no sandbox). */
+  tunnel: TunnelCost;
   /** `tool_network: none`: how long each client took to fail, and whether its output says why. */
   offline: { npmMs: number; npmSaysWhy: boolean; pipMs: number; pipSaysWhy: boolean };
 }
@@ -222,6 +225,7 @@ export async function measureNetworkCost(reps: number, withNpm: boolean): Promis
         wheels: WHEELS,
       },
       smallRequest: { directMs, proxiedMs, addedMs: proxiedMs - directMs, requests: SMALL_REQUESTS },
+      tunnel: await measureTunnelCost(SMALL_REQUESTS),
       offline: {
         npmMs: npmOff.ms,
         npmSaysWhy: npmOff.exitCode !== 0 && npmOff.output.includes(NETWORK_OFF_NOTE),

@@ -300,7 +300,7 @@ export function verdicts(results: BenchResults): Row[] {
 }
 
 /** Measure 10: the network gate against every host, in the same run; `none`'s failures. */
-export function networkRows({ npmCi, pipInstall, smallRequest, offline }: NetworkCost): Row[] {
+export function networkRows({ npmCi, pipInstall, smallRequest, tunnel, offline }: NetworkCost): Row[] {
   const install = (what: string, t: NetworkCost['pipInstall'] | NonNullable<NetworkCost['npmCi']>): Row => ({
     measure: `10 network gate: ${what}`,
     value: `${t.ratio.toFixed(3)}× (${ms(median(t.allowlistMs))} behind the gate, ${ms(median(t.allMs))} with every host)`,
@@ -315,6 +315,12 @@ export function networkRows({ npmCi, pipInstall, smallRequest, offline }: Networ
       value: `${ms(smallRequest.addedMs)} (${ms(smallRequest.proxiedMs)} vs ${ms(smallRequest.directMs)} direct)`,
       target: '< 2 ms',
       verdict: check(smallRequest.addedMs < 2),
+    },
+    {
+      measure: '  network gate: added to a new TLS connection (tunnel, ClientHello read first)',
+      value: `${ms(tunnel.addedMs)} (${ms(tunnel.tunnelledMs)} vs ${ms(tunnel.directMs)} direct; reading the hello ${tunnel.readHelloUs.toFixed(1)} µs)`,
+      target: '—',
+      verdict: 'info',
     },
     {
       measure: '  tool_network: none, npm ci fails and says why',

@@ -20,7 +20,7 @@ export interface GitHttpsServer {
 }
 
 /** A certificate and key for `host`, valid a day. */
-async function selfSigned(dir: string, host: string): Promise<{ key: string; cert: string }> {
+export async function selfSigned(dir: string, host: string): Promise<{ key: string; cert: string }> {
   const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
   await run('openssl', [
     ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1'],
