@@ -125,7 +125,8 @@ describe('the task tool in the bundled action', () => {
     const parentRequests = world.model.requests.filter((request) => !isHelper(request));
     expect(helperRequests).toHaveLength(6);
     const bash = lastTexts(helperRequests[4]!)[0]!;
-    expect(bash).toMatch(/Read-only file system[^]*touch: 1/);
+    expect(bash).toContain('Read-only file system');
+    expect(bash).toContain('touch: 1');
     expect(bash).toContain(
       'the network gate refused exfil.todo-agent.test:80: exfil.todo-agent.test is not in the allowlist',
     );

@@ -338,7 +338,8 @@ describe("a read-only sandbox joined to the gate (the task tool's explore helper
         `touch probe.txt; echo "touch: $?"; curl -sS -o /dev/null -w 'registry: %{http_code}\\n' http://${NPM_HOST}/gate-left; curl -sS http://sibling-out.todo-agent.test/ 2>&1`,
         { cwd: ws, env, timeoutMs: 60_000, sandbox: sibling },
       );
-      expect(result.output).toMatch(/Read-only file system[^]*touch: 1/);
+      expect(result.output).toContain('Read-only file system');
+      expect(result.output).toContain('touch: 1');
       expect(result.output).toContain('registry: 200');
       expect(result.output.trim().split('\n').at(-1)).toBe(
         "[todo-agent: the network gate refused sibling-out.todo-agent.test:80: sibling-out.todo-agent.test is not in the allowlist; to allow it, add sibling-out.todo-agent.test to the workflow's allowed_hosts input]",
