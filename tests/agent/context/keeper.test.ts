@@ -15,6 +15,8 @@ import {
 } from '../../support/anthropic/server.js';
 import { ON_DEMAND_BETA, THRESHOLD_BETA } from '../../support/anthropic/compaction.js';
 import { awsEnv, startBedrockServer } from '../../support/providers/bedrock-server.js';
+import { startVertexServer } from '../../support/providers/vertex-server.js';
+import { startGoogleTokenServer } from '../../support/providers/google-token-server.js';
 
 const KEY = 'sk-ant-keeper-test-000000000000';
 /** A model both compaction pages list (and a 200k window); claude-sonnet-5-5 is not on them. */
@@ -216,3 +218,52 @@ describe(
     });
   },
 );
+
+describe('on Vertex AI (on demand is offered there) and on Bedrock (it is not)', { timeout: 120_000 }, () => {
+  it('compacts on demand through the Vertex SDK, the beta in the header', async () => {
+    const tokens = await startGoogleTokenServer();
+    const place = { project: 'todo-agent-test', region: 'us-east5' };
+    const stand = await startVertexServer(longReadScript(80), place, tokens);
+    close = async () => {
+      await stand.close();
+      await tokens.close();
+    };
+    vi.stubEnv('GOOGLE_APPLICATION_CREDENTIALS', await tokens.credentialsFile(dir));
+    vi.stubEnv('CLOUD_ML_REGION', place.region);
+    vi.stubEnv('GOOGLE_CLOUD_PROJECT', place.project);
+    const run = await longRun({
+      turns: 80,
+      budget: 30_000,
+      model: { provider: 'vertex', baseURL: stand.url, model: `${COMPACTING}@20260101` },
+    });
+    expect(stand.refusals).toEqual([]);
+    expect(stand.model.violations).toEqual([]);
+    expect(run.model.compaction).toBe('on-demand');
+    expect(run.result.status).toBe('completed');
+    expect(run.result.compactions).toBeGreaterThan(0);
+    const ask = stand.model.requests.find((r) => r.body.compaction)!;
+    expect(String(ask.headers['anthropic-beta'])).toContain(ON_DEMAND_BETA);
+    expect(stand.model.requests[ask.index + 1]!.body.messages[0].content[0].type).toBe('compaction');
+  });
+
+  it('the Bedrock stand-in refuses on-demand compaction, so a request that asked for it would fail', async () => {
+    for (const [name, value] of Object.entries(awsEnv())) vi.stubEnv(name, value);
+    const stand = await startBedrockServer([]);
+    close = () => stand.close();
+    const model = new Model({
+      provider: 'bedrock',
+      baseURL: stand.url,
+      maxRetries: 0,
+      model: `anthropic.${COMPACTING}-v1:0`,
+    });
+    expect(model.compaction).toBe('threshold');
+    const request = {
+      system: 's',
+      tools: [],
+      messages: [{ role: 'user' as const, content: 'hello' }],
+      maxTokens: 100,
+      summarize: true,
+    };
+    await expect(model.send(request)).rejects.toThrow(/not available on Amazon Bedrock/);
+  });
+});
