@@ -159,7 +159,8 @@ export class ContextKeeper {
   }
 
   async #appendRestatement(): Promise<void> {
-    const files = await this.run.options.changedFiles?.().catch(() => undefined);
+    const look = this.run.options.changedFiles;
+    const files = look ? await look().catch(() => null) : null;
     const text = restatement({
       firstMessage: this.run.firstText,
       items: this.run.todos.items,

@@ -9,8 +9,11 @@ export interface Restatement {
   items: readonly TodoItem[];
   /** What the maintainer said during the run (edits of the checklist), oldest first. */
   maintainer: readonly string[];
-  /** The files changed so far with their lines added and removed, as delivery counts them; undefined: none. */
-  files: string | undefined;
+  /**
+   * The files changed so far with their lines added and removed, as delivery counts them; undefined: none;
+   * null: not known here (a run without delivery, the CLI).
+   */
+  files: string | undefined | null;
 }
 
 /** The list as it stands, with the item in progress and what is being done for it. */
@@ -34,9 +37,11 @@ export function restatement({ firstMessage, items, maintainer, files }: Restatem
     maintainer.length > 0
       ? `The maintainer's edits of the checklist during this run, oldest first:\n\n${maintainer.map((text) => `- ${text.replace(/\n/g, '\n  ')}`).join('\n')}`
       : 'The maintainer has not edited the checklist during this run.',
-    files
-      ? `Files changed so far, with lines added (+) and removed (−):\n${files}`
-      : 'No file has been changed so far.',
+    files === null
+      ? '`git status` and `git diff` show the files changed so far.'
+      : files
+        ? `Files changed so far, with lines added (+) and removed (−):\n${files}`
+        : 'No file has been changed so far.',
   ];
   return sections.join('\n\n');
 }

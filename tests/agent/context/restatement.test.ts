@@ -37,5 +37,9 @@ describe('restatement', () => {
     expect(text).toContain('No todos.');
     expect(text).toContain('The maintainer has not edited the checklist during this run.');
     expect(text).toContain('No file has been changed so far.');
+    // Where no delivery counts them (the CLI), the model is told where to look instead.
+    const unknown = restatement({ firstMessage: 'task', items: [], maintainer: [], files: null });
+    expect(unknown).toContain('`git status` and `git diff` show the files changed so far.');
+    expect(unknown).not.toContain('No file has been changed');
   });
 });
