@@ -137,6 +137,19 @@ describe('compaction on demand (the Anthropic API, a model that offers it)', { t
     const { usage } = run.result;
     expect(usage.input_tokens + usage.cache_read_input_tokens).toBe(replyInput + spent);
     expect(run.result.costUsd).toBe(estimateCost(modelInfo(COMPACTING).prices, usage));
+    // The running total the cost cap reads (max_cost_usd checks estimateCost of it after every answer) takes
+    // the compaction in on the turn it happened: that turn's total grows by its reply and the compaction.
+    const firstCompaction = run.events.findIndex((e) => e.type === 'compaction');
+    const ends = run.events.flatMap((e, index) => (e.type === 'turn_end' ? [{ e, index }] : []));
+    const before = ends.filter(({ index }) => index < firstCompaction).at(-1)!.e;
+    const after = ends.find(({ index }) => index > firstCompaction)!.e;
+    const compacted = run.events[firstCompaction]!;
+    if (before.type !== 'turn_end' || after.type !== 'turn_end' || compacted.type !== 'compaction')
+      throw new Error('unexpected events');
+    const read = (u: typeof usage) =>
+      u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
+    expect(read(after.total) - read(before.total)).toBe(read(after.usage) + read(compacted.usage!));
+    expect(after.costUsd).toBeGreaterThan(before.costUsd);
     // The same script with clearing reminds exactly as often: a compaction is no turn.
     await server!.close();
     const cleared = await longRun({ turns: 120, budget: 40_000, compaction: 'off' });
