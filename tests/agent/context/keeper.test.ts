@@ -36,7 +36,12 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-type Body = { messages: { role: string; content: { type: string; text?: string; signature?: string }[] }[] };
+type Body = {
+  messages: {
+    role: string;
+    content: { type: string; text?: string; signature?: string; content?: string | null }[];
+  }[];
+};
 
 /** A long run reading a file every turn on a compacting model, held to `budget`. */
 async function longRun(options: {
@@ -231,6 +236,35 @@ describe(
     });
   },
 );
+
+describe('a threshold compaction without a summary', { timeout: 120_000 }, () => {
+  it('goes back as it came (the API takes it as a no-op), nothing is re-stated, and the run clears and completes', async () => {
+    for (const [name, value] of Object.entries(awsEnv())) vi.stubEnv(name, value);
+    const stand = await startBedrockServer(longReadScript(100), undefined, { summary: () => null });
+    close = () => stand.close();
+    const run = await longRun({
+      turns: 100,
+      budget: 100_000,
+      fileChars: 12_000,
+      model: { provider: 'bedrock', baseURL: stand.url, model: `anthropic.${COMPACTING}-v1:0` },
+    });
+    expect(stand.model.violations).toEqual([]);
+    expect(run.result.status).toBe('completed');
+    const told = compactionsOf(run.events);
+    expect(told.length).toBeGreaterThan(0);
+    expect(told.every((e) => e.type === 'compaction' && !e.summarized)).toBe(true);
+    expect(run.result.compactions).toBeUndefined();
+    expect(run.events.some((e) => e.type === 'nudge' && e.kind === 'context_compacted')).toBe(false);
+    // The empty block went back in the history it came in, as returned.
+    const sentBack = stand.model.requests.some((r) =>
+      (r.body as Body).messages.some((m) =>
+        m.content.some((b) => b.type === 'compaction' && b.content === null),
+      ),
+    );
+    expect(sentBack).toBe(true);
+    expect(run.events.some((e) => e.type === 'nudge' && e.kind === 'context_cleared')).toBe(true);
+  });
+});
 
 describe('on Vertex AI (on demand is offered there) and on Bedrock (it is not)', { timeout: 120_000 }, () => {
   it('compacts on demand through the Vertex SDK, the beta in the header', async () => {
