@@ -231,6 +231,7 @@ describe('the layout', () => {
       'action',
       'agent',
       'agent/briefing',
+      'agent/context',
       'agent/todo',
       'agent/tools',
       'agent/tools/syntax',
