@@ -14,6 +14,7 @@ import {
   measurePeakMemory,
 } from '../tests/support/bench/cli.js';
 import { measureColdLoop } from '../tests/support/bench/cold-loop.js';
+import { compactionTable, measureCompaction } from '../tests/support/bench/compaction.js';
 import { measureDistSize } from '../tests/support/bench/dist.js';
 import { measureLoopOverhead } from '../tests/support/bench/loop.js';
 import { measureSandboxCost } from '../tests/support/bench/sandbox.js';
@@ -132,7 +133,10 @@ async function main(): Promise<void> {
     options: {
       quick: { type: 'boolean', default: false },
       out: { type: 'string' },
-      /** `network`: measure 10 alone (it reaches the npm registry, and takes a while). */
+      /**
+       * `network`: measure 10 alone (it reaches the npm registry, and takes a while). `compaction`: the
+       * 300-turn script on a compacting model, with compaction and with clearing (issue 36).
+       */
       only: { type: 'string' },
     },
   });
@@ -144,6 +148,15 @@ async function main(): Promise<void> {
   const network = () => step('10 network gate', () => measureNetworkCost(reps.network, !values.quick));
   let results: Partial<BenchResults>;
   let rows: Row[];
+  if (values.only === 'compaction') {
+    const measured = await step('12 compaction against clearing, 300 turns', () => measureCompaction());
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(out, `${JSON.stringify({ compaction: measured, load: loadavg() }, null, 2)}\n`);
+    process.stdout.write(
+      `\n${compactionTable(measured)}\n\nload ${loadBefore.toFixed(2)} → ${(loadavg()[0] ?? 0).toFixed(2)}, ${Math.round((Date.now() - started) / 1000)} s. Written to ${out}\n`,
+    );
+    return;
+  }
   if (values.only === 'network') {
     const measured = await network();
     results = { network: measured };

@@ -231,6 +231,7 @@ describe('the layout', () => {
       'action',
       'agent',
       'agent/briefing',
+      'agent/context',
       'agent/helpers',
       'agent/todo',
       'agent/tools',

@@ -25,6 +25,8 @@ export async function agentOptions(
     inbox: () => InboxEntry[];
     /** The delivery's preview (session.ts), for the model's last look; absent for a plan. */
     review?: () => Promise<DeliveryList | undefined>;
+    /** The files changed so far (session.ts), re-stated after a compaction; absent for a plan. */
+    changedFiles?: () => Promise<string | undefined>;
   },
 ): Promise<AgentOptions> {
   const { inputs } = settings;
@@ -66,6 +68,7 @@ export async function agentOptions(
     inbox: watch.inbox,
     // The agent never learns of git: it is handed a last look at what delivery will commit, as text.
     ...(watch.review ? { review: watch.review } : {}),
+    ...(watch.changedFiles ? { changedFiles: watch.changedFiles } : {}),
     signal,
     redaction: redactor,
     secrets,
@@ -73,10 +76,13 @@ export async function agentOptions(
 }
 
 /** The model settings beyond the client's connection: effort, prices, and where its notices go. */
-export function modelChoices(settings: Settings): Pick<ModelOptions, 'effort' | 'pricePerMtok' | 'onNotice'> {
-  const { effort, price_per_mtok } = settings.inputs;
+export function modelChoices(
+  settings: Settings,
+): Pick<ModelOptions, 'effort' | 'pricePerMtok' | 'onNotice' | 'compaction'> {
+  const { effort, price_per_mtok, compaction } = settings.inputs;
   return {
     ...(effort ? { effort } : {}),
+    compaction,
     ...(price_per_mtok ? { pricePerMtok: price_per_mtok } : {}),
     onNotice: (message) => log.warning(message),
   };

@@ -71,7 +71,13 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     ];
     // A plan delivers nothing, so its model is shown no last look.
     const review = prepared.plan.kind === 'plan' ? undefined : () => session.preview();
-    const options = await agentOptions(request, prepared, { observers, inbox: checklist.inbox, review });
+    const changedFiles = review && (() => session.changedFiles());
+    const options = await agentOptions(request, prepared, {
+      observers,
+      inbox: checklist.inbox,
+      review,
+      ...(changedFiles ? { changedFiles } : {}),
+    });
     // The servers go first (each is stopped, then killed with everything it started), then the sandbox.
     const agentResult = await runAgent(options).finally(async () => {
       await prepared.mcp?.close();

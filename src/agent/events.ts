@@ -2,6 +2,7 @@
 import type { MessageParam } from '../model/messages.js';
 import type { ToolNetwork } from '../sandbox/namespaces.js';
 import type { Usage } from '../model/usage.js';
+import type { CompactionKind } from '../model/catalogue.js';
 import type { TodoItem } from './todo/todos.js';
 
 /** `planned`: a plan-only run ended with the model's plan, and changed nothing. */
@@ -23,6 +24,8 @@ export interface AgentResult {
   verify?: VerifyReport;
   /** The hosts the network gate refused the tools, most refused first; absent when it refused none. */
   refusedHosts?: readonly RefusedHost[];
+  /** Compactions on the server that brought a summary; absent when there was none. */
+  compactions?: number;
 }
 
 /** A host the network gate refused the tools in a run, and how often. */
@@ -94,6 +97,7 @@ export type NudgeKind =
   | 'continue'
   | 'more_tokens'
   | 'context_cleared'
+  | 'context_compacted'
   | 'verify_failed'
   | 'review'
   | 'maintainer';
@@ -133,6 +137,19 @@ export type AgentEvent =
     }
   | { type: 'nudge'; turn: number; kind: NudgeKind; text: string }
   | { type: 'verify'; turn: number; report: VerifyReport }
+  /**
+   * A compaction on the server: `summarized` when it brought a summary (the history now starts with its
+   * block), false when it came back without one or failed (a no-op: the run goes on, clearing if need be).
+   * `usage`: the compaction's own tokens and, at a threshold, the reply's.
+   */
+  | {
+      type: 'compaction';
+      turn: number;
+      kind: CompactionKind;
+      summarized: boolean;
+      stopReason: string | null;
+      usage?: Usage;
+    }
   /** The network gate refused a request of the tools' (its host, port and why; never a path or a body). */
   | { type: 'network_refused'; turn: number; host: string; port: number; reason: string; allow?: string }
   | { type: 'turn_end'; turn: number; stopReason: string | null; usage: Usage; total: Usage; costUsd: number }

@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS } from './defaults.js';
 import { childEnv } from '../sandbox/child-env.js';
-import { makeRoom, needsClearing } from './context.js';
+import { ContextKeeper } from './context/keeper.js';
 import { watchRefusals, type AgentObserver, type AgentResult, type NudgeKind } from './events.js';
 import { type ContentBlockParam, type Message } from '../model/messages.js';
 import { firstMessage, systemPrompt } from './briefing/prompt.js';
@@ -14,7 +14,7 @@ import { offerHelpers, toolShape, type Helpers } from './helpers/helpers.js';
 import type { Usage } from '../model/usage.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
 import type { ToolContext } from './tools/types.js';
-import { pictureBlocks, picturesOverLimit } from './pictures.js';
+import { pictureBlocks } from './pictures.js';
 import { failureMessage, VerifyGate, withFixItem } from './verify.js';
 import { addUsage, hasText, observedBlock, toolResult, Transcript, usageOf } from './turn.js';
 import {
@@ -29,7 +29,6 @@ import {
   type Reply,
 } from './endings.js';
 import {
-  contextNote,
   CONTINUE,
   CONTINUE_AFTER_CUT_OFF,
   cutOffCall,
@@ -73,6 +72,12 @@ class Run {
   picturesToCount: boolean;
   /** The network gate's refusals, told as events and counted for the result. */
   readonly refusals: ReturnType<typeof watchRefusals>;
+  /** The first message's text: the task and what came with it, re-stated after a compaction. */
+  readonly firstText: string;
+  /** What the maintainer said during the run (their edits of the checklist), oldest first. */
+  readonly maintainerWords: string[] = [];
+  /** Compaction on the server, or clearing, between two requests (context/keeper.ts). */
+  readonly keeper: ContextKeeper;
 
   constructor(readonly options: AgentOptions) {
     this.todos = new TodoManager(options.resumedTodos ?? [], options.helper?.session ?? MAIN_SESSION);
@@ -100,13 +105,15 @@ class Run {
     this.maxTokens = outputRoom(options.model.info).first;
     this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     this.verify = options.verify && new VerifyGate(options.verify, this.context);
-    this.transcript = new Transcript(firstMessage(options), pictureBlocks(options.pictures ?? []));
+    this.firstText = firstMessage(options);
+    this.transcript = new Transcript(this.firstText, pictureBlocks(options.pictures ?? []));
     this.picturesToCount = (options.pictures ?? []).some((picture) => picture.image);
     this.refusals = watchRefusals(
       options.sandbox?.network,
       (event) => this.emit(event),
       () => this.turn,
     );
+    this.keeper = new ContextKeeper(this);
   }
 
   /** Each turn: ask, record, answer (the tools, a nudge, or the end), report the turn, reply with notes. */
@@ -125,7 +132,7 @@ class Run {
       this.reminder.recordTurn(this.calledTodo);
       this.endTurn(response);
       if ('end' in reply) return this.finish(reply);
-      if (reply.content.length > 0) this.transcript.reply(this.withNotes(reply.content));
+      if (reply.content.length > 0) await this.replyWith(reply.content);
     }
     const check = allCompleted(this.todos.items) ? await this.checkCompleted(true) : undefined;
     return this.finish(turnLimitEnding(this.maxTurns, check));
@@ -140,6 +147,7 @@ class Run {
         tools: this.toolbox.requestTools,
         messages: this.transcript.messages,
         maxTokens: this.maxTokens,
+        ...(this.keeper.trigger ? { trigger: this.keeper.trigger } : {}),
         ...(this.options.signal ? { signal: this.options.signal } : {}),
       });
     } catch (error) {
@@ -265,31 +273,18 @@ class Run {
     return list.text;
   }
 
-  /** Adds the reminder and the context note when due: after every tool_result block, as the API requires. */
+  /** The next user turn, with its notes; then the history is kept inside the window before it is sent. */
+  async replyWith(content: ContentBlockParam[]): Promise<void> {
+    this.transcript.reply(this.withNotes(content));
+    await this.keeper.keep();
+  }
+
+  /** Adds the word from the maintainer and the reminder when due: after every tool_result, as the API requires. */
   withNotes(content: ContentBlockParam[]): ContentBlockParam[] {
     const notes: ContentBlockParam[] = this.takeInbox();
     const reminder = this.reminder.take(this.todos.items);
     if (reminder) notes.push(this.nudge('todo_reminder', reminder));
-    const { lastPrompt, lastOutput, messages } = this.transcript;
-    const overPictures = this.picturesToCount && picturesOverLimit(messages);
-    if (needsClearing(lastPrompt, lastOutput, this.budget) || overPictures) {
-      const fixed = [this.system, this.toolbox.definitions];
-      const room = makeRoom(messages, fixed, lastPrompt + lastOutput, this.budget);
-      if (room) {
-        // The history was rewritten: the next request adds only the turn that follows.
-        this.transcript.markSent();
-        notes.push(this.nudge('context_cleared', contextNote(room.dropped, this.todos.items)));
-      }
-    }
-    // Still over after clearing (the pictures are all recent): look again next turn.
-    this.picturesToCount = overPictures && picturesOverLimit(messages);
     return [...content, ...notes];
-  }
-
-  /** The prompt budget: the max_context_tokens setting, never more than the model's window. */
-  get budget(): number {
-    const window = this.options.model.info.window;
-    return Math.min(this.options.maxContextTokens ?? window, window);
   }
 
   /** Drains the inbox: applies each entry's list (a refused one is reported instead) and returns its texts. */
@@ -302,6 +297,7 @@ class Run {
       } catch (error) {
         refusal = refusedListNote(error);
       }
+      this.maintainerWords.push(text);
       return this.nudge('maintainer', `${text}${refusal}`);
     });
   }
@@ -322,6 +318,7 @@ class Run {
 
   record(response: Message): void {
     const text = this.transcript.record(response);
+    this.keeper.afterResponse(response);
     this.emit({
       type: 'response',
       turn: this.turn,
@@ -356,6 +353,7 @@ class Run {
       costUsd: this.cost(),
       ...(this.verify?.last ? { verify: this.verify.last } : {}),
       ...this.refusals.stop(),
+      ...(this.keeper.compactions > 0 ? { compactions: this.keeper.compactions } : {}),
     };
     this.emit({ type: 'end', result });
     return result;

@@ -51,6 +51,11 @@ export interface AgentOptions extends Briefing {
    * joined the list since.
    */
   review?: () => Promise<DeliveryList | undefined>;
+  /**
+   * The files changed so far, one line each with lines added and removed as delivery counts them, for the
+   * turn after a compaction; undefined when nothing changed. Unlike `review`, it claims nothing.
+   */
+  changedFiles?: () => Promise<string | undefined>;
   /** The thread's pictures, shown in the first message after its text. */
   pictures?: readonly ThreadPicture[];
   /** Reads this repository on GitHub for the github tool, outside the sandbox; absent, there is no such tool. */

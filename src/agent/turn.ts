@@ -1,5 +1,6 @@
 // The bookkeeping of a run's conversation: the messages so far, the tokens they cost, the model's last words.
 import { emptyUsage, promptTokens, type Usage } from '../model/usage.js';
+import { compactionUsage } from '../model/compaction.js';
 import type { ContentBlockParam, Message, MessageParam } from '../model/messages.js';
 import type { ResponseBlock } from './events.js';
 import type { FittedImage } from '../images/fit.js';
@@ -24,10 +25,11 @@ export class Transcript {
 
   /** Adds a response to the history and its usage to the totals. Returns its text ('' when it has none). */
   record(response: Message): string {
-    const usage = usageOf(response);
-    addUsage(this.usage, usage);
-    this.lastPrompt = promptTokens(usage);
-    this.lastOutput = usage.output_tokens;
+    this.addUsage(response);
+    // The top-level counts leave a compaction out: they are the size of the conversation as it now stands.
+    const sized = topLevelUsage(response);
+    this.lastPrompt = promptTokens(sized);
+    this.lastOutput = sized.output_tokens;
     // Empty text blocks would be refused when sent back, and an empty assistant turn is no turn at all.
     const content = response.content.filter((block) => block.type !== 'text' || block.text.trim() !== '');
     if (content.length > 0)
@@ -49,9 +51,14 @@ export class Transcript {
     return added;
   }
 
-  /** After a clearing rewrote the history: what it holds now counts as sent. */
-  markSent(): void {
-    this.#sent = this.messages.length;
+  /** Adds a response's tokens to the totals, a compaction's (reported in `usage.iterations`) included. */
+  addUsage(response: Message): void {
+    addUsage(this.usage, usageOf(response));
+  }
+
+  /** After a clearing or compaction rewrote the history: what it holds now counts as sent, but the newest `unsent`. */
+  markSent(unsent = 0): void {
+    this.#sent = this.messages.length - unsent;
   }
 
   /** The next user turn. */
@@ -93,7 +100,14 @@ export function hasText(message: Message): boolean {
   return message.content.some((block) => block.type === 'text' && block.text.trim() !== '');
 }
 
+/** A response's tokens: the reply's, and those of any compaction the API ran for it. */
 export function usageOf(message: Message): Usage {
+  const usage = topLevelUsage(message);
+  addUsage(usage, compactionUsage(message));
+  return usage;
+}
+
+function topLevelUsage(message: Message): Usage {
   const usage = message.usage;
   return {
     input_tokens: usage?.input_tokens ?? 0,

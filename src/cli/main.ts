@@ -36,7 +36,8 @@ import type { McpConfig } from '../settings/mcp-servers.js';
 import { mcpConfigFile, McpConfigError, startMcp } from './mcp.js';
 
 const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--provider P]
-                  [--base-url URL] [--max-context-tokens N] [--effort LEVEL] [--price-per-mtok IN,OUT]
+                  [--base-url URL] [--max-context-tokens N] [--effort LEVEL] [--compaction auto|off]
+                  [--price-per-mtok IN,OUT]
                   [--verify CMD] [--verify-attempts N] [--events FILE] [--transcript FILE]
                   [--tool-network allowlist|all|none] [--allowed-hosts LIST] [--no-sandbox]
                   [--mcp-config FILE] [--mcp-timeout S] [--max-parallel-tasks N] [--task-max-turns N]
@@ -46,7 +47,8 @@ Runs the agent on <task> in the current directory. --provider is anthropic (the 
 ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL for another endpoint), bedrock (AWS credentials and AWS_REGION)
 or vertex (Google application default credentials, CLOUD_ML_REGION and ANTHROPIC_VERTEX_PROJECT_ID).
 --max-context-tokens caps each request's prompt (default: the model's window); --effort is low, medium,
-high, xhigh or max (default: the model's own); --price-per-mtok prices a model the table lacks, in USD per
+high, xhigh or max (default: the model's own); --compaction auto (the default) compacts a long run on the
+server where the model offers it, off clears old tool results instead; --price-per-mtok prices a model the table lacks, in USD per
 million input and output tokens. --verify runs CMD once every item is completed, and sends a failure back
 to the model. --events writes every agent event to FILE as JSON Lines; --transcript writes the run record
 (requests, responses, tool calls, usage, the result) to FILE as the action does, and \`todo-agent show FILE\`
@@ -73,6 +75,7 @@ const OPTIONS = {
   'base-url': { type: 'string' },
   'max-context-tokens': { type: 'string' },
   effort: { type: 'string' },
+  compaction: { type: 'string' },
   'price-per-mtok': { type: 'string' },
   verify: { type: 'string' },
   'verify-attempts': { type: 'string' },
@@ -100,7 +103,7 @@ interface CliSettings {
     AgentOptions,
     'maxTurns' | 'bashTimeoutSeconds' | 'reminderRounds' | 'maxContextTokens' | 'tasks'
   >;
-  model: Pick<ModelOptions, 'effort' | 'pricePerMtok'>;
+  model: Pick<ModelOptions, 'effort' | 'pricePerMtok' | 'compaction'>;
   verify?: { command: string; attempts: number };
   network: ToolNetworkSetting;
   allowedHosts: HostRule[];
@@ -168,6 +171,7 @@ function readFlags(values: Flags, positionals: string[]): CliSettings {
     SETTING_RULES.max_context_tokens,
   );
   const effort = optional(values.effort, 'effort', SETTING_RULES.effort);
+  const compaction = ruled(values.compaction ?? '', 'compaction', SETTING_RULES.compaction);
   const pricePerMtok = optional(values['price-per-mtok'], 'price_per_mtok', SETTING_RULES.price_per_mtok);
   const attempts = wholeNumber('verify-attempts', values['verify-attempts'], 'verify_attempts');
   const command = values.verify?.trim();
@@ -175,7 +179,7 @@ function readFlags(values: Flags, positionals: string[]): CliSettings {
     task,
     provider,
     limits: { ...limits, ...(maxContextTokens ? { maxContextTokens } : {}) },
-    model: { ...(effort ? { effort } : {}), ...(pricePerMtok ? { pricePerMtok } : {}) },
+    model: { ...(effort ? { effort } : {}), ...(pricePerMtok ? { pricePerMtok } : {}), compaction },
     ...(command ? { verify: { command, attempts } } : {}),
     network: ruled(values['tool-network'] ?? '', 'tool_network', SETTING_RULES.tool_network),
     allowedHosts: allowedHostsFlag(values['allowed-hosts'] ?? ''),

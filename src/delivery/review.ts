@@ -18,16 +18,10 @@ export async function deliveryReview(
   { changes, heldBack, committed: delivered, workflows }: PendingChange,
 ): Promise<DeliveryList | undefined> {
   if (changes.length === 0) return undefined;
-  const counts = await git.lineCounts(startSha, { staged: true });
-  const lines = delivered.slice(0, MAX_REVIEW_FILES).map((change) => {
-    const { additions = 0, deletions = 0 } = counts.get(change.path) ?? {};
-    return `- ${change.path} (${STATUS[change.status] ?? 'changed'}, +${additions} −${deletions})`;
-  });
-  if (delivered.length > MAX_REVIEW_FILES)
-    lines.push(`- … and ${delivered.length - MAX_REVIEW_FILES} more files`);
+  const files = await fileLines(git, startSha, delivered);
   const text = [
     `Before delivery, the files that will be committed (${delivered.length}):`,
-    lines.join('\n') || '- (none)',
+    files || '- (none)',
     ...(heldBack.length
       ? ['Held back, never committed:', heldBack.map(({ path, why }) => `- ${path}: ${why}`).join('\n')]
       : []),
@@ -40,4 +34,23 @@ export async function deliveryReview(
     'If a file does not belong to the task (a build output, a cache, a scratch file), delete it now; otherwise the list is right and you can finish.',
   ].join('\n');
   return { text, paths: delivered.map((change) => change.path) };
+}
+
+/**
+ * One line per file that would be committed, with its status and lines added and removed (git's staged
+ * counts against the start): what the last look lists, and what the turn after a compaction re-states.
+ */
+export async function fileLines(
+  git: GitRepo,
+  startSha: string,
+  delivered: PendingChange['committed'],
+): Promise<string> {
+  const counts = await git.lineCounts(startSha, { staged: true });
+  const lines = delivered.slice(0, MAX_REVIEW_FILES).map((change) => {
+    const { additions = 0, deletions = 0 } = counts.get(change.path) ?? {};
+    return `- ${change.path} (${STATUS[change.status] ?? 'changed'}, +${additions} −${deletions})`;
+  });
+  if (delivered.length > MAX_REVIEW_FILES)
+    lines.push(`- … and ${delivered.length - MAX_REVIEW_FILES} more files`);
+  return lines.join('\n');
 }

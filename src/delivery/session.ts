@@ -9,7 +9,7 @@ import { log } from '../runner/output.js';
 import { BranchClaim, type BranchClaimOptions } from './branch-claim.js';
 import { deliver, type Delivery, type DeliveryRequest } from './deliver.js';
 import { pendingChange } from './pending-change.js';
-import { deliveryReview } from './review.js';
+import { deliveryReview, fileLines } from './review.js';
 
 /** What landing needs beyond what the session was opened with. */
 export type LandRequest = Omit<DeliveryRequest, keyof BranchClaimOptions>;
@@ -31,12 +31,9 @@ export class DeliverySession {
    * the run, and its text (git's, which may quote a file a link named) is not shown.
    */
   async preview(): Promise<DeliveryList | undefined> {
-    const { git, api, startSha } = this.#options;
+    const { git, startSha } = this.#options;
     try {
-      const disarmed = await disarmGitDirs(git.dir, git, [path.join(git.dir, '.git')]);
-      for (const sentence of putRightSentences({ ...disarmed, remade: false })) log.warning(sentence);
-      const lockedWorkflows = (await api.access.mayChangeWorkflows()) === false;
-      const pending = await pendingChange(git, startSha, { lockedWorkflows });
+      const pending = await this.#pending();
       const review = await deliveryReview(git, startSha, pending);
       if (review) this.#claim.stake(pending.committed);
       return review;
@@ -46,6 +43,30 @@ export class DeliverySession {
       );
       return undefined;
     }
+  }
+
+  /**
+   * The files changed so far, a line each with lines added and removed, for the model's turn after a
+   * compaction: the same look as preview() (between two tool calls), but it claims nothing. A failure costs
+   * the lines, never the run.
+   */
+  async changedFiles(): Promise<string | undefined> {
+    try {
+      const pending = await this.#pending();
+      if (pending.changes.length === 0) return undefined;
+      return await fileLines(this.#options.git, this.#options.startSha, pending.committed);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The workspace's git directories disarmed, then the work staged and sorted out (pending-change.ts). */
+  async #pending() {
+    const { git, api, startSha } = this.#options;
+    const disarmed = await disarmGitDirs(git.dir, git, [path.join(git.dir, '.git')]);
+    for (const sentence of putRightSentences({ ...disarmed, remade: false })) log.warning(sentence);
+    const lockedWorkflows = (await api.access.mayChangeWorkflows()) === false;
+    return await pendingChange(git, startSha, { lockedWorkflows });
   }
 
   /**

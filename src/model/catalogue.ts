@@ -2,6 +2,7 @@
 // and how it thinks. Checked 2026-12-03 in the platform docs ("Models overview", "Pricing", each model's
 // overview page). Prices change: this table, or the `price_per_mtok` input, is the one place to say so.
 import type { Usage } from './usage.js';
+import type { Provider } from './providers.js';
 
 /** The model a run uses when no `model` is given (kept here, away from the SDK, which settings need not load). */
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
@@ -35,6 +36,49 @@ export interface ModelInfo {
   defaultEffort?: Effort;
   /** Whether the model takes the API's tool search tool (and `defer_loading` on the tools it finds). */
   toolSearch: boolean;
+  /** The kinds of compaction on the server the model offers, on any platform (see COMPACTION_PLATFORMS). */
+  compaction: readonly CompactionKind[];
+}
+
+/**
+ * Compaction on the server: `on-demand` (a request with `compaction: {type: "summarize"}`, beta
+ * compact-2026-09-04) or `threshold` (`context_management.edits` with `compact_20260112`, beta
+ * compact-2026-01-12). The docs recommend on-demand wherever it is available.
+ */
+export const COMPACTION_KINDS = ['on-demand', 'threshold'] as const;
+export type CompactionKind = (typeof COMPACTION_KINDS)[number];
+
+/**
+ * The models the "Compaction on demand" and "Compaction at a token threshold" pages list as supported
+ * (the same list on both, checked 2026-12-07). Claude Sonnet 5.5 and the Haiku models are not on it.
+ */
+const COMPACTING = new Set([
+  'claude-fable-5-1',
+  'claude-mythos-5-1',
+  'claude-fable-5',
+  'claude-opus-5-5',
+  'claude-opus-5',
+  'claude-opus-4-8',
+  'claude-opus-4-7',
+  'claude-opus-4-6',
+  'claude-sonnet-5',
+  'claude-sonnet-4-6',
+]);
+
+/**
+ * Where each kind is offered, from the same pages' platform lists: on-demand is "not available" on Amazon
+ * Bedrock, threshold compaction is in beta on all three (Google Cloud is Vertex AI).
+ */
+export const COMPACTION_PLATFORMS: Record<CompactionKind, readonly Provider[]> = {
+  'on-demand': ['anthropic', 'vertex'],
+  threshold: ['anthropic', 'bedrock', 'vertex'],
+};
+
+/** The kind a run on `provider` uses: on-demand where offered, else threshold, else none (clearing). */
+export function compactionFor(info: ModelInfo, provider: Provider): CompactionKind | undefined {
+  return COMPACTION_KINDS.find(
+    (kind) => info.compaction.includes(kind) && COMPACTION_PLATFORMS[kind].includes(provider),
+  );
 }
 
 const prices = (input: number, output: number, cacheRead: number): Prices => ({
@@ -51,7 +95,7 @@ const K = 1_000;
  * (0.025× input), Opus 5.5 $0.20 and Sonnet 5.5 $0.10 (0.05×), every other model here 0.1× (Pricing page,
  * "Prompt caching", checked 2026-12-03; some translated model pages still show Sonnet 5.5 at $0.20).
  */
-const TABLE: Record<string, Omit<ModelInfo, 'family' | 'toolSearch'>> = {
+const TABLE: Record<string, Omit<ModelInfo, 'family' | 'toolSearch' | 'compaction'>> = {
   'claude-fable-5-1': {
     window: M,
     maxOutput: 128 * K,
@@ -155,6 +199,8 @@ const UNKNOWN: ModelInfo = {
   thinking: 'extended',
   // A request the model may refuse is worse than a larger prefix: an unknown model gets every tool loaded.
   toolSearch: false,
+  // Likewise a beta field: an unknown model keeps its context by clearing.
+  compaction: [],
 };
 
 /**
@@ -172,7 +218,9 @@ export function modelInfo(id: string): ModelInfo {
     if (after === '-' && /^-\d(-|$)/.test(id.slice(at + key.length))) continue; // claude-opus-4 in claude-opus-4-9
     if (!best || key.length > best.length) best = key;
   }
-  return best ? { family: best, ...TABLE[best]!, toolSearch: !WITHOUT_TOOL_SEARCH.has(best) } : UNKNOWN;
+  if (!best) return UNKNOWN;
+  const compaction = COMPACTING.has(best) ? COMPACTION_KINDS : [];
+  return { family: best, ...TABLE[best]!, toolSearch: !WITHOUT_TOOL_SEARCH.has(best), compaction };
 }
 
 /**

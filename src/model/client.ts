@@ -1,6 +1,14 @@
 // The one module that talks to the model: the official SDK, streaming, its own retries, cache markers.
 import Anthropic from '@anthropic-ai/sdk';
-import { DEFAULT_MODEL, resolveModel, type Effort, type ModelInfo } from './catalogue.js';
+import {
+  compactionFor,
+  DEFAULT_MODEL,
+  resolveModel,
+  type CompactionKind,
+  type Effort,
+  type ModelInfo,
+} from './catalogue.js';
+import { BETA, compactionFields } from './compaction.js';
 import { connect, platformModelId, SERVICE_NAMES, type MessagesClient, type Provider } from './providers.js';
 import { ProviderFields } from './provider-fields.js';
 import type { ContentBlockParam, Message, MessageParam, ToolParam } from './messages.js';
@@ -23,6 +31,8 @@ export interface ModelOptions {
   pricePerMtok?: { input: number; output: number };
   /** A sentence worth a warning in the log: an unknown model, an effort not sent, a recovery. */
   onNotice?: (message: string) => void;
+  /** `auto` (the default): compaction on the server where the model and platform offer it; `off`: clearing. */
+  compaction?: 'auto' | 'off';
 }
 
 export interface TurnRequest {
@@ -31,6 +41,10 @@ export interface TurnRequest {
   messages: readonly MessageParam[];
   maxTokens: number;
   signal?: AbortSignal;
+  /** On-demand compaction: this request asks for the summary of `messages` instead of a reply. */
+  summarize?: boolean;
+  /** Threshold compaction: the input tokens at which the API compacts (at least 50,000, else not asked). */
+  trigger?: number;
 }
 
 export class Model {
@@ -45,6 +59,8 @@ export class Model {
   readonly #fields: ProviderFields;
   /** Who serves the model, for error sentences: 'the Anthropic API', 'Amazon Bedrock' or 'Vertex AI'. */
   readonly service: string;
+  /** The compaction on the server this run uses, or undefined: the loop clears old tool results instead. */
+  readonly compaction: CompactionKind | undefined;
   #systemBlocks: Anthropic.TextBlockParam[] | undefined;
 
   constructor(options: ModelOptions = {}) {
@@ -59,6 +75,7 @@ export class Model {
     const { info, effort } = resolveModel(this.id, options, this.#notice);
     this.info = info;
     this.#fields = new ProviderFields(provider, effort);
+    this.compaction = options.compaction === 'off' ? undefined : compactionFor(info, provider);
   }
 
   /**
@@ -97,7 +114,9 @@ export class Model {
   }
 
   async #stream(request: TurnRequest): Promise<Message> {
-    const { fields, betas } = this.#fields.next;
+    const { fields, betas: fieldBetas } = this.#fields.next;
+    const kind = this.compaction;
+    const betas = kind ? [...fieldBetas, BETA[kind]] : fieldBetas;
     const params: Anthropic.MessageCreateParamsStreaming = {
       model: this.id,
       max_tokens: request.maxTokens,
@@ -106,6 +125,7 @@ export class Model {
       messages: withCacheBreakpoints(this.#fields.messages(request.messages)),
       stream: true,
       ...fields,
+      ...(kind ? compactionFields(kind, request) : {}),
     };
     // The SDK's stream helper reads `params`; the bytes sent are the same JSON, encoded a message at a time.
     // The platform SDKs rewrite the JSON they encoded themselves, so they get `params` alone.
@@ -114,8 +134,14 @@ export class Model {
       ? { body: encodeRequestBody(params), headers: { 'content-type': 'application/json', ...beta } }
       : { headers: beta };
     const client = await this.#client;
-    const stream = client.messages.stream(params, { signal: request.signal, ...options });
-    return await stream.finalMessage();
+    // Only the beta stream keeps a compaction block's summary and `usage.iterations` in the final message.
+    const stream = kind
+      ? client.beta.messages.stream(params as Anthropic.Beta.MessageCreateParamsStreaming, {
+          signal: request.signal,
+          ...options,
+        })
+      : client.messages.stream(params, { signal: request.signal, ...options });
+    return (await stream.finalMessage()) as Message;
   }
 }
 

@@ -26,6 +26,8 @@ export interface ProviderOptions {
 /** The part of an SDK client the model module uses: every platform client has it. */
 export interface MessagesClient {
   messages: { stream: Anthropic['messages']['stream'] };
+  /** The beta namespace: compaction's blocks and usage come whole only through its stream. */
+  beta: { messages: { stream: Anthropic['beta']['messages']['stream'] } };
 }
 
 export interface ProviderClient {

@@ -65,6 +65,13 @@ const LINE = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('turn_end'), turn: z.number(), usage, costUsd: z.number() }),
   z.object({
+    type: z.literal('compaction'),
+    turn: z.number(),
+    kind: z.enum(['on-demand', 'threshold']),
+    summarized: z.boolean(),
+    stopReason: z.string().nullable(),
+  }),
+  z.object({
     type: z.literal('network_refused'),
     turn: z.number(),
     host: z.string(),

@@ -131,6 +131,10 @@ export const SETTING_RULES = {
       `price_per_mtok must be two positive numbers of US dollars, "input,output" (like "3,15"), got '${value}'`,
   ),
   sandbox: rule(oneOf(['on', 'off'] as const, 'on'), (value) => `sandbox must be on or off, got '${value}'`),
+  compaction: rule(
+    oneOf(['auto', 'off'] as const, 'auto'),
+    (value) => `compaction must be auto or off, got '${value}'`,
+  ),
   tool_network: rule(
     parseToolNetwork,
     (value) => `tool_network must be allowlist, all or none, got '${value}'`,

@@ -89,6 +89,7 @@ const inputsSchema = z.object({
     }),
   max_context_tokens: optional(SETTING_RULES.max_context_tokens),
   effort: optional(SETTING_RULES.effort),
+  compaction: ruled(SETTING_RULES.compaction),
   price_per_mtok: optional(SETTING_RULES.price_per_mtok),
   sandbox: ruled(SETTING_RULES.sandbox),
   tool_network: ruled(SETTING_RULES.tool_network),

@@ -56,12 +56,19 @@ export function terminalReporter(screen: Screen): AgentObserver {
         if (!report.passed) screen.print(`${report.outputTail.replace(/^/gm, '    ').trimEnd()}\n`);
         break;
       }
+      case 'compaction':
+        screen.print(
+          event.summarized
+            ? `  ⇣ context compacted on the server (${event.kind})\n`
+            : `  ⇣ compaction on the server brought no summary (${event.stopReason ?? 'failed'}); the run goes on\n`,
+        );
+        break;
       case 'network_refused':
         screen.print(`  ⛔ network gate refused ${event.host}:${event.port}: ${event.reason}\n`);
         break;
       case 'end':
         screen.print(
-          `\n${event.result.status}: ${event.result.reason} (${event.result.turns} turns, ${event.result.toolCalls} tool calls)\n`,
+          `\n${event.result.status}: ${event.result.reason} (${event.result.turns} turns, ${event.result.toolCalls} tool calls${event.result.compactions ? `, ${event.result.compactions} compactions` : ''})\n`,
         );
         break;
       default:

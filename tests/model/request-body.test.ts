@@ -2,7 +2,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clearOldToolResults } from '../../src/agent/context.js';
+import { clearOldToolResults } from '../../src/agent/context/clearing.js';
 import { withCacheBreakpoints } from '../../src/model/client.js';
 import { type MessageParam } from '../../src/model/messages.js';
 import { encodeRequestBody } from '../../src/model/request-body.js';

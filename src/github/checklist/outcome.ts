@@ -43,6 +43,7 @@ export function outcomeOf(
     turn: result.turns,
     usage: result.usage,
     costUsd: result.costUsd,
+    ...(result.compactions ? { compactions: result.compactions } : {}),
     ...(result.verify ? { verify: result.verify } : {}),
     note:
       [result.status === 'completed' ? undefined : result.reason, delivery.note].filter(Boolean).join(' ') ||

@@ -39,6 +39,9 @@ export class ChecklistProgress {
       this.state.turn = event.turn;
       this.state.usage = event.total;
       this.state.costUsd = event.costUsd;
+    } else if (event.type === 'compaction') {
+      // Counted in the footer; rides along with the next write: a compaction changes nothing of the list.
+      if (event.summarized) this.state.compactions = (this.state.compactions ?? 0) + 1;
     } else if (event.type === 'verify') {
       this.update({ verify: event.report });
     } else if (event.type === 'network_refused') {

@@ -39,6 +39,8 @@ export interface ChecklistState {
   turn: number;
   usage: Usage;
   costUsd?: number;
+  /** Compactions on the server that brought a summary (the context kept inside the window). */
+  compactions?: number;
   elapsedMs?: number;
   /** Link to the workflow run. */
   runUrl?: string;
@@ -222,6 +224,7 @@ function footerLine(state: ChecklistState): string {
   const tokens = tokensPart(state.usage);
   if (tokens) parts.push(tokens);
   if (state.costUsd !== undefined) parts.push(formatCost(state.costUsd));
+  if (state.compactions) parts.push(`${state.compactions} compaction${state.compactions === 1 ? '' : 's'}`);
   if (state.elapsedMs !== undefined) parts.push(formatDuration(state.elapsedMs));
   const runUrl = state.runUrl && safeUrl(state.runUrl);
   if (runUrl) parts.push(`[workflow run](${runUrl})`);

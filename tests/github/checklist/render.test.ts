@@ -259,6 +259,13 @@ describe('renderChecklist: footer', () => {
     );
   });
 
+  it('counts the compactions on the server after the cost, and says nothing of them when there were none', () => {
+    const body = renderChecklist(state({ costUsd: 0.5, compactions: 3 }));
+    expect(body).toMatch(/\$0\.50 · 3 compactions/);
+    expect(renderChecklist(state({ costUsd: 0.5, compactions: 1 }))).toMatch(/\$0\.50 · 1 compaction\b/);
+    expect(renderChecklist(state({ costUsd: 0.5 }))).not.toMatch(/compaction/);
+  });
+
   it('names every host the network gate refused, most refused first, ten at most', () => {
     const hosts = Array.from({ length: 12 }, (_, i) => ({ host: `h${i}.example`, count: 12 - i }));
     const body = renderChecklist(

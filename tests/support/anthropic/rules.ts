@@ -290,7 +290,10 @@ function checkUserTurn(turn: Turn, previous: Turn | undefined, tools: Set<string
 
 function checkTurns(body: Json): string | undefined {
   const turns = mergeTurns(asArray(body.messages));
-  if (turns[0]?.role !== 'user') return 'messages: first message must use the "user" role';
+  // A compaction block may open the conversation, in an assistant message of its own or first in the first.
+  const opensWithSummary = turns[0]?.blocks[0]?.block.type === 'compaction';
+  if (turns[0]?.role !== 'user' && !opensWithSummary)
+    return 'messages: first message must use the "user" role';
   const tools = new Set(
     asArray(body.tools).flatMap((tool) =>
       isObject(tool) && typeof tool.name === 'string' ? [tool.name] : [],

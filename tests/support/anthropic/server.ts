@@ -34,6 +34,7 @@ import type {
 import { readBody } from '../http-body.js';
 import { referencedTools, searchBlocks, toolSearchViolation, unfoundCall } from './tool-search.js';
 import type { WireBlock } from './sse.js';
+import { compactionBeta, CompactionDesk, defaultSummary, iteration } from './compaction.js';
 
 export * from './types.js';
 export { estimateInputTokens, estimateTokens } from './cache.js';
@@ -110,6 +111,7 @@ export async function startModelServer(
   const mode = options.mode ?? 'classic';
   const contextWindow = options.contextWindow ?? DEFAULT_CONTEXT_WINDOW[mode];
   const cache = new PromptCache();
+  const desk = new CompactionDesk();
   const binder = mode === 'sonnet-5-5' ? new ThinkingBinder() : undefined;
   const ids = {
     message: counterId('msg_01'),
@@ -159,9 +161,9 @@ export async function startModelServer(
       };
       server.requests.push(record);
     }
-    const refuse = (message: string): void => {
+    const refuse = (message: string, code?: string): void => {
       if (record) server.violations.push({ index: record.index, message });
-      sendError(res, requestId, 400, 'invalid_request_error', message);
+      sendError(res, requestId, 400, 'invalid_request_error', message, {}, code);
     };
 
     // Before the key or the body is looked at: Cloudflare refuses it in front of the API (the errors page).
@@ -174,12 +176,15 @@ export async function startModelServer(
       return sendError(res, requestId, 401, 'authentication_error', 'invalid x-api-key');
     if (!req.headers['anthropic-version']) return refuse('anthropic-version: header is required');
     if (!parsed.ok) return refuse('There was an error parsing the body as JSON');
-    const problem = findViolation(body, endpoint) ?? toolSearchViolation(body as Json);
+    const betas = betaHeaders(req.headers);
+    const compacting = desk.check(body as Json, betas);
+    if (compacting) return refuse(compacting.message, compacting.code);
+    // Whatever stands before a compaction block is ignored: the rules and the model read what follows it.
+    let seen = CompactionDesk.effective(body as Json);
+    const problem = findViolation(seen, endpoint) ?? toolSearchViolation(seen);
     if (problem) return refuse(problem);
-    let seen = body as Json;
     const dropped: Json[] = [];
     if (binder) {
-      const betas = betaHeaders(req.headers);
       const refused = refusedSetting(seen, betas);
       if (refused) return refuse(refused);
       const invalid = binder.check(seen).filter((block) => !block.valid);
@@ -197,6 +202,49 @@ export async function startModelServer(
     if (measure.total > contextWindow)
       return refuse(`prompt is too long: ${measure.total} tokens > ${contextWindow} maximum`);
     if (endpoint === 'count_tokens') return sendJson(res, 200, { input_tokens: measure.total });
+    const summary = (): string | null =>
+      options.summary ? options.summary(record as RecordedRequest) : defaultSummary(seen);
+    const iterations: Json[] = [];
+    const opening: WireBlock[] = [];
+    let sized = measure;
+    if ((body as Json).compaction != null) {
+      // On demand: the summary alone, no script step played; its tokens only in usage.iterations.
+      const text = summary();
+      iterations.push(iteration('compaction', measure, text));
+      cache.commit(measure);
+      const zero = {
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      };
+      const message: WireMessage = {
+        id: ids.message(),
+        type: 'message',
+        role: 'assistant',
+        model: String((body as Json).model),
+        content: text === null ? [] : [desk.block('on-demand', text) as WireBlock],
+        stop_reason: text === null ? 'end_turn' : 'compaction',
+        stop_sequence: null,
+        stop_details: null,
+        container: null,
+        diagnostics: null,
+        usage: { ...wireUsage(zero), iterations },
+      };
+      if ((body as Json).stream === true) writeStream(res, message, {}, requestId);
+      else sendJson(res, 200, message, { 'request-id': requestId });
+      return;
+    }
+    if (CompactionDesk.fires(seen, measure.total)) {
+      // At the threshold: the summary first, then the reply from the summary alone.
+      const text = summary();
+      const block = desk.block('threshold', text) as WireBlock;
+      iterations.push(iteration('compaction', measure, text));
+      opening.push(block);
+      cache.commit(measure);
+      if (text !== null)
+        sized = cache.measure({ ...seen, messages: [{ role: 'assistant', content: [block] }] });
+    }
 
     const step = steps.shift();
     if (step === undefined) return refuse(`scripted model server: script exhausted after ${played} requests`);
@@ -236,12 +284,15 @@ export async function startModelServer(
     }
     binder?.signReply(body as Json, content);
     const usage: ScriptedUsage = {
-      input_tokens: measure.total - measure.read - measure.creation,
-      cache_creation_input_tokens: measure.creation,
-      cache_read_input_tokens: measure.read,
+      input_tokens: sized.total - sized.read - sized.creation,
+      cache_creation_input_tokens: sized.creation,
+      cache_read_input_tokens: sized.read,
       output_tokens: Math.max(1, estimateTokens(content)),
       ...response.usage,
     };
+    // With a compaction beta every answer reports its iterations; the top level counts the reply alone.
+    if (compactionBeta(betas)) iterations.push({ type: 'message', ...usage });
+    content = [...opening, ...content];
     const stopReason =
       response.stop_reason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
     const message: WireMessage = {
@@ -255,7 +306,7 @@ export async function startModelServer(
       stop_details: null,
       container: null,
       diagnostics: null,
-      usage: wireUsage(usage),
+      usage: { ...wireUsage(usage), ...(iterations.length > 0 ? { iterations } : {}) },
       ...(binder ? { input_transformations: dropped } : {}),
     };
     cache.commit(measure);

@@ -69,6 +69,9 @@ function emptyBlock(block: WireBlock): WireBlock {
   if (block.type === 'text') return { ...block, text: '' };
   if (block.type === 'tool_use' || block.type === 'server_tool_use') return { ...block, input: {} };
   if (block.type === 'thinking') return { ...block, thinking: '', signature: '' };
+  // At a threshold the summary follows in one compaction_delta; on demand the block arrives whole.
+  if (block.type === 'compaction' && block.signature === undefined)
+    return { ...block, content: null, encrypted_content: null };
   return block;
 }
 
@@ -90,6 +93,10 @@ function blockDeltas(block: WireBlock, chunkSize: number | undefined): Json[] {
         ...pieces(String(block.thinking), chunkSize).map((t) => ({ type: 'thinking_delta', thinking: t })),
         { type: 'signature_delta', signature: block.signature },
       ];
+    case 'compaction':
+      return block.signature === undefined
+        ? [{ type: 'compaction_delta', content: block.content, encrypted_content: block.encrypted_content }]
+        : [];
     default:
       return [];
   }
@@ -138,6 +145,7 @@ export function writeStream(
       input_tokens: inputUsage.input_tokens,
       cache_creation_input_tokens: inputUsage.cache_creation_input_tokens,
       cache_read_input_tokens: inputUsage.cache_read_input_tokens,
+      ...(inputUsage.iterations ? { iterations: inputUsage.iterations } : {}),
     },
   });
   send('message_stop', { type: 'message_stop' });
@@ -161,7 +169,9 @@ export function sendError(
   type: string,
   message: string,
   headers: Record<string, string> = {},
+  code?: string,
 ): void {
-  const body = { type: 'error', error: { type, message }, request_id: requestId };
+  const details = code ? { details: { error_code: code } } : {};
+  const body = { type: 'error', error: { type, message, ...details }, request_id: requestId };
   sendJson(res, status, body, { 'request-id': requestId, ...headers });
 }

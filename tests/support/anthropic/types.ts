@@ -43,7 +43,8 @@ export type StopReason =
   | 'stop_sequence'
   | 'pause_turn'
   | 'refusal'
-  | 'model_context_window_exceeded';
+  | 'model_context_window_exceeded'
+  | 'compaction';
 
 export interface ScriptedUsage {
   input_tokens: number;
@@ -104,4 +105,9 @@ export interface ModelServerOptions {
   contextWindow?: number;
   /** Wait this long before answering each request. */
   latencyMs?: number;
+  /**
+   * The summary a compaction returns (on demand, or at the threshold), or null for one that came back
+   * without a summary; default: a summary of a few thousand tokens (compaction.ts).
+   */
+  summary?: (request: RecordedRequest) => string | null;
 }

@@ -44,7 +44,7 @@ interface CliOptions {
 }
 
 /** Runs `node dist/cli.js <task>` in a fresh copy of the hello-world files; it must exit 0 cleanly. */
-async function runCli(script: ScriptStep[], task: string, options: CliOptions = {}): Promise<CliRun> {
+export async function runCli(script: ScriptStep[], task: string, options: CliOptions = {}): Promise<CliRun> {
   const { measureMemory = false, flags = [], mode = 'classic', files = {} } = options;
   const dir = await mkdtemp(join(tmpdir(), 'todo-agent-bench-cli-'));
   const server = await startModelServer(script, { apiKey: KEY, mode });

@@ -25,6 +25,7 @@ import {
   type Unwrapped,
 } from './gateway.js';
 import { sigV4Problem, type AwsTestCredentials } from './sigv4.js';
+import { ON_DEMAND_BETA } from '../anthropic/compaction.js';
 
 /** Short-lived credentials as aws-actions/configure-aws-credentials exports them after its OIDC exchange. */
 export const BEDROCK_CREDENTIALS: AwsTestCredentials = {
@@ -133,7 +134,11 @@ function bedrock(credentials: AwsTestCredentials, bindingField: BedrockBindingFi
       const problem = sigV4Problem(request, credentials);
       if (problem) return refuse(403, 'InvalidSignatureException', problem);
       const unwrapped = unwrapBody(request.body, decodeURIComponent(match[1]!), match[2] !== 'invoke');
-      return 'status' in unwrapped ? unwrapped : withBedrockBinding(unwrapped, bindingField);
+      if ('status' in unwrapped) return unwrapped;
+      // The on-demand compaction page lists Amazon Bedrock as "not available" (threshold compaction is in beta).
+      if (unwrapped.betas.includes(ON_DEMAND_BETA) || unwrapped.body.compaction !== undefined)
+        return refuse(400, 'ValidationException', 'compaction on demand is not available on Amazon Bedrock');
+      return withBedrockBinding(unwrapped, bindingField);
     },
     async answer(upstream: Response, res: ServerResponse) {
       if (!upstream.ok) {

@@ -14,6 +14,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { ModelServerOptions, ScriptStep } from '../anthropic/server.js';
 import { BINDING_BETA } from '../anthropic/thinking.js';
+import { ON_DEMAND_BETA, THRESHOLD_BETA } from '../anthropic/compaction.js';
 import type { GoogleTokenServer } from './google-token-server.js';
 import {
   extraInput,
@@ -38,8 +39,13 @@ const googleError = (status: number, state: string, message: string) => ({
   body: { error: { code: status, message, status: state } },
 });
 
-/** The betas this stand-in knows Claude on Vertex AI to offer. */
-export const VERTEX_BETAS: readonly string[] = [BINDING_BETA, 'context-1m-2025-08-07'];
+/** The betas this stand-in knows Claude on Vertex AI to offer (both compaction pages list Google Cloud: beta). */
+export const VERTEX_BETAS: readonly string[] = [
+  BINDING_BETA,
+  'context-1m-2025-08-07',
+  ON_DEMAND_BETA,
+  THRESHOLD_BETA,
+];
 
 const invalidRequest = (message: string): Refusal => ({
   status: 400,

@@ -1,6 +1,6 @@
 // Keeping a long run inside the context window: old tool results give way, the todo list never does.
-import { withoutThinking, type ContentBlockParam, type MessageParam } from '../model/messages.js';
-import { imageExcessChars } from './pictures.js';
+import { withoutThinking, type ContentBlockParam, type MessageParam } from '../../model/messages.js';
+import { imageExcessChars } from '../pictures.js';
 
 /** Clear when a request reached this share of the budget: the next turn's tool output still has room. */
 export const CLEAR_AT_SHARE = 0.75;

@@ -2,14 +2,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clearOldToolResults, dropOldTurns } from '../../src/agent/context.js';
-import { withoutThinking } from '../../src/model/messages.js';
-import type { AgentEvent } from '../../src/agent/events.js';
-import { runAgent } from '../../src/agent/loop.js';
-import { Model } from '../../src/model/client.js';
-import { type MessageParam } from '../../src/model/messages.js';
-import { openWorkspace } from '../../src/agent/workspace.js';
-import { LONG_RUN_FILE, longReadScript, longRunFileText } from '../support/bench/scripts.js';
+import { clearOldToolResults, dropOldTurns } from '../../../src/agent/context/clearing.js';
+import { withoutThinking } from '../../../src/model/messages.js';
+import type { AgentEvent } from '../../../src/agent/events.js';
+import { runAgent } from '../../../src/agent/loop.js';
+import { Model } from '../../../src/model/client.js';
+import { type MessageParam } from '../../../src/model/messages.js';
+import { openWorkspace } from '../../../src/agent/workspace.js';
+import { LONG_RUN_FILE, longReadScript, longRunFileText } from '../../support/bench/scripts.js';
 import {
   estimateInputTokens,
   MODE_MODEL_ID,
@@ -17,7 +17,7 @@ import {
   startModelServer,
   type ModelMode,
   type ScriptedModelServer,
-} from '../support/anthropic/server.js';
+} from '../../support/anthropic/server.js';
 
 const KEY = 'sk-ant-context-test-000000000000';
 let dir: string;
