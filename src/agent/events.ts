@@ -1,4 +1,5 @@
 // What the agent core tells its observers. The core knows nothing of GitHub or terminals.
+import type { StructuredOutput } from './final-answer.js';
 import type { MessageParam } from '../model/messages.js';
 import type { ToolNetwork } from '../sandbox/namespaces.js';
 import type { Usage } from '../model/usage.js';
@@ -23,6 +24,8 @@ export interface AgentResult {
   verify?: VerifyReport;
   /** The hosts the network gate refused the tools, most refused first; absent when it refused none. */
   refusedHosts?: readonly RefusedHost[];
+  /** The final answer `output_schema` asked for, or why there is none; absent when none was asked for. */
+  structuredOutput?: StructuredOutput;
 }
 
 /** A host the network gate refused the tools in a run, and how often. */

@@ -35,6 +35,8 @@ export interface ModelInfo {
   defaultEffort?: Effort;
   /** Whether the model takes the API's tool search tool (and `defer_loading` on the tools it finds). */
   toolSearch: boolean;
+  /** Whether the model takes the API's structured outputs (`output_config.format` with a JSON Schema). */
+  structuredOutputs: boolean;
 }
 
 const prices = (input: number, output: number, cacheRead: number): Prices => ({
@@ -51,7 +53,7 @@ const K = 1_000;
  * (0.025× input), Opus 5.5 $0.20 and Sonnet 5.5 $0.10 (0.05×), every other model here 0.1× (Pricing page,
  * "Prompt caching", checked 2026-12-03; some translated model pages still show Sonnet 5.5 at $0.20).
  */
-const TABLE: Record<string, Omit<ModelInfo, 'family' | 'toolSearch'>> = {
+const TABLE: Record<string, Omit<ModelInfo, 'family' | 'toolSearch' | 'structuredOutputs'>> = {
   'claude-fable-5-1': {
     window: M,
     maxOutput: 128 * K,
@@ -143,6 +145,12 @@ const TABLE: Record<string, Omit<ModelInfo, 'family' | 'toolSearch'>> = {
  */
 const WITHOUT_TOOL_SEARCH = new Set(['claude-opus-4-1', 'claude-opus-4', 'claude-sonnet-4']);
 
+/**
+ * The models the structured outputs page does not list as taking them (checked 2026-12-07: generally
+ * available from Claude Haiku 4.5, Sonnet 4.5 and Opus 4.5 on); these get the final answer as a tool call.
+ */
+const WITHOUT_STRUCTURED_OUTPUTS = new Set(['claude-opus-4-1', 'claude-opus-4', 'claude-sonnet-4']);
+
 const byCost = Object.values(TABLE).sort(
   (a, b) => b.prices.output - a.prices.output || b.prices.input - a.prices.input,
 );
@@ -155,6 +163,7 @@ const UNKNOWN: ModelInfo = {
   thinking: 'extended',
   // A request the model may refuse is worse than a larger prefix: an unknown model gets every tool loaded.
   toolSearch: false,
+  structuredOutputs: false,
 };
 
 /**
@@ -172,7 +181,13 @@ export function modelInfo(id: string): ModelInfo {
     if (after === '-' && /^-\d(-|$)/.test(id.slice(at + key.length))) continue; // claude-opus-4 in claude-opus-4-9
     if (!best || key.length > best.length) best = key;
   }
-  return best ? { family: best, ...TABLE[best]!, toolSearch: !WITHOUT_TOOL_SEARCH.has(best) } : UNKNOWN;
+  if (!best) return UNKNOWN;
+  return {
+    family: best,
+    ...TABLE[best]!,
+    toolSearch: !WITHOUT_TOOL_SEARCH.has(best),
+    structuredOutputs: !WITHOUT_STRUCTURED_OUTPUTS.has(best),
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import { connect, platformModelId, SERVICE_NAMES, type MessagesClient, type Prov
 import { ProviderFields } from './provider-fields.js';
 import type { ContentBlockParam, Message, MessageParam, ToolParam } from './messages.js';
 import { encodeRequestBody } from './request-body.js';
+import { federationFailure, type FederationOptions } from './federation.js';
 import { errorMessage } from '../text/error-sentence.js';
 
 export { DEFAULT_MODEL };
@@ -14,6 +15,8 @@ export const DEFAULT_MAX_RETRIES = 8;
 export interface ModelOptions {
   provider?: Provider;
   apiKey?: string;
+  /** Keyless auth to the Anthropic API (Workload Identity Federation) instead of `apiKey`. */
+  federation?: FederationOptions;
   baseURL?: string;
   model?: string;
   maxRetries?: number;
@@ -31,6 +34,10 @@ export interface TurnRequest {
   messages: readonly MessageParam[];
   maxTokens: number;
   signal?: AbortSignal;
+  /** The run's final answer: a JSON Schema the text must match (the API's structured outputs). */
+  outputSchema?: Record<string, unknown>;
+  /** The final answer's choice of tools (`none`: answer in text). */
+  toolChoice?: Anthropic.ToolChoice;
 }
 
 export class Model {
@@ -106,6 +113,7 @@ export class Model {
       messages: withCacheBreakpoints(this.#fields.messages(request.messages)),
       stream: true,
       ...fields,
+      ...finalAnswerFields(request, fields.output_config),
     };
     // The SDK's stream helper reads `params`; the bytes sent are the same JSON, encoded a message at a time.
     // The platform SDKs rewrite the JSON they encoded themselves, so they get `params` alone.
@@ -117,6 +125,19 @@ export class Model {
     const stream = client.messages.stream(params, { signal: request.signal, ...options });
     return await stream.finalMessage();
   }
+}
+
+/** The fields only a final answer's request carries: the schema (beside any effort), the tool choice. */
+function finalAnswerFields(
+  request: TurnRequest,
+  outputConfig: Anthropic.OutputConfig | undefined,
+): Pick<Anthropic.MessageCreateParamsStreaming, 'output_config' | 'tool_choice'> {
+  return {
+    ...(request.outputSchema
+      ? { output_config: { ...outputConfig, format: { type: 'json_schema', schema: request.outputSchema } } }
+      : {}),
+    ...(request.toolChoice ? { tool_choice: request.toolChoice } : {}),
+  };
 }
 
 /**
@@ -196,6 +217,8 @@ export type ModelFailure =
 export function classifyModelError(error: unknown, service = SERVICE_NAMES.anthropic): ModelFailure {
   if (error instanceof Anthropic.APIUserAbortError)
     return { kind: 'cancelled', message: 'the run was cancelled' };
+  const federation = federationFailure(error);
+  if (federation) return { kind: 'auth', message: federation.message };
   if (error instanceof Anthropic.APIError) {
     const detail = apiErrorMessage(error);
     if (error.status === 400 && /prompt is too long|context window|too many tokens/i.test(detail)) {

@@ -2,9 +2,27 @@
 // platform knows, and the SDK client that speaks to it. The platform SDKs are loaded only when chosen, so
 // a run on the Anthropic API never loads the AWS or Google libraries.
 import type Anthropic from '@anthropic-ai/sdk';
+import type { FederationOptions } from './federation.js';
 
 export const PROVIDERS = ['anthropic', 'bedrock', 'vertex'] as const;
 export type Provider = (typeof PROVIDERS)[number];
+
+/** Keyless auth's names, as the WIF reference spells the token exchange's fields. */
+export interface Federation {
+  /** `federation_rule_id`: the rule (`fdrl_…`) the token is checked against. */
+  federationRuleId: string;
+  /** `organization_id`: the Anthropic organization's UUID. */
+  organizationId: string;
+  /** `service_account_id`: the service account (`svac_…`) the token acts as. */
+  serviceAccountId?: string;
+  /** `workspace_id`: the workspace (`wrkspc_…` or `default`) to scope the token to, when the rule has several. */
+  workspaceId?: string;
+  /** The `aud` the OIDC token is asked for: the audience the federation issuer expects. */
+  audience: string;
+}
+
+/** The audience asked of GitHub when the workflow names none. */
+export const DEFAULT_AUDIENCE = 'https://api.anthropic.com';
 
 /** Who serves the model on each provider, as error sentences name it. */
 export const SERVICE_NAMES: Record<Provider, string> = {
@@ -17,6 +35,8 @@ export interface ProviderOptions {
   provider?: Provider;
   /** Anthropic API only. */
   apiKey?: string;
+  /** Anthropic API only: keyless auth through Workload Identity Federation instead of a key. */
+  federation?: FederationOptions;
   /** Another endpoint of the same shape (a proxy or gateway, or a local server in tests). */
   baseURL?: string;
   maxRetries: number;
@@ -144,17 +164,25 @@ export function connect(options: ProviderOptions): ProviderClient {
     );
     return { client, ownBody: false };
   }
-  const apiKey = options.apiKey || envValue(env, 'ANTHROPIC_API_KEY');
-  if (!apiKey)
+  const baseURL = common.baseURL || envValue(env, 'ANTHROPIC_BASE_URL');
+  const { federation } = options;
+  const apiKey = federation ? undefined : options.apiKey || envValue(env, 'ANTHROPIC_API_KEY');
+  if (!federation && !apiKey)
     throw new Error('No Anthropic API key: set ANTHROPIC_API_KEY (or the anthropic_api_key input).');
   // Loaded on demand like the others: the action's first GitHub write goes out before the SDK is loaded.
-  const client = import('@anthropic-ai/sdk').then(
-    ({ default: Anthropic }) =>
-      new Anthropic({
-        ...common,
-        apiKey,
-        baseURL: common.baseURL || envValue(env, 'ANTHROPIC_BASE_URL'),
-      }),
+  const client = Promise.all([import('@anthropic-ai/sdk'), import('./federation.js')]).then(
+    ([{ default: Anthropic }, { federatedCredentials }]) =>
+      federation
+        ? // Only these credentials: no key, no token, no profile from the environment.
+          new Anthropic({
+            ...common,
+            baseURL,
+            credentials: federatedCredentials(federation, {
+              baseURL: baseURL ?? 'https://api.anthropic.com',
+              fetch: globalThis.fetch.bind(globalThis),
+            }),
+          })
+        : new Anthropic({ ...common, apiKey, baseURL }),
   );
   return { client, ownBody: true };
 }
