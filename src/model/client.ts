@@ -42,6 +42,8 @@ export interface TurnRequest {
 
 export class Model {
   readonly #client: Promise<MessagesClient>;
+  /** Until the first request: the client's authentication made ready (keyless auth's first exchange). */
+  #ready: (() => Promise<void>) | undefined;
   readonly #ownBody: boolean;
   readonly #maxRetries: number;
   readonly id: string;
@@ -57,8 +59,9 @@ export class Model {
   constructor(options: ModelOptions = {}) {
     this.#maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     const provider = options.provider ?? 'anthropic';
-    const { client, ownBody } = connect({ ...options, provider, maxRetries: this.#maxRetries });
+    const { client, ownBody, ready } = connect({ ...options, provider, maxRetries: this.#maxRetries });
     this.#client = client;
+    this.#ready = ready;
     this.#ownBody = ownBody;
     this.id = platformModelId(provider, options.model || DEFAULT_MODEL);
     this.service = SERVICE_NAMES[provider];
@@ -74,6 +77,12 @@ export class Model {
    * sent again here, with the same backoff, since only the finished message is ever used.
    */
   async send(request: TurnRequest): Promise<Message> {
+    if (this.#ready) {
+      // Asked for only when the first request needs it; a refusal ends the run here, without retries.
+      const ready = this.#ready;
+      this.#ready = undefined;
+      await ready();
+    }
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.#stream(request);

@@ -28,7 +28,7 @@ export class FederationError extends Error {
 export function federatedCredentials(
   options: FederationOptions,
   endpoint: { baseURL: string; fetch: typeof fetch },
-): AccessTokenProvider {
+): PrimedProvider {
   const exchange = oidcFederationProvider({
     federationRuleId: options.federationRuleId,
     organizationId: options.organizationId,
@@ -47,7 +47,7 @@ export function federatedCredentials(
       return token;
     },
   });
-  return async (opts) => {
+  const mint: AccessTokenProvider = async (opts) => {
     try {
       const minted = await exchange(opts);
       options.onSecret(minted.token);
@@ -57,7 +57,23 @@ export function federatedCredentials(
       throw error;
     }
   };
+  // The first exchange is made before the first request (`prime`), so that a refusal ends the run at once
+  // instead of going through the client's retries; the token it minted serves the client's first call.
+  let primed: ReturnType<AccessTokenProvider> | undefined;
+  const provider = ((opts) => {
+    const first = primed;
+    primed = undefined;
+    return first ?? mint(opts);
+  }) as PrimedProvider;
+  provider.prime = async () => {
+    primed = mint();
+    await primed;
+  };
+  return provider;
 }
+
+/** An access-token provider whose first exchange can be made ahead of the first request. */
+export type PrimedProvider = AccessTokenProvider & { prime(): Promise<void> };
 
 /** GitHub would not give the job its OIDC token. */
 function oidcRefused(error: unknown): string {

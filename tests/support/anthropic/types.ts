@@ -1,4 +1,5 @@
 // The public shapes of the scripted model server: recorded requests, scripted replies and options.
+import type { FederationServerOptions, TokenEndpoint } from './federation.js';
 
 export type Json = Record<string, unknown>;
 
@@ -77,6 +78,8 @@ export interface ScriptedModelServer {
   requests: RecordedRequest[];
   /** Every 400 this server gave for a rule break (including an exhausted script). */
   violations: { index: number; message: string }[];
+  /** The token endpoint, when the server plays keyless auth (`federation`). */
+  tokens?: TokenEndpoint;
   /** Script steps not yet played. */
   remaining(): number;
   push(...steps: ScriptStep[]): void;
@@ -104,4 +107,6 @@ export interface ModelServerOptions {
   contextWindow?: number;
   /** Wait this long before answering each request. */
   latencyMs?: number;
+  /** Play keyless auth: the token endpoint, and bearer tokens it minted instead of `apiKey`. */
+  federation?: FederationServerOptions;
 }
