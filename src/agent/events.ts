@@ -1,5 +1,4 @@
 // What the agent core tells its observers. The core knows nothing of GitHub or terminals.
-import type { StructuredOutput } from './final-answer.js';
 import type { MessageParam } from '../model/messages.js';
 import type { ToolNetwork } from '../sandbox/namespaces.js';
 import type { Usage } from '../model/usage.js';
@@ -27,6 +26,9 @@ export interface AgentResult {
   /** The final answer `output_schema` asked for, or why there is none; absent when none was asked for. */
   structuredOutput?: StructuredOutput;
 }
+
+/** What became of the final answer `output_schema` asked for: the value, or why there is none. */
+export type StructuredOutput = { value: unknown } | { error: string };
 
 /** A host the network gate refused the tools in a run, and how often. */
 export interface RefusedHost {

@@ -9,11 +9,9 @@ import type { Model } from '../model/client.js';
 import { classifyModelError } from '../model/client.js';
 import type { ContentBlockParam, Message, ToolParam } from '../model/messages.js';
 import type { OutputSchema } from '../model/output-schema.js';
+import type { StructuredOutput } from './events.js';
 import type { Transcript } from './turn.js';
 import { toolResult } from './turn.js';
-
-/** What became of the final answer: the value, or why there is none. */
-export type StructuredOutput = { value: unknown } | { error: string };
 
 export const FINAL_ANSWER_TOOL = 'final_answer';
 

@@ -3,7 +3,13 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS } from './defaults.js';
 import { childEnv } from '../sandbox/child-env.js';
 import { makeRoom, needsClearing } from './context.js';
-import { watchRefusals, type AgentObserver, type AgentResult, type NudgeKind } from './events.js';
+import {
+  watchRefusals,
+  type AgentObserver,
+  type AgentResult,
+  type NudgeKind,
+  type StructuredOutput,
+} from './events.js';
 import { type ContentBlockParam, type Message } from '../model/messages.js';
 import { firstMessage, systemPrompt } from './briefing/prompt.js';
 import type { AgentOptions } from './options.js';
@@ -15,7 +21,7 @@ import type { ToolContext } from './tools/types.js';
 import { pictureBlocks, picturesOverLimit } from './pictures.js';
 import { failureMessage, VerifyGate, withFixItem } from './verify.js';
 import { hasText, observedBlock, toolResult, Transcript, usageOf } from './turn.js';
-import { finalAnswer, type StructuredOutput } from './final-answer.js';
+import { finalAnswer } from './final-answer.js';
 import {
   blockedEnding,
   CANCELLED,

@@ -8,7 +8,20 @@
 // the moment it exists, so that the log masks it and the redactor hides it everywhere else.
 import { oidcFederationProvider } from '@anthropic-ai/sdk/lib/credentials/oidc-federation';
 import { WorkloadIdentityError, type AccessTokenProvider } from '@anthropic-ai/sdk/lib/credentials/types';
-import type { Federation } from './providers.js';
+
+/** Keyless auth's names, as the WIF reference spells the token exchange's fields. */
+export interface Federation {
+  /** `federation_rule_id`: the rule (`fdrl_…`) the token is checked against. */
+  federationRuleId: string;
+  /** `organization_id`: the Anthropic organization's UUID. */
+  organizationId: string;
+  /** `service_account_id`: the service account (`svac_…`) the token acts as. */
+  serviceAccountId?: string;
+  /** `workspace_id`: the workspace (`wrkspc_…` or `default`) to scope the token to, when the rule has several. */
+  workspaceId?: string;
+  /** The `aud` the OIDC token is asked for: the audience the federation issuer expects. */
+  audience: string;
+}
 
 /** Where a fresh OIDC token comes from, for an audience: GitHub's token request, or a file (the CLI). */
 export type IdentityTokenSource = (audience: string) => Promise<string>;

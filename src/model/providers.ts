@@ -7,23 +7,6 @@ import type { FederationOptions, PrimedProvider } from './federation.js';
 export const PROVIDERS = ['anthropic', 'bedrock', 'vertex'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
-/** Keyless auth's names, as the WIF reference spells the token exchange's fields. */
-export interface Federation {
-  /** `federation_rule_id`: the rule (`fdrl_…`) the token is checked against. */
-  federationRuleId: string;
-  /** `organization_id`: the Anthropic organization's UUID. */
-  organizationId: string;
-  /** `service_account_id`: the service account (`svac_…`) the token acts as. */
-  serviceAccountId?: string;
-  /** `workspace_id`: the workspace (`wrkspc_…` or `default`) to scope the token to, when the rule has several. */
-  workspaceId?: string;
-  /** The `aud` the OIDC token is asked for: the audience the federation issuer expects. */
-  audience: string;
-}
-
-/** The audience asked of GitHub when the workflow names none. */
-export const DEFAULT_AUDIENCE = 'https://api.anthropic.com';
-
 /** Who serves the model on each provider, as error sentences name it. */
 export const SERVICE_NAMES: Record<Provider, string> = {
   anthropic: 'the Anthropic API',

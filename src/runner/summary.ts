@@ -1,6 +1,5 @@
 // The job summary: the final checklist and a table of turns, tool calls and tokens.
-import { type AgentObserver } from '../agent/events.js';
-import type { StructuredOutput } from '../agent/final-answer.js';
+import { type AgentObserver, type StructuredOutput } from '../agent/events.js';
 import { promptTokens, type Usage } from '../model/usage.js';
 import { writeSummary } from './output.js';
 import { shortNumber } from '../text/markdown.js';

@@ -4,9 +4,16 @@ import { z } from 'zod';
 import { SECRET_NAME_PATTERN } from '../sandbox/child-env.js';
 import { DEFAULT_MODEL } from '../model/catalogue.js';
 import { credentialFileSecrets } from '../sandbox/credential-files.js';
-import { DEFAULT_AUDIENCE, providerProblem, type Federation, type Provider } from '../model/providers.js';
+import { providerProblem, type Provider } from '../model/providers.js';
+import type { Federation } from '../model/federation.js';
 import { readOutputSchemaSetting, type OutputSchemaSetting } from './output-schema.js';
-import { deprecatedToolNetwork, SETTING_RULES, wholeNumberRule, type Rule } from './parse.js';
+import {
+  DEFAULT_AUDIENCE,
+  deprecatedToolNetwork,
+  SETTING_RULES,
+  wholeNumberRule,
+  type Rule,
+} from './parse.js';
 import { parseAllowedHosts } from '../network/hosts.js';
 import { runUrl } from '../github/urls.js';
 import { McpConfigError, readMcpServersSetting, type McpServersSetting } from './mcp-servers.js';
