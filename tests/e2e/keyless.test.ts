@@ -4,10 +4,14 @@
 // structured outputs rules (structured-output.ts). A run whose access token expires mid-run completes; each
 // exchange takes a fresh OIDC token; no token of either kind reaches a tool, the model, a comment, the log,
 // the summary, the outputs or the record; each refusal ends the run with one line that names the fix.
-import { readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse, type ScriptStep } from '../support/anthropic/server.js';
-import { helloScript } from '../support/anthropic/scenarios.js';
+import { HELLO_FILES, HELLO_TASK, helloScript } from '../support/anthropic/scenarios.js';
+import { startModelServer, type ScriptedModelServer } from '../support/anthropic/server.js';
 import type { FederationServerOptions } from '../support/anthropic/federation.js';
 import { GITHUB_OIDC_ISSUER, startOidcServer, type OidcServer } from '../support/github/oidc-server.js';
 import { ACTION_USERS, createWorld, type World } from './setup.js';
@@ -222,5 +226,66 @@ describe('output_schema', () => {
     });
     expect(world.model.requests).toHaveLength(0);
     expect(run.stdout).toContain('recursive schemas are not taken');
+  });
+});
+
+describe('the CLI, keyless and with --output-schema', () => {
+  let dir: string | undefined;
+  let server: ScriptedModelServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+    server = dir = undefined;
+  });
+
+  it('authenticates from its environment and prints only the answer on stdout', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cli-keyless-'));
+    await writeFile(join(dir, 'hello.py'), HELLO_FILES['hello.py']!);
+    await writeFile(join(dir, 'schema.json'), JSON.stringify(SCHEMA));
+    const answer = { risk: 'medium', files: ['hello.py'], lines: 9 };
+    server = await startModelServer([...helloScript(), reply(text(JSON.stringify(answer)))], {
+      federation: FEDERATION,
+    });
+    // The file holds a GitHub OIDC token, as the docs' workflow step writes one for a tool that reads a file.
+    oidc = await startOidcServer();
+    const tokenFile = join(dir, 'oidc-token');
+    const fill = async () => {
+      const response = await fetch(
+        `${oidc!.env.ACTIONS_ID_TOKEN_REQUEST_URL}&audience=${FEDERATION.audience}`,
+        {
+          headers: { authorization: `Bearer ${oidc!.env.ACTIONS_ID_TOKEN_REQUEST_TOKEN}` },
+        },
+      );
+      await writeFile(tokenFile, ((await response.json()) as { value: string }).value);
+    };
+    await fill();
+    const child = spawn(
+      process.execPath,
+      [resolve(import.meta.dirname, '../../dist/cli.js'), HELLO_TASK, '--output-schema', 'schema.json'],
+      {
+        cwd: dir,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: dir,
+          ANTHROPIC_BASE_URL: server.url,
+          ANTHROPIC_FEDERATION_RULE_ID: FEDERATION.federationRuleId,
+          ANTHROPIC_ORGANIZATION_ID: FEDERATION.organizationId,
+          ANTHROPIC_SERVICE_ACCOUNT_ID: FEDERATION.serviceAccountId,
+          ANTHROPIC_IDENTITY_TOKEN_FILE: tokenFile,
+        },
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(server.violations).toEqual([]);
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${JSON.stringify(answer)}\n`);
+    expect(stderr).toContain('Final todo list');
+    const minted = server.tokens!.minted;
+    expect(minted.length).toBeGreaterThanOrEqual(1);
+    for (const secret of [...minted, ...oidc.issued]) expect(stderr.includes(secret)).toBe(false);
   });
 });
