@@ -35,6 +35,9 @@ export function checkOutputSchema(value: unknown, where = 'output_schema'): Outp
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new OutputSchemaError(`${where} must be a JSON Schema object, like {"type": "object", …}`);
   const schema = value as Record<string, unknown>;
+  const refProblem = refsProblem(schema);
+  if (refProblem)
+    throw new OutputSchemaError(`${where} cannot be used with structured outputs: ${refProblem}`);
   const ajv = new Ajv({ allErrors: false, strict: false });
   // CommonJS under ESM: the plugin is the module's default, or the module itself once bundled.
   const addFormats =
@@ -46,9 +49,6 @@ export function checkOutputSchema(value: unknown, where = 'output_schema'): Outp
   } catch (error) {
     throw new OutputSchemaError(`${where} is not a valid JSON Schema: ${(error as Error).message}`);
   }
-  const refProblem = refsProblem(schema);
-  if (refProblem)
-    throw new OutputSchemaError(`${where} cannot be used with structured outputs: ${refProblem}`);
   let wire: Record<string, unknown>;
   try {
     wire = transformJSONSchema(schema) as Record<string, unknown>;

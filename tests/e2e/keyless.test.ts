@@ -99,6 +99,20 @@ describe.each(ACTION_USERS)('keyless auth, the action run as $who', ({ as }) => 
   });
 });
 
+describe('keyless auth, short-lived tokens', () => {
+  it('exchanges again before each token runs out, so no request goes with an expired one', async () => {
+    // 20 s left is inside the SDK's 30 s mandatory window: every request needs a fresh token first.
+    world = await createWorld(helloScript(), { federation: { ...FEDERATION, lifetimeSeconds: 20 } });
+    oidc = await startOidcServer();
+    const run = await world.trigger('/agent tidy it up', { inputs: KEYLESS_INPUTS, env: oidc.env });
+    expect(run.outputs.status).toBe('completed');
+    const tokens = world.model.tokens!;
+    expect(tokens.unauthorized).toEqual([]);
+    expect(tokens.minted.length).toBeGreaterThanOrEqual(world.model.requests.length);
+    expect(new Set(tokens.assertions).size).toBe(tokens.assertions.length);
+  });
+});
+
 describe('keyless auth refused', () => {
   it('GitHub refusing the OIDC token request ends the run in one line that names id-token: write', async () => {
     world = await createWorld(helloScript(), { federation: FEDERATION });
@@ -212,6 +226,22 @@ describe('output_schema', () => {
     expect(run.code).not.toBe(0);
     expect(errorLines(run.stdout).join('\n')).toContain('after one correction: /lines must be >= 0');
     expect(world.github.state.pulls).toHaveLength(1);
+  });
+
+  it('a model without structured outputs gives its answer through a final tool call', async () => {
+    const answer = { risk: 'high', files: ['hello.py'], lines: 12 };
+    world = await createWorld([...helloScript(), reply(toolUse('final_answer', { answer }))]);
+    const run = await world.trigger('/agent tidy it up', {
+      inputs: { output_schema: JSON.stringify(SCHEMA), model: 'claude-sonnet-4' },
+    });
+    expect(world.model.violations).toEqual([]);
+    expect(JSON.parse(run.outputs.structured_output!)).toEqual(answer);
+    const last = world.model.requests.at(-1)!.body as {
+      tools: Array<{ name: string }>;
+      output_config?: unknown;
+    };
+    expect(last.tools.at(-1)!.name).toBe('final_answer');
+    expect(JSON.stringify(last.output_config ?? {})).not.toContain('json_schema');
   });
 
   it('a schema structured outputs cannot take fails before any model request', async () => {
