@@ -84,6 +84,8 @@ describe('the layout', () => {
     expect(foldersImporting(/^@anthropic-ai\//)).toEqual(['model']);
     expect(foldersImporting(/^@actions\/github$|^@octokit\//)).toEqual(['github']);
     expect(foldersImporting(/^@actions\/core$/)).toEqual(['runner']);
+    // JSON Schema validation (the final answer of output_schema), by the model's schema module.
+    expect(foldersImporting(/^ajv(-formats)?$/)).toEqual(['model']);
     // The MCP SDK (the client side, and its stdio framing), reached only by the MCP servers' module.
     expect(foldersImporting(/^@modelcontextprotocol\//)).toEqual(['mcp']);
     // The image codecs (pure JavaScript, and libwebp in WebAssembly), reached only by the module that decodes
@@ -142,7 +144,7 @@ describe('the layout', () => {
     // zod is the one library of the language itself: every boundary that takes data validates it with it
     // (its tree-shakable zod/mini where a small bundle counts: the post step's).
     const known =
-      /^(node:|zod(\/mini)?$|@anthropic-ai\/|@modelcontextprotocol\/sdk\/(client|shared)\/[\w/.]+\.js$|@modelcontextprotocol\/sdk\/types\.js$|@actions\/(core|github)$|@octokit\/|jsonc-parser$|yaml$|smol-toml$|acorn$|(pngjs|jpeg-js|omggif)$|@jsquash\/webp\/decode\.js$)/;
+      /^(node:|zod(\/mini)?$|@anthropic-ai\/|@modelcontextprotocol\/sdk\/(client|shared)\/[\w/.]+\.js$|@modelcontextprotocol\/sdk\/types\.js$|@actions\/(core|github)$|@octokit\/|jsonc-parser$|yaml$|smol-toml$|acorn$|ajv(-formats)?$|(pngjs|jpeg-js|omggif)$|@jsquash\/webp\/decode\.js$)/;
     const unknown = sources.flatMap((s) => s.imports.filter((name) => !ours(name) && !known.test(name)));
     expect(unknown).toEqual([]);
   });

@@ -30,6 +30,8 @@ import type { RunRecord } from '../record/run-record.js';
 import { threadView, type ThreadView } from './thread-view.js';
 import type { McpServers } from '../mcp/servers.js';
 import type { McpServersSetting } from '../settings/mcp-servers.js';
+import { loadOutputSchema } from '../settings/output-schema.js';
+import type { OutputSchema } from '../model/output-schema.js';
 import { addSecret } from '../runner/output.js';
 
 export interface JobRequest {
@@ -70,6 +72,8 @@ export interface Prepared {
   mcp?: McpServers;
   /** The tools' environment's secrets: the job's, and the values the MCP configuration filled in. */
   secrets: string[];
+  /** The final answer's schema (`output_schema`), checked, from the base branch when it names a file. */
+  outputSchema?: OutputSchema;
 }
 
 /** Prepares the run, or says why it cannot start; a throw is answered on the issue before it goes on. */
@@ -146,6 +150,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       const readBase = (path: string) => git.fileAt(base, path);
       const instructions = await loadInstructions(readBase);
       const mcpConfig = settings.mcp && (await loadMcpConfig(settings.mcp, readBase));
+      const outputSchema = settings.outputSchema && (await loadOutputSchema(settings.outputSchema, readBase));
       const config = await saveConfig(settings.workspace, dir.path);
       const started = performance.now();
       const own = await dir.adopt(git, options);
@@ -160,6 +165,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       mcp = mcpConfig && (await startMcp(mcpConfig, settings, sandbox, secrets));
       return {
         ...(mcp ? { mcp } : {}),
+        ...(outputSchema ? { outputSchema } : {}),
         secrets,
         git: own,
         ownDir: dir,

@@ -1,6 +1,5 @@
 // The local CLI's work: the same agent core as the action, in the current directory, with a live panel.
 import { parseArgs } from 'node:util';
-import type { AgentResult } from '../agent/events.js';
 import { loadInstructions, type InstructionFile } from '../agent/briefing/instructions.js';
 import { runAgent } from '../agent/loop.js';
 import type { AgentOptions } from '../agent/options.js';
@@ -14,7 +13,6 @@ import { networkFact } from '../agent/briefing/prompt.js';
 import { openWorkspace } from '../agent/workspace.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { openSandbox, SandboxError } from '../sandbox/setup.js';
-import { renderPanel } from '../terminal/panel.js';
 import { redactor } from '../text/redact.js';
 import { secretValues } from '../settings/settings.js';
 import {
@@ -29,22 +27,24 @@ import {
 } from '../settings/parse.js';
 import { openEventLog, type EventLog } from '../record/event-log.js';
 import { openRunRecord, type RunRecord } from '../record/run-record.js';
-import { stderr, stdout } from './output.js';
+import { printAnswer, printResult, stderr, stdout } from './output.js';
 import { showCommand } from './show.js';
 import { terminalReporter } from '../terminal/reporter.js';
 import type { McpConfig } from '../settings/mcp-servers.js';
 import { mcpConfigFile, McpConfigError, startMcp } from './mcp.js';
+import { cliFederation, outputSchemaFile } from './keyless.js';
 
 const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--provider P]
                   [--base-url URL] [--max-context-tokens N] [--effort LEVEL] [--compaction auto|off]
                   [--price-per-mtok IN,OUT]
                   [--verify CMD] [--verify-attempts N] [--events FILE] [--transcript FILE]
                   [--tool-network allowlist|all|none] [--allowed-hosts LIST] [--no-sandbox]
-                  [--mcp-config FILE] [--mcp-timeout S]
+                  [--mcp-config FILE] [--mcp-timeout S] [--output-schema FILE]
        todo-agent show FILE
 
 Runs the agent on <task> in the current directory. --provider is anthropic (the default; needs
-ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL for another endpoint), bedrock (AWS credentials and AWS_REGION)
+ANTHROPIC_API_KEY, or keyless ANTHROPIC_FEDERATION_RULE_ID, ANTHROPIC_ORGANIZATION_ID,
+ANTHROPIC_SERVICE_ACCOUNT_ID and ANTHROPIC_IDENTITY_TOKEN_FILE; ANTHROPIC_BASE_URL for another endpoint), bedrock (AWS credentials and AWS_REGION)
 or vertex (Google application default credentials, CLOUD_ML_REGION and ANTHROPIC_VERTEX_PROJECT_ID).
 --max-context-tokens caps each request's prompt (default: the model's window); --effort is low, medium,
 high, xhigh or max (default: the model's own); --compaction auto (the default) compacts a long run on the
@@ -58,7 +58,9 @@ and runs them directly. --tool-network allowlist (the default) lets them reach o
 toolchains are configured with, GitHub's hosts and --allowed-hosts (comma-separated, *.example.com, host:port);
 all lets them reach every host, none no host. --mcp-config adds the tools of the MCP servers FILE configures
 (Claude Code's {"mcpServers": …} JSON, each server listing its tools), started in the sandbox as the action
-starts them; --mcp-timeout is the seconds each has to start and to answer a call (default 60). Exits 0 when
+starts them; --mcp-timeout is the seconds each has to start and to answer a call (default 60).
+--output-schema ends the run with an answer matching the JSON Schema in FILE, printed alone on stdout (the
+rest goes to stderr). Exits 0 when
 every todo item is completed (and CMD passed), 1 when the run ends otherwise,
 2 on bad usage.`;
 
@@ -84,6 +86,7 @@ const OPTIONS = {
   'no-sandbox': { type: 'boolean' },
   'mcp-config': { type: 'string' },
   'mcp-timeout': { type: 'string' },
+  'output-schema': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -103,6 +106,8 @@ interface CliSettings {
   /** The MCP servers of --mcp-config, and the seconds of --mcp-timeout. */
   mcp?: McpConfig;
   mcpTimeoutSeconds: number;
+  /** Keyless auth from the environment, when it is set up there. */
+  auth?: Pick<ModelOptions, 'federation'>;
 }
 
 /** The same numbers, bounds and defaults as the action's inputs. */
@@ -133,9 +138,9 @@ function optional<T>(
 }
 
 /** The provider named by --provider (the action's default when none is), once its credentials are there. */
-function providerFlag(value: string | undefined): Provider {
+function providerFlag(value: string | undefined, keyless: boolean): Provider {
   const provider = ruled(value ?? '', 'provider', SETTING_RULES.provider);
-  if (provider === 'anthropic' && !process.env.ANTHROPIC_API_KEY)
+  if (provider === 'anthropic' && !process.env.ANTHROPIC_API_KEY && !keyless)
     throw new UsageError('ANTHROPIC_API_KEY is not set');
   const problem = providerProblem(provider, process.env);
   if (problem) throw new UsageError(problem);
@@ -146,7 +151,9 @@ function providerFlag(value: string | undefined): Provider {
 function readFlags(values: Flags, positionals: string[]): CliSettings {
   const task = positionals.join(' ').trim();
   if (!task) throw new UsageError('no task given');
-  const provider = providerFlag(values.provider);
+  const auth = cliFederation(process.env);
+  if (auth && 'problem' in auth) throw new UsageError(auth.problem);
+  const provider = providerFlag(values.provider, auth !== undefined);
   const limits = {
     maxTurns: wholeNumber('max-turns', values['max-turns'], 'max_turns'),
     bashTimeoutSeconds: wholeNumber('bash-timeout', values['bash-timeout'], 'bash_timeout'),
@@ -172,6 +179,7 @@ function readFlags(values: Flags, positionals: string[]): CliSettings {
     allowedHosts: allowedHostsFlag(values['allowed-hosts'] ?? ''),
     ...(values['mcp-config'] === undefined ? {} : { mcp: mcpConfigFile(values['mcp-config']) }),
     mcpTimeoutSeconds: wholeNumber('mcp-timeout', values['mcp-timeout'], 'mcp_timeout'),
+    ...(auth ? { auth } : {}),
   };
 }
 
@@ -269,6 +277,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const settings = readFlags(values, positionals);
+    const schema = values['output-schema'] && (await outputSchemaFile(values['output-schema']));
+    if (schema && 'problem' in schema) throw new UsageError(schema.problem);
+    // With a schema, stdout holds the answer alone: everything else goes to stderr.
+    const out = schema ? stderr : stdout;
     // The key and any secret-named variable stay out of the terminal and the event log, as in the action.
     const secrets = [...secretValues(process.env), ...(settings.mcp?.secrets ?? [])];
     for (const secret of secrets) redactor.add(secret);
@@ -292,8 +304,9 @@ export async function main(argv: string[]): Promise<number> {
     const mcp = await startMcp(settings.mcp, settings.mcpTimeoutSeconds, { workspace, sandbox, secrets });
     const run = (async () =>
       runAgent({
-        ...(await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, stop })),
+        ...(await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, stop, out })),
         ...(mcp ? { outside: mcp } : {}),
+        ...(schema ? { outputSchema: schema } : {}),
       }))();
     // Every line reaches the file, however the run ended; no server outlives it.
     const result = await run.finally(async () => {
@@ -303,7 +316,8 @@ export async function main(argv: string[]): Promise<number> {
     });
     record?.result({ status: result.status, reason: result.reason });
     await record?.close();
-    printResult(result);
+    printResult(result, out);
+    if (schema) return printAnswer(result);
     return result.status === 'completed' ? 0 : 1;
   } catch (error) {
     if (error instanceof UsageError || error instanceof McpConfigError) {
@@ -324,6 +338,8 @@ interface RunPlace {
   record: RunRecord | undefined;
   /** Aborted by Ctrl-C or SIGTERM. */
   stop: AbortController;
+  /** Where the run's progress is printed: stdout, or stderr when stdout is the answer's. */
+  out: typeof stdout;
 }
 
 /**
@@ -340,7 +356,7 @@ function stopOnSignals(): AbortController {
 async function agentOptions(
   values: Flags,
   settings: CliSettings,
-  { workspace, sandbox, secrets, events, record, stop }: RunPlace,
+  { workspace, sandbox, secrets, events, record, stop, out }: RunPlace,
 ): Promise<AgentOptions> {
   const { verify } = settings;
   return {
@@ -359,6 +375,7 @@ async function agentOptions(
       model: values.model,
       baseURL: values['base-url'],
       ...settings.model,
+      ...settings.auth,
       onNotice: (message) => stderr.print(`todo-agent: warning: ${message}\n`),
     }),
     workspace,
@@ -367,19 +384,9 @@ async function agentOptions(
     redaction: redactor,
     secrets,
     observers: [
-      terminalReporter(stdout),
+      terminalReporter(out),
       ...(events ? [events.observer] : []),
       ...(record ? [record.observer] : []),
     ],
   };
-}
-
-/** The final list, the tokens spent and the model's last words. */
-function printResult(result: AgentResult): void {
-  stdout.print('\n', ...renderPanel(result.todos, 'Final todo list'), '\n');
-  const { usage } = result;
-  stdout.print(
-    `tokens: ${usage.input_tokens} in, ${usage.cache_read_input_tokens} cache read, ${usage.cache_creation_input_tokens} cache write, ${usage.output_tokens} out\n`,
-  );
-  if (result.lastText) stdout.print(`\n${result.lastText}\n`);
 }
