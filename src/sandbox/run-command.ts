@@ -12,8 +12,13 @@ import { limitNote } from './limits.js';
 
 /** Between SIGTERM and SIGKILL when a command times out or is aborted. */
 const KILL_GRACE_MS = 1_000;
-/** After the shell exits, how long to wait for its pipes to close before giving up on them. */
-const DRAIN_MS = 200;
+/**
+ * After the shell exits (and its process group is killed), how long to wait for its pipes to close before
+ * giving up on them: only a process that left the group can hold them open longer. The output still in the
+ * pipes is read first, and on a loaded runner that can take far more than a moment (a command's whole output
+ * was lost at 200 ms with two cores at load 25).
+ */
+const DRAIN_MS = 5_000;
 
 export interface RunCommandOptions {
   cwd: string;
