@@ -105,6 +105,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       );
     // Left for the post step when putting right failed: it holds what was saved, and a clean `.git`.
     if (prepared.guard.done) await prepared.ownDir.remove();
+    await prepared.snapshot.remove();
   }
 }
 

@@ -8,7 +8,7 @@ import { openWorkspace } from '../agent/workspace.js';
 import { runnerFiles } from '../sandbox/runner-files.js';
 import { isolationName, NoIsolationError, waysOut } from '../sandbox/rootless.js';
 import { endpointHost } from '../model/providers.js';
-import { forwardedPorts, NetworkGate } from '../network/gate.js';
+import { forwardedPorts, NetworkGate, type GateOptions } from '../network/gate.js';
 import { ruleText } from '../network/hosts.js';
 import { log } from '../runner/output.js';
 import type { Settings } from '../settings/settings.js';
@@ -21,11 +21,13 @@ import { errorSentence } from '../text/error-sentence.js';
  */
 export async function startSandbox(
   settings: Settings,
-  workspaceAccess: WorkspaceAccess = 'read-write',
+  workspaceAccess: WorkspaceAccess,
   /** More to hide from the tools (the action's own git directory). */
-  hidden: readonly string[] = [],
-  /** Values kept out of the tools' environment (the toolchains are asked for their registries with it). */
-  secrets: readonly string[] = [],
+  hidden: readonly string[],
+  /** Values kept out of the tools' environment (the job's: the registry variables it names join the list). */
+  secrets: readonly string[],
+  /** What the toolchains are asked with, once the run's secrets and the trusted snapshot are known. */
+  toolchains: GateOptions['toolchains'],
   /** GitHub's package hosts, asked of `GET /meta` beside the run's first reads (api.packageHosts). */
   packageHosts?: Promise<readonly string[]>,
 ): Promise<Sandbox | undefined> {
@@ -56,7 +58,8 @@ export async function startSandbox(
       ...(process.env.RUNNER_TOOL_CACHE ? { toolCache: process.env.RUNNER_TOOL_CACHE } : {}),
       warn: log.warning,
     });
-    if (network === 'gated') await openGate(sandbox, settings, secrets, packageHosts).catch(closing(sandbox));
+    if (network === 'gated')
+      await openGate(sandbox, settings, secrets, toolchains, packageHosts).catch(closing(sandbox));
     const ms = Math.round(performance.now() - started);
     log.info(`Sandbox ready in ${ms} ms (isolation: ${isolationOf(sandbox)}).`);
     return sandbox;
@@ -85,6 +88,7 @@ async function openGate(
   sandbox: Sandbox,
   settings: Settings,
   secrets: readonly string[],
+  toolchains: GateOptions['toolchains'],
   packageHosts: Promise<readonly string[]> = Promise.resolve([]),
 ): Promise<void> {
   const { provider, anthropic_base_url: baseUrl, allowed_hosts: allowedHosts } = settings.inputs;
@@ -98,7 +102,7 @@ async function openGate(
   });
   const gate = await NetworkGate.open({
     sandbox,
-    workspace: sandbox.config.workspace,
+    toolchains,
     allowedHosts,
     github: { serverUrl: settings.serverUrl, apiUrl: settings.apiUrl, packages },
     guarded: model ? [{ host: model, what: "the model's API endpoint" }] : [],
@@ -107,7 +111,7 @@ async function openGate(
   });
   log.info(
     'Network: allowlist. The tools reach hosts only through the action’s proxy; the list follows once the ' +
-      'toolchains have said which registries they use.',
+      'toolchains have said which registries they use (before the first command runs).',
   );
   gate.allowlist.then(
     (list) =>

@@ -32,7 +32,8 @@ import { openRunRecord, type RunRecord } from '../record/run-record.js';
 import { stderr, stdout } from './output.js';
 import { showCommand } from './show.js';
 import { terminalReporter } from '../terminal/reporter.js';
-import type { McpConfig } from '../settings/mcp-servers.js';
+import { isLocal, type McpConfig } from '../settings/mcp-servers.js';
+import { Snapshot } from '../git/snapshot.js';
 import { mcpConfigFile, McpConfigError, startMcp } from './mcp.js';
 
 const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--provider P]
@@ -194,10 +195,9 @@ function openFor<T>(flag: string, path: string, open: (path: string) => T): T {
  * on stderr saying why not.
  */
 async function trySandbox(
-  workspace: string,
   { network, allowedHosts, provider }: CliSettings,
   baseUrl: string | undefined,
-  secrets: string[],
+  { workspace, secrets, snapshot }: { workspace: string; secrets: string[]; snapshot: Snapshot },
 ): Promise<Sandbox | undefined> {
   const say = (line: string) => stderr.print(`todo-agent: ${line}\n`);
   let sandbox: Sandbox;
@@ -220,7 +220,9 @@ async function trySandbox(
   const model = endpointHost(provider, baseUrl || process.env.ANTHROPIC_BASE_URL);
   const gate = await NetworkGate.open({
     sandbox,
-    workspace,
+    toolchains: snapshot
+      .projectFiles()
+      .then((projectFiles) => ({ env: childEnv(process.env, secrets), projectFiles })),
     allowedHosts,
     github: {
       serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com',
@@ -282,10 +284,21 @@ export async function main(argv: string[]): Promise<number> {
     const workspace = await openWorkspace(process.cwd());
     const old = deprecatedToolNetwork(values['tool-network'] ?? '');
     if (old) stderr.print(`todo-agent: warning: ${old.replace('tool_network', '--tool-network')}\n`);
+    // The working directory as the run starts: what the trusted side reads of it (src/git/snapshot.ts).
+    const snapshot = await Snapshot.take({
+      workspace,
+      kind: 'directory',
+      copy: settings.mcp?.servers.some(isLocal) ?? false,
+      env: childEnv(process.env, secrets),
+    });
+    const place = { workspace, secrets, snapshot };
     const sandbox = values['no-sandbox']
       ? undefined
-      : await trySandbox(workspace, settings, values['base-url'], secrets);
-    const mcp = await startMcp(settings.mcp, settings.mcpTimeoutSeconds, { workspace, sandbox, secrets });
+      : await trySandbox(settings, values['base-url'], place).catch(async (error: unknown) => {
+          await snapshot.remove();
+          throw error;
+        });
+    const mcp = await startMcp(settings.mcp, settings.mcpTimeoutSeconds, { ...place, sandbox });
     const run = (async () =>
       runAgent({
         ...(await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, stop })),
@@ -296,6 +309,7 @@ export async function main(argv: string[]): Promise<number> {
       events?.close();
       await mcp?.close();
       sandbox?.close();
+      await snapshot.remove();
     });
     record?.result({ status: result.status, reason: result.reason });
     await record?.close();

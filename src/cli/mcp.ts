@@ -5,6 +5,7 @@ import type { McpServers } from '../mcp/servers.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { childEnv } from '../sandbox/child-env.js';
 import { McpConfigError, parseMcpConfig, type McpConfig } from '../settings/mcp-servers.js';
+import type { Snapshot } from '../git/snapshot.js';
 import { stderr } from './output.js';
 
 export { McpConfigError };
@@ -26,12 +27,18 @@ export function mcpConfigFile(file: string): McpConfig {
 export async function startMcp(
   config: McpConfig | undefined,
   timeoutSeconds: number,
-  { workspace, sandbox, secrets }: { workspace: string; sandbox: Sandbox | undefined; secrets: string[] },
+  {
+    workspace,
+    sandbox,
+    secrets,
+    snapshot,
+  }: { workspace: string; sandbox: Sandbox | undefined; secrets: string[]; snapshot: Snapshot },
 ): Promise<McpServers | undefined> {
   if (!config) return undefined;
   const { startMcpServers, throughGate } = await import('../mcp/open.js');
   const servers = await startMcpServers(config, {
     workspace,
+    snapshot: () => snapshot.directory(),
     ...(sandbox ? { sandbox } : {}),
     ...throughGate(config, sandbox?.network),
     env: childEnv(process.env, secrets),
