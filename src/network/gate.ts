@@ -73,6 +73,7 @@ export class NetworkGate implements ToolNetwork {
   readonly #extra: HostRule[] = [];
   #proxy: ToolProxy | undefined;
   #limits: ProxyLimits = GATE_LIMITS;
+  #forwards: Array<{ host: string; port: number }> = [];
 
   private constructor(port: number, allowlist: Promise<Allowlist>, resolver: Resolver) {
     this.env = proxyEnv(port);
@@ -89,12 +90,9 @@ export class NetworkGate implements ToolNetwork {
     const allowlist = buildAllowlist(options);
     allowlist.catch(() => undefined); // a request that needs it reports the failure
     const gate = new NetworkGate(bridge.port, allowlist, options.resolver ?? toolsResolver());
-    const forwards = forwardedPorts(options.allowedHosts).map(({ port, host }) => ({
-      path: bridge.forwardSocket(port),
-      target: { host, port },
-    }));
+    gate.#forwards = forwardedPorts(options.allowedHosts);
     gate.#limits = options.limits ?? GATE_LIMITS;
-    gate.#proxy = await gate.#answer(bridge, forwards);
+    gate.#proxy = await gate.#answer(bridge);
     options.sandbox.attachNetwork(gate);
     return gate;
   }
@@ -103,7 +101,7 @@ export class NetworkGate implements ToolNetwork {
   async serve(sandbox: Sandbox): Promise<void> {
     const bridge = sandbox.bridge;
     if (!bridge) throw new Error('the network gate needs a sandbox opened with network: gated');
-    const proxy = await this.#answer(bridge, []);
+    const proxy = await this.#answer(bridge);
     sandbox.attachNetwork({
       env: this.env,
       ready: this.ready,
@@ -113,7 +111,11 @@ export class NetworkGate implements ToolNetwork {
     });
   }
 
-  #answer(bridge: BridgeEnds, forwards: Parameters<typeof ToolProxy.open>[2]): Promise<ToolProxy> {
+  /** A proxy of the gate's on `bridge`, with its forwarded ports (those the bridge listens on). */
+  #answer(bridge: BridgeEnds): Promise<ToolProxy> {
+    const forwards = this.#forwards
+      .filter(({ port }) => bridge.forwards.includes(port))
+      .map(({ port, host }) => ({ path: bridge.forwardSocket(port), target: { host, port } }));
     return ToolProxy.open(
       bridge.proxySocket,
       {

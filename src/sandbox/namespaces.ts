@@ -101,6 +101,8 @@ export interface BridgeEnds {
   readonly proxySocket: string;
   /** The proxy's port on the tools' loopback. */
   readonly port: number;
+  /** The runner's loopback ports it forwards (allowed_hosts' `localhost:PORT`). */
+  readonly forwards: readonly number[];
   /** The Unix socket a forwarded port's connections are led to. */
   forwardSocket(port: number): string;
   close(): void;

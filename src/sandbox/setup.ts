@@ -337,7 +337,7 @@ export async function openSibling(parent: Sandbox, snapshot?: string): Promise<S
   const sandbox = await Sandbox.open({ ...parent.config, ...(snapshot ? { snapshot } : {}) });
   try {
     if (parent.config.network === 'gated') {
-      sandbox.holdBridge(await Bridge.open(sandbox, []));
+      sandbox.holdBridge(await Bridge.open(sandbox, parent.bridge?.forwards ?? []));
       await parent.network?.serve?.(sandbox);
     }
     return sandbox;
