@@ -70,10 +70,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     const review = prepared.plan.kind === 'plan' ? undefined : () => session.preview();
     const options = await agentOptions(request, prepared, { observers, inbox: checklist.inbox, review });
     // The servers go first (each is stopped, then killed with everything it started), then the sandbox.
-    const agentResult = await runAgent(options).finally(async () => {
-      await prepared.mcp?.close();
-      prepared.sandbox?.close();
-    });
+    const agentResult = await runAgent(options).finally(async () => await prepared.runtime.close());
     checklist.hold();
     const { result, delivery } = await deliverWork(request, prepared, agentResult, checklist, session);
     // A claim the delivery never reached (it broke off before landing) goes now.
@@ -97,8 +94,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     throw error;
   } finally {
     // A throw anywhere before delivery put them right: do it now, once no tool is left.
-    await prepared.mcp?.close();
-    prepared.sandbox?.close();
+    await prepared.runtime.close();
     if (!prepared.guard.asked)
       await putGitDirsRight(prepared, request.record).catch((error: unknown) =>
         log.warning(`The workspace's git directories could not be put right: ${errorSentence(error)}`),

@@ -26,6 +26,7 @@ import type { Settings } from '../settings/settings.js';
 import { log, saveState } from '../runner/output.js';
 import { readThread, type ThreadReads } from './thread-reads.js';
 import { startSandbox } from './tool-sandbox.js';
+import type { ToolRuntime } from '../runtime/tool-runtime.js';
 import type { RunRecord } from '../record/run-record.js';
 import { threadView, type ThreadView } from './thread-view.js';
 import type { McpServers } from '../mcp/servers.js';
@@ -64,6 +65,8 @@ export interface Prepared {
   permissions: Map<string, Permission>;
   instructions: InstructionFile[];
   sandbox: Sandbox | undefined;
+  /** The tools' runtime (the sandbox, its gate, the MCP servers): `close()` once no tool may run. */
+  runtime: ToolRuntime;
   startSha: string;
   /** Puts the workspace's git directories right after the last tool call (the post step, if killed). */
   guard: WorkspaceGuard;
@@ -80,7 +83,6 @@ export interface Prepared {
 /** Prepares the run, or says why it cannot start; a throw is answered on the issue before it goes on. */
 export async function prepare(request: JobRequest): Promise<Prepared | { decline: string }> {
   let ownDir: OwnGitDir | undefined;
-  let mcp: McpServers | undefined;
   let snapshot: Snapshot | undefined;
   // The toolchains are asked once the run's secrets (the MCP configuration's too) and the snapshot are known.
   let askWith: (question: Awaited<GateOptions['toolchains']>) => void = () => undefined;
@@ -118,10 +120,10 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       return { dir: ownDir, checkoutSha: await git.head() };
     })();
     const access = trigger.request.kind === 'plan' ? 'read-only' : 'read-write';
-    const sandboxReady = local.then(({ dir }) =>
+    const runtimeReady = local.then(({ dir }) =>
       startSandbox(settings, access, [dir.path], request.secrets, toolchains, packageHosts),
     );
-    sandboxReady.catch(() => undefined); // awaited below, or closed on the way out
+    runtimeReady.catch(() => undefined); // awaited below, or closed on the way out
     try {
       const [{ dir, checkoutSha }, defaultBranch, allComments, threads, thread, permissions] =
         await Promise.all([
@@ -143,7 +145,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         defaultBranch,
       });
       if ('decline' in outcome) {
-        await closeSandbox(sandboxReady);
+        await closeRuntime(runtimeReady);
         await dir.remove();
         return outcome;
       }
@@ -177,14 +179,15 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       // From now on the base commit's files come from our own directory, which no tool can reach.
       trusted.setBase({ gitDir: dir.path, commit: base });
       const startSha = await own.head();
-      const sandbox = await sandboxReady;
+      const runtime = await runtimeReady;
+      const { sandbox } = runtime;
       const viewed = await view;
       // Last, once nothing here can fail: told to the post step only when the tools are about to run (an MCP
       // server is code the tools' sandbox runs, so it starts after).
       const guard = guardOf(settings.workspace, dir, own, config, sandbox);
       const secrets = [...request.secrets, ...(mcpConfig?.secrets ?? [])];
       askWith({ env: childEnv(process.env, secrets), projectFiles: await trusted.projectFiles() });
-      mcp = mcpConfig && (await startMcp(mcpConfig, settings, sandbox, secrets, trusted));
+      const mcp = mcpConfig && (await startMcp(mcpConfig, settings, runtime, secrets, trusted));
       return {
         ...(mcp ? { mcp } : {}),
         secrets,
@@ -197,14 +200,14 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         permissions,
         instructions,
         sandbox,
+        runtime,
         startSha,
         guard,
         view: viewed,
       };
     } catch (error) {
       notAsked(error);
-      await mcp?.close();
-      await closeSandbox(sandboxReady);
+      await closeRuntime(runtimeReady);
       throw error;
     }
   });
@@ -245,17 +248,13 @@ function mayStartLocalServers(setting: McpServersSetting | undefined): boolean {
 async function startMcp(
   config: Awaited<ReturnType<typeof loadMcpConfig>>,
   settings: Settings,
-  sandbox: Sandbox | undefined,
+  runtime: ToolRuntime,
   secrets: string[],
   snapshot: Snapshot,
 ): Promise<McpServers> {
-  const { startMcpServers, throughGate } = await import('../mcp/open.js');
   const started = performance.now();
-  const servers = await startMcpServers(config, {
-    workspace: settings.workspace,
+  const servers = await runtime.startServers(config, {
     snapshot: () => snapshot.directory(),
-    ...(sandbox ? { sandbox } : {}),
-    ...throughGate(config, sandbox?.network),
     env: childEnv(process.env, secrets),
     timeoutMs: settings.inputs.mcp_timeout * 1000,
     warn: log.warning,
@@ -300,9 +299,9 @@ function guardOf(
   });
 }
 
-/** Closes the sandbox once it is up, if it came up. */
-async function closeSandbox(ready: Promise<Sandbox | undefined>): Promise<void> {
-  (await ready.catch(() => undefined))?.close();
+/** Closes the runtime once it is up, if it came up. */
+async function closeRuntime(ready: Promise<ToolRuntime>): Promise<void> {
+  await (await ready.catch(() => undefined))?.close();
 }
 
 /** Our git gets a secret-free environment; the token reaches only its fetch, ls-remote and push. */
