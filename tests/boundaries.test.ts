@@ -114,10 +114,16 @@ describe('the layout', () => {
     );
     const entries = new Set(users.flatMap((s) => s.imports.filter((name) => name.startsWith('network/'))));
     expect([...entries].sort()).toEqual(['network/gate.ts', 'network/hosts.ts']);
-    // The wiring opens it, the settings read allowed_hosts, and the MCP servers' remote requests go through its
-    // fetch (their hosts joining its list); the agent core learns of refusals from the sandbox it is given,
-    // never from the gate itself.
-    expect([...new Set(users.map((s) => s.folder))].sort()).toEqual(['action', 'cli', 'mcp', 'settings']);
+    // The tools' runtime opens it, the wiring and the settings read allowed_hosts, and the MCP servers' remote
+    // requests go through its fetch (their hosts joining its list); the agent core learns of refusals from the
+    // sandbox it is given, never from the gate itself.
+    expect([...new Set(users.map((s) => s.folder))].sort()).toEqual([
+      'action',
+      'cli',
+      'mcp',
+      'runtime',
+      'settings',
+    ]);
   });
 
   it('only src/github/octokit.ts holds an Octokit, and only src/runner/output.ts the runner (both redact what they send)', () => {
@@ -251,6 +257,7 @@ describe('the layout', () => {
       'network',
       'record',
       'runner',
+      'runtime',
       'sandbox',
       'settings',
       'terminal',

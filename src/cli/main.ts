@@ -7,19 +7,17 @@ import { GitRepo } from '../git/repo.js';
 import { childEnv } from '../sandbox/child-env.js';
 import { Model, type ModelOptions } from '../model/client.js';
 import { endpointHost, providerProblem, type Provider } from '../model/providers.js';
-import { forwardedPorts, NetworkGate } from '../network/gate.js';
 import { parseAllowedHosts, ruleText, type HostRule } from '../network/hosts.js';
 import { networkFact } from '../agent/briefing/prompt.js';
 import { openWorkspace } from '../agent/workspace.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
-import { openSandbox, SandboxError } from '../sandbox/setup.js';
+import { SandboxError } from '../sandbox/setup.js';
 import { redactor } from '../text/redact.js';
 import { secretValues } from '../settings/settings.js';
 import {
   NUMBER_SETTINGS,
   deprecatedToolNetwork,
   parseWholeNumber,
-  SANDBOX_NETWORKS,
   SETTING_RULES,
   type NumberSetting,
   type ToolNetworkSetting,
@@ -30,7 +28,9 @@ import { openRunRecord, type RunRecord } from '../record/run-record.js';
 import { printAnswer, printResult, stderr, stdout } from './output.js';
 import { showCommand } from './show.js';
 import { terminalReporter } from '../terminal/reporter.js';
-import type { McpConfig } from '../settings/mcp-servers.js';
+import { isLocal, type McpConfig } from '../settings/mcp-servers.js';
+import { Snapshot } from '../git/snapshot.js';
+import { ToolRuntime } from '../runtime/tool-runtime.js';
 import { mcpConfigFile, McpConfigError, startMcp } from './mcp.js';
 import { cliFederation, outputSchemaFile } from './keyless.js';
 
@@ -202,51 +202,48 @@ function openFor<T>(flag: string, path: string, open: (path: string) => T): T {
 }
 
 /**
- * The action's sandbox where it can be built here, with its network gate under the allowlist; otherwise a line
- * on stderr saying why not.
+ * The tools' runtime: the action's sandbox where it can be built here (unless --no-sandbox), with its network
+ * gate under the allowlist; otherwise a line on stderr saying why not, and none.
  */
-async function trySandbox(
-  workspace: string,
+async function openRuntime(
   { network, allowedHosts, provider }: CliSettings,
-  baseUrl: string | undefined,
-  secrets: string[],
-): Promise<Sandbox | undefined> {
+  values: Flags,
+  { workspace, secrets, snapshot }: { workspace: string; secrets: string[]; snapshot: Snapshot },
+): Promise<ToolRuntime> {
   const say = (line: string) => stderr.print(`todo-agent: ${line}\n`);
-  let sandbox: Sandbox;
+  const model = endpointHost(provider, values['base-url'] || process.env.ANTHROPIC_BASE_URL);
+  const request = {
+    network,
+    allowedHosts,
+    gate: {
+      toolchains: snapshot
+        .projectFiles()
+        .then((projectFiles) => ({ env: childEnv(process.env, secrets), projectFiles })),
+      github: {
+        serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com',
+        apiUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
+      },
+      guarded: model ? [{ host: model, what: "the model's API endpoint" }] : [],
+      env: childEnv(process.env, secrets),
+      ...(process.env.HOME ? { home: process.env.HOME } : {}),
+    },
+  };
+  if (values['no-sandbox']) return await ToolRuntime.open(workspace, request);
+  let runtime: ToolRuntime;
   try {
-    sandbox = await openSandbox({
-      workspace,
-      network: SANDBOX_NETWORKS[network],
-      forwardedPorts: forwardedPorts(allowedHosts).map(({ port }) => port),
-      warn: say,
-    });
+    runtime = await ToolRuntime.open(workspace, { ...request, sandbox: { warn: say } });
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
     stderr.print(
       `todo-agent: no sandbox for the commands (${error.message}); they run directly, with the host's network.\n`,
     );
     if (network === 'none') throw new UsageError('--tool-network none needs the sandbox');
-    return undefined;
+    return await ToolRuntime.open(workspace, request);
   }
-  if (network !== 'allowlist') return sandbox;
-  const model = endpointHost(provider, baseUrl || process.env.ANTHROPIC_BASE_URL);
-  const gate = await NetworkGate.open({
-    sandbox,
-    workspace,
-    allowedHosts,
-    github: {
-      serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com',
-      apiUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
-    },
-    guarded: model ? [{ host: model, what: "the model's API endpoint" }] : [],
-    env: childEnv(process.env, secrets),
-    ...(process.env.HOME ? { home: process.env.HOME } : {}),
-  }).catch((error: unknown) => {
-    sandbox.close();
-    throw error;
-  });
-  void gate.allowlist.then((list) => say(`network allowlist: ${list.rules.map(ruleText).join(', ')}`));
-  return sandbox;
+  void runtime.gate?.allowlist.then((list) =>
+    say(`network allowlist: ${list.rules.map(ruleText).join(', ')}`),
+  );
+  return runtime;
 }
 
 /** The instruction files as HEAD has them (not as the model edits them); none outside a git repository. */
@@ -298,10 +295,21 @@ export async function main(argv: string[]): Promise<number> {
     const workspace = await openWorkspace(process.cwd());
     const old = deprecatedToolNetwork(values['tool-network'] ?? '');
     if (old) stderr.print(`todo-agent: warning: ${old.replace('tool_network', '--tool-network')}\n`);
-    const sandbox = values['no-sandbox']
-      ? undefined
-      : await trySandbox(workspace, settings, values['base-url'], secrets);
-    const mcp = await startMcp(settings.mcp, settings.mcpTimeoutSeconds, { workspace, sandbox, secrets });
+    // The working directory as the run starts: what the trusted side reads of it (src/git/snapshot.ts).
+    const snapshot = await Snapshot.take({
+      workspace,
+      kind: 'directory',
+      copy: settings.mcp?.servers.some(isLocal) ?? false,
+      env: childEnv(process.env, secrets),
+    });
+    const runtime = await openRuntime(settings, values, { workspace, secrets, snapshot }).catch(
+      async (error: unknown) => {
+        await snapshot.remove();
+        throw error;
+      },
+    );
+    const { sandbox } = runtime;
+    const mcp = await startMcp(settings.mcp, settings.mcpTimeoutSeconds, { runtime, secrets, snapshot });
     const run = (async () =>
       runAgent({
         ...(await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, stop, out })),
@@ -311,8 +319,8 @@ export async function main(argv: string[]): Promise<number> {
     // Every line reaches the file, however the run ended; no server outlives it.
     const result = await run.finally(async () => {
       events?.close();
-      await mcp?.close();
-      sandbox?.close();
+      await runtime.close();
+      await snapshot.remove();
     });
     record?.result({ status: result.status, reason: result.reason });
     await record?.close();

@@ -79,8 +79,17 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Runs `command` with `bash -c`; resolves with whatever happened, rejects only if it cannot start. */
-export function runCommand(command: string, opts: RunCommandOptions): Promise<CommandResult> {
+/**
+ * Runs `command` with `bash -c`; resolves with whatever happened, rejects only if it cannot start. In a
+ * sandbox whose network is still being decided, it starts once that is done (the allowlist never depends on
+ * what a command wrote before the toolchains were asked); the gate's own look (`networkEnv: false`) does not wait.
+ */
+export async function runCommand(command: string, opts: RunCommandOptions): Promise<CommandResult> {
+  if (opts.networkEnv !== false) await opts.sandbox?.network?.ready;
+  return await spawnCommand(command, opts);
+}
+
+function spawnCommand(command: string, opts: RunCommandOptions): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) {
       resolve({ exitCode: null, signal: null, timedOut: false, aborted: true, output: '' });

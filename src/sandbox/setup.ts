@@ -326,3 +326,23 @@ export async function openSandbox(request: SandboxRequest): Promise<Sandbox> {
   }
   return sandbox;
 }
+
+/**
+ * A sandbox of its own for one long-lived program beside the tools (an MCP server): built like `parent`,
+ * with HOME, the tool cache, the workspace's `.git` layer, /tmp and /var/tmp of its own, so that nothing the
+ * tools write there reaches it and nothing it writes there reaches them; the trusted `snapshot` shown
+ * read-only at SNAPSHOT_MOUNT; its network answered by `parent`'s gate, with the same list.
+ */
+export async function openSibling(parent: Sandbox, snapshot?: string): Promise<Sandbox> {
+  const sandbox = await Sandbox.open({ ...parent.config, ...(snapshot ? { snapshot } : {}) });
+  try {
+    if (parent.config.network === 'gated') {
+      sandbox.holdBridge(await Bridge.open(sandbox, parent.bridge?.forwards ?? []));
+      await parent.network?.serve?.(sandbox);
+    }
+    return sandbox;
+  } catch (error) {
+    sandbox.close();
+    throw error;
+  }
+}

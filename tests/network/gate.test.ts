@@ -102,10 +102,8 @@ const resolver: Resolver = async (host) => {
 };
 
 // The project's own npm settings name the registry (and a scope's, which rebinds); pip's index is a variable.
-await writeFile(
-  path.join(ws, '.npmrc'),
-  `registry=http://${NPM_HOST}/\n@rebind:registry=http://scoped.todo-agent.test/\n`,
-);
+const npmrc = `registry=http://${NPM_HOST}/\n@rebind:registry=http://scoped.todo-agent.test/\n`;
+await writeFile(path.join(ws, '.npmrc'), npmrc);
 await writeFile(path.join(ws, 'package.json'), npm.project.packageJson);
 await writeFile(path.join(ws, 'package-lock.json'), npm.project.lockfile);
 /** The tools' environment, as a runner's would be (not this test process's, which npx and CI fill). */
@@ -124,7 +122,8 @@ const allowed = parseAllowedHosts(`${GIT_HOST}, *.wild.todo-agent.test, localhos
 const sandbox = await openSandbox({ workspace: ws, network: 'gated', home, forwardedPorts: [servicePort] });
 const gate = await NetworkGate.open({
   sandbox,
-  workspace: ws,
+  // As the trusted snapshot has the project's settings (here the same as the work tree's).
+  toolchains: Promise.resolve({ env, projectFiles: { '.npmrc': npmrc } }),
   allowedHosts: allowed.rules,
   github: { serverUrl: 'https://github.com', apiUrl: 'https://api.github.com' },
   guarded: [{ host: 'model.todo-agent.test', what: "the model's API endpoint" }],
