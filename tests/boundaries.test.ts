@@ -84,6 +84,8 @@ describe('the layout', () => {
     expect(foldersImporting(/^@anthropic-ai\//)).toEqual(['model']);
     expect(foldersImporting(/^@actions\/github$|^@octokit\//)).toEqual(['github']);
     expect(foldersImporting(/^@actions\/core$/)).toEqual(['runner']);
+    // JSON Schema validation (the final answer of output_schema), by the model's schema module.
+    expect(foldersImporting(/^ajv(-formats)?$/)).toEqual(['model']);
     // The MCP SDK (the client side, and its stdio framing), reached only by the MCP servers' module.
     expect(foldersImporting(/^@modelcontextprotocol\//)).toEqual(['mcp']);
     // The image codecs (pure JavaScript, and libwebp in WebAssembly), reached only by the module that decodes
@@ -112,10 +114,16 @@ describe('the layout', () => {
     );
     const entries = new Set(users.flatMap((s) => s.imports.filter((name) => name.startsWith('network/'))));
     expect([...entries].sort()).toEqual(['network/gate.ts', 'network/hosts.ts']);
-    // The wiring opens it, the settings read allowed_hosts, and the MCP servers' remote requests go through its
-    // fetch (their hosts joining its list); the agent core learns of refusals from the sandbox it is given,
-    // never from the gate itself.
-    expect([...new Set(users.map((s) => s.folder))].sort()).toEqual(['action', 'cli', 'mcp', 'settings']);
+    // The tools' runtime opens it, the wiring and the settings read allowed_hosts, and the MCP servers' remote
+    // requests go through its fetch (their hosts joining its list); the agent core learns of refusals from the
+    // sandbox it is given, never from the gate itself.
+    expect([...new Set(users.map((s) => s.folder))].sort()).toEqual([
+      'action',
+      'cli',
+      'mcp',
+      'runtime',
+      'settings',
+    ]);
   });
 
   it('only src/github/octokit.ts holds an Octokit, and only src/runner/output.ts the runner (both redact what they send)', () => {
@@ -142,7 +150,7 @@ describe('the layout', () => {
     // zod is the one library of the language itself: every boundary that takes data validates it with it
     // (its tree-shakable zod/mini where a small bundle counts: the post step's).
     const known =
-      /^(node:|zod(\/mini)?$|@anthropic-ai\/|@modelcontextprotocol\/sdk\/(client|shared)\/[\w/.]+\.js$|@modelcontextprotocol\/sdk\/types\.js$|@actions\/(core|github)$|@octokit\/|jsonc-parser$|yaml$|smol-toml$|acorn$|(pngjs|jpeg-js|omggif)$|@jsquash\/webp\/decode\.js$)/;
+      /^(node:|zod(\/mini)?$|@anthropic-ai\/|@modelcontextprotocol\/sdk\/(client|shared)\/[\w/.]+\.js$|@modelcontextprotocol\/sdk\/types\.js$|@actions\/(core|github)$|@octokit\/|jsonc-parser$|yaml$|smol-toml$|acorn$|ajv(-formats)?$|(pngjs|jpeg-js|omggif)$|@jsquash\/webp\/decode\.js$)/;
     const unknown = sources.flatMap((s) => s.imports.filter((name) => !ours(name) && !known.test(name)));
     expect(unknown).toEqual([]);
   });
@@ -250,6 +258,7 @@ describe('the layout', () => {
       'network',
       'record',
       'runner',
+      'runtime',
       'sandbox',
       'settings',
       'terminal',

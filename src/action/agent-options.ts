@@ -11,7 +11,7 @@ import { runContext } from '../github/thread/run-context.js';
 import { networkFact, type Briefing, type RunFacts } from '../agent/briefing/prompt.js';
 import type { VerifySettings } from '../agent/verify.js';
 import type { WorkPlan } from '../github/work-plan.js';
-import { log } from '../runner/output.js';
+import { addSecret, githubIdToken, log } from '../runner/output.js';
 import type { Settings } from '../settings/settings.js';
 import type { JobRequest, Prepared } from './prepare.js';
 import { RepositoryReading } from '../github/reading/reader.js';
@@ -19,7 +19,7 @@ import { RepositoryReading } from '../github/reading/reader.js';
 /** The agent's whole brief for this run: task, context, model, limits, and who watches it. */
 export async function agentOptions(
   { settings, trigger, api, signal, redactor }: JobRequest,
-  { plan, sandbox, thread, threads, permissions, instructions, view, mcp, secrets }: Prepared,
+  { plan, sandbox, thread, threads, permissions, instructions, view, mcp, secrets, outputSchema }: Prepared,
   watch: {
     observers: AgentObserver[];
     inbox: () => InboxEntry[];
@@ -49,9 +49,10 @@ export async function agentOptions(
       ...(lockedWorkflows ? { workflowFiles: 'locked' as const } : {}),
     },
     hiddenFiles: credentialFiles(process.env),
+    ...(outputSchema ? { outputSchema } : {}),
     model: new Model({
       provider: inputs.provider,
-      apiKey: inputs.anthropic_api_key,
+      ...modelAuth(settings),
       baseURL: inputs.anthropic_base_url,
       model: inputs.model,
       ...modelChoices(settings),
@@ -73,6 +74,12 @@ export async function agentOptions(
     redaction: redactor,
     secrets,
   };
+}
+
+/** The key, or keyless auth with the job's OIDC token (each one asked of GitHub anew, masked as it comes). */
+export function modelAuth({ inputs, federation }: Settings): Pick<ModelOptions, 'apiKey' | 'federation'> {
+  if (!federation) return { apiKey: inputs.anthropic_api_key };
+  return { federation: { ...federation, identityToken: githubIdToken, onSecret: addSecret } };
 }
 
 /** The model settings beyond the client's connection: effort, prices, and where its notices go. */

@@ -79,10 +79,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       ...(changedFiles ? { changedFiles } : {}),
     });
     // The servers go first (each is stopped, then killed with everything it started), then the sandbox.
-    const agentResult = await runAgent(options).finally(async () => {
-      await prepared.mcp?.close();
-      prepared.sandbox?.close();
-    });
+    const agentResult = await runAgent(options).finally(async () => await prepared.runtime.close());
     checklist.hold();
     const { result, delivery } = await deliverWork(request, prepared, agentResult, checklist, session);
     // A claim the delivery never reached (it broke off before landing) goes now.
@@ -106,14 +103,14 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     throw error;
   } finally {
     // A throw anywhere before delivery put them right: do it now, once no tool is left.
-    await prepared.mcp?.close();
-    prepared.sandbox?.close();
+    await prepared.runtime.close();
     if (!prepared.guard.asked)
       await putGitDirsRight(prepared, request.record).catch((error: unknown) =>
         log.warning(`The workspace's git directories could not be put right: ${errorSentence(error)}`),
       );
     // Left for the post step when putting right failed: it holds what was saved, and a clean `.git`.
     if (prepared.guard.done) await prepared.ownDir.remove();
+    await prepared.snapshot.remove();
   }
 }
 

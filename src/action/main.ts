@@ -22,6 +22,7 @@ import type { JobOutcome } from './job.js';
 import type { Delivery } from '../delivery/deliver.js';
 import { readThread } from './thread-reads.js';
 import { addSecret, log, setFailed, setOutput } from '../runner/output.js';
+import { structuredOutputFailure, structuredOutputJson } from '../runner/summary.js';
 import { redactor } from '../text/redact.js';
 import { secretValues, type Settings } from '../settings/settings.js';
 
@@ -223,8 +224,10 @@ function report(outcome: JobOutcome): void {
     todos: JSON.stringify(result.todos),
     usage: JSON.stringify(result.usage),
     cost_usd: result.costUsd.toFixed(4),
+    structured_output: structuredOutputJson(result.structuredOutput),
   });
-  if (outcome.failure) setFailed(outcome.failure);
+  const failure = [outcome.failure, structuredOutputFailure(result.structuredOutput)].filter(Boolean);
+  if (failure.length > 0) setFailed(failure.join('; '));
   if (outcome.warning) log.warning(outcome.warning);
 }
 
@@ -239,6 +242,7 @@ const EMPTY_OUTPUTS: Record<string, string> = {
   todos: '[]',
   usage: '{}',
   cost_usd: '0',
+  structured_output: '',
 };
 
 function setOutputs(status: RunStatus, outputs: Record<string, string> = {}): void {

@@ -26,10 +26,16 @@ import type { Settings } from '../settings/settings.js';
 import { log, saveState } from '../runner/output.js';
 import { readThread, type ThreadReads } from './thread-reads.js';
 import { startSandbox } from './tool-sandbox.js';
+import type { ToolRuntime } from '../runtime/tool-runtime.js';
 import type { RunRecord } from '../record/run-record.js';
 import { threadView, type ThreadView } from './thread-view.js';
 import type { McpServers } from '../mcp/servers.js';
-import type { McpServersSetting } from '../settings/mcp-servers.js';
+import { isLocal, type McpServersSetting } from '../settings/mcp-servers.js';
+import { loadOutputSchema } from '../settings/output-schema.js';
+import type { OutputSchema } from '../model/output-schema.js';
+import type { GateOptions } from '../network/gate.js';
+import { Snapshot } from '../git/snapshot.js';
+import path from 'node:path';
 import { addSecret } from '../runner/output.js';
 
 export interface JobRequest {
@@ -61,6 +67,8 @@ export interface Prepared {
   permissions: Map<string, Permission>;
   instructions: InstructionFile[];
   sandbox: Sandbox | undefined;
+  /** The tools' runtime (the sandbox, its gate, the MCP servers): `close()` once no tool may run. */
+  runtime: ToolRuntime;
   startSha: string;
   /** Puts the workspace's git directories right after the last tool call (the post step, if killed). */
   guard: WorkspaceGuard;
@@ -70,12 +78,24 @@ export interface Prepared {
   mcp?: McpServers;
   /** The tools' environment's secrets: the job's, and the values the MCP configuration filled in. */
   secrets: string[];
+  /** The final answer's schema (`output_schema`), checked, from the base branch when it names a file. */
+  outputSchema?: OutputSchema;
+  /** The workspace as the job handed it to us (src/git/snapshot.ts): what the trusted side reads of it. */
+  snapshot: Snapshot;
 }
 
 /** Prepares the run, or says why it cannot start; a throw is answered on the issue before it goes on. */
 export async function prepare(request: JobRequest): Promise<Prepared | { decline: string }> {
   let ownDir: OwnGitDir | undefined;
-  let mcp: McpServers | undefined;
+  let snapshot: Snapshot | undefined;
+  // The toolchains are asked once the run's secrets (the MCP configuration's too) and the snapshot are known.
+  let askWith: (question: Awaited<GateOptions['toolchains']>) => void = () => undefined;
+  let notAsked: (error: unknown) => void = () => undefined;
+  const toolchains = new Promise<Awaited<GateOptions['toolchains']>>((resolve, reject) => {
+    askWith = resolve;
+    notAsked = reject;
+  });
+  toolchains.catch(() => undefined);
   const prepared = beforeStart(request, async () => {
     const { settings, trigger, api } = request;
     const options = gitOptions(request);
@@ -92,14 +112,22 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         log.info(`Removed ${removed} persisted credential(s) from the workspace's git configuration.`);
       // Made before the sandbox, so that the tools never see it.
       ownDir = await reserveGitDir(process.env);
+      // The workspace as the job handed it to us, before any branch is checked out or any tool runs.
+      snapshot = await Snapshot.take({
+        workspace: settings.workspace,
+        kind: 'git',
+        copy: mayStartLocalServers(settings.mcp),
+        env: childEnv(process.env, request.secrets),
+        ...(process.env.RUNNER_TEMP ? { parent: process.env.RUNNER_TEMP } : {}),
+      });
       // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
       return { dir: ownDir, checkoutSha: await git.head() };
     })();
     const access = trigger.request.kind === 'plan' ? 'read-only' : 'read-write';
-    const sandboxReady = local.then(({ dir }) =>
-      startSandbox(settings, access, [dir.path], request.secrets, packageHosts),
+    const runtimeReady = local.then(({ dir }) =>
+      startSandbox(settings, access, [dir.path], request.secrets, toolchains, packageHosts),
     );
-    sandboxReady.catch(() => undefined); // awaited below, or closed on the way out
+    runtimeReady.catch(() => undefined); // awaited below, or closed on the way out
     try {
       const [{ dir, checkoutSha }, defaultBranch, allComments, threads, thread, permissions] =
         await Promise.all([
@@ -121,7 +149,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         defaultBranch,
       });
       if ('decline' in outcome) {
-        await closeSandbox(sandboxReady);
+        await closeRuntime(runtimeReady);
         await dir.remove();
         return outcome;
       }
@@ -143,24 +171,33 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       // the base when the checkout has it, else the commit the workflow checked out. Never the working tree,
       // which the model edits.
       const base = (await git.remoteTip(outcome.plan.base)) ?? checkoutSha;
-      const readBase = (path: string) => git.fileAt(base, path);
+      const trusted = snapshot!;
+      trusted.setBase({ gitDir: path.join(settings.workspace, '.git'), commit: base });
+      const readBase = (file: string) => trusted.committed(file);
       const instructions = await loadInstructions(readBase);
       const mcpConfig = settings.mcp && (await loadMcpConfig(settings.mcp, readBase));
+      const outputSchema = settings.outputSchema && (await loadOutputSchema(settings.outputSchema, readBase));
       const config = await saveConfig(settings.workspace, dir.path);
       const started = performance.now();
       const own = await dir.adopt(git, options);
       log.info(`Own git directory ready in ${Math.round(performance.now() - started)} ms.`);
+      // From now on the base commit's files come from our own directory, which no tool can reach.
+      trusted.setBase({ gitDir: dir.path, commit: base });
       const startSha = await own.head();
-      const sandbox = await sandboxReady;
+      const runtime = await runtimeReady;
+      const { sandbox } = runtime;
       const viewed = await view;
       // Last, once nothing here can fail: told to the post step only when the tools are about to run (an MCP
       // server is code the tools' sandbox runs, so it starts after).
       const guard = guardOf(settings.workspace, dir, own, config, sandbox);
       const secrets = [...request.secrets, ...(mcpConfig?.secrets ?? [])];
-      mcp = mcpConfig && (await startMcp(mcpConfig, settings, sandbox, secrets));
+      askWith({ env: childEnv(process.env, secrets), projectFiles: await trusted.projectFiles() });
+      const mcp = mcpConfig && (await startMcp(mcpConfig, settings, runtime, secrets, trusted));
       return {
         ...(mcp ? { mcp } : {}),
+        ...(outputSchema ? { outputSchema } : {}),
         secrets,
+        snapshot: trusted,
         git: own,
         ownDir: dir,
         plan: outcome.plan,
@@ -169,20 +206,28 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         permissions,
         instructions,
         sandbox,
+        runtime,
         startSha,
         guard,
         view: viewed,
       };
     } catch (error) {
-      await mcp?.close();
-      await closeSandbox(sandboxReady);
+      notAsked(error);
+      await closeRuntime(runtimeReady);
       throw error;
     }
   });
-  return await prepared.catch(async (error: unknown) => {
-    await ownDir?.remove();
-    throw error;
-  });
+  return await prepared
+    .then(async (outcome) => {
+      if ('decline' in outcome) await snapshot?.remove();
+      return outcome;
+    })
+    .catch(async (error: unknown) => {
+      notAsked(error);
+      await ownDir?.remove();
+      await snapshot?.remove();
+      throw error;
+    });
 }
 
 /**
@@ -199,19 +244,23 @@ async function loadMcpConfig(
   return config;
 }
 
+/** A run whose MCP servers may include a local one: named in a file (read later), or inline. */
+function mayStartLocalServers(setting: McpServersSetting | undefined): boolean {
+  if (!setting) return false;
+  return setting.kind === 'file' || setting.config.servers.some(isLocal);
+}
+
 /** Starts the servers (the SDK loads only for a run that has some); says in the log how each fared. */
 async function startMcp(
   config: Awaited<ReturnType<typeof loadMcpConfig>>,
   settings: Settings,
-  sandbox: Sandbox | undefined,
+  runtime: ToolRuntime,
   secrets: string[],
+  snapshot: Snapshot,
 ): Promise<McpServers> {
-  const { startMcpServers, throughGate } = await import('../mcp/open.js');
   const started = performance.now();
-  const servers = await startMcpServers(config, {
-    workspace: settings.workspace,
-    ...(sandbox ? { sandbox } : {}),
-    ...throughGate(config, sandbox?.network),
+  const servers = await runtime.startServers(config, {
+    snapshot: () => snapshot.directory(),
     env: childEnv(process.env, secrets),
     timeoutMs: settings.inputs.mcp_timeout * 1000,
     warn: log.warning,
@@ -256,9 +305,9 @@ function guardOf(
   });
 }
 
-/** Closes the sandbox once it is up, if it came up. */
-async function closeSandbox(ready: Promise<Sandbox | undefined>): Promise<void> {
-  (await ready.catch(() => undefined))?.close();
+/** Closes the runtime once it is up, if it came up. */
+async function closeRuntime(ready: Promise<ToolRuntime>): Promise<void> {
+  await (await ready.catch(() => undefined))?.close();
 }
 
 /** Our git gets a secret-free environment; the token reaches only its fetch, ls-remote and push. */

@@ -26,7 +26,12 @@ export interface AgentResult {
   refusedHosts?: readonly RefusedHost[];
   /** Compactions on the server that brought a summary; absent when there was none. */
   compactions?: number;
+  /** The final answer `output_schema` asked for, or why there is none; absent when none was asked for. */
+  structuredOutput?: StructuredOutput;
 }
+
+/** What became of the final answer `output_schema` asked for: the value, or why there is none. */
+export type StructuredOutput = { value: unknown } | { error: string };
 
 /** A host the network gate refused the tools in a run, and how often. */
 export interface RefusedHost {

@@ -3,7 +3,13 @@ import { performance } from 'node:perf_hooks';
 import { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS } from './defaults.js';
 import { childEnv } from '../sandbox/child-env.js';
 import { ContextKeeper } from './context/keeper.js';
-import { watchRefusals, type AgentObserver, type AgentResult, type NudgeKind } from './events.js';
+import {
+  watchRefusals,
+  type AgentObserver,
+  type AgentResult,
+  type NudgeKind,
+  type StructuredOutput,
+} from './events.js';
 import { type ContentBlockParam, type Message } from '../model/messages.js';
 import { firstMessage, systemPrompt } from './briefing/prompt.js';
 import type { AgentOptions } from './options.js';
@@ -17,6 +23,7 @@ import type { ToolContext } from './tools/types.js';
 import { pictureBlocks } from './pictures.js';
 import { failureMessage, VerifyGate, withFixItem } from './verify.js';
 import { addUsage, hasText, observedBlock, toolResult, Transcript, usageOf } from './turn.js';
+import { finalAnswer } from './final-answer.js';
 import {
   blockedEnding,
   CANCELLED,
@@ -116,26 +123,49 @@ class Run {
     this.keeper = new ContextKeeper(this);
   }
 
-  /** Each turn: ask, record, answer (the tools, a nudge, or the end), report the turn, reply with notes. */
+  /** The working turns, then the final answer when one was asked for. */
   async loop(): Promise<AgentResult> {
+    const ending = await this.turns();
+    return this.finish(ending, await this.structuredOutput(ending));
+  }
+
+  /** Each turn: ask, record, answer (the tools, a nudge, or the end), report the turn, reply with notes. */
+  async turns(): Promise<Ending> {
     while (this.turn < this.maxTurns) {
-      if (this.options.signal?.aborted) return this.finish(CANCELLED);
+      if (this.options.signal?.aborted) return CANCELLED;
       this.turn++;
       this.calledTodo = false;
       this.emit({ type: 'turn_start', turn: this.turn });
       const response = await this.ask();
-      if ('end' in response) return this.finish(response);
+      if ('end' in response) return response;
       this.record(response);
       const spent = this.cost() + (this.options.helper?.costBeside() ?? 0);
       const reply = costEnding(spent, this.options.maxCostUsd) ?? (await this.answer(response));
       // The one place a turn is counted, whatever way it was answered: no stop reason can skip it.
       this.reminder.recordTurn(this.calledTodo);
       this.endTurn(response);
-      if ('end' in reply) return this.finish(reply);
+      if ('end' in reply) return reply;
       if (reply.content.length > 0) await this.replyWith(reply.content);
     }
     const check = allCompleted(this.todos.items) ? await this.checkCompleted(true) : undefined;
-    return this.finish(turnLimitEnding(this.maxTurns, check));
+    return turnLimitEnding(this.maxTurns, check);
+  }
+
+  /** The answer `output_schema` asks for, once the work ended in a way the model can still answer after. */
+  async structuredOutput({ end }: Ending): Promise<StructuredOutput | undefined> {
+    const output = this.options.outputSchema;
+    if (!output || (end !== 'completed' && end !== 'planned' && end !== 'incomplete')) return undefined;
+    return await finalAnswer(
+      {
+        model: this.options.model,
+        system: this.system,
+        tools: this.toolbox.requestTools,
+        transcript: this.transcript,
+        maxTokens: this.maxTokens,
+        ...(this.options.signal ? { signal: this.options.signal } : {}),
+      },
+      output,
+    );
   }
 
   /** One request with the conversation so far; a failure the client gave up on ends the run. */
@@ -340,7 +370,7 @@ class Run {
     });
   }
 
-  finish({ end: status, reason }: Ending): AgentResult {
+  finish({ end: status, reason }: Ending, structured?: StructuredOutput): AgentResult {
     this.helpers?.close();
     const result: AgentResult = {
       status,
@@ -354,6 +384,7 @@ class Run {
       ...(this.verify?.last ? { verify: this.verify.last } : {}),
       ...this.refusals.stop(),
       ...(this.keeper.compactions > 0 ? { compactions: this.keeper.compactions } : {}),
+      ...(structured ? { structuredOutput: structured } : {}),
     };
     this.emit({ type: 'end', result });
     return result;

@@ -3,6 +3,7 @@
 
 import type { AgentObserver } from './events.js';
 import type { Model } from '../model/client.js';
+import type { OutputSchema } from '../model/output-schema.js';
 import type { Briefing } from './briefing/prompt.js';
 import type { TodoItem } from './todo/todos.js';
 import type { OutsideTools, RepositoryReader } from './tools/types.js';
@@ -14,6 +15,8 @@ import type { HelperRole, TaskLimits } from './helpers/role.js';
 
 export interface AgentOptions extends Briefing {
   model: Model;
+  /** A JSON Schema the run's final answer must match (`output_schema`); none: no final answer is asked. */
+  outputSchema?: OutputSchema;
   workspace: string;
   maxTurns?: number;
   reminderRounds?: number;

@@ -1,6 +1,5 @@
 // The local CLI's work: the same agent core as the action, in the current directory, with a live panel.
 import { parseArgs } from 'node:util';
-import type { AgentResult } from '../agent/events.js';
 import { loadInstructions, type InstructionFile } from '../agent/briefing/instructions.js';
 import { runAgent } from '../agent/loop.js';
 import type { AgentOptions } from '../agent/options.js';
@@ -8,43 +7,38 @@ import { GitRepo } from '../git/repo.js';
 import { childEnv } from '../sandbox/child-env.js';
 import { Model, type ModelOptions } from '../model/client.js';
 import { endpointHost, providerProblem, type Provider } from '../model/providers.js';
-import { forwardedPorts, NetworkGate } from '../network/gate.js';
 import { parseAllowedHosts, ruleText, type HostRule } from '../network/hosts.js';
 import { networkFact } from '../agent/briefing/prompt.js';
 import { openWorkspace } from '../agent/workspace.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
-import { openSandbox, SandboxError } from '../sandbox/setup.js';
-import { renderPanel } from '../terminal/panel.js';
+import { SandboxError } from '../sandbox/setup.js';
 import { redactor } from '../text/redact.js';
 import { secretValues } from '../settings/settings.js';
-import {
-  boundsOf,
-  deprecatedToolNetwork,
-  parseWholeNumber,
-  SANDBOX_NETWORKS,
-  SETTING_RULES,
-  type NumberSetting,
-  type ToolNetworkSetting,
-  type Rule,
-} from '../settings/parse.js';
+import { deprecatedToolNetwork, SETTING_RULES, type ToolNetworkSetting } from '../settings/parse.js';
 import { openEventLog, type EventLog } from '../record/event-log.js';
 import { openRunRecord, type RunRecord } from '../record/run-record.js';
-import { stderr, stdout } from './output.js';
+import { printAnswer, printResult, stderr, stdout } from './output.js';
 import { showCommand } from './show.js';
 import { terminalReporter } from '../terminal/reporter.js';
-import type { McpConfig } from '../settings/mcp-servers.js';
+import { isLocal, type McpConfig } from '../settings/mcp-servers.js';
+import { Snapshot } from '../git/snapshot.js';
+import { ToolRuntime } from '../runtime/tool-runtime.js';
 import { mcpConfigFile, McpConfigError, startMcp } from './mcp.js';
+import { optional, ruled, UsageError, wholeNumber } from './flags.js';
+import { cliFederation, outputSchemaFile } from './keyless.js';
 
 const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--provider P]
                   [--base-url URL] [--max-context-tokens N] [--effort LEVEL] [--compaction auto|off]
                   [--price-per-mtok IN,OUT]
                   [--verify CMD] [--verify-attempts N] [--events FILE] [--transcript FILE]
                   [--tool-network allowlist|all|none] [--allowed-hosts LIST] [--no-sandbox]
-                  [--mcp-config FILE] [--mcp-timeout S] [--max-parallel-tasks N] [--task-max-turns N]
+                  [--mcp-config FILE] [--mcp-timeout S] [--output-schema FILE]
+                  [--max-parallel-tasks N] [--task-max-turns N]
        todo-agent show FILE
 
 Runs the agent on <task> in the current directory. --provider is anthropic (the default; needs
-ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL for another endpoint), bedrock (AWS credentials and AWS_REGION)
+ANTHROPIC_API_KEY, or keyless ANTHROPIC_FEDERATION_RULE_ID, ANTHROPIC_ORGANIZATION_ID,
+ANTHROPIC_SERVICE_ACCOUNT_ID and ANTHROPIC_IDENTITY_TOKEN_FILE; ANTHROPIC_BASE_URL for another endpoint), bedrock (AWS credentials and AWS_REGION)
 or vertex (Google application default credentials, CLOUD_ML_REGION and ANTHROPIC_VERTEX_PROJECT_ID).
 --max-context-tokens caps each request's prompt (default: the model's window); --effort is low, medium,
 high, xhigh or max (default: the model's own); --compaction auto (the default) compacts a long run on the
@@ -58,13 +52,12 @@ and runs them directly. --tool-network allowlist (the default) lets them reach o
 toolchains are configured with, GitHub's hosts and --allowed-hosts (comma-separated, *.example.com, host:port);
 all lets them reach every host, none no host. --mcp-config adds the tools of the MCP servers FILE configures
 (Claude Code's {"mcpServers": …} JSON, each server listing its tools), started in the sandbox as the action
-starts them; --mcp-timeout is the seconds each has to start and to answer a call (default 60). The task tool
-runs helpers with lists of their own: up to --max-parallel-tasks explore helpers side by side (default 3; 0:
-no task tool), each of at most --task-max-turns turns (default 40). Exits 0 when
+starts them; --mcp-timeout is the seconds each has to start and to answer a call (default 60).
+--output-schema ends the run with an answer matching the JSON Schema in FILE, printed alone on stdout (the
+rest goes to stderr). The task tool runs helpers with lists of their own: up to --max-parallel-tasks explore
+helpers side by side (default 3; 0: no task tool), each of at most --task-max-turns turns (default 40). Exits 0 when
 every todo item is completed (and CMD passed), 1 when the run ends otherwise,
 2 on bad usage.`;
-
-class UsageError extends Error {}
 
 const OPTIONS = {
   'max-turns': { type: 'string' },
@@ -86,6 +79,7 @@ const OPTIONS = {
   'no-sandbox': { type: 'boolean' },
   'mcp-config': { type: 'string' },
   'mcp-timeout': { type: 'string' },
+  'output-schema': { type: 'string' },
   'max-parallel-tasks': { type: 'string' },
   'task-max-turns': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -110,41 +104,14 @@ interface CliSettings {
   /** The MCP servers of --mcp-config, and the seconds of --mcp-timeout. */
   mcp?: McpConfig;
   mcpTimeoutSeconds: number;
-}
-
-/** The same numbers, bounds and defaults as the action's inputs. */
-function wholeNumber(flag: string, value: string | undefined, setting: NumberSetting): number {
-  const { fallback, max, min } = boundsOf(setting);
-  if (value === undefined) return fallback;
-  const number = parseWholeNumber(value, max, min);
-  if (number === undefined)
-    throw new UsageError(
-      `--${flag} must be ${min === 1 ? `a positive whole number up to ${max}` : `a whole number from ${min} to ${max}`}, got '${value}'`,
-    );
-  return number;
-}
-
-/** A flag read by its action input's rule, its problem worded with the flag's name. */
-function ruled<T>(value: string, setting: keyof typeof SETTING_RULES, rule: Rule<T>): T {
-  const parsed = rule.parse(value);
-  if (parsed === undefined)
-    throw new UsageError(rule.problem(value).replace(setting, `--${setting.replaceAll('_', '-')}`));
-  return parsed;
-}
-
-/** An optional flag, parsed and worded as its action input is. */
-function optional<T>(
-  value: string | undefined,
-  setting: keyof typeof SETTING_RULES,
-  rule: Rule<T>,
-): T | undefined {
-  return value === undefined ? undefined : ruled(value, setting, rule);
+  /** Keyless auth from the environment, when it is set up there. */
+  auth?: Pick<ModelOptions, 'federation'>;
 }
 
 /** The provider named by --provider (the action's default when none is), once its credentials are there. */
-function providerFlag(value: string | undefined): Provider {
+function providerFlag(value: string | undefined, keyless: boolean): Provider {
   const provider = ruled(value ?? '', 'provider', SETTING_RULES.provider);
-  if (provider === 'anthropic' && !process.env.ANTHROPIC_API_KEY)
+  if (provider === 'anthropic' && !process.env.ANTHROPIC_API_KEY && !keyless)
     throw new UsageError('ANTHROPIC_API_KEY is not set');
   const problem = providerProblem(provider, process.env);
   if (problem) throw new UsageError(problem);
@@ -155,7 +122,9 @@ function providerFlag(value: string | undefined): Provider {
 function readFlags(values: Flags, positionals: string[]): CliSettings {
   const task = positionals.join(' ').trim();
   if (!task) throw new UsageError('no task given');
-  const provider = providerFlag(values.provider);
+  const auth = cliFederation(process.env);
+  if (auth && 'problem' in auth) throw new UsageError(auth.problem);
+  const provider = providerFlag(values.provider, auth !== undefined);
   const limits = {
     maxTurns: wholeNumber('max-turns', values['max-turns'], 'max_turns'),
     bashTimeoutSeconds: wholeNumber('bash-timeout', values['bash-timeout'], 'bash_timeout'),
@@ -185,6 +154,7 @@ function readFlags(values: Flags, positionals: string[]): CliSettings {
     allowedHosts: allowedHostsFlag(values['allowed-hosts'] ?? ''),
     ...(values['mcp-config'] === undefined ? {} : { mcp: mcpConfigFile(values['mcp-config']) }),
     mcpTimeoutSeconds: wholeNumber('mcp-timeout', values['mcp-timeout'], 'mcp_timeout'),
+    ...(auth ? { auth } : {}),
   };
 }
 
@@ -207,51 +177,48 @@ function openFor<T>(flag: string, path: string, open: (path: string) => T): T {
 }
 
 /**
- * The action's sandbox where it can be built here, with its network gate under the allowlist; otherwise a line
- * on stderr saying why not.
+ * The tools' runtime: the action's sandbox where it can be built here (unless --no-sandbox), with its network
+ * gate under the allowlist; otherwise a line on stderr saying why not, and none.
  */
-async function trySandbox(
-  workspace: string,
+async function openRuntime(
   { network, allowedHosts, provider }: CliSettings,
-  baseUrl: string | undefined,
-  secrets: string[],
-): Promise<Sandbox | undefined> {
+  values: Flags,
+  { workspace, secrets, snapshot }: { workspace: string; secrets: string[]; snapshot: Snapshot },
+): Promise<ToolRuntime> {
   const say = (line: string) => stderr.print(`todo-agent: ${line}\n`);
-  let sandbox: Sandbox;
+  const model = endpointHost(provider, values['base-url'] || process.env.ANTHROPIC_BASE_URL);
+  const request = {
+    network,
+    allowedHosts,
+    gate: {
+      toolchains: snapshot
+        .projectFiles()
+        .then((projectFiles) => ({ env: childEnv(process.env, secrets), projectFiles })),
+      github: {
+        serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com',
+        apiUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
+      },
+      guarded: model ? [{ host: model, what: "the model's API endpoint" }] : [],
+      env: childEnv(process.env, secrets),
+      ...(process.env.HOME ? { home: process.env.HOME } : {}),
+    },
+  };
+  if (values['no-sandbox']) return await ToolRuntime.open(workspace, request);
+  let runtime: ToolRuntime;
   try {
-    sandbox = await openSandbox({
-      workspace,
-      network: SANDBOX_NETWORKS[network],
-      forwardedPorts: forwardedPorts(allowedHosts).map(({ port }) => port),
-      warn: say,
-    });
+    runtime = await ToolRuntime.open(workspace, { ...request, sandbox: { warn: say } });
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
     stderr.print(
       `todo-agent: no sandbox for the commands (${error.message}); they run directly, with the host's network.\n`,
     );
     if (network === 'none') throw new UsageError('--tool-network none needs the sandbox');
-    return undefined;
+    return await ToolRuntime.open(workspace, request);
   }
-  if (network !== 'allowlist') return sandbox;
-  const model = endpointHost(provider, baseUrl || process.env.ANTHROPIC_BASE_URL);
-  const gate = await NetworkGate.open({
-    sandbox,
-    workspace,
-    allowedHosts,
-    github: {
-      serverUrl: process.env.GITHUB_SERVER_URL || 'https://github.com',
-      apiUrl: process.env.GITHUB_API_URL || 'https://api.github.com',
-    },
-    guarded: model ? [{ host: model, what: "the model's API endpoint" }] : [],
-    env: childEnv(process.env, secrets),
-    ...(process.env.HOME ? { home: process.env.HOME } : {}),
-  }).catch((error: unknown) => {
-    sandbox.close();
-    throw error;
-  });
-  void gate.allowlist.then((list) => say(`network allowlist: ${list.rules.map(ruleText).join(', ')}`));
-  return sandbox;
+  void runtime.gate?.allowlist.then((list) =>
+    say(`network allowlist: ${list.rules.map(ruleText).join(', ')}`),
+  );
+  return runtime;
 }
 
 /** The instruction files as HEAD has them (not as the model edits them); none outside a git repository. */
@@ -282,6 +249,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const settings = readFlags(values, positionals);
+    const schema = values['output-schema'] && (await outputSchemaFile(values['output-schema']));
+    if (schema && 'problem' in schema) throw new UsageError(schema.problem);
+    // With a schema, stdout holds the answer alone: everything else goes to stderr.
+    const out = schema ? stderr : stdout;
     // The key and any secret-named variable stay out of the terminal and the event log, as in the action.
     const secrets = [...secretValues(process.env), ...(settings.mcp?.secrets ?? [])];
     for (const secret of secrets) redactor.add(secret);
@@ -299,24 +270,37 @@ export async function main(argv: string[]): Promise<number> {
     const workspace = await openWorkspace(process.cwd());
     const old = deprecatedToolNetwork(values['tool-network'] ?? '');
     if (old) stderr.print(`todo-agent: warning: ${old.replace('tool_network', '--tool-network')}\n`);
-    const sandbox = values['no-sandbox']
-      ? undefined
-      : await trySandbox(workspace, settings, values['base-url'], secrets);
-    const mcp = await startMcp(settings.mcp, settings.mcpTimeoutSeconds, { workspace, sandbox, secrets });
+    // The working directory as the run starts: what the trusted side reads of it (src/git/snapshot.ts).
+    const snapshot = await Snapshot.take({
+      workspace,
+      kind: 'directory',
+      copy: settings.mcp?.servers.some(isLocal) ?? false,
+      env: childEnv(process.env, secrets),
+    });
+    const runtime = await openRuntime(settings, values, { workspace, secrets, snapshot }).catch(
+      async (error: unknown) => {
+        await snapshot.remove();
+        throw error;
+      },
+    );
+    const { sandbox } = runtime;
+    const mcp = await startMcp(settings.mcp, settings.mcpTimeoutSeconds, { runtime, secrets, snapshot });
     const run = (async () =>
       runAgent({
-        ...(await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, stop })),
+        ...(await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, stop, out })),
         ...(mcp ? { outside: mcp } : {}),
+        ...(schema ? { outputSchema: schema } : {}),
       }))();
     // Every line reaches the file, however the run ended; no server outlives it.
     const result = await run.finally(async () => {
       events?.close();
-      await mcp?.close();
-      sandbox?.close();
+      await runtime.close();
+      await snapshot.remove();
     });
     record?.result({ status: result.status, reason: result.reason });
     await record?.close();
-    printResult(result);
+    printResult(result, out);
+    if (schema) return printAnswer(result);
     return result.status === 'completed' ? 0 : 1;
   } catch (error) {
     if (error instanceof UsageError || error instanceof McpConfigError) {
@@ -337,6 +321,8 @@ interface RunPlace {
   record: RunRecord | undefined;
   /** Aborted by Ctrl-C or SIGTERM. */
   stop: AbortController;
+  /** Where the run's progress is printed: stdout, or stderr when stdout is the answer's. */
+  out: typeof stdout;
 }
 
 /**
@@ -353,7 +339,7 @@ function stopOnSignals(): AbortController {
 async function agentOptions(
   values: Flags,
   settings: CliSettings,
-  { workspace, sandbox, secrets, events, record, stop }: RunPlace,
+  { workspace, sandbox, secrets, events, record, stop, out }: RunPlace,
 ): Promise<AgentOptions> {
   const { verify } = settings;
   return {
@@ -372,6 +358,7 @@ async function agentOptions(
       model: values.model,
       baseURL: values['base-url'],
       ...settings.model,
+      ...settings.auth,
       onNotice: (message) => stderr.print(`todo-agent: warning: ${message}\n`),
     }),
     workspace,
@@ -380,19 +367,9 @@ async function agentOptions(
     redaction: redactor,
     secrets,
     observers: [
-      terminalReporter(stdout),
+      terminalReporter(out),
       ...(events ? [events.observer] : []),
       ...(record ? [record.observer] : []),
     ],
   };
-}
-
-/** The final list, the tokens spent and the model's last words. */
-function printResult(result: AgentResult): void {
-  stdout.print('\n', ...renderPanel(result.todos, 'Final todo list'), '\n');
-  const { usage } = result;
-  stdout.print(
-    `tokens: ${usage.input_tokens} in, ${usage.cache_read_input_tokens} cache read, ${usage.cache_creation_input_tokens} cache write, ${usage.output_tokens} out\n`,
-  );
-  if (result.lastText) stdout.print(`\n${result.lastText}\n`);
 }

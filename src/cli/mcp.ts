@@ -2,9 +2,10 @@
 // usage), and its servers started in the run's sandbox as the action starts them.
 import { readFileSync } from 'node:fs';
 import type { McpServers } from '../mcp/servers.js';
-import type { Sandbox } from '../sandbox/namespaces.js';
+import type { ToolRuntime } from '../runtime/tool-runtime.js';
 import { childEnv } from '../sandbox/child-env.js';
 import { McpConfigError, parseMcpConfig, type McpConfig } from '../settings/mcp-servers.js';
+import type { Snapshot } from '../git/snapshot.js';
 import { stderr } from './output.js';
 
 export { McpConfigError };
@@ -26,14 +27,11 @@ export function mcpConfigFile(file: string): McpConfig {
 export async function startMcp(
   config: McpConfig | undefined,
   timeoutSeconds: number,
-  { workspace, sandbox, secrets }: { workspace: string; sandbox: Sandbox | undefined; secrets: string[] },
+  { runtime, secrets, snapshot }: { runtime: ToolRuntime; secrets: string[]; snapshot: Snapshot },
 ): Promise<McpServers | undefined> {
   if (!config) return undefined;
-  const { startMcpServers, throughGate } = await import('../mcp/open.js');
-  const servers = await startMcpServers(config, {
-    workspace,
-    ...(sandbox ? { sandbox } : {}),
-    ...throughGate(config, sandbox?.network),
+  const servers = await runtime.startServers(config, {
+    snapshot: () => snapshot.directory(),
     env: childEnv(process.env, secrets),
     timeoutMs: timeoutSeconds * 1000,
     warn: (line) => stderr.print(`todo-agent: ${line}\n`),

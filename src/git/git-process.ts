@@ -68,6 +68,25 @@ export const GIT_LOCKDOWN: readonly string[] = [
   'tag.gpgsign=false',
 ].flatMap((setting) => ['-c', setting]);
 
+/**
+ * The lockdown as environment variables (GIT_CONFIG_COUNT…), for a git we do not start ourselves (an MCP
+ * server's): they win over every configuration file, so a hook, fsmonitor, pager, editor, credential helper
+ * or external diff that a repository configures does not run. Its protocols stay the runner's, and ssh is
+ * plain ssh (a repository's `core.sshCommand` is not read).
+ */
+export function lockdownEnv(): Record<string, string> {
+  const settings = GIT_LOCKDOWN.filter((arg) => arg !== '-c' && !arg.startsWith('protocol.')).map(
+    (setting) => (setting === 'core.sshCommand=false' ? 'core.sshCommand=ssh' : setting),
+  );
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(settings.length) };
+  settings.forEach((setting, i) => {
+    const at = setting.indexOf('=');
+    env[`GIT_CONFIG_KEY_${i}`] = setting.slice(0, at);
+    env[`GIT_CONFIG_VALUE_${i}`] = setting.slice(at + 1);
+  });
+  return env;
+}
+
 /** `scheme://user:secret@host` → `scheme://***@host`, for anything git may echo back. */
 export function scrubCredentials(text: string): string {
   return redactor.redact(text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]+@/gi, '$1***@'));

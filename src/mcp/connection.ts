@@ -1,12 +1,14 @@
 // One MCP server for the length of a run: started (a local one in the sandbox, sandbox/run-command.ts; a remote
 // one through the egress rule), its tools listed once, each call answered within the timeout, and what went
 // wrong said in one sentence that names it. A server that fails stays failed: its tools answer with why.
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { isLocal, type ServerConfig } from '../settings/mcp-servers.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
+import { SNAPSHOT_MOUNT } from '../sandbox/init.js';
+import { openSibling } from '../sandbox/setup.js';
 import { Service, type ServiceExit } from '../sandbox/run-command.js';
+import { localLaunch } from './local.js';
 import { CappedOutput } from '../sandbox/capped-output.js';
 import { ToolError, type ToolAnswer, type ToolContext } from '../agent/tools/types.js';
 import { errorMessage } from '../text/error-sentence.js';
@@ -20,7 +22,10 @@ const STDERR_TAIL = 2_000;
 
 export interface ConnectionOptions {
   workspace: string;
+  /** The tools' sandbox: each local server gets one of its own built like it (sandbox/setup.ts openSibling). */
   sandbox?: Sandbox;
+  /** The trusted snapshot's directory, made when the first local server needs it (src/git/snapshot.ts). */
+  snapshot?: () => Promise<string>;
   /** The tools' environment (sandbox/child-env.ts): a local server gets it and its own `env`, nothing more. */
   env: NodeJS.ProcessEnv;
   /** How long a server has to start, and to answer each call. */
@@ -36,6 +41,8 @@ export class Connection {
   readonly #options: ConnectionOptions;
   #client: Client | undefined;
   #service: Service | undefined;
+  /** A local server's own sandbox. */
+  #sandbox: Sandbox | undefined;
   readonly #stderr = new CappedOutput(STDERR_TAIL);
   /** Why the server is not available (it did not start, or it stopped); undefined while it works. */
   problem: string | undefined;
@@ -102,22 +109,34 @@ export class Connection {
     this.#client = undefined;
     await client?.close().catch(() => undefined);
     await this.#service?.stop();
+    this.#sandbox?.close();
   }
 
   /** Kills a local server at once (the action is exiting and cannot wait). */
   kill(): void {
     this.#service?.kill();
+    this.#sandbox?.close();
   }
 
   async #connectAndList(): Promise<McpTool[]> {
     const makeClient = (): Client => new Client({ name: 'todo-agent', version: '1' });
     const { timeoutMs } = this.#options;
     if (isLocal(this.server)) {
-      const { command, args, env, cwd } = this.server;
-      const service = Service.start([command, ...args], {
-        cwd: cwd ? path.resolve(this.#options.workspace, cwd) : this.#options.workspace,
-        env: { ...this.#options.env, ...env },
-        ...(this.#options.sandbox ? { sandbox: this.#options.sandbox } : {}),
+      const { workspace, snapshot } = this.#options;
+      const host = await snapshot?.();
+      const sandbox = this.#options.sandbox && (await openSibling(this.#options.sandbox, host));
+      this.#sandbox = sandbox;
+      // Stopped while its sandbox was being built (it was late): nothing more starts.
+      if (this.#closing) {
+        sandbox?.close();
+        return [];
+      }
+      const view = host ? { host, seen: sandbox ? SNAPSHOT_MOUNT : host } : undefined;
+      const launch = localLaunch(this.server, workspace, view);
+      const service = Service.start(launch.argv, {
+        cwd: launch.cwd,
+        env: { ...this.#options.env, ...this.server.env, ...launch.env },
+        ...(sandbox ? { sandbox } : {}),
       });
       this.#service = service;
       service.stderr.on('data', (chunk: Buffer) => this.#stderr.write(chunk));

@@ -8,9 +8,8 @@ import {
   type McpServersSetting,
 } from '../settings/mcp-servers.js';
 import { isLocal } from '../settings/mcp-servers.js';
-import { NetworkGate } from '../network/gate.js';
+import type { NetworkGate } from '../network/gate.js';
 import { ruleFromUrl, type HostRule } from '../network/hosts.js';
-import type { ToolNetwork } from '../sandbox/namespaces.js';
 import { startMcpServers, type McpServers, type McpStartOptions } from './servers.js';
 
 /** A file's text at the base branch's commit; undefined when the commit has no such file. */
@@ -42,9 +41,9 @@ export async function mcpConfigOf(
  */
 export function throughGate(
   config: McpConfig,
-  network: ToolNetwork | undefined,
+  network: Pick<NetworkGate, 'allow' | 'fetch'> | undefined,
 ): Pick<McpStartOptions, 'fetch'> {
-  if (!(network instanceof NetworkGate)) return {};
+  if (!network) return {};
   const rules = config.servers
     .flatMap((server) => (isLocal(server) ? [] : [ruleFromUrl(server.url, 'mcp_servers')]))
     .filter((rule): rule is HostRule => rule !== undefined);

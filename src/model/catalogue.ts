@@ -38,6 +38,8 @@ export interface ModelInfo {
   toolSearch: boolean;
   /** The kinds of compaction on the server the model offers, on any platform (see COMPACTION_PLATFORMS). */
   compaction: readonly CompactionKind[];
+  /** Whether the model takes the API's structured outputs (`output_config.format` with a JSON Schema). */
+  structuredOutputs: boolean;
 }
 
 /**
@@ -95,7 +97,7 @@ const K = 1_000;
  * (0.025× input), Opus 5.5 $0.20 and Sonnet 5.5 $0.10 (0.05×), every other model here 0.1× (Pricing page,
  * "Prompt caching", checked 2026-12-03; some translated model pages still show Sonnet 5.5 at $0.20).
  */
-const TABLE: Record<string, Omit<ModelInfo, 'family' | 'toolSearch' | 'compaction'>> = {
+const TABLE: Record<string, Omit<ModelInfo, 'family' | 'toolSearch' | 'compaction' | 'structuredOutputs'>> = {
   'claude-fable-5-1': {
     window: M,
     maxOutput: 128 * K,
@@ -187,6 +189,12 @@ const TABLE: Record<string, Omit<ModelInfo, 'family' | 'toolSearch' | 'compactio
  */
 const WITHOUT_TOOL_SEARCH = new Set(['claude-opus-4-1', 'claude-opus-4', 'claude-sonnet-4']);
 
+/**
+ * The models the structured outputs page does not list as taking them (checked 2026-12-07: generally
+ * available from Claude Haiku 4.5, Sonnet 4.5 and Opus 4.5 on); these get the final answer as a tool call.
+ */
+const WITHOUT_STRUCTURED_OUTPUTS = new Set(['claude-opus-4-1', 'claude-opus-4', 'claude-sonnet-4']);
+
 const byCost = Object.values(TABLE).sort(
   (a, b) => b.prices.output - a.prices.output || b.prices.input - a.prices.input,
 );
@@ -201,6 +209,7 @@ const UNKNOWN: ModelInfo = {
   toolSearch: false,
   // Likewise a beta field: an unknown model keeps its context by clearing.
   compaction: [],
+  structuredOutputs: false,
 };
 
 /**
@@ -220,7 +229,13 @@ export function modelInfo(id: string): ModelInfo {
   }
   if (!best) return UNKNOWN;
   const compaction = COMPACTING.has(best) ? COMPACTION_KINDS : [];
-  return { family: best, ...TABLE[best]!, toolSearch: !WITHOUT_TOOL_SEARCH.has(best), compaction };
+  return {
+    family: best,
+    ...TABLE[best]!,
+    toolSearch: !WITHOUT_TOOL_SEARCH.has(best),
+    compaction,
+    structuredOutputs: !WITHOUT_STRUCTURED_OUTPUTS.has(best),
+  };
 }
 
 /**

@@ -13,6 +13,7 @@ import { connect, platformModelId, SERVICE_NAMES, type MessagesClient, type Prov
 import { ProviderFields } from './provider-fields.js';
 import type { ContentBlockParam, Message, MessageParam, ToolParam } from './messages.js';
 import { encodeRequestBody } from './request-body.js';
+import { federationFailure, type FederationOptions } from './federation.js';
 import { errorMessage } from '../text/error-sentence.js';
 
 export { DEFAULT_MODEL };
@@ -22,6 +23,8 @@ export const DEFAULT_MAX_RETRIES = 8;
 export interface ModelOptions {
   provider?: Provider;
   apiKey?: string;
+  /** Keyless auth to the Anthropic API (Workload Identity Federation) instead of `apiKey`. */
+  federation?: FederationOptions;
   baseURL?: string;
   model?: string;
   maxRetries?: number;
@@ -45,10 +48,16 @@ export interface TurnRequest {
   summarize?: boolean;
   /** Threshold compaction: the input tokens at which the API compacts (at least 50,000, else not asked). */
   trigger?: number;
+  /** The run's final answer: a JSON Schema the text must match (the API's structured outputs). */
+  outputSchema?: Record<string, unknown>;
+  /** The final answer's choice of tools (`none`: answer in text). */
+  toolChoice?: Anthropic.ToolChoice;
 }
 
 export class Model {
   readonly #client: Promise<MessagesClient>;
+  /** Until the first request: the client's authentication made ready (keyless auth's first exchange). */
+  #ready: (() => Promise<void>) | undefined;
   readonly #ownBody: boolean;
   readonly #maxRetries: number;
   readonly id: string;
@@ -66,8 +75,9 @@ export class Model {
   constructor(options: ModelOptions = {}) {
     this.#maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     const provider = options.provider ?? 'anthropic';
-    const { client, ownBody } = connect({ ...options, provider, maxRetries: this.#maxRetries });
+    const { client, ownBody, ready } = connect({ ...options, provider, maxRetries: this.#maxRetries });
     this.#client = client;
+    this.#ready = ready;
     this.#ownBody = ownBody;
     this.id = platformModelId(provider, options.model || DEFAULT_MODEL);
     this.service = SERVICE_NAMES[provider];
@@ -84,6 +94,12 @@ export class Model {
    * sent again here, with the same backoff, since only the finished message is ever used.
    */
   async send(request: TurnRequest): Promise<Message> {
+    if (this.#ready) {
+      // Asked for only when the first request needs it; a refusal ends the run here, without retries.
+      const ready = this.#ready;
+      this.#ready = undefined;
+      await ready();
+    }
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.#stream(request);
@@ -126,6 +142,7 @@ export class Model {
       stream: true,
       ...fields,
       ...(kind ? compactionFields(kind, request) : {}),
+      ...finalAnswerFields(request, fields.output_config),
     };
     // The SDK's stream helper reads `params`; the bytes sent are the same JSON, encoded a message at a time.
     // The platform SDKs rewrite the JSON they encoded themselves, so they get `params` alone.
@@ -143,6 +160,19 @@ export class Model {
       : client.messages.stream(params, { signal: request.signal, ...options });
     return (await stream.finalMessage()) as Message;
   }
+}
+
+/** The fields only a final answer's request carries: the schema (beside any effort), the tool choice. */
+function finalAnswerFields(
+  request: TurnRequest,
+  outputConfig: Anthropic.OutputConfig | undefined,
+): Pick<Anthropic.MessageCreateParamsStreaming, 'output_config' | 'tool_choice'> {
+  return {
+    ...(request.outputSchema
+      ? { output_config: { ...outputConfig, format: { type: 'json_schema', schema: request.outputSchema } } }
+      : {}),
+    ...(request.toolChoice ? { tool_choice: request.toolChoice } : {}),
+  };
 }
 
 /**
@@ -222,6 +252,8 @@ export type ModelFailure =
 export function classifyModelError(error: unknown, service = SERVICE_NAMES.anthropic): ModelFailure {
   if (error instanceof Anthropic.APIUserAbortError)
     return { kind: 'cancelled', message: 'the run was cancelled' };
+  const federation = federationFailure(error);
+  if (federation) return { kind: 'auth', message: federation.message };
   if (error instanceof Anthropic.APIError) {
     const detail = apiErrorMessage(error);
     if (error.status === 400 && /prompt is too long|context window|too many tokens/i.test(detail)) {

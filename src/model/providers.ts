@@ -2,6 +2,7 @@
 // platform knows, and the SDK client that speaks to it. The platform SDKs are loaded only when chosen, so
 // a run on the Anthropic API never loads the AWS or Google libraries.
 import type Anthropic from '@anthropic-ai/sdk';
+import type { FederationOptions, PrimedProvider } from './federation.js';
 
 export const PROVIDERS = ['anthropic', 'bedrock', 'vertex'] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -17,6 +18,8 @@ export interface ProviderOptions {
   provider?: Provider;
   /** Anthropic API only. */
   apiKey?: string;
+  /** Anthropic API only: keyless auth through Workload Identity Federation instead of a key. */
+  federation?: FederationOptions;
   /** Another endpoint of the same shape (a proxy or gateway, or a local server in tests). */
   baseURL?: string;
   maxRetries: number;
@@ -37,6 +40,8 @@ export interface ProviderClient {
    * and the API version into the body, which they can only do with the body they encoded themselves.
    */
   ownBody: boolean;
+  /** Resolves once the client can authenticate (keyless auth's first exchange made); throws why it cannot. */
+  ready?: () => Promise<void>;
 }
 
 /** Each platform's id for the default model; any other `model` input is sent as given. */
@@ -146,17 +151,27 @@ export function connect(options: ProviderOptions): ProviderClient {
     );
     return { client, ownBody: false };
   }
-  const apiKey = options.apiKey || envValue(env, 'ANTHROPIC_API_KEY');
-  if (!apiKey)
+  const baseURL = common.baseURL || envValue(env, 'ANTHROPIC_BASE_URL');
+  const { federation } = options;
+  const apiKey = federation ? undefined : options.apiKey || envValue(env, 'ANTHROPIC_API_KEY');
+  if (!federation && !apiKey)
     throw new Error('No Anthropic API key: set ANTHROPIC_API_KEY (or the anthropic_api_key input).');
   // Loaded on demand like the others: the action's first GitHub write goes out before the SDK is loaded.
-  const client = import('@anthropic-ai/sdk').then(
-    ({ default: Anthropic }) =>
-      new Anthropic({
-        ...common,
-        apiKey,
-        baseURL: common.baseURL || envValue(env, 'ANTHROPIC_BASE_URL'),
-      }),
+  if (!federation) {
+    const client = import('@anthropic-ai/sdk').then(
+      ({ default: Anthropic }) => new Anthropic({ ...common, apiKey, baseURL }),
+    );
+    return { client, ownBody: true };
+  }
+  const credentials: Promise<PrimedProvider> = import('./federation.js').then(({ federatedCredentials }) =>
+    federatedCredentials(federation, {
+      baseURL: baseURL ?? 'https://api.anthropic.com',
+      fetch: globalThis.fetch.bind(globalThis),
+    }),
   );
-  return { client, ownBody: true };
+  // Only these credentials: no key, no token, no profile from the environment.
+  const client = Promise.all([import('@anthropic-ai/sdk'), credentials]).then(
+    ([{ default: Anthropic }, provider]) => new Anthropic({ ...common, baseURL, credentials: provider }),
+  );
+  return { client, ownBody: true, ready: async () => (await credentials).prime() };
 }

@@ -2,10 +2,13 @@
 // toolchains themselves at the start of the run, never a copy of any registry's name. An organization whose
 // runners use a mirror of their own (an Artifactory, a Nexus, a pull-through cache) is then allowed as it is.
 //
-// The workspace's own settings count (a project's .npmrc names its scoped registry), and they may be hostile:
-// so every toolchain is asked inside the sandbox, as the tools' user, with no network settings (no proxy:
-// its namespace has no route out), all at once and each with a short timeout. The runner's own files that
-// the sandbox hides (what setup-node and setup-java left) are read here, for their URLs alone.
+// The project's own settings count (a project's .npmrc names its scoped registry), as the trusted snapshot
+// has them (src/git/snapshot.ts: the base commit's, or what an earlier step left), never the work tree's: they are
+// written into a directory of the probe's own, where every toolchain is asked, inside the sandbox, as the
+// tools' user, with no network settings (no proxy: its namespace has no route out), Python isolated (no
+// module of the working directory, no PYTHON* variable), all at once, each with a short timeout, before the
+// first tool call. The runner's own files that the sandbox hides (what setup-node and setup-java left) are
+// read here, for their URLs alone.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sandbox } from '../sandbox/namespaces.js';
@@ -23,12 +26,21 @@ export const MAX_DISCOVERED = 200;
  * its own default; Go with GOTOOLCHAIN=local, so a go.mod asking for a newer toolchain starts no download.
  */
 export const PROBES = String.raw`
-d=$(mktemp -d) || exit 1
-trap 'rm -rf "$d"' EXIT
+d=$(mktemp -d) && p=$(mktemp -d) || exit 1
+trap 'rm -rf "$d" "$p"' EXIT
+i=0
+for f in $TODO_AGENT_PROJECT_FILES; do
+  mkdir -p "$p/$(dirname "$f")"
+  printenv "TODO_AGENT_PROJECT_FILE_$i" > "$p/$f"
+  i=$((i + 1))
+done
+cd "$p" || exit 1
+export PYTHONSAFEPATH=1
+unset TODO_AGENT_PROJECT_FILES
 ask() { name=$1; shift; timeout -k 1 ${PROBE_SECONDS} "$@" > "$d/$name" 2>/dev/null < /dev/null & }
 ask npm npm config list --json
-ask pip sh -c 'python3 -m pip config list 2>/dev/null || pip3 config list 2>/dev/null || pip config list'
-ask pypi sh -c 'for py in python3 python; do "$py" -c "from pip._internal.models.index import PyPI as i; print(i.simple_url); print(\"https://\" + i.file_storage_domain + \"/\")" 2>/dev/null && break; done'
+ask pip sh -c 'python3 -I -m pip config list 2>/dev/null || pip3 config list 2>/dev/null || pip config list'
+ask pypi sh -c 'for py in python3 python; do "$py" -I -c "from pip._internal.models.index import PyPI as i; print(i.simple_url); print(\"https://\" + i.file_storage_domain + \"/\")" 2>/dev/null && break; done'
 ask go env GOTOOLCHAIN=local GOFLAGS= go env GOPROXY GOSUMDB
 ask gem gem sources --list
 ask cargo sh -c 'd=$PWD; while :; do cat "$d/.cargo/config.toml" "$d/.cargo/config" 2>/dev/null; [ "$d" = / ] && break; d=$(dirname "$d"); done; h=${'$'}{CARGO_HOME:-$HOME/.cargo}; cat "$h/config.toml" "$h/config" 2>/dev/null'
@@ -159,15 +171,28 @@ export async function rulesFromRunnerFiles(
   return [...registries, ...mavenRules(maven)];
 }
 
-/** Asks the toolchains in the sandbox; the rules their answers name (none when the sandbox call fails). */
+/** A project file's path as the probe writes it: relative, plain, never leaving its directory. */
+const PROJECT_PATH = /^(?!\.\.?\/)(?:[\w.-]+\/)*[\w.-]+$/;
+
+/**
+ * Asks the toolchains in the sandbox, in a directory that holds `projectFiles` (path → text) alone; the
+ * rules their answers name (none when the sandbox call fails).
+ */
 export async function askToolchains(
   sandbox: Sandbox,
-  workspace: string,
   env: NodeJS.ProcessEnv,
+  projectFiles: Readonly<Record<string, string>> = {},
 ): Promise<HostRule[]> {
+  const files = Object.entries(projectFiles).filter(
+    ([file]) => PROJECT_PATH.test(file) && !file.split('/').includes('..'),
+  );
   const result = await runCommand(PROBES, {
-    cwd: workspace,
-    env,
+    cwd: '/',
+    env: {
+      ...env,
+      TODO_AGENT_PROJECT_FILES: files.map(([file]) => file).join(' '),
+      ...Object.fromEntries(files.map(([, text], i) => [`TODO_AGENT_PROJECT_FILE_${i}`, text])),
+    },
     timeoutMs: (PROBE_SECONDS + 5) * 1000,
     sandbox,
     networkEnv: false,

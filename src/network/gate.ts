@@ -14,7 +14,7 @@
 // - `gate.watch` for each refusal as it happens (the agent turns them into events).
 // Our own requests (the model's API, GitHub's) never go through it; the tools reach those hosts only when
 // allowed_hosts names them.
-import type { NetworkRefusal, Sandbox, ToolNetwork } from '../sandbox/namespaces.js';
+import type { BridgeEnds, NetworkRefusal, Sandbox, ToolNetwork } from '../sandbox/namespaces.js';
 import { proxyEnv } from './client-env.js';
 import { askToolchains, MAX_DISCOVERED, rulesFromEnv, rulesFromRunnerFiles } from './discover.js';
 import { GateRefusal, gatedFetch } from './fetch.js';
@@ -36,8 +36,12 @@ const KEPT_REFUSALS = 10_000;
 export interface GateOptions {
   /** A sandbox opened with `network: 'gated'` (its bridge open). */
   sandbox: Sandbox;
-  /** The workspace, where the toolchains are asked (a project's own settings count). */
-  workspace: string;
+  /**
+   * What the toolchains are asked with, once known: an environment without any secret of the job (the MCP
+   * configuration's among them) and the project's settings files as the trusted snapshot has them
+   * (src/git/snapshot.ts), never the work tree's.
+   */
+  toolchains: Promise<{ env: NodeJS.ProcessEnv; projectFiles: Readonly<Record<string, string>> }>;
   /** The maintainer's allowed_hosts. */
   allowedHosts: readonly HostRule[];
   /**
@@ -47,7 +51,7 @@ export interface GateOptions {
   github: { serverUrl: string; apiUrl: string; packages?: Promise<readonly string[]> };
   /** More hosts reached only when allowed_hosts names them: the model's endpoint. */
   guarded?: ReadonlyArray<{ host: string; what: string }>;
-  /** The tools' environment (without secrets): the toolchains are asked with it. */
+  /** The tools' environment (without secrets): the registry variables it names join the list. */
   env: NodeJS.ProcessEnv;
   /** The runner's HOME, where a setup step's settings lie. */
   home?: string;
@@ -59,6 +63,7 @@ export class NetworkGate implements ToolNetwork {
   readonly env: Readonly<Record<string, string>>;
   /** The list in force: complete once the toolchains answered. */
   readonly allowlist: Promise<Allowlist>;
+  readonly ready: Promise<unknown>;
   /** The action's own requests that keep to the list (a remote MCP server). */
   readonly fetch: (input: string | URL, init?: RequestInit) => Promise<Response>;
   readonly #resolve: Resolver;
@@ -68,10 +73,12 @@ export class NetworkGate implements ToolNetwork {
   readonly #extra: HostRule[] = [];
   #proxy: ToolProxy | undefined;
   #limits: ProxyLimits = GATE_LIMITS;
+  #forwards: Array<{ host: string; port: number }> = [];
 
   private constructor(port: number, allowlist: Promise<Allowlist>, resolver: Resolver) {
     this.env = proxyEnv(port);
     this.allowlist = allowlist;
+    this.ready = allowlist.catch(() => undefined);
     this.#resolve = resolver;
     this.fetch = gatedFetch((target) => this.#decideAndTell(target, 'fetch'));
   }
@@ -83,56 +90,41 @@ export class NetworkGate implements ToolNetwork {
     const allowlist = buildAllowlist(options);
     allowlist.catch(() => undefined); // a request that needs it reports the failure
     const gate = new NetworkGate(bridge.port, allowlist, options.resolver ?? toolsResolver());
+    gate.#forwards = forwardedPorts(options.allowedHosts);
     gate.#limits = options.limits ?? GATE_LIMITS;
-    const forwards = forwardedPorts(options.allowedHosts).map(({ port, host }) => ({
-      path: bridge.forwardSocket(port),
-      target: { host, port },
-    }));
-    gate.#proxy = await ToolProxy.open(
-      bridge.proxySocket,
-      {
-        decide: (target) => gate.#decide(target),
-        onRefused: (refused) => gate.#tell(refused),
-        limits: gate.#limits,
-      },
-      forwards,
-    );
+    gate.#proxy = await gate.#answer(bridge);
     options.sandbox.attachNetwork(gate);
     return gate;
   }
 
-  /**
-   * Answers a second gated sandbox's bridge with the same list and decisions (the task tool's read-only
-   * sandbox for explore helpers; its forwarded ports are not led on). Its refusals reach this gate's watchers
-   * as well as its own, and its calls' notes name only its own; closing it closes that bridge's proxy alone.
-   */
-  async join(sandbox: Sandbox): Promise<ToolNetwork> {
+  /** Answers an MCP server's own sandbox with the same list; its proxy closes with that sandbox. */
+  async serve(sandbox: Sandbox): Promise<void> {
     const bridge = sandbox.bridge;
     if (!bridge) throw new Error('the network gate needs a sandbox opened with network: gated');
-    const refused: NetworkRefusal[] = [];
-    const listeners = new Set<(refusal: NetworkRefusal) => void>();
-    const proxy = await ToolProxy.open(bridge.proxySocket, {
-      decide: (target) => this.#decide(target),
-      onRefused: (request) => {
-        const refusal = this.#tell(request, false);
-        if (refused.length >= KEPT_REFUSALS) refused.shift();
-        refused.push(refusal);
-        for (const listener of listeners) listener(refusal);
-      },
-      limits: this.#limits,
+    const proxy = await this.#answer(bridge);
+    sandbox.attachNetwork({
+      env: this.env,
+      ready: this.ready,
+      refusedSince: (since) => this.refusedSince(since),
+      watch: (listener) => this.watch(listener),
+      close: () => proxy.close(),
     });
-    return {
-      env: proxyEnv(bridge.port),
-      refusedSince: (since) => refused.filter((refusal) => refusal.at >= since),
-      watch: (listener) => {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
+  }
+
+  /** A proxy of the gate's on `bridge`, with its forwarded ports (those the bridge listens on). */
+  #answer(bridge: BridgeEnds): Promise<ToolProxy> {
+    const forwards = this.#forwards
+      .filter(({ port }) => bridge.forwards.includes(port))
+      .map(({ port, host }) => ({ path: bridge.forwardSocket(port), target: { host, port } }));
+    return ToolProxy.open(
+      bridge.proxySocket,
+      {
+        decide: (target) => this.#decide(target),
+        onRefused: (refused) => this.#tell(refused),
+        limits: this.#limits,
       },
-      close: () => {
-        proxy.close();
-        listeners.clear();
-      },
-    };
+      forwards,
+    );
   }
 
   /** Adds hosts to the list (a remote MCP server's, configured by the maintainer). */
@@ -184,22 +176,18 @@ export class NetworkGate implements ToolNetwork {
     return verdict;
   }
 
-  /** Keeps a refusal (for this gate's own calls' notes) and tells the watchers of it. */
-  #tell({ host, port, reason, allow, at }: RefusedRequest, keep = true): NetworkRefusal {
+  #tell({ host, port, reason, allow, at }: RefusedRequest): void {
     const refusal: NetworkRefusal = { host, port, reason, ...(allow ? { allow } : {}), at };
-    if (keep) {
-      if (this.#refused.length >= KEPT_REFUSALS) this.#refused.shift();
-      this.#refused.push(refusal);
-    }
+    if (this.#refused.length >= KEPT_REFUSALS) this.#refused.shift();
+    this.#refused.push(refusal);
     for (const listener of this.#listeners) listener(refusal);
-    return refusal;
   }
 }
 
 /** The list: allowed_hosts, GitHub's hosts, and the toolchains' registries once they (and GitHub) answered. */
 async function buildAllowlist(options: GateOptions): Promise<Allowlist> {
   const [probed, runnerFiles, packages] = await Promise.all([
-    askToolchains(options.sandbox, options.workspace, options.env),
+    options.toolchains.then(({ env, projectFiles }) => askToolchains(options.sandbox, env, projectFiles)),
     rulesFromRunnerFiles(options.env, options.home),
     options.github.packages ?? [],
   ]);

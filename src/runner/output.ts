@@ -71,3 +71,13 @@ export async function writeSummary(build: (summary: SummaryBuilder) => void): Pr
   const text = core.summary.stringify();
   await core.summary.emptyBuffer().addRaw(clean(text)).write();
 }
+
+/**
+ * A fresh OIDC token of this job from GitHub (`id-token: write`), for `audience`, masked and redacted before
+ * anything can print it. Each call asks anew: GitHub's token is short-lived and not to be exchanged twice.
+ */
+export async function githubIdToken(audience: string): Promise<string> {
+  const token = await core.getIDToken(audience);
+  addSecret(token);
+  return token;
+}

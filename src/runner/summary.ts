@@ -1,5 +1,5 @@
 // The job summary: the final checklist and a table of turns, tool calls and tokens.
-import { type AgentObserver } from '../agent/events.js';
+import { type AgentObserver, type StructuredOutput } from '../agent/events.js';
 import { promptTokens, type Usage } from '../model/usage.js';
 import { writeSummary } from './output.js';
 import { shortNumber } from '../text/markdown.js';
@@ -30,10 +30,30 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** The `structured_output` output: the answer as JSON, empty when there is none. */
+export function structuredOutputJson(output: StructuredOutput | undefined): string {
+  return output && 'value' in output ? JSON.stringify(output.value) : '';
+}
+
+/** Why the step fails for its final answer, when `output_schema` asked for one that never matched. */
+export function structuredOutputFailure(output: StructuredOutput | undefined): string | undefined {
+  return output && 'error' in output ? `output_schema: ${output.error}` : undefined;
+}
+
+/** The answer, fenced so that no backtick run in it can close the fence, or why there is none. */
+function structuredSection(output: StructuredOutput): string {
+  if ('error' in output) return `### Structured output\n\nNone: ${output.error}\n`;
+  const json = JSON.stringify(output.value, null, 2);
+  const fence = '`'.repeat(Math.max(2, ...[...json.matchAll(/`+/g)].map((m) => m[0].length)) + 1);
+  return `### Structured output\n\n${fence}json\n${json}\n${fence}\n`;
+}
+
 export class RunSummary {
   readonly #turns = new Map<number, TurnRow>();
+  #structured: StructuredOutput | undefined;
 
   observer: AgentObserver = (event) => {
+    if (event.type === 'end') this.#structured = event.result.structuredOutput;
     if (event.type === 'turn_start') this.#turns.set(event.turn, { turn: event.turn, tools: [] });
     if (event.type === 'tool')
       this.#turns.get(event.turn)?.tools.push(event.isError ? `${event.name} ✗` : event.name);
@@ -60,6 +80,7 @@ export class RunSummary {
       ]);
     await writeSummary((summary) => {
       summary.addRaw(checklist, true).addEOL();
+      if (this.#structured) summary.addRaw(structuredSection(this.#structured), true);
       if (record) summary.addRaw(collapsed(record), true);
       if (rows.length === 0) return;
       summary.addHeading('Turns', 3).addTable([

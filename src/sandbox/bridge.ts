@@ -93,11 +93,18 @@ export class Bridge implements BridgeEnds {
   readonly proxySocket: string;
   /** The proxy's port on the tools' loopback. */
   readonly port: number;
+  readonly forwards: readonly number[];
   readonly #dir: string;
   readonly #process: ChildProcessWithoutNullStreams;
 
-  private constructor(dir: string, port: number, child: ChildProcessWithoutNullStreams) {
+  private constructor(
+    dir: string,
+    port: number,
+    forwards: readonly number[],
+    child: ChildProcessWithoutNullStreams,
+  ) {
     this.#dir = dir;
+    this.forwards = forwards;
     this.proxySocket = socketIn(dir, 'proxy');
     this.port = port;
     this.#process = child;
@@ -117,7 +124,7 @@ export class Bridge implements BridgeEnds {
       child.unref();
       for (const stream of [child.stdin, child.stdout, child.stderr])
         (stream as unknown as { unref?: () => void }).unref?.();
-      return new Bridge(dir, Number(match[1]), child);
+      return new Bridge(dir, Number(match[1]), forwards, child);
     } catch (error) {
       child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });

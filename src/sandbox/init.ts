@@ -8,7 +8,7 @@
 // however it died), the kernel kills every process of every call with it, so no tool outlives the action.
 //
 //   sh -c TEMPLATE todo-agent-sandbox PRIVATE WORKSPACE ACCESS NETWORK OWNER IDMAP TEMP_SIZE IDMAP_PL HOME
-//     TOOLS GIT M HIDDEN…
+//     TOOLS GIT SNAPSHOT M HIDDEN…
 //
 // PRIVATE is the sandbox's own directory on the host (private-dirs.ts). The script puts the sandbox's own
 // views in place: a tmpfs of TEMP_SIZE each as /tmp and /var/tmp; an overlay on HOME and on TOOLS (the
@@ -26,7 +26,8 @@
 // read-only tmpfs, a file with /dev/null). With NETWORK `none` or `gated` it also covers /run (where host
 // sockets live) and answers name lookups from /etc/hosts only, so they fail at once (gated, the proxy looks
 // names up outside). It prints `ready <its pid>` (as the host numbers it) when done and exits when stdin
-// closes.
+// closes. With SNAPSHOT a directory (the trusted snapshot, src/git/snapshot.ts), it is shown read-only at
+// SNAPSHOT_MOUNT in this sandbox's own /tmp: the sandbox of one MCP server, which no tool can reach.
 //
 // When the host's temp directory cannot hold an overlay's upper layer, a tmpfs holds it instead.
 //
@@ -47,6 +48,9 @@
 // Keys, shared memory and semaphores therefore go with the call's namespaces. Nothing privileged stays in the
 // namespace, and when the command returns, the kernel kills every process left in it, setsid and
 // double-forked ones included.
+
+/** Where a server's sandbox shows the trusted snapshot (SNAPSHOT), read-only, in its own /tmp. */
+export const SNAPSHOT_MOUNT = '/tmp/todo-agent-snapshot';
 
 /** `${D}{…}` in the text below is the shell's `${…}`: a template literal would read it as its own. */
 const D = '$';
@@ -102,8 +106,8 @@ set -euf
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 private=$1 workspace=$2 access=$3 network=$4 owner=$5 idmap=$6 temp_size=$7 idmap_pl=$8 home=$9
 shift 9
-tools=$1 git=$2
-shift 2
+tools=$1 git=$2 snapshot=$3
+shift 3
 
 fail() { echo "todo-agent-sandbox: $*" >&2; exit 1; }
 
@@ -166,6 +170,11 @@ if [ -n "$tools" ] && [ -n "$idmap_ns" ]; then
   layer tools "$private/tools-lower" "$owner"
 fi
 mount -t tmpfs -o "nosuid,nodev,mode=1777,size=$temp_size" tmpfs tmp
+if [ -n "$snapshot" ]; then
+  mkdir tmp/todo-agent-snapshot
+  mount --rbind "$snapshot" tmp/todo-agent-snapshot
+  mount -o remount,bind,ro tmp/todo-agent-snapshot
+fi
 mount -t tmpfs -o "nosuid,nodev,mode=1777,size=$temp_size" tmpfs var-tmp
 if [ -n "$idmap_ns" ]; then kill "$idmap_ns"; fi
 # Rootless, no one may make devices: the host's own are bound in instead (as bubblewrap does),

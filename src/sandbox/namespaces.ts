@@ -38,10 +38,7 @@ export interface SandboxConfig {
   keyctl: number;
   /** And of `splice(2)` (the bridge of a `gated` network). */
   splice: number;
-  /**
-   * `host`: the host's network. `none`: a network namespace of its own, loopback only. `gated`: the same,
-   * with the bridge to the network gate's proxy as the one way out.
-   */
+  /** `host`: the host's. `none`: a namespace of its own, loopback only; `gated`: that and the gate's bridge. */
   network: SandboxNetwork;
   /** The one host directory the tools can change (unless `workspaceAccess` is `read-only`). */
   workspace: string;
@@ -53,13 +50,12 @@ export interface SandboxConfig {
   home?: string;
   /** The runner's tool cache (setup-python, setup-node…), shown like HOME with a private writable layer. */
   toolCache?: string;
-  /**
-   * The workspace's `.git` (a directory) is shown like HOME, with a private writable layer mounted on it:
-   * the tools' git writes only there, and cannot rename or replace `.git`.
-   */
+  /** The workspace's `.git` shown like HOME, its private layer mounted on it (it cannot be renamed). */
   layerGitDir?: boolean;
   /** Paths replaced by an empty read-only directory (or /dev/null for a file). */
   hidden: readonly string[];
+  /** The trusted snapshot's directory, shown read-only at SNAPSHOT_MOUNT (an MCP server's sandbox). */
+  snapshot?: string;
 }
 
 export type SandboxNetwork = 'host' | 'none' | 'gated';
@@ -92,8 +88,10 @@ export interface ToolNetwork {
   refusedSince(since: number): readonly NetworkRefusal[];
   /** Tells `listener` of each refusal from now on; returns the way to stop. */
   watch(listener: (refusal: NetworkRefusal) => void): () => void;
-  /** Answers another gated sandbox's bridge by the same list (setup.ts's `openReadOnlySibling`). */
-  join?(sandbox: Sandbox): Promise<ToolNetwork>;
+  /** Settles once the allowlist is complete: the tools' commands wait for it (it never hangs on them). */
+  readonly ready?: Promise<unknown>;
+  /** Answers another sandbox's bridge too (an MCP server's own), with the same list; closes with it. */
+  serve?(sandbox: Sandbox): Promise<void>;
   close(): void;
 }
 
@@ -103,6 +101,8 @@ export interface BridgeEnds {
   readonly proxySocket: string;
   /** The proxy's port on the tools' loopback. */
   readonly port: number;
+  /** The runner's loopback ports it forwards (allowed_hosts' `localhost:PORT`). */
+  readonly forwards: readonly number[];
   /** The Unix socket a forwarded port's connections are led to. */
   forwardSocket(port: number): string;
   close(): void;
@@ -345,6 +345,7 @@ async function startTemplate(
     config.home ?? '',
     config.toolCache ?? '',
     config.layerGitDir ? 'layer' : '',
+    config.snapshot ?? '',
     String(config.hidden.length),
     ...config.hidden,
   ];

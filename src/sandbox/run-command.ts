@@ -12,8 +12,13 @@ import { limitNote } from './limits.js';
 
 /** Between SIGTERM and SIGKILL when a command times out or is aborted. */
 const KILL_GRACE_MS = 1_000;
-/** After the shell exits, how long to wait for its pipes to close before giving up on them. */
-const DRAIN_MS = 200;
+/**
+ * After the shell exits (and its process group is killed), how long to wait for its pipes to close before
+ * giving up on them: only a process that left the group can hold them open longer. The output still in the
+ * pipes is read first, and on a loaded runner that can take far more than a moment (a command's whole output
+ * was lost at 200 ms with two cores at load 25).
+ */
+const DRAIN_MS = 5_000;
 
 export interface RunCommandOptions {
   cwd: string;
@@ -74,8 +79,17 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Runs `command` with `bash -c`; resolves with whatever happened, rejects only if it cannot start. */
-export function runCommand(command: string, opts: RunCommandOptions): Promise<CommandResult> {
+/**
+ * Runs `command` with `bash -c`; resolves with whatever happened, rejects only if it cannot start. In a
+ * sandbox whose network is still being decided, it starts once that is done (the allowlist never depends on
+ * what a command wrote before the toolchains were asked); the gate's own look (`networkEnv: false`) does not wait.
+ */
+export async function runCommand(command: string, opts: RunCommandOptions): Promise<CommandResult> {
+  if (opts.networkEnv !== false) await opts.sandbox?.network?.ready;
+  return await spawnCommand(command, opts);
+}
+
+function spawnCommand(command: string, opts: RunCommandOptions): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) {
       resolve({ exitCode: null, signal: null, timedOut: false, aborted: true, output: '' });

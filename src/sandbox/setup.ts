@@ -328,21 +328,30 @@ export async function openSandbox(request: SandboxRequest): Promise<Sandbox> {
 }
 
 /**
- * A second sandbox built as `sandbox` was, with the workspace read-only (the task tool's explore helpers):
- * behind the same network gate when `sandbox` has one (a bridge of its own, answered by that gate), without
- * the forwarded loopback ports. Closing it leaves `sandbox` and its gate as they were.
+ * A sandbox of its own for one long-lived program beside the tools (an MCP server): built like `parent`,
+ * with HOME, the tool cache, the workspace's `.git` layer, /tmp and /var/tmp of its own, so that nothing the
+ * tools write there reaches it and nothing it writes there reaches them; the trusted `snapshot` shown
+ * read-only at SNAPSHOT_MOUNT; its network answered by `parent`'s gate, with the same list.
  */
-export async function openReadOnlySibling(sandbox: Sandbox): Promise<Sandbox> {
-  const sibling = await Sandbox.open({ ...sandbox.config, workspaceAccess: 'read-only' });
+export async function openSibling(
+  parent: Sandbox,
+  snapshot?: string,
+  /** `read-only`: no command changes the workspace (the task tool's explore helpers). */
+  workspaceAccess?: WorkspaceAccess,
+): Promise<Sandbox> {
+  const sandbox = await Sandbox.open({
+    ...parent.config,
+    ...(snapshot ? { snapshot } : {}),
+    ...(workspaceAccess ? { workspaceAccess } : {}),
+  });
   try {
-    if (sandbox.config.network === 'gated') {
-      sibling.holdBridge(await Bridge.open(sibling, []));
-      const joined = await sandbox.network?.join?.(sibling);
-      if (joined) sibling.attachNetwork(joined);
+    if (parent.config.network === 'gated') {
+      sandbox.holdBridge(await Bridge.open(sandbox, parent.bridge?.forwards ?? []));
+      await parent.network?.serve?.(sandbox);
     }
-    return sibling;
+    return sandbox;
   } catch (error) {
-    sibling.close();
+    sandbox.close();
     throw error;
   }
 }

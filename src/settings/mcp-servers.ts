@@ -173,12 +173,20 @@ export function readMcpServersSetting(value: string, env: NodeJS.ProcessEnv): Mc
   const text = value.trim();
   if (text === '') return undefined;
   if (text.startsWith('{')) return { kind: 'inline', config: parseMcpConfig(text, 'mcp_servers', env) };
-  const path = text.replace(/^\.\//, '');
-  if (path.startsWith('/') || path.split('/').includes('..') || /[\n\0]/.test(path))
+  const path = repositoryPath(text);
+  if (path === undefined)
     throw new McpConfigError(
       `mcp_servers must be the JSON itself or a path inside the repository (like .mcp.json), got '${text}'`,
     );
   return { kind: 'file', path };
+}
+
+/** `text` as a path inside the repository (without a leading `./`); undefined when it leads outside. */
+export function repositoryPath(text: string): string | undefined {
+  const path = text.trim().replace(/^\.\//, '');
+  if (path === '' || path.startsWith('/') || path.split('/').includes('..') || /[\n\0]/.test(path))
+    return undefined;
+  return path;
 }
 
 /** Each issue as `where: message`, its path joined after `prefix`. */

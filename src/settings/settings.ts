@@ -5,7 +5,15 @@ import { SECRET_NAME_PATTERN } from '../sandbox/child-env.js';
 import { DEFAULT_MODEL } from '../model/catalogue.js';
 import { credentialFileSecrets } from '../sandbox/credential-files.js';
 import { providerProblem, type Provider } from '../model/providers.js';
-import { deprecatedToolNetwork, SETTING_RULES, wholeNumberRule, type Rule } from './parse.js';
+import type { Federation } from '../model/federation.js';
+import { readOutputSchemaSetting, type OutputSchemaSetting } from './output-schema.js';
+import {
+  DEFAULT_AUDIENCE,
+  deprecatedToolNetwork,
+  SETTING_RULES,
+  wholeNumberRule,
+  type Rule,
+} from './parse.js';
 import { parseAllowedHosts } from '../network/hosts.js';
 import { runUrl } from '../github/urls.js';
 import { McpConfigError, readMcpServersSetting, type McpServersSetting } from './mcp-servers.js';
@@ -59,6 +67,15 @@ const inputsSchema = z.object({
   /** Empty: ANTHROPIC_API_KEY from the environment (see readSettings). */
   anthropic_api_key: text(),
   anthropic_base_url: text(),
+  /** Keyless auth (Workload Identity Federation): the federation rule; set, it replaces the API key. */
+  federation_rule_id: text(),
+  organization_id: text(),
+  service_account_id: text(),
+  workspace_id: text(),
+  /** The audience the job's OIDC token is asked for. */
+  audience: text(DEFAULT_AUDIENCE),
+  /** A JSON Schema for the run's final answer, or a path in the repository; read by readOutputSchemaSetting. */
+  output_schema: text(),
   github_token: z.string().trim().min(1, 'github_token is required (the default is the workflow token)'),
   model: text(DEFAULT_MODEL),
   trigger: text('/agent').refine((value) => !/\s/.test(value), 'trigger must be one word, like /agent'),
@@ -155,6 +172,10 @@ export interface Settings {
   runnerTemp: string;
   /** The maintainer's MCP servers (`mcp_servers`): checked now when inline, read from the base branch when a path. */
   mcp?: McpServersSetting;
+  /** Keyless auth to the Anthropic API, when `federation_rule_id` is set: no API key is used. */
+  federation?: Federation;
+  /** The final answer's JSON Schema (`output_schema`): inline, or a path read from the base branch. */
+  outputSchema?: OutputSchemaSetting;
   /** Warnings for the log: a setting read under its old name. */
   notices: string[];
 }
@@ -179,9 +200,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const inputs = inputsSchema.safeParse(raw);
   const runner = runnerSchema.safeParse(env);
   const mcp = mcpSetting(raw.mcp_servers ?? '', env);
+  const outputSchema = readOutputSchemaSetting(raw.output_schema ?? '');
   const problems = [
     ...credentialProblems(raw, env),
     ...('problem' in mcp ? [mcp.problem] : []),
+    ...(outputSchema && 'problem' in outputSchema ? [outputSchema.problem] : []),
     ...(inputs.error?.issues ?? []).map((issue) => issue.message),
     ...(runner.error?.issues ?? []).map((issue) => issue.message),
   ];
@@ -202,7 +225,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     workspace: context.GITHUB_WORKSPACE,
     runnerTemp: context.RUNNER_TEMP,
     ...('setting' in mcp && mcp.setting ? { mcp: mcp.setting } : {}),
-    notices: [deprecatedToolNetwork(raw.tool_network ?? '')].filter((notice) => notice !== undefined),
+    ...federationOf(inputs.data!),
+    ...(outputSchema && !('problem' in outputSchema) ? { outputSchema } : {}),
+    notices: [deprecatedToolNetwork(raw.tool_network ?? ''), ignoredKey(raw)].filter(
+      (notice) => notice !== undefined,
+    ),
   };
 }
 
@@ -228,10 +255,53 @@ function chosenProvider(raw: Record<string, string>): Provider | undefined {
 function credentialProblems(raw: Record<string, string>, env: NodeJS.ProcessEnv): string[] {
   const provider = chosenProvider(raw);
   if (provider === undefined) return []; // the provider input's own problem is reported
+  const keyless = Boolean(raw.federation_rule_id?.trim());
   if (provider !== 'anthropic')
-    return [providerProblem(provider, env)].filter((problem) => problem !== undefined);
+    return [
+      providerProblem(provider, env),
+      keyless ? `federation_rule_id is for provider anthropic, not ${provider}` : undefined,
+    ].filter((problem) => problem !== undefined);
+  if (keyless) return federationProblems(raw, env);
   if (raw.anthropic_api_key?.trim() || env.ANTHROPIC_API_KEY?.trim()) return [];
   return [MISSING_KEY];
+}
+
+/** The sentence for a job that may not ask GitHub for its OIDC token. */
+export const NO_ID_TOKEN =
+  'keyless auth needs the job’s OIDC token, and this job may not ask for one (ACTIONS_ID_TOKEN_REQUEST_URL is not set): add `permissions: id-token: write` to the job';
+
+/** What keyless auth lacks: the names the token exchange needs, and the job's leave to ask for its OIDC token. */
+function federationProblems(raw: Record<string, string>, env: NodeJS.ProcessEnv): string[] {
+  return [
+    raw.organization_id?.trim()
+      ? undefined
+      : 'keyless auth needs organization_id (the Anthropic organization’s UUID)',
+    raw.service_account_id?.trim()
+      ? undefined
+      : 'keyless auth needs service_account_id (the svac_… service account the federation rule acts as)',
+    env.ACTIONS_ID_TOKEN_REQUEST_URL?.trim() && env.ACTIONS_ID_TOKEN_REQUEST_TOKEN?.trim()
+      ? undefined
+      : NO_ID_TOKEN,
+  ].filter((problem) => problem !== undefined);
+}
+
+function federationOf(inputs: Inputs): { federation?: Federation } {
+  if (!inputs.federation_rule_id) return {};
+  return {
+    federation: {
+      federationRuleId: inputs.federation_rule_id,
+      organizationId: inputs.organization_id,
+      ...(inputs.service_account_id ? { serviceAccountId: inputs.service_account_id } : {}),
+      ...(inputs.workspace_id ? { workspaceId: inputs.workspace_id } : {}),
+      audience: inputs.audience,
+    },
+  };
+}
+
+/** A key given beside keyless auth is not used: said once, in the log. */
+function ignoredKey(raw: Record<string, string>): string | undefined {
+  if (!raw.federation_rule_id?.trim() || !raw.anthropic_api_key?.trim()) return undefined;
+  return 'federation_rule_id is set, so the Anthropic API key (anthropic_api_key or ANTHROPIC_API_KEY) is not used: the run authenticates with the job’s OIDC token';
 }
 
 /**

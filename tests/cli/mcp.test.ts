@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpConfigFile, McpConfigError, startMcp } from '../../src/cli/mcp.js';
+import { Snapshot } from '../../src/git/snapshot.js';
+import { ToolRuntime } from '../../src/runtime/tool-runtime.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -37,7 +39,19 @@ describe('--mcp-config', () => {
 
   it('starts nothing without a configuration', async () => {
     expect(
-      await startMcp(undefined, 60, { workspace: dir, sandbox: undefined, secrets: [] }),
+      await startMcp(undefined, 60, {
+        runtime: await ToolRuntime.open(dir, {
+          network: 'all',
+          allowedHosts: [],
+          gate: {
+            toolchains: Promise.resolve({ env: {}, projectFiles: {} }),
+            github: { serverUrl: 'https://github.com', apiUrl: 'https://api.github.com' },
+            env: {},
+          },
+        }),
+        secrets: [],
+        snapshot: await Snapshot.take({ workspace: dir, kind: 'directory', copy: false, env: {} }),
+      }),
     ).toBeUndefined();
   });
 });

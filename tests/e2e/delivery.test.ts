@@ -279,7 +279,8 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     expect(comment).toContain(
       '**GitHub refused the work:** a repository ruleset \\(GH013\\): Commits must have verified signatures.',
     );
-    expect(comment).toContain('leave \\`signed\\_commits\\` on \\(its default\\)');
+    // Our advice renders once: its backticks are code, not escaped characters.
+    expect(comment).toContain('leave `signed_commits` on \\(its default\\)');
     expect(comment).toContain('<details><summary>');
     expect(comment).toContain('+print(1)');
     const delivery = recordLines(await readFile(refused.outputs.transcript!, 'utf8')).find(

@@ -196,7 +196,7 @@ describe('a prompt-injected model in the sandbox', () => {
     expect(await readFile(githubEnv, 'utf8')).toBe('');
     expect(await readFile(githubPath, 'utf8')).toBe('');
     expect(Object.keys(run.outputs).sort()).toEqual(
-      ['branch', 'cost_usd', 'pr_url', 'status', 'todos', 'transcript', 'usage'].sort(),
+      ['branch', 'cost_usd', 'pr_url', 'status', 'structured_output', 'todos', 'transcript', 'usage'].sort(),
     );
     expect(JSON.stringify(run.outputs)).not.toContain('EVIL');
     // The summary's collapsed run record shows the command itself; what the attack would append is a line of its own.

@@ -30,6 +30,7 @@ import {
   type Sandbox,
 } from '../support/action-harness.js';
 import { HELLO_FILES } from '../support/anthropic/scenarios.js';
+import type { FederationServerOptions } from '../support/anthropic/federation.js';
 
 export const TOKEN = 'ghs_e2eToken0000000000000000000000000001';
 
@@ -107,6 +108,8 @@ export async function createWorld(
     packageHosts?: readonly string[] | null;
     /** The workspace and HOME under the world's root, as a runner lays them out (see createSandbox). */
     layout?: { workspace?: string; home?: string };
+    /** The model server plays keyless auth (its token endpoint) instead of taking the key. */
+    federation?: FederationServerOptions;
   } = {},
 ): Promise<World> {
   const sandbox = await createSandbox(options.files ?? HELLO_FILES, options.layout);
@@ -136,6 +139,7 @@ export async function createWorld(
     apiKey: KEY,
     latencyMs: options.latencyMs ?? 0,
     ...(options.mode ? { mode: options.mode } : {}),
+    ...(options.federation ? { federation: options.federation } : {}),
   });
   const modelInput: Record<string, string> = options.mode ? { model: MODE_MODEL_ID[options.mode] } : {};
   let runs = 0;

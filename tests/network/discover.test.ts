@@ -156,7 +156,23 @@ describe('askToolchains in the sandbox', () => {
     const ws = path.join(root, 'ws');
     const bin = path.join(root, 'ws', 'bin');
     await mkdir(bin, { recursive: true });
-    await writeFile(path.join(ws, '.npmrc'), '@acme:registry=https://npm.acme.example/\n');
+    // The work tree's own settings are not asked: the snapshot's are (given here).
+    await writeFile(path.join(ws, '.npmrc'), '@evil:registry=https://npm.evil.example/\n');
+    await mkdir(path.join(ws, '.cargo'));
+    await writeFile(
+      path.join(ws, '.cargo', 'config.toml'),
+      '[registries.x]\nindex = "https://cargo.evil.example/"\n',
+    );
+    // A `pip` package on PYTHONPATH: Python is asked isolated, so it never runs.
+    await mkdir(path.join(ws, 'py', 'pip'), { recursive: true });
+    await writeFile(
+      path.join(ws, 'py', 'pip', '__init__.py'),
+      'print("https://pip.evil.example/")\nraise SystemExit(0)\n',
+    );
+    await writeFile(
+      path.join(ws, 'py', 'pip', '__main__.py'),
+      'print("global.index-url=\'https://pip.evil.example/\'")\n',
+    );
     // A `gem` the workspace put first on the PATH: it tells who it runs as (through the host name it names)
     // and tries to reach a server of the test's on the runner's loopback.
     await writeFile(
@@ -166,14 +182,27 @@ describe('askToolchains in the sandbox', () => {
     await chmod(path.join(bin, 'gem'), 0o755);
     const sandbox = await openSandbox({ workspace: ws, network: 'gated' });
     cleanups.push(() => sandbox.close());
-    const env = { PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`, HOME: root, LANG: 'C.UTF-8' };
-    const found = hosts(await askToolchains(sandbox, ws, env));
+    const env = {
+      PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`,
+      HOME: root,
+      LANG: 'C.UTF-8',
+      PYTHONPATH: path.join(ws, 'py'),
+    };
+    const found = hosts(
+      await askToolchains(sandbox, env, {
+        '.npmrc': '@acme:registry=https://npm.acme.example/\n',
+        '.cargo/config.toml': '[registries.acme]\nindex = "sparse+https://cargo.acme.example/index/"\n',
+        '../escape': 'registry=https://escape.evil.example/\n',
+      }),
+    );
     expect(found).toEqual(
       expect.arrayContaining([
         'npm.acme.example npm registry of @acme',
+        'cargo.acme.example cargo registry',
         `uid-${sandbox.config.uid}.hostile.example RubyGems source`,
       ]),
     );
+    expect(found.filter((host) => host.includes('evil'))).toEqual([]);
     expect(sandbox.config.uid).not.toBe(0);
     expect(heard).toEqual([]);
   }, 60_000);

@@ -8,12 +8,13 @@ import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCommand } from '../../src/sandbox/run-command.js';
 import { Sandbox, type SandboxConfig } from '../../src/sandbox/namespaces.js';
-import { sandboxConfig, type SandboxRequest } from '../../src/sandbox/setup.js';
+import { openSibling, sandboxConfig, type SandboxRequest } from '../../src/sandbox/setup.js';
+import { SNAPSHOT_MOUNT } from '../../src/sandbox/init.js';
 import { asRoot, expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
 const execFileAsync = promisify(execFile);
 
-const { root, home, ws, hiddenDir } = await runnerLayout();
+const { root, home, ws, hiddenDir, sandbox, run } = await runnerLayout();
 
 /** The settings for the layout's workspace with these paths to hide, and the warnings they gave. */
 async function withWarnings(
@@ -30,6 +31,30 @@ async function withWarnings(
 }
 
 describe('the sandbox', () => {
+  it("gives a server a sandbox of its own: the snapshot read-only, and HOME, /tmp and .git layers the tools' writes never reach", async () => {
+    const snapshot = path.join(root, 'snapshot');
+    await mkdir(snapshot, { recursive: true });
+    await writeFile(path.join(snapshot, 'server.mjs'), 'from the snapshot\n');
+    await chmod(snapshot, 0o755);
+    // The tools write where a server would read: HOME, /tmp.
+    expectOk(await run('echo planted > "$HOME/.gitconfig" && echo planted > /tmp/planted'));
+    const server = await openSibling(sandbox, snapshot);
+    onTestFinished(() => server.close());
+    expect(server.privateDir).not.toBe(sandbox.privateDir);
+    const seen = expectOk(
+      await run(
+        `cat ${SNAPSHOT_MOUNT}/server.mjs; cat "$HOME/.gitconfig" /tmp/planted 2>&1; ` +
+          `touch ${SNAPSHOT_MOUNT}/x 2>&1; echo server > /tmp/own; true`,
+        { sandbox: server },
+      ),
+    );
+    expect(seen).toContain('from the snapshot');
+    expect(seen).not.toContain('planted\n');
+    expect(seen).toMatch(/x'?: Read-only file system/);
+    // What the server wrote stays its own; the tools never saw the snapshot.
+    expectOk(await run('! cat /tmp/own && ! ls /tmp/todo-agent-snapshot'));
+  });
+
   it.runIf(asRoot)(
     "is built the same way through sudo, with exactly the tools' environment (a stand-in sudo here)",
     async () => {

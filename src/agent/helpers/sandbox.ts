@@ -1,7 +1,7 @@
 // The explore helpers' sandbox: a read-only copy of the run's, behind the same network gate, built when the
 // first explore helper starts and closed with the run. Without a sandbox, explore helpers have no bash.
 import type { Sandbox } from '../../sandbox/namespaces.js';
-import { openReadOnlySibling } from '../../sandbox/setup.js';
+import { openSibling } from '../../sandbox/setup.js';
 import { errorMessage } from '../../text/error-sentence.js';
 
 /** Where an explore helper's bash runs, or why it has none (a sentence added to its answer). */
@@ -23,7 +23,7 @@ export class ReadOnlySandbox {
         note: ' It had no bash: commands run read-only only in a sandbox, and this run has none.',
       });
     if (run.config.workspaceAccess === 'read-only') return Promise.resolve({ sandbox: run });
-    this.#opening ??= openReadOnlySibling(run).then(
+    this.#opening ??= openSibling(run, undefined, 'read-only').then(
       (sandbox): ExplorerSandbox => {
         if (this.#closed) sandbox.close();
         this.#opened = sandbox;

@@ -33,6 +33,8 @@ import type {
 } from './types.js';
 import { readBody } from '../http-body.js';
 import { referencedTools, searchBlocks, toolSearchViolation, unfoundCall } from './tool-search.js';
+import { tokenEndpoint } from './federation.js';
+import { structuredOutputViolation } from './structured-output.js';
 import type { WireBlock } from './sse.js';
 import { compactionBeta, CompactionDesk, defaultSummary, iteration } from './compaction.js';
 
@@ -120,6 +122,7 @@ export async function startModelServer(
     request: counterId('req_01'),
   };
   const timers = new Set<NodeJS.Timeout>();
+  const tokens = options.federation ? tokenEndpoint(options.federation) : undefined;
   let played = 0;
   let closing: Promise<void> | undefined;
 
@@ -137,6 +140,10 @@ export async function startModelServer(
     const method = req.method ?? 'GET';
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const requestId = ids.request();
+    if (tokens && method === 'POST' && path === '/v1/oauth/token') {
+      const { status, body } = tokens.exchange(raw, req.headers);
+      return sendJson(res, status, body, { 'request-id': requestId });
+    }
     const endpoint =
       method !== 'POST'
         ? undefined
@@ -172,8 +179,12 @@ export async function startModelServer(
       return sendError(res, requestId, 413, 'request_too_large', TOO_LARGE);
     }
     if (options.latencyMs) await pause(options.latencyMs);
-    if (!authorized(req.headers, options.apiKey))
-      return sendError(res, requestId, 401, 'authentication_error', 'invalid x-api-key');
+    const unauthorized = tokens
+      ? tokens.authorize(req.headers)
+      : authorized(req.headers, options.apiKey)
+        ? undefined
+        : 'invalid x-api-key';
+    if (unauthorized) return sendError(res, requestId, 401, 'authentication_error', unauthorized);
     if (!req.headers['anthropic-version']) return refuse('anthropic-version: header is required');
     if (!parsed.ok) return refuse('There was an error parsing the body as JSON');
     const betas = betaHeaders(req.headers);
@@ -181,7 +192,8 @@ export async function startModelServer(
     if (compacting) return refuse(compacting.message, compacting.code);
     // Whatever stands before a compaction block is ignored: the rules and the model read what follows it.
     let seen = CompactionDesk.effective(body as Json);
-    const problem = findViolation(seen, endpoint) ?? toolSearchViolation(seen);
+    const problem =
+      findViolation(seen, endpoint) ?? toolSearchViolation(seen) ?? structuredOutputViolation(seen);
     if (problem) return refuse(problem);
     const dropped: Json[] = [];
     if (binder) {
@@ -330,6 +342,7 @@ export async function startModelServer(
     url: `http://127.0.0.1:${port}`,
     requests: [],
     violations: [],
+    ...(tokens ? { tokens } : {}),
     remaining: () => steps.length,
     push: (...more) => {
       steps.push(...more);

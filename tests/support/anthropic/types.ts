@@ -1,4 +1,5 @@
 // The public shapes of the scripted model server: recorded requests, scripted replies and options.
+import type { FederationServerOptions, TokenEndpoint } from './federation.js';
 
 export type Json = Record<string, unknown>;
 
@@ -78,6 +79,8 @@ export interface ScriptedModelServer {
   requests: RecordedRequest[];
   /** Every 400 this server gave for a rule break (including an exhausted script). */
   violations: { index: number; message: string }[];
+  /** The token endpoint, when the server plays keyless auth (`federation`). */
+  tokens?: TokenEndpoint;
   /** Script steps not yet played. */
   remaining(): number;
   push(...steps: ScriptStep[]): void;
@@ -110,4 +113,6 @@ export interface ModelServerOptions {
    * without a summary; default: a summary of a few thousand tokens (compaction.ts).
    */
   summary?: (request: RecordedRequest) => string | null;
+  /** Play keyless auth: the token endpoint, and bearer tokens it minted instead of `apiKey`. */
+  federation?: FederationServerOptions;
 }

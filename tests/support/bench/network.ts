@@ -124,7 +124,7 @@ export async function measureNetworkCost(reps: number, withNpm: boolean): Promis
   try {
     const gate = await NetworkGate.open({
       sandbox: gated,
-      workspace,
+      toolchains: Promise.resolve({ env: pipEnv(PYPI_HOST), projectFiles: {} }),
       // The small server's name is the maintainer's to allow; the index is found in pip's configuration.
       allowedHosts: [{ host: SMALL_HOST, source: 'allowed_hosts' }],
       github: { serverUrl: 'https://github.com', apiUrl: 'https://api.github.com' },

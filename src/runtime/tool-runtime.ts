@@ -1,0 +1,96 @@
+// The tools' runtime for one run, owned in one place for the action and the CLI: the sandbox, its network
+// gate and the maintainer's MCP servers, opened from one description of what the run wants, handed back as
+// one object, and closed in the one right order (the servers, each stopped and then killed with what it
+// started; then the sandbox, its gate with it) whatever failed.
+import type { HostRule } from '../network/hosts.js';
+import { forwardedPorts, NetworkGate, type GateOptions } from '../network/gate.js';
+import type { Sandbox } from '../sandbox/namespaces.js';
+import { openSandbox, type SandboxRequest } from '../sandbox/setup.js';
+import { SANDBOX_NETWORKS, type ToolNetworkSetting } from '../settings/parse.js';
+import type { McpConfig } from '../settings/mcp-servers.js';
+import type { McpServers } from '../mcp/servers.js';
+
+export interface ToolRuntimeRequest {
+  /** The sandbox as the run wants it (without its network, which `network` says); absent: none. */
+  sandbox?: Omit<SandboxRequest, 'workspace' | 'network' | 'forwardedPorts'>;
+  /** tool_network (--tool-network). */
+  network: ToolNetworkSetting;
+  /** allowed_hosts (--allowed-hosts). */
+  allowedHosts: readonly HostRule[];
+  /** What the gate needs besides the sandbox and allowed_hosts (used under `allowlist` with a sandbox). */
+  gate: Omit<GateOptions, 'sandbox' | 'allowedHosts'>;
+}
+
+export interface ServersRequest {
+  /** The tools' environment (without secrets): each local server gets it and its own `env`. */
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  /** The trusted snapshot's directory, which local servers run from (src/git/snapshot.ts). */
+  snapshot: () => Promise<string>;
+  warn: (line: string) => void;
+}
+
+export class ToolRuntime {
+  readonly workspace: string;
+  /** The tools' sandbox; undefined when the run has none. */
+  readonly sandbox: Sandbox | undefined;
+  /** The gate, under `allowlist` with a sandbox: the one place that decides whether the allowlist is on. */
+  readonly gate: NetworkGate | undefined;
+  #servers: McpServers | undefined;
+  #closed = false;
+
+  private constructor(workspace: string, sandbox: Sandbox | undefined, gate: NetworkGate | undefined) {
+    this.workspace = workspace;
+    this.sandbox = sandbox;
+    this.gate = gate;
+  }
+
+  /** Opens the sandbox and, under `allowlist`, its gate; throws (SandboxError for the sandbox) leaving nothing open. */
+  static async open(workspace: string, request: ToolRuntimeRequest): Promise<ToolRuntime> {
+    if (!request.sandbox) return new ToolRuntime(workspace, undefined, undefined);
+    const network = SANDBOX_NETWORKS[request.network];
+    const sandbox = await openSandbox({
+      ...request.sandbox,
+      workspace,
+      network,
+      forwardedPorts: forwardedPorts(request.allowedHosts).map(({ port }) => port),
+    });
+    if (network !== 'gated') return new ToolRuntime(workspace, sandbox, undefined);
+    try {
+      const gate = await NetworkGate.open({ ...request.gate, sandbox, allowedHosts: request.allowedHosts });
+      return new ToolRuntime(workspace, sandbox, gate);
+    } catch (error) {
+      sandbox.close();
+      throw error;
+    }
+  }
+
+  /** The MCP servers this run has, once started (`startServers`). */
+  get servers(): McpServers | undefined {
+    return this.#servers;
+  }
+
+  /**
+   * Starts the configured servers (the SDK loads only for a run that has some): local ones each in a sandbox
+   * of its own built like the tools', remote ones through the gate, whose list their hosts join.
+   */
+  async startServers(config: McpConfig, request: ServersRequest): Promise<McpServers> {
+    const { startMcpServers, throughGate } = await import('../mcp/open.js');
+    this.#servers = await startMcpServers(config, {
+      workspace: this.workspace,
+      ...(this.sandbox ? { sandbox: this.sandbox } : {}),
+      ...throughGate(config, this.gate),
+      ...request,
+    });
+    if (this.#closed) await this.#servers.close();
+    return this.#servers;
+  }
+
+  /** Stops the servers, then closes the sandbox and its gate; once, whatever failed before. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#servers?.close();
+    this.sandbox?.close();
+  }
+}

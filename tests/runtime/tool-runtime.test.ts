@@ -1,0 +1,66 @@
+// The tools' runtime: one object that opens the sandbox, its gate under the allowlist and the MCP servers,
+// and closes them in one order (the servers, then the sandbox and its gate), whatever failed.
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { childEnv } from '../../src/sandbox/child-env.js';
+import { ToolRuntime, type ToolRuntimeRequest } from '../../src/runtime/tool-runtime.js';
+import { processesNamed } from '../support/processes.js';
+
+const HOSTILE = path.resolve(import.meta.dirname, '../support/mcp/hostile-server.mjs');
+const root = await mkdtemp(path.join(tmpdir(), 'tool-runtime-'));
+await chmod(root, 0o755);
+const ws = path.join(root, 'ws');
+await mkdir(ws);
+afterAll(async () => await rm(root, { recursive: true, force: true }));
+
+const request = (network: ToolRuntimeRequest['network']): ToolRuntimeRequest => ({
+  network,
+  allowedHosts: [],
+  gate: {
+    toolchains: Promise.resolve({ env: childEnv(process.env), projectFiles: {} }),
+    github: { serverUrl: 'https://github.com', apiUrl: 'https://api.github.com' },
+    env: childEnv(process.env),
+  },
+});
+
+describe('ToolRuntime', () => {
+  it('opens a gate only under the allowlist with a sandbox, and none without a sandbox', async () => {
+    const none = await ToolRuntime.open(ws, request('allowlist'));
+    expect([none.sandbox, none.gate]).toEqual([undefined, undefined]);
+    const open = await ToolRuntime.open(ws, { ...request('none'), sandbox: {} });
+    expect(open.sandbox?.config.network).toBe('none');
+    expect(open.gate).toBeUndefined();
+    await open.close();
+  });
+
+  it('stops the servers, then closes the sandbox and its gate, once', async () => {
+    const runtime = await ToolRuntime.open(ws, { ...request('allowlist'), sandbox: {} });
+    expect(runtime.sandbox?.network).toBe(runtime.gate);
+    const marker = `tool-runtime-${process.pid}`;
+    const servers = await runtime.startServers(
+      {
+        servers: [
+          {
+            name: 'hostile',
+            command: process.execPath,
+            args: [HOSTILE, 'stubborn', marker],
+            env: {},
+            tools: ['fail'],
+          },
+        ],
+        secrets: [],
+      },
+      { env: childEnv(process.env), timeoutMs: 20_000, warn: () => undefined, snapshot: async () => ws },
+    );
+    expect(servers.summary).toBe('hostile (1 tool)');
+    expect(runtime.servers).toBe(servers);
+    expect(await processesNamed(marker)).not.toEqual([]);
+    await runtime.close();
+    await runtime.close();
+    expect(await processesNamed(marker)).toEqual([]);
+    expect(existsSync(runtime.sandbox!.privateDir)).toBe(false);
+  }, 60_000);
+});
