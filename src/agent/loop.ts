@@ -17,7 +17,6 @@ import { estimateCost, outputRoom } from '../model/catalogue.js';
 import { DEFAULT_REMINDER_ROUNDS, ReminderPolicy } from './todo/reminder.js';
 import { allCompleted, MAIN_SESSION, TodoManager } from './todo/todos.js';
 import { offerHelpers, toolShape, type Helpers } from './helpers/helpers.js';
-import type { Usage } from '../model/usage.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
 import type { ToolContext } from './tools/types.js';
 import { pictureBlocks } from './pictures.js';
@@ -54,7 +53,6 @@ class Run {
   readonly todos: TodoManager;
   readonly reminder: ReminderPolicy;
   readonly toolbox: Toolbox;
-  /** The task tool's helpers, when this run may start any. */
   readonly helpers: Helpers | undefined;
   readonly context: ToolContext;
   readonly verify: VerifyGate | undefined;
@@ -209,7 +207,6 @@ class Run {
     const results: ContentBlockParam[] = [];
     const runCall = (index: number) =>
       this.toolbox.run(calls[index]!.name, calls[index]!.input, this.context);
-    // Task calls side by side start together (helpers/); a cut-off call never starts.
     const helpers = this.helpers?.batch(skipLast ? calls.slice(0, -1) : calls, runCall);
     for (const [index, call] of calls.entries()) {
       if (skipLast && index === calls.length - 1) {
@@ -333,7 +330,7 @@ class Run {
   }
 
   /** The run's tokens: its own requests' and its helpers'. */
-  get usage(): Usage {
+  get usage() {
     return this.helpers ? addUsage({ ...this.transcript.usage }, this.helpers.usage) : this.transcript.usage;
   }
 
