@@ -240,6 +240,7 @@ describe('the layout', () => {
       'agent',
       'agent/briefing',
       'agent/context',
+      'agent/helpers',
       'agent/todo',
       'agent/tools',
       'agent/tools/syntax',

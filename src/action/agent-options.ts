@@ -60,6 +60,7 @@ export async function agentOptions(
     workspace: await openWorkspace(settings.workspace),
     maxTurns: inputs.max_turns,
     reminderRounds: inputs.reminder_rounds,
+    tasks: { maxParallel: inputs.max_parallel_tasks, maxTurns: inputs.task_max_turns },
     bashTimeoutSeconds: inputs.bash_timeout,
     ...(inputs.max_cost_usd ? { maxCostUsd: inputs.max_cost_usd } : {}),
     ...(inputs.max_context_tokens ? { maxContextTokens: inputs.max_context_tokens } : {}),

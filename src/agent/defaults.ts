@@ -5,3 +5,7 @@
 export const DEFAULT_BASH_TIMEOUT_SECONDS = 600;
 /** The most model turns in one run when no max_turns is given (the action's documented default). */
 export const DEFAULT_MAX_TURNS = 150;
+/** Explore helpers the task tool may run side by side when no max_parallel_tasks is given (0: no task tool). */
+export const DEFAULT_MAX_PARALLEL_TASKS = 3;
+/** The most model turns of one helper when no task_max_turns is given. */
+export const DEFAULT_TASK_MAX_TURNS = 40;

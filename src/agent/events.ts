@@ -158,6 +158,23 @@ export type AgentEvent =
   /** The network gate refused a request of the tools' (its host, port and why; never a path or a body). */
   | { type: 'network_refused'; turn: number; host: string; port: number; reason: string; allow?: string }
   | { type: 'turn_end'; turn: number; stopReason: string | null; usage: Usage; total: Usage; costUsd: number }
+  /**
+   * The task tool started a helper (helpers/): its session, kind and title, and the id of the item the
+   * parent had in progress then, under which the views nest the helper's list.
+   */
+  | {
+      type: 'helper_start';
+      turn: number;
+      session: string;
+      kind: HelperKind;
+      description: string;
+      under?: string;
+    }
+  /** An event of a helper's own run, under its session id; its `end` is the helper's end. */
+  | { type: 'helper'; session: string; event: AgentEvent }
   | { type: 'end'; result: AgentResult };
+
+/** `explore`: read-only tools, side by side with other explorers; `edit`: every tool, alone. */
+export type HelperKind = 'explore' | 'edit';
 
 export type AgentObserver = (event: AgentEvent) => void;

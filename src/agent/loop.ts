@@ -15,12 +15,13 @@ import { firstMessage, systemPrompt } from './briefing/prompt.js';
 import type { AgentOptions } from './options.js';
 import { estimateCost, outputRoom } from '../model/catalogue.js';
 import { DEFAULT_REMINDER_ROUNDS, ReminderPolicy } from './todo/reminder.js';
-import { allCompleted, TodoManager } from './todo/todos.js';
+import { allCompleted, MAIN_SESSION, TodoManager } from './todo/todos.js';
+import { offerHelpers, toolShape, type Helpers } from './helpers/helpers.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
 import type { ToolContext } from './tools/types.js';
 import { pictureBlocks } from './pictures.js';
 import { failureMessage, VerifyGate, withFixItem } from './verify.js';
-import { hasText, observedBlock, toolResult, Transcript, usageOf } from './turn.js';
+import { addUsage, hasText, observedBlock, toolResult, Transcript, usageOf } from './turn.js';
 import { finalAnswer } from './final-answer.js';
 import {
   blockedEnding,
@@ -52,6 +53,7 @@ class Run {
   readonly todos: TodoManager;
   readonly reminder: ReminderPolicy;
   readonly toolbox: Toolbox;
+  readonly helpers: Helpers | undefined;
   readonly context: ToolContext;
   readonly verify: VerifyGate | undefined;
   readonly transcript: Transcript;
@@ -83,12 +85,14 @@ class Run {
   readonly keeper: ContextKeeper;
 
   constructor(readonly options: AgentOptions) {
-    this.todos = new TodoManager(options.resumedTodos ?? []);
+    this.todos = new TodoManager(options.resumedTodos ?? [], options.helper?.session ?? MAIN_SESSION);
     this.todos.onChange((items) => this.emit({ type: 'todos', turn: this.turn, items }));
     this.reminder = new ReminderPolicy(options.reminderRounds ?? DEFAULT_REMINDER_ROUNDS);
     const bashTimeoutSeconds = options.bashTimeoutSeconds ?? DEFAULT_BASH_TIMEOUT_SECONDS;
+    this.helpers = offerHelpers(options, runAgent, this);
     this.toolbox = createToolbox(this.todos, bashTimeoutSeconds, {
-      readOnly: options.planOnly ?? false,
+      ...toolShape(options),
+      ...(this.helpers ? { task: this.helpers.tool } : {}),
       ...(options.github ? { github: options.github } : {}),
       ...(options.outside ? { outside: options.outside } : {}),
       toolSearch: options.model.info.toolSearch,
@@ -133,7 +137,8 @@ class Run {
       const response = await this.ask();
       if ('end' in response) return response;
       this.record(response);
-      const reply = costEnding(this.cost(), this.options.maxCostUsd) ?? (await this.answer(response));
+      const spent = this.cost() + (this.options.helper?.costBeside() ?? 0);
+      const reply = costEnding(spent, this.options.maxCostUsd) ?? (await this.answer(response));
       // The one place a turn is counted, whatever way it was answered: no stop reason can skip it.
       this.reminder.recordTurn(this.calledTodo);
       this.endTurn(response);
@@ -200,13 +205,16 @@ class Run {
   async runTools(response: Message, skipLast = false): Promise<ContentBlockParam[]> {
     const calls = response.content.filter((block) => block.type === 'tool_use');
     const results: ContentBlockParam[] = [];
+    const runCall = (index: number) =>
+      this.toolbox.run(calls[index]!.name, calls[index]!.input, this.context);
+    const helpers = this.helpers?.batch(skipLast ? calls.slice(0, -1) : calls, runCall);
     for (const [index, call] of calls.entries()) {
       if (skipLast && index === calls.length - 1) {
         results.push(toolResult(call.id, cutOffCall(call.name), true));
         continue;
       }
       const started = performance.now();
-      const outcome = await this.toolbox.run(call.name, call.input, this.context);
+      const outcome = await (helpers?.(index) ?? runCall(index));
       const output = this.options.redaction?.redact(outcome.output) ?? outcome.output;
       this.toolCalls++;
       if (call.name === 'todo') this.calledTodo = true;
@@ -321,8 +329,13 @@ class Run {
     });
   }
 
+  /** The run's tokens: its own requests' and its helpers'. */
+  get usage() {
+    return this.helpers ? addUsage({ ...this.transcript.usage }, this.helpers.usage) : this.transcript.usage;
+  }
+
   cost(): number {
-    return estimateCost(this.options.model.info.prices, this.transcript.usage);
+    return estimateCost(this.options.model.info.prices, this.usage);
   }
 
   nudge(kind: NudgeKind, text: string): ContentBlockParam {
@@ -349,12 +362,13 @@ class Run {
       turn: this.turn,
       stopReason: response.stop_reason,
       usage: usageOf(response),
-      total: { ...this.transcript.usage },
+      total: { ...this.usage },
       costUsd: this.cost(),
     });
   }
 
   finish({ end: status, reason }: Ending, structured?: StructuredOutput): AgentResult {
+    this.helpers?.close();
     const result: AgentResult = {
       status,
       reason,
@@ -362,7 +376,7 @@ class Run {
       lastText: this.transcript.lastText,
       turns: this.turn,
       toolCalls: this.toolCalls,
-      usage: { ...this.transcript.usage },
+      usage: { ...this.usage },
       costUsd: this.cost(),
       ...(this.verify?.last ? { verify: this.verify.last } : {}),
       ...this.refusals.stop(),

@@ -11,6 +11,7 @@ import type { ThreadPicture } from './pictures.js';
 import type { Redaction } from '../sandbox/capped-output.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import type { VerifySettings } from './verify.js';
+import type { HelperRole, TaskLimits } from './helpers/role.js';
 
 export interface AgentOptions extends Briefing {
   model: Model;
@@ -64,6 +65,10 @@ export interface AgentOptions extends Briefing {
   github?: RepositoryReader;
   /** The tools of the maintainer's MCP servers, and what the system prompt says of the servers. */
   outside?: OutsideTools;
+  /** The task tool's limits (helpers/); absent, or `maxParallel` 0: the run has no task tool. */
+  tasks?: TaskLimits;
+  /** Set on a helper's own run only (helpers/): its session, its kind, and the run's cost beside it. */
+  helper?: HelperRole;
 }
 
 /** The files delivery would commit, as the model is shown them before delivery. */

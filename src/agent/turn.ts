@@ -117,9 +117,11 @@ function topLevelUsage(message: Message): Usage {
   };
 }
 
-function addUsage(total: Usage, add: Usage): void {
+/** Adds `add` to `total`, and returns `total`. */
+export function addUsage(total: Usage, add: Usage): Usage {
   total.input_tokens += add.input_tokens;
   total.output_tokens += add.output_tokens;
   total.cache_creation_input_tokens += add.cache_creation_input_tokens;
   total.cache_read_input_tokens += add.cache_read_input_tokens;
+  return total;
 }

@@ -14,15 +14,7 @@ import type { Sandbox } from '../sandbox/namespaces.js';
 import { SandboxError } from '../sandbox/setup.js';
 import { redactor } from '../text/redact.js';
 import { secretValues } from '../settings/settings.js';
-import {
-  NUMBER_SETTINGS,
-  deprecatedToolNetwork,
-  parseWholeNumber,
-  SETTING_RULES,
-  type NumberSetting,
-  type ToolNetworkSetting,
-  type Rule,
-} from '../settings/parse.js';
+import { deprecatedToolNetwork, SETTING_RULES, type ToolNetworkSetting } from '../settings/parse.js';
 import { openEventLog, type EventLog } from '../record/event-log.js';
 import { openRunRecord, type RunRecord } from '../record/run-record.js';
 import { printAnswer, printResult, stderr, stdout } from './output.js';
@@ -32,6 +24,7 @@ import { isLocal, type McpConfig } from '../settings/mcp-servers.js';
 import { Snapshot } from '../git/snapshot.js';
 import { ToolRuntime } from '../runtime/tool-runtime.js';
 import { mcpConfigFile, McpConfigError, startMcp } from './mcp.js';
+import { optional, ruled, UsageError, wholeNumber } from './flags.js';
 import { cliFederation, outputSchemaFile } from './keyless.js';
 
 const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--reminder-rounds N] [--model ID] [--provider P]
@@ -40,6 +33,7 @@ const USAGE = `Usage: todo-agent "<task>" [--max-turns N] [--bash-timeout S] [--
                   [--verify CMD] [--verify-attempts N] [--events FILE] [--transcript FILE]
                   [--tool-network allowlist|all|none] [--allowed-hosts LIST] [--no-sandbox]
                   [--mcp-config FILE] [--mcp-timeout S] [--output-schema FILE]
+                  [--max-parallel-tasks N] [--task-max-turns N]
        todo-agent show FILE
 
 Runs the agent on <task> in the current directory. --provider is anthropic (the default; needs
@@ -60,11 +54,10 @@ all lets them reach every host, none no host. --mcp-config adds the tools of the
 (Claude Code's {"mcpServers": …} JSON, each server listing its tools), started in the sandbox as the action
 starts them; --mcp-timeout is the seconds each has to start and to answer a call (default 60).
 --output-schema ends the run with an answer matching the JSON Schema in FILE, printed alone on stdout (the
-rest goes to stderr). Exits 0 when
+rest goes to stderr). The task tool runs helpers with lists of their own: up to --max-parallel-tasks explore
+helpers side by side (default 3; 0: no task tool), each of at most --task-max-turns turns (default 40). Exits 0 when
 every todo item is completed (and CMD passed), 1 when the run ends otherwise,
 2 on bad usage.`;
-
-class UsageError extends Error {}
 
 const OPTIONS = {
   'max-turns': { type: 'string' },
@@ -87,6 +80,8 @@ const OPTIONS = {
   'mcp-config': { type: 'string' },
   'mcp-timeout': { type: 'string' },
   'output-schema': { type: 'string' },
+  'max-parallel-tasks': { type: 'string' },
+  'task-max-turns': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -98,7 +93,10 @@ type Flags = ReturnType<
 interface CliSettings {
   task: string;
   provider: Provider;
-  limits: Pick<AgentOptions, 'maxTurns' | 'bashTimeoutSeconds' | 'reminderRounds' | 'maxContextTokens'>;
+  limits: Pick<
+    AgentOptions,
+    'maxTurns' | 'bashTimeoutSeconds' | 'reminderRounds' | 'maxContextTokens' | 'tasks'
+  >;
   model: Pick<ModelOptions, 'effort' | 'pricePerMtok' | 'compaction'>;
   verify?: { command: string; attempts: number };
   network: ToolNetworkSetting;
@@ -108,33 +106,6 @@ interface CliSettings {
   mcpTimeoutSeconds: number;
   /** Keyless auth from the environment, when it is set up there. */
   auth?: Pick<ModelOptions, 'federation'>;
-}
-
-/** The same numbers, bounds and defaults as the action's inputs. */
-function wholeNumber(flag: string, value: string | undefined, setting: NumberSetting): number {
-  const { fallback, max } = NUMBER_SETTINGS[setting];
-  if (value === undefined) return fallback;
-  const number = parseWholeNumber(value, max);
-  if (number === undefined)
-    throw new UsageError(`--${flag} must be a positive whole number up to ${max}, got '${value}'`);
-  return number;
-}
-
-/** A flag read by its action input's rule, its problem worded with the flag's name. */
-function ruled<T>(value: string, setting: keyof typeof SETTING_RULES, rule: Rule<T>): T {
-  const parsed = rule.parse(value);
-  if (parsed === undefined)
-    throw new UsageError(rule.problem(value).replace(setting, `--${setting.replaceAll('_', '-')}`));
-  return parsed;
-}
-
-/** An optional flag, parsed and worded as its action input is. */
-function optional<T>(
-  value: string | undefined,
-  setting: keyof typeof SETTING_RULES,
-  rule: Rule<T>,
-): T | undefined {
-  return value === undefined ? undefined : ruled(value, setting, rule);
 }
 
 /** The provider named by --provider (the action's default when none is), once its credentials are there. */
@@ -158,6 +129,10 @@ function readFlags(values: Flags, positionals: string[]): CliSettings {
     maxTurns: wholeNumber('max-turns', values['max-turns'], 'max_turns'),
     bashTimeoutSeconds: wholeNumber('bash-timeout', values['bash-timeout'], 'bash_timeout'),
     reminderRounds: wholeNumber('reminder-rounds', values['reminder-rounds'], 'reminder_rounds'),
+    tasks: {
+      maxParallel: wholeNumber('max-parallel-tasks', values['max-parallel-tasks'], 'max_parallel_tasks'),
+      maxTurns: wholeNumber('task-max-turns', values['task-max-turns'], 'task_max_turns'),
+    },
   };
   const maxContextTokens = optional(
     values['max-context-tokens'],

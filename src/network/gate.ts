@@ -103,7 +103,8 @@ export class NetworkGate implements ToolNetwork {
     if (!bridge) throw new Error('the network gate needs a sandbox opened with network: gated');
     const proxy = await this.#answer(bridge);
     sandbox.attachNetwork({
-      env: this.env,
+      // Its own bridge's port: each bridge listens on a port of its own.
+      env: proxyEnv(bridge.port),
       ready: this.ready,
       refusedSince: (since) => this.refusedSince(since),
       watch: (listener) => this.watch(listener),

@@ -91,6 +91,11 @@ function recordLine(event: AgentEvent): object | undefined {
       return undefined;
     case 'request':
       return { ...event, messages: event.messages.filter((m) => m.role === 'user').map(userTurn) };
+    case 'helper': {
+      // A helper's events stay under its own session id, each as the run's own would be.
+      const line = recordLine(event.event);
+      return line && { type: 'helper', session: event.session, event: line };
+    }
     default:
       return event;
   }

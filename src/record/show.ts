@@ -85,6 +85,16 @@ const LINE = z.discriminatedUnion('type', [
       .object({ status: z.string(), reason: z.string(), turns: z.number(), toolCalls: z.number() })
       .loose(),
   }),
+  z.object({
+    type: z.literal('helper_start'),
+    turn: z.number(),
+    session: z.string(),
+    kind: z.enum(['explore', 'edit']),
+    description: z.string(),
+    under: z.string().optional(),
+  }),
+  // A helper's event: checked as a line of its own when it is printed.
+  z.object({ type: z.literal('helper'), session: z.string(), event: z.object({ type: z.string() }).loose() }),
   z.object({ type: z.literal('note'), text: z.string() }),
   z.object({
     type: z.literal('delivery'),
@@ -128,6 +138,13 @@ export function showRecord(text: string, screen: Screen, options: ShowOptions = 
       return problem(`a ${type} line without ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}`);
     const line = parsed.data;
     switch (line.type) {
+      case 'helper': {
+        // Its list, tool calls and end, nested as the terminal showed them; the rest is the run's detail.
+        const inner = LINE.safeParse(line.event);
+        if (inner.success && ['todos', 'tool', 'end'].includes(inner.data.type))
+          report({ type: 'helper', session: line.session, event: inner.data as AgentEvent });
+        break;
+      }
       case 'start':
         if (line.v > RECORD_VERSION)
           problem(`record version ${line.v}, newer than this reader's ${RECORD_VERSION}`);

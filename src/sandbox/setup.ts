@@ -333,8 +333,17 @@ export async function openSandbox(request: SandboxRequest): Promise<Sandbox> {
  * tools write there reaches it and nothing it writes there reaches them; the trusted `snapshot` shown
  * read-only at SNAPSHOT_MOUNT; its network answered by `parent`'s gate, with the same list.
  */
-export async function openSibling(parent: Sandbox, snapshot?: string): Promise<Sandbox> {
-  const sandbox = await Sandbox.open({ ...parent.config, ...(snapshot ? { snapshot } : {}) });
+export async function openSibling(
+  parent: Sandbox,
+  snapshot?: string,
+  /** `read-only`: no command changes the workspace (the task tool's explore helpers). */
+  workspaceAccess?: WorkspaceAccess,
+): Promise<Sandbox> {
+  const sandbox = await Sandbox.open({
+    ...parent.config,
+    ...(snapshot ? { snapshot } : {}),
+    ...(workspaceAccess ? { workspaceAccess } : {}),
+  });
   try {
     if (parent.config.network === 'gated') {
       sandbox.holdBridge(await Bridge.open(sandbox, parent.bridge?.forwards ?? []));

@@ -2,7 +2,12 @@
 // the sentence that says what is wrong with a bad value. Pure: strings in, values out.
 import { EFFORTS, type Effort } from '../model/catalogue.js';
 import { PROVIDERS, type Provider } from '../model/providers.js';
-import { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS } from '../agent/defaults.js';
+import {
+  DEFAULT_BASH_TIMEOUT_SECONDS,
+  DEFAULT_MAX_PARALLEL_TASKS,
+  DEFAULT_MAX_TURNS,
+  DEFAULT_TASK_MAX_TURNS,
+} from '../agent/defaults.js';
 import { DEFAULT_REMINDER_ROUNDS } from '../agent/todo/reminder.js';
 import type { SandboxNetwork } from '../sandbox/namespaces.js';
 
@@ -17,14 +22,23 @@ export const NUMBER_SETTINGS = {
   verify_attempts: { fallback: 3, max: 20 },
   /** Seconds an MCP server has to start, and to answer each tool call. */
   mcp_timeout: { fallback: 60, max: 3600 },
-} as const;
+  /** Explore helpers side by side at most; 0 turns the task tool off. */
+  max_parallel_tasks: { fallback: DEFAULT_MAX_PARALLEL_TASKS, max: 10, min: 0 },
+  task_max_turns: { fallback: DEFAULT_TASK_MAX_TURNS, max: 1000 },
+} as const satisfies Record<string, { fallback: number; max: number; min?: number }>;
 
 export type NumberSetting = keyof typeof NUMBER_SETTINGS;
 
-/** A whole number from 1 to `max`, digits only (Number() would also take '1e2', '0x10' and '1.0'). */
-export function parseWholeNumber(value: string, max: number): number | undefined {
+/** A whole number from `min` to `max`, digits only (Number() would also take '1e2', '0x10' and '1.0'). */
+export function parseWholeNumber(value: string, max: number, min = 1): number | undefined {
   const number = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  return Number.isInteger(number) && number >= 1 && number <= max ? number : undefined;
+  return Number.isInteger(number) && number >= min && number <= max ? number : undefined;
+}
+
+/** A number setting's bounds: from 1 (or its own `min`) to its `max`. */
+export function boundsOf(name: NumberSetting): { fallback: number; max: number; min: number } {
+  const setting: { fallback: number; max: number; min?: number } = NUMBER_SETTINGS[name];
+  return { fallback: setting.fallback, max: setting.max, min: setting.min ?? 1 };
 }
 
 /** `max_context_tokens`: a whole number of tokens, at least enough for one turn of tool output. */
@@ -93,12 +107,12 @@ export interface Rule<T> {
 
 const rule = <T>(parse: Rule<T>['parse'], problem: Rule<T>['problem']): Rule<T> => ({ parse, problem });
 
-/** A whole-number setting: from 1 to its bound, its default when empty. */
+/** A whole-number setting: from 1 (or its own minimum) to its bound, its default when empty. */
 export function wholeNumberRule(name: NumberSetting): Rule<number> {
-  const { fallback, max } = NUMBER_SETTINGS[name];
+  const { fallback, max, min } = boundsOf(name);
   return rule(
-    (value) => (value.trim() === '' ? fallback : parseWholeNumber(value, max)),
-    (value) => `${name} must be a whole number from 1 to ${max}, got '${value}'`,
+    (value) => (value.trim() === '' ? fallback : parseWholeNumber(value, max, min)),
+    (value) => `${name} must be a whole number from ${min} to ${max}, got '${value}'`,
   );
 }
 

@@ -82,6 +82,8 @@ const inputsSchema = z.object({
   max_turns: ruled(wholeNumberRule('max_turns')),
   bash_timeout: ruled(wholeNumberRule('bash_timeout')),
   reminder_rounds: ruled(wholeNumberRule('reminder_rounds')),
+  max_parallel_tasks: ruled(wholeNumberRule('max_parallel_tasks')),
+  task_max_turns: ruled(wholeNumberRule('task_max_turns')),
   base_branch: text(),
   draft: flag('draft'),
   /** Commit through GitHub's API, which signs the commit (true when empty); false pushes with git. */

@@ -3,16 +3,41 @@ import type { AgentEvent, AgentObserver } from '../agent/events.js';
 import { describeFailure } from '../agent/verify.js';
 import { formatDuration } from '../text/markdown.js';
 import { redactAndCut } from '../text/redact.js';
-import { renderPanel } from './panel.js';
+import { oneLine, renderPanel, type PanelHelper } from './panel.js';
+import type { TodoItem } from '../agent/todo/todos.js';
 import type { Screen } from './screen.js';
 
 /** The observer that prints the run on `screen`. */
 export function terminalReporter(screen: Screen): AgentObserver {
+  // The run's list and its helpers', for a panel that nests them.
+  let items: readonly TodoItem[] = [];
+  const helpers: PanelHelper[] = [];
+  const panel = () => screen.print(...renderPanel(items, 'Todos', helpers), '\n');
   return (event: AgentEvent) => {
     switch (event.type) {
       case 'todos':
-        screen.print(...renderPanel(event.items), '\n');
+        items = event.items;
+        panel();
         break;
+      case 'helper_start': {
+        const { session, kind, description, under } = event;
+        helpers.push({ session, kind, description, items: [], ...(under === undefined ? {} : { under }) });
+        screen.print(`  ↳ ${session} (${kind}) started: ${oneLine(description)}\n`);
+        break;
+      }
+      case 'helper': {
+        const helper = helpers.find((one) => one.session === event.session);
+        const inner = event.event;
+        if (inner.type === 'tool')
+          screen.print(
+            `    · [${event.session}] ${inner.name} ${summarizeInput(inner.input)}${commandOutcome(inner)}\n`,
+          );
+        if (!helper || (inner.type !== 'todos' && inner.type !== 'end')) break;
+        if (inner.type === 'todos') helper.items = inner.items;
+        else Object.assign(helper, { items: inner.result.todos ?? helper.items, ended: inner.result.status });
+        panel();
+        break;
+      }
       case 'tool':
         screen.print(
           `  ${event.isError ? '✗' : '·'} ${event.name} ${summarizeInput(event.input)}${commandOutcome(event)}\n`,
@@ -67,7 +92,10 @@ export function summarizeInput(input: unknown): string {
   if (typeof input !== 'object' || input === null) return '';
   const record = input as Record<string, unknown>;
   const value =
-    record.command ?? record.path ?? (Array.isArray(record.items) ? `${record.items.length} items` : '');
+    record.command ??
+    record.path ??
+    record.description ??
+    (Array.isArray(record.items) ? `${record.items.length} items` : '');
   // Redacted before the cut: the log's own redaction would not recognise half a secret.
   return redactAndCut(String(value).replace(/\s+/g, ' ').trim(), 100);
 }

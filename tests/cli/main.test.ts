@@ -282,6 +282,9 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     const notation = await cli(['a task', '--bash-timeout', '1e2'], { ANTHROPIC_API_KEY: KEY });
     expect(notation.code).toBe(2);
     expect(notation.stderr).toContain("--bash-timeout must be a positive whole number up to 3600, got '1e2'");
+    const tasks = await cli(['a task', '--max-parallel-tasks', '11'], { ANTHROPIC_API_KEY: KEY });
+    expect(tasks.code).toBe(2);
+    expect(tasks.stderr).toContain("--max-parallel-tasks must be a whole number from 0 to 10, got '11'");
     for (const [flag, value, message] of [
       [
         '--max-context-tokens',

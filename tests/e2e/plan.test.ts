@@ -50,12 +50,13 @@ describe('plan first', () => {
     await expect(access(join(world.sandbox.workspace, 'NOTES.md'))).rejects.toThrow();
     expect(world.github.state.pulls).toHaveLength(0);
     const planRequest = world.model.requests[0]!.body;
-    // A plan reads GitHub too (the github tool is read-only), but writes no file.
+    // A plan reads GitHub too (the github tool is read-only), and may start explore helpers, but writes no file.
     expect((planRequest.tools as Array<{ name: string }>).map((tool) => tool.name)).toEqual([
       'bash',
       'read_file',
       'github',
       'todo',
+      'task',
     ]);
     expect(JSON.stringify(world.model.requests[2]!.body.messages.at(-1))).toContain('Initial commit');
     expect(JSON.stringify(world.model.requests[3]!.body.messages.at(-1))).toContain('Read-only file system');

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/sandbox/run-command.js';
-import { openSandbox } from '../../src/sandbox/setup.js';
+import { openSandbox, openSibling } from '../../src/sandbox/setup.js';
 import { NetworkGate } from '../../src/network/gate.js';
 import { parseAllowedHosts, type HostRule } from '../../src/network/hosts.js';
 import type { Resolver } from '../../src/network/resolver.js';
@@ -323,5 +323,37 @@ describe('what the gate refuses, and how it says so', () => {
     expect(result.output).toContain(`Could not resolve host: ${NPM_HOST}`);
     expect(result.output.trim().split('\n').at(-1)).toBe(AROUND_THE_GATE_NOTE);
     expect({ tcp: tcpHeard, udp: udpHeard }).toEqual({ tcp: [], udp: [] });
+  });
+});
+
+describe("a read-only sandbox answered by the gate (the task tool's explore helpers)", () => {
+  it("keeps to the same list, tells the gate's watchers, cannot change the workspace, and closes alone", async () => {
+    const sibling = await openSibling(sandbox, undefined, 'read-only');
+    const heard: string[] = [];
+    const unwatch = gate.watch(({ host, port }) => heard.push(`${host}:${port}`));
+    const started = Date.now();
+    try {
+      const result = await runCommand(
+        `touch probe.txt; echo "touch: $?"; curl -sS -o /dev/null -w 'registry: %{http_code}\\n' http://${NPM_HOST}/gate-left; curl -sS http://sibling-out.todo-agent.test/ 2>&1`,
+        { cwd: ws, env, timeoutMs: 60_000, sandbox: sibling },
+      );
+      expect(result.output).toContain('Read-only file system');
+      expect(result.output).toContain('touch: 1');
+      expect(result.output).toContain('registry: 200');
+      expect(result.output.trim().split('\n').at(-1)).toBe(
+        "[todo-agent: the network gate refused sibling-out.todo-agent.test:80: sibling-out.todo-agent.test is not in the allowlist; to allow it, add sibling-out.todo-agent.test to the workflow's allowed_hosts input]",
+      );
+      // The run hears of it (its tally, the checklist's footer), as of its own calls' refusals.
+      expect(heard).toEqual(['sibling-out.todo-agent.test:80']);
+      expect(gate.refusedSince(started).map(({ host }) => host)).toEqual(['sibling-out.todo-agent.test']);
+    } finally {
+      unwatch();
+      sibling.close();
+    }
+    // The run's sandbox and its gate go on after the sibling closed.
+    const after = await inSandbox(
+      `curl -sS -o /dev/null -w 'registry: %{http_code}' http://${NPM_HOST}/gate-left`,
+    );
+    expect(after.output).toContain('registry: 200');
   });
 });

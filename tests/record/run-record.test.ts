@@ -105,3 +105,49 @@ describe('the run record', () => {
     expect((await lines(path)).map((line) => line.text)).toEqual(['one']);
   });
 });
+
+describe("the run record and the task tool's helpers", () => {
+  it("keeps each helper's events under its own session id, shaped as the run's own lines", async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'record-')), 'run.jsonl');
+    const record = openRunRecord(path, (text) => text);
+    const items = [{ id: '1', text: 'Read parse.ts', status: 'in_progress' as const }];
+    record.observer({ type: 'todos', turn: 1, items: [{ id: '1', text: 'Fix it', status: 'in_progress' }] });
+    record.observer({
+      type: 'helper_start',
+      turn: 2,
+      session: 'helper-1',
+      kind: 'explore',
+      description: 'Survey',
+      under: '1',
+    });
+    record.observer({ type: 'helper', session: 'helper-1', event: { type: 'todos', turn: 1, items } });
+    record.observer({
+      type: 'helper',
+      session: 'helper-1',
+      event: { type: 'assistant_text', turn: 1, text: 'kept in the response line' },
+    });
+    record.observer({
+      type: 'helper',
+      session: 'helper-1',
+      event: {
+        type: 'request',
+        turn: 2,
+        messages: [
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'big output' }] },
+        ],
+      },
+    });
+    await record.close();
+    const written = await lines(path);
+    expect(written.map((line) => [line.type, line.session ?? 'main'])).toEqual([
+      ['todos', 'main'],
+      ['helper_start', 'helper-1'],
+      ['helper', 'helper-1'],
+      ['helper', 'helper-1'],
+    ]);
+    expect(written[2]!.event).toMatchObject({ type: 'todos', items });
+    // A helper's request keeps only its user turns, pointing at the tool lines, as the run's own do.
+    expect(JSON.stringify(written[3]!.event)).toContain('(the tool line holds the result)');
+    expect(JSON.stringify(written)).not.toContain('big output');
+  });
+});

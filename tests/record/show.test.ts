@@ -139,3 +139,64 @@ describe('showRecord', () => {
     }
   });
 });
+
+describe("showRecord and the task tool's helpers", () => {
+  it("nests a helper's list under the run's item while it runs, and folds it when it ends", () => {
+    const helperItems = [
+      { id: '1', text: 'Read parse.ts', status: 'in_progress', activeForm: 'Reading parse.ts' },
+    ];
+    const text = [
+      line({ type: 'start', v: 1, task: 'Fix the parser', source: 'cli' }),
+      line({ type: 'todos', turn: 1, items: [{ id: '1', text: 'Survey', status: 'in_progress' }] }),
+      line({
+        type: 'helper_start',
+        turn: 2,
+        session: 'helper-1',
+        kind: 'explore',
+        description: 'Find callers',
+        under: '1',
+      }),
+      line({ type: 'helper', session: 'helper-1', event: { type: 'todos', turn: 1, items: helperItems } }),
+      line({
+        type: 'helper',
+        session: 'helper-1',
+        event: {
+          type: 'tool',
+          turn: 2,
+          name: 'read_file',
+          input: { path: 'parse.ts' },
+          isError: false,
+          durationMs: 3,
+        },
+      }),
+      line({
+        type: 'helper',
+        session: 'helper-1',
+        event: {
+          type: 'end',
+          result: {
+            status: 'completed',
+            reason: 'done',
+            turns: 3,
+            toolCalls: 2,
+            todos: [{ ...helperItems[0], status: 'completed' }],
+          },
+        },
+      }),
+      // A helper's turn_end is the run's detail: not printed as the run's tokens.
+      line({
+        type: 'helper',
+        session: 'helper-1',
+        event: { type: 'turn_end', turn: 3, usage, costUsd: 0.01 },
+      }),
+    ].join('\n');
+    const out = show(text);
+    expect(out).toContain(
+      '  ▶ Survey\n    ↳ helper-1 (explore): Find callers, 0/1 done\n      ▶ Reading parse.ts',
+    );
+    expect(out).toContain('    · [helper-1] read_file parse.ts');
+    expect(out).toContain('    ↳ helper-1 (explore): Find callers · completed, 1/1 done');
+    expect(out).not.toContain('tokens:');
+    expect(out).not.toContain('? line');
+  });
+});

@@ -190,6 +190,18 @@ describe('readSettings', () => {
     expect(settingsError({ ...RUNNER, ...KEYS, INPUT_VERIFY_ATTEMPTS: '0' })).toBe(
       "verify_attempts must be a whole number from 1 to 20, got '0'",
     );
+    // The task tool: 0 helpers side by side turns it off; a helper's turns start at 1.
+    expect(read({})).toMatchObject({ max_parallel_tasks: 3, task_max_turns: 40 });
+    expect(read({ INPUT_MAX_PARALLEL_TASKS: '0', INPUT_TASK_MAX_TURNS: '12' })).toMatchObject({
+      max_parallel_tasks: 0,
+      task_max_turns: 12,
+    });
+    expect(settingsError({ ...RUNNER, ...KEYS, INPUT_MAX_PARALLEL_TASKS: '11' })).toBe(
+      "max_parallel_tasks must be a whole number from 0 to 10, got '11'",
+    );
+    expect(settingsError({ ...RUNNER, ...KEYS, INPUT_TASK_MAX_TURNS: '0' })).toBe(
+      "task_max_turns must be a whole number from 1 to 1000, got '0'",
+    );
   });
 
   it('reads the runner context, without trailing slashes on URLs', () => {

@@ -58,3 +58,47 @@ describe('renderPanel', () => {
     expect(lines[3]).toBe('  ○ Add a main guard');
   });
 });
+
+describe("renderPanel with the task tool's helpers", () => {
+  const helper = {
+    session: 'helper-1',
+    kind: 'explore' as const,
+    description: 'Find the callers',
+    under: '2',
+    items: [
+      { id: '1', text: 'Read parse.ts', status: 'completed' as const },
+      { id: '2', text: 'Grep callers', status: 'in_progress' as const, activeForm: 'Grepping callers' },
+    ],
+  };
+  const nested = (helpers: Parameters<typeof renderPanel>[2]) => {
+    let out = '';
+    screen((text) => (out += text), false).print(...renderPanel(ITEMS, 'Todos', helpers));
+    return out;
+  };
+
+  it("nests a running helper's list under the item it was started from", () => {
+    expect(nested([helper])).toBe(
+      [
+        'Todos · 1/3 done',
+        '  ✔ Read hello.py',
+        '  ▶ Adding docstrings',
+        '    ↳ helper-1 (explore): Find the callers, 1/2 done',
+        '      ✔ Read parse.ts',
+        '      ▶ Grepping callers',
+        '  ○ Add a main guard',
+      ].join('\n'),
+    );
+  });
+
+  it('folds it to one line once it ended', () => {
+    expect(nested([{ ...helper, ended: 'completed' }])).toBe(
+      [
+        'Todos · 1/3 done',
+        '  ✔ Read hello.py',
+        '  ▶ Adding docstrings',
+        '    ↳ helper-1 (explore): Find the callers · completed, 1/2 done',
+        '  ○ Add a main guard',
+      ].join('\n'),
+    );
+  });
+});

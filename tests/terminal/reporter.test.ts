@@ -88,3 +88,50 @@ describe('terminalReporter: the network gate', () => {
     ]);
   });
 });
+
+describe("the task tool's helpers in the terminal", () => {
+  it("prints a helper's start, its tool lines under its session, and the panel with its list nested, then folded", () => {
+    const out: string[] = [];
+    const report = terminalReporter(screen((text) => out.push(text), false));
+    const helperItems = [
+      { id: '1', text: 'Read a.ts', status: 'in_progress' as const, activeForm: 'Reading a.ts' },
+    ];
+    report({ type: 'todos', turn: 1, items: [{ id: '1', text: 'Survey', status: 'in_progress' }] });
+    report({
+      type: 'helper_start',
+      turn: 2,
+      session: 'helper-1',
+      kind: 'explore',
+      description: 'Read  a.ts',
+      under: '1',
+    });
+    report({ type: 'helper', session: 'helper-1', event: { type: 'todos', turn: 1, items: helperItems } });
+    report({
+      type: 'helper',
+      session: 'helper-1',
+      event: {
+        type: 'tool',
+        turn: 2,
+        name: 'bash',
+        input: { command: 'ls' },
+        output: '',
+        isError: false,
+        durationMs: 5,
+        exitCode: 0,
+      },
+    });
+    // A helper's own events of other kinds (its nudges, its turns) stay out of the run's lines.
+    report({
+      type: 'helper',
+      session: 'helper-1',
+      event: { type: 'nudge', turn: 2, kind: 'continue', text: 'go on' },
+    });
+    const text = out.join('');
+    expect(text).toContain('  ↳ helper-1 (explore) started: Read a.ts\n');
+    expect(text).toContain(
+      '  ▶ Survey\n    ↳ helper-1 (explore): Read a.ts, 0/1 done\n      ▶ Reading a.ts\n',
+    );
+    expect(text).toContain('    · [helper-1] bash ls (exit 0, 5 ms)\n');
+    expect(text).not.toContain('↺');
+  });
+});

@@ -135,6 +135,9 @@ export function blockers(items: readonly TodoItem[]): string[] {
   });
 }
 
+/** The session id of the run itself; helpers get their own. */
+export const MAIN_SESSION = 'main';
+
 export type TodoListener = (items: readonly TodoItem[]) => void;
 
 /** Holds one session's list. An update replaces the whole list, or is refused and changes nothing. */
@@ -143,7 +146,14 @@ export class TodoManager {
   #written = false;
   readonly #listeners = new Set<TodoListener>();
 
-  constructor(initial: readonly TodoItem[] = []) {
+  /**
+   * @param session whose list it is: `main` for the run, a helper's own id (helpers/) for a helper's; lists
+   * of different sessions never share an item or a listener.
+   */
+  constructor(
+    initial: readonly TodoItem[] = [],
+    readonly session = MAIN_SESSION,
+  ) {
     if (initial.length > 0) {
       this.#items = Object.freeze(validateTodos(initial));
       this.#written = true;

@@ -96,7 +96,8 @@ export class Toolbox {
 }
 
 /**
- * The six built-in tools (github only with a reader); `bashTimeoutSeconds` is the most any bash call may last.
+ * The six built-in tools (github only with a reader), and the task tool when given; `bashTimeoutSeconds` is the
+ * most any bash call may last.
  * `readOnly` (a plan-only run) leaves out the tools that write files, and the tools from outside that are
  * not marked read-only; `github` adds the github tool; `outside` adds an MCP server's tools, deferred behind
  * the tool search when there are many and the model has it (`toolSearch`).
@@ -106,20 +107,36 @@ export function createToolbox(
   bashTimeoutSeconds: number,
   {
     readOnly = false,
+    bash = true,
     github,
     outside,
     toolSearch = false,
-  }: { readOnly?: boolean; github?: RepositoryReader; outside?: OutsideTools; toolSearch?: boolean } = {},
+    task,
+  }: {
+    readOnly?: boolean;
+    /** false: no bash tool (an explore helper without a sandbox to run commands read-only). */
+    bash?: boolean;
+    github?: RepositoryReader;
+    outside?: OutsideTools;
+    toolSearch?: boolean;
+    /** The task tool, for a run that may start helpers (helpers/). */
+    task?: Tool<z.ZodType, ToolAnswer>;
+  } = {},
 ): Toolbox {
-  const bash = createBashTool(bashTimeoutSeconds);
+  const shell = bash ? [createBashTool(bashTimeoutSeconds)] : [];
   const writers = readOnly ? [] : [writeFileTool, editFileTool];
   const reader = github ? [githubTool(github)] : [];
   const offered =
     outside && readOnly ? { ...outside, tools: outside.tools.filter((t) => t.readOnly) } : outside;
   return new Toolbox(
-    [bash, withImages(readFileTool), ...writers, ...reader, todoTool(todos)] as Array<
-      Tool<z.ZodType, ToolAnswer>
-    >,
+    [
+      ...shell,
+      withImages(readFileTool),
+      ...writers,
+      ...reader,
+      todoTool(todos),
+      ...(task ? [task] : []),
+    ] as Array<Tool<z.ZodType, ToolAnswer>>,
     offered,
     { toolSearch },
   );

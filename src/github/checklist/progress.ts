@@ -4,6 +4,7 @@ import type { TodoItem } from '../../agent/todo/todos.js';
 import { emptyUsage } from '../../model/usage.js';
 import { renderChecklist, type ChecklistState } from './render.js';
 import type { CommentWriter } from './writer.js';
+import { nextHelpers } from './helpers.js';
 
 export class ChecklistProgress {
   readonly state: ChecklistState;
@@ -49,6 +50,10 @@ export class ChecklistProgress {
       this.state.blockedHosts = refusedHosts(this.#blocked);
     } else if (event.type === 'todos') {
       this.update({ items: this.shownItems(event.items), phase: 'working', turn: event.turn });
+    } else {
+      // A helper started, changed its list or ended: its lines under the parent's item change.
+      const helpers = nextHelpers(this.state.helpers ?? [], event);
+      if (helpers) this.update({ helpers });
     }
   };
 

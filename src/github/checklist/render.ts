@@ -8,6 +8,7 @@ import { countDone } from '../../agent/todo/todos.js';
 import type { TodoItem } from '../../agent/todo/todos.js';
 import { redactor } from '../../text/redact.js';
 import { refusedWorkBlock, type RefusedWork } from './kept-patch.js';
+import { helperLines, type HelperView } from './helpers.js';
 import {
   shortNumber,
   formatDuration,
@@ -61,6 +62,8 @@ export interface ChecklistState {
   refused?: RefusedWork & { attach?: boolean };
   /** The hosts the network gate refused the tools, with how often. */
   blockedHosts?: readonly RefusedHost[];
+  /** The task tool's helpers, nested under the items they were started from. */
+  helpers?: readonly HelperView[];
   resume: ResumeState;
 }
 
@@ -88,15 +91,20 @@ const UNPUSHED_HEADING = '⚠️ todo-agent could not deliver:';
 /** GitHub refuses comment bodies longer than this. */
 export const MAX_BODY_CHARS = 65_536;
 
-/** How much of each item text is shown and stored; tighter steps only for absurdly long lists. */
+/**
+ * How much of each item text is shown and stored, and whether running helpers show their lists: near the
+ * limit their lists fold to one line first, then the tighter steps shorten absurdly long lists.
+ */
 interface TextLimits {
   shown: number;
   stored: number;
+  foldHelpers: boolean;
 }
 const LIMIT_STEPS: readonly TextLimits[] = [
-  { shown: ITEM_MAX_CHARS, stored: Infinity },
-  { shown: 100, stored: 1000 },
-  { shown: 40, stored: 200 },
+  { shown: ITEM_MAX_CHARS, stored: Infinity, foldHelpers: false },
+  { shown: ITEM_MAX_CHARS, stored: Infinity, foldHelpers: true },
+  { shown: 100, stored: 1000, foldHelpers: true },
+  { shown: 40, stored: 200, foldHelpers: true },
 ];
 
 export function renderChecklist(state: ChecklistState): string {
@@ -123,10 +131,24 @@ function renderWithin(state: ChecklistState, limits: TextLimits): string {
   const note = markdownSentence(shorten(firstLine(redactor.redact(state.note ?? '')), NOTE_MAX_CHARS));
   if (note) blocks.push(note);
   if (state.phase === 'planning') blocks.push('_planning…_');
+  const helpers = state.helpers ?? [];
+  const nested = (shown: readonly HelperView[], indent: string) =>
+    helperLines(shown, { indent, folded: limits.foldHelpers, shown: limits.shown });
   if (state.items.length > 0) {
     blocks.push(progressLine(state.items));
-    blocks.push(state.items.map((item) => itemLine(item, limits.shown)).join('\n'));
+    const lines = state.items.flatMap((item) => [
+      itemLine(item, limits.shown),
+      ...nested(
+        helpers.filter((helper) => helper.under === item.id),
+        '  ',
+      ),
+    ]);
+    blocks.push(lines.join('\n'));
   }
+  // Helpers started from no item of the list (none was in progress, or it was removed since) follow it.
+  const ids = new Set(state.items.map((item) => item.id));
+  const loose = helpers.filter((helper) => helper.under === undefined || !ids.has(helper.under));
+  if (loose.length > 0) blocks.push(nested(loose, '').join('\n'));
   if (state.verify && !state.verify.passed && state.phase !== 'working')
     blocks.push(verifyOutput(state.verify));
   if (state.refused) blocks.push(refusedWorkBlock(state.refused, state.refused.attach !== false));
