@@ -11,7 +11,8 @@ ROOTLESS_GROUP=todo-rootless-extra
 # Node 24 through sudo (e2e-runner) and rootless (sandbox-rootless).
 GIT_DIR_E2E=(tests/e2e/git-dir.test.ts tests/e2e/git-dir-kill.test.ts)
 SANDBOX_TESTS=(tests/sandbox tests/network tests/mcp/servers.test.ts tests/e2e/sandbox.test.ts tests/e2e/sandbox-limits.test.ts
-  tests/e2e/network.test.ts tests/e2e/mcp.test.ts "${GIT_DIR_E2E[@]}")
+  tests/e2e/network.test.ts tests/e2e/mcp.test.ts tests/e2e/trusted-snapshot.test.ts tests/e2e/helpers.test.ts
+  "${GIT_DIR_E2E[@]}")
 ROOT_E2E=tests/e2e/sandbox-root.test.ts
 NODE24="$NODE24_DIR/package/bin/node"
 

@@ -117,5 +117,12 @@ export function markdownSentence(text: string): string {
   const folded = foldWhitespace(redactor.redact(text));
   const parts = folded.split(/`([^`]+)`/);
   // Odd places hold what stood between a pair of backticks; an unpaired backtick stays in the text, escaped.
-  return parts.map((part, i) => (i % 2 === 1 ? codeSpan(part) : escapeFolded(part))).join('');
+  // A span holding HTML's characters stays text too: inside code they could not be escaped, and `-->` there
+  // would end the comment that carries the checklist's state.
+  return parts
+    .map((part, i) => {
+      if (i % 2 === 0) return escapeFolded(part);
+      return /[<>&]/.test(part) ? escapeFolded(`\`${part}\``) : codeSpan(part);
+    })
+    .join('');
 }
