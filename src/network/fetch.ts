@@ -6,6 +6,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Route, Target, Verdict } from './proxy.js';
+import { refusalSentence } from '../sandbox/limits.js';
 
 /** A refusal of the gate's, as the error a gated fetch rejects with. */
 export class GateRefusal extends Error {
@@ -23,10 +24,7 @@ export function gatedFetch(decide: (target: Target) => Promise<Verdict>) {
       port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
     };
     const verdict = await decide(target);
-    if ('refused' in verdict)
-      throw new GateRefusal(
-        `the network gate refused ${target.host}:${target.port}: ${verdict.refused.reason}`,
-      );
+    if ('refused' in verdict) throw new GateRefusal(refusalSentence({ ...target, ...verdict.refused }));
     if ('failed' in verdict) throw new GateRefusal(verdict.failed);
     const route = verdict.routes[0]!;
     const body = init.body == null ? undefined : Buffer.from(await new Response(init.body).arrayBuffer());

@@ -44,9 +44,15 @@ export function limitNote(
   if (failed && refused.length === 0) {
     if (network === 'none' && (NETWORK_FAILED.test(output) || OFFLINE_FAILED.test(output)))
       notes.push(NETWORK_OFF_NOTE);
-    if (network === 'gated' && NETWORK_FAILED.test(output)) notes.push(AROUND_THE_GATE_NOTE);
+    if (network === 'gated' && NETWORK_FAILED.test(output)) notes.push(...aroundTheGateNotes(output));
   }
   return notes.join('\n');
+}
+
+/** A refusal as every message names it: the host, why, and the allowed_hosts line that would allow it. */
+export function refusalSentence({ host, port, reason, allow }: Refused): string {
+  const fix = allow ? `; to allow it, add ${allow} to the workflow's allowed_hosts input` : '';
+  return `the network gate refused ${host}:${port}: ${reason}${fix}`;
 }
 
 /** At most this many refused hosts are named after one call; the rest are counted. */
@@ -59,10 +65,9 @@ function refusalNotes(refused: readonly Refused[]): string[] {
     const key = `${refusal.host}:${refusal.port}`;
     if (!first.has(key)) first.set(key, refusal);
   }
-  const lines = [...first.values()].slice(0, REFUSALS_NAMED).map(({ host, port, reason, allow }) => {
-    const fix = allow ? `; to allow it, add ${allow} to the workflow's allowed_hosts input` : '';
-    return `[todo-agent: the network gate refused ${host}:${port}: ${reason}${fix}]`;
-  });
+  const lines = [...first.values()]
+    .slice(0, REFUSALS_NAMED)
+    .map((refusal) => `[todo-agent: ${refusalSentence(refusal)}]`);
   const more = first.size - REFUSALS_NAMED;
   if (more > 0) lines.push(`[todo-agent: and ${more} more refused host${more === 1 ? '' : 's'}]`);
   return lines;
@@ -81,6 +86,23 @@ export const NETWORK_OFF_NOTE =
 /** A command that went around the proxy: what the gated sandbox lets through, and how. */
 export const AROUND_THE_GATE_NOTE =
   '[todo-agent: commands in the sandbox reach hosts only through its proxy (HTTPS_PROXY and HTTP_PROXY are set for them); name lookups and direct connections (raw sockets, git://, ssh) fail at once: use a client that takes the proxy, over HTTP or HTTPS]';
+
+/** A port on the sandbox's own loopback, as Node, Python, curl, psql and bash's /dev/tcp name it when refused. */
+const LOCAL_PORT = /(?:\b127\.0\.0\.1|\blocalhost|::1)[^\n\d]{0,12}?(?::|\/|\bport )(\d{1,5})\b(?!\))/;
+
+/**
+ * What a command that failed on the network is told: how to reach a service on the runner's loopback (its
+ * own loopback is the sandbox's, where nothing listens), and how other hosts are reached if it failed on one.
+ */
+function aroundTheGateNotes(output: string): string[] {
+  const port = LOCAL_PORT.exec(output)?.[1];
+  if (!port) return [AROUND_THE_GATE_NOTE];
+  const elsewhere = output.split('\n').some((line) => !LOCAL_PORT.test(line) && NETWORK_FAILED.test(line));
+  return [
+    `[todo-agent: nothing listens on port ${port} of the sandbox's own loopback: a service the job runs on the runner's localhost:${port} is reached once allowed_hosts names \`localhost:${port}\` (else the service is not running)]`,
+    ...(elsewhere ? [AROUND_THE_GATE_NOTE] : []),
+  ];
+}
 
 /**
  * With the network off, package managers are told so, where they would otherwise retry a failed lookup for

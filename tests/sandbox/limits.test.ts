@@ -33,6 +33,27 @@ describe('limitNote', () => {
     expect(limitNote(failed, 'gated', false)).toBe('');
   });
 
+  it("tells a command refused by a port of its own loopback how to reach the runner's service there", () => {
+    for (const output of [
+      'Error: connect ECONNREFUSED 127.0.0.1:5432',
+      'psql: error: connection to server at "localhost" (::1), port 5432 failed: Connection refused',
+      'curl: (7) Failed to connect to localhost port 5432: Connection refused',
+      'redis.exceptions.ConnectionError: Error 111 connecting to [::1]:5432. Connection refused.',
+    ])
+      expect(limitNote(output, 'gated', true), output).toBe(
+        "[todo-agent: nothing listens on port 5432 of the sandbox's own loopback: a service the job runs on the runner's localhost:5432 is reached once allowed_hosts names `localhost:5432` (else the service is not running)]",
+      );
+    expect(limitNote('Error: connect ECONNREFUSED 10.0.0.7:5432', 'gated', true)).toBe(AROUND_THE_GATE_NOTE);
+    // A command that also failed on another host is told both.
+    expect(
+      limitNote(
+        'ECONNREFUSED 127.0.0.1:6379\ncurl: (6) Could not resolve host: x.example',
+        'gated',
+        true,
+      ).split('\n'),
+    ).toEqual([expect.stringContaining('`localhost:6379`'), AROUND_THE_GATE_NOTE]);
+  });
+
   it('with the network off, also explains pip’s only line and npm’s offline refusal', () => {
     for (const output of [
       'ERROR: Could not find a version that satisfies the requirement left-pad (from versions: none)',
