@@ -323,7 +323,7 @@ describe('what the gate refuses, and how it says so', () => {
     expect(result.output).toContain(`Could not resolve host: ${NPM_HOST}`);
     // Its own loopback's port refused it: how to reach the runner's; the host it looked up: how hosts are reached.
     expect(result.output.trim().split('\n').slice(-2)).toEqual([
-      `[todo-agent: nothing listens on port ${tcpPort} of the sandbox's own loopback: a service the job runs on the runner's localhost:${tcpPort} is reached once allowed_hosts names \`localhost:${tcpPort}\` (else the service is not running)]`,
+      `[todo-agent: nothing listens on port ${tcpPort} of the sandbox's own loopback: a service the job runs on the runner's localhost:${tcpPort} is reached once the workflow's allowed_hosts input names \`localhost:${tcpPort}\` (else the service is not running)]`,
       AROUND_THE_GATE_NOTE,
     ]);
     expect({ tcp: tcpHeard, udp: udpHeard }).toEqual({ tcp: [], udp: [] });
