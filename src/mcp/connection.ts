@@ -16,6 +16,10 @@ import { ServiceTransport } from './stdio.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { connectRemote } from './remote.js';
 import { toolAnswer } from './results.js';
+import ownPackage from '../../package.json' with { type: 'json' };
+
+/** Who we are to a server (`clientInfo` in `initialize`): the package's name and version. */
+export const CLIENT_INFO = { name: ownPackage.name, version: ownPackage.version };
 
 /** The end of a server's stderr kept for the sentence that says why it stopped. */
 const STDERR_TAIL = 2_000;
@@ -124,7 +128,7 @@ export class Connection {
   }
 
   async #connectAndList(): Promise<McpTool[]> {
-    const makeClient = (): Client => new Client({ name: 'todo-agent', version: '1' });
+    const makeClient = (): Client => new Client(CLIENT_INFO);
     const { timeoutMs } = this.#options;
     if (isLocal(this.server)) {
       const { workspace, snapshot } = this.#options;

@@ -12,6 +12,7 @@ import { DEFAULT_OUTPUT_LIMIT } from '../../src/sandbox/capped-output.js';
 import { processesNamed } from '../support/processes.js';
 import { runnerLayout } from '../support/sandbox-layout.js';
 import { startRemoteMcpServer } from '../support/mcp/http-server.js';
+import ownPackage from '../../package.json' with { type: 'json' };
 
 const { ws, sandbox, env } = await runnerLayout();
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -168,6 +169,9 @@ describe('a remote server', () => {
       );
       expect(remote.authorized).toBeGreaterThan(0);
       expect(remote.refused).toBeGreaterThan(0);
+      // Who we are, from package.json (not a fixed "1").
+      expect(remote.client).toEqual({ name: ownPackage.name, version: ownPackage.version });
+      expect(ownPackage.version).toMatch(/^\d+\.\d+\.\d+/);
       const left = warnings.find((line) => line.startsWith('MCP server "wrong" is left out'));
       expect(left).toMatch(/it did not start: .*401/);
       expect(left).not.toContain('remote-secret-token-77');
