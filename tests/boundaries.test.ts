@@ -148,9 +148,10 @@ describe('the layout', () => {
 
   it('uses no outside package but the ones named here', () => {
     // zod is the one library of the language itself: every boundary that takes data validates it with it
-    // (its tree-shakable zod/mini where a small bundle counts: the post step's).
+    // (its tree-shakable zod/mini where a small bundle counts: the post step's). package.json: the package's
+    // own name and version (the MCP client's clientInfo; the bundle keeps those two fields alone).
     const known =
-      /^(node:|zod(\/mini)?$|@anthropic-ai\/|@modelcontextprotocol\/sdk\/(client|shared)\/[\w/.]+\.js$|@modelcontextprotocol\/sdk\/types\.js$|@actions\/(core|github)$|@octokit\/|jsonc-parser$|yaml$|smol-toml$|acorn$|ajv(-formats)?$|(pngjs|jpeg-js|omggif)$|@jsquash\/webp\/decode\.js$)/;
+      /^(\.\.\/package\.json$|node:|zod(\/mini)?$|@anthropic-ai\/|@modelcontextprotocol\/sdk\/(client|shared)\/[\w/.]+\.js$|@modelcontextprotocol\/sdk\/types\.js$|@actions\/(core|github)$|@octokit\/|jsonc-parser$|yaml$|smol-toml$|acorn$|ajv(-formats)?$|(pngjs|jpeg-js|omggif)$|@jsquash\/webp\/decode\.js$)/;
     const unknown = sources.flatMap((s) => s.imports.filter((name) => !ours(name) && !known.test(name)));
     expect(unknown).toEqual([]);
   });

@@ -11,7 +11,7 @@ import { parseAllowedHosts, ruleText, type HostRule } from '../network/hosts.js'
 import { networkFact } from '../agent/briefing/prompt.js';
 import { openWorkspace } from '../agent/workspace.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
-import { SandboxError } from '../sandbox/setup.js';
+import { CLI_SETTINGS, SandboxError } from '../sandbox/setup.js';
 import { redactor } from '../text/redact.js';
 import { secretValues } from '../settings/settings.js';
 import { deprecatedToolNetwork, SETTING_RULES, type ToolNetworkSetting } from '../settings/parse.js';
@@ -206,7 +206,7 @@ async function openRuntime(
   if (values['no-sandbox']) return await ToolRuntime.open(workspace, request);
   let runtime: ToolRuntime;
   try {
-    runtime = await ToolRuntime.open(workspace, { ...request, sandbox: { warn: say } });
+    runtime = await ToolRuntime.open(workspace, { ...request, sandbox: { warn: say, names: CLI_SETTINGS } });
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
     stderr.print(
@@ -348,7 +348,7 @@ async function agentOptions(
       date: new Date().toISOString().slice(0, 10),
       freshCheckout: false,
       ...(verify ? { verifyCommand: verify.command } : {}),
-      ...networkFact(sandbox?.config.network),
+      ...networkFact(sandbox?.config.network, sandbox?.config.names),
     },
     instructions: await committedInstructions(process.cwd()),
     ...(verify ? { verify } : {}),

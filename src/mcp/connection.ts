@@ -16,6 +16,10 @@ import { ServiceTransport } from './stdio.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { connectRemote } from './remote.js';
 import { toolAnswer } from './results.js';
+import ownPackage from '../../package.json' with { type: 'json' };
+
+/** Who we are to a server (`clientInfo` in `initialize`): the package's name and version. */
+export const CLIENT_INFO = { name: ownPackage.name, version: ownPackage.version };
 
 /** The end of a server's stderr kept for the sentence that says why it stopped. */
 const STDERR_TAIL = 2_000;
@@ -57,6 +61,11 @@ export class Connection {
 
   get name(): string {
     return this.server.name;
+  }
+
+  /** Whether it started and listed its tools (it may have stopped since). */
+  get started(): boolean {
+    return this.#ready;
   }
 
   /** Starts the server and lists its tools; a server that cannot is left with its `problem`, never a throw. */
@@ -119,7 +128,7 @@ export class Connection {
   }
 
   async #connectAndList(): Promise<McpTool[]> {
-    const makeClient = (): Client => new Client({ name: 'todo-agent', version: '1' });
+    const makeClient = (): Client => new Client(CLIENT_INFO);
     const { timeoutMs } = this.#options;
     if (isLocal(this.server)) {
       const { workspace, snapshot } = this.#options;
@@ -205,14 +214,45 @@ export class Connection {
         ? `killed by ${exit.signal}`
         : `exit code ${exit.code ?? 'unknown'}`;
     this.#stderr.end();
-    const lines = this.#stderr.toString().trim().split('\n').slice(-3).join(' | ');
-    return `${what} (${status})${lines ? `: ${lines}` : ''}`;
+    const lines = meaningfulLines(this.#stderr.toString()).join(' | ');
+    return `${what} (${status})${lines ? `: ${lines}` : ''}${this.#outOfSight()}`;
   }
+
+  /** Where the server's command or a file it names lies under a /tmp, which its sandbox gives it empty. */
+  #outOfSight(): string {
+    if (!this.#sandbox || !isLocal(this.server)) return '';
+    const named = [this.server.command, ...this.server.args].find((arg) => TEMP_PATH.test(arg));
+    return named
+      ? `; ${named} is under ${named.startsWith('/var') ? '/var/tmp' : '/tmp'}, which the sandbox gives the server a new, empty one of: put the server in the repository (it runs from the base commit) or install it outside /tmp in an earlier step`
+      : '';
+  }
+}
+
+/** An absolute path in /tmp or /var/tmp (or one of them itself). */
+const TEMP_PATH = /^\/(?:var\/)?tmp(?:\/|$)/;
+
+/**
+ * Lines of a failing process's stderr that say nothing of why: blank ones, stack frames, a lone brace or caret,
+ * the fields of a Node error object, the `throw` line Node echoes and the `Node.js v…` line it ends with.
+ */
+const NOISE =
+  /^\s*$|^\s+at\s|^[\s{}()[\]^,;]*$|^Node\.js v\d|^node:internal\/|^\s*throw \w+;$|^\s+\w+: (?:'[^']*'|"[^"]*"|\[.*\]|-?\d+|true|false|null|undefined),?$/;
+
+/** The last `count` lines of a process's stderr that say why it failed (its own noise left out). */
+export function meaningfulLines(stderr: string, count = 3): string[] {
+  return stderr
+    .split('\n')
+    .filter((line) => !NOISE.test(line))
+    .map((line) => line.trim())
+    .slice(-count);
 }
 
 /** An error's sentence, with the HTTP status a remote server answered with (the SDK keeps it apart). */
 function failureText(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   const status = typeof code === 'number' && code >= 100 && code < 600 ? ` (HTTP ${code})` : '';
-  return `${errorMessage(error).replace(/\.$/, '')}${status}`;
+  // Node's fetch says only "fetch failed"; its cause says what failed (ECONNREFUSED 127.0.0.1:8080).
+  const cause = (error as { cause?: unknown }).cause;
+  const why = cause instanceof Error && errorMessage(error) === 'fetch failed' ? ` (${cause.message})` : '';
+  return `${errorMessage(error).replace(/\.$/, '')}${why}${status}`;
 }

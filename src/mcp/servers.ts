@@ -2,7 +2,7 @@
 // `mcp__<server>__<tool>` when its configuration lists them (and never otherwise), and every server stopped
 // when the run ends, however it ends.
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { ALL_TOOLS, type McpConfig, type ServerConfig } from '../settings/mcp-servers.js';
+import { ALL_TOOLS, type McpConfig } from '../settings/mcp-servers.js';
 import type { OutsideTool, OutsideTools } from '../agent/tools/types.js';
 import { stripInvisible } from '../text/invisible.js';
 import { Connection, type ConnectionOptions } from './connection.js';
@@ -29,11 +29,11 @@ export class McpServers implements OutsideTools {
   readonly servers: string[] = [];
   readonly #connections: Connection[];
   /** Every name a configured tool would have, offered or not: to refuse the ones left out clearly. */
-  readonly #configured: Map<string, ServerConfig>;
+  readonly #configured: Map<string, Connection>;
 
   constructor(connections: Connection[]) {
     this.#connections = connections;
-    this.#configured = new Map(connections.map((c) => [`mcp__${c.name}__`, c.server]));
+    this.#configured = new Map(connections.map((c) => [`mcp__${c.name}__`, c]));
   }
 
   /** The servers and how each fared, for the checklist's footer and the log: `memory (9 tools)`. */
@@ -49,7 +49,10 @@ export class McpServers implements OutsideTools {
   refusal(name: string): string | undefined {
     const prefix = [...this.#configured.keys()].find((key) => name.startsWith(key));
     if (!prefix) return undefined;
-    const server = this.#configured.get(prefix)!;
+    const connection = this.#configured.get(prefix)!;
+    const { server } = connection;
+    if (connection.problem && !connection.started)
+      return `${name} cannot be used: the MCP server "${server.name}" did not start (${connection.problem}), so none of its tools are offered in this run`;
     return `${name} is not offered: the MCP server "${server.name}" may be used only for the tools its configuration lists (${server.tools.join(', ')})`;
   }
 

@@ -113,9 +113,14 @@ function aptRules(text: string): HostRule[] {
   return [...oneLine, ...deb822].flatMap((uris) => urlRules(uris, 'apt source'));
 }
 
-/** Maven: the URL of each mirror and repository of a settings.xml (its commented-out examples left out). */
+/**
+ * Maven: the URL of each mirror and repository of a settings.xml, its commented-out examples and the mirrors
+ * it marks `<blocked>` (Maven's stock settings carry one at 0.0.0.0) left out.
+ */
 function mavenRules(xml: string): HostRule[] {
-  const live = xml.replace(/<!--[\s\S]*?-->/g, '');
+  const live = xml
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<mirror>(?:(?!<\/mirror>)[\s\S])*<blocked>\s*true\s*<\/blocked>[\s\S]*?<\/mirror>/g, '');
   return [...live.matchAll(/<url>\s*([^<\s]+)\s*<\/url>/g)].flatMap((m) => urlRules(m[1]!, 'Maven settings'));
 }
 

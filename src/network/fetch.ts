@@ -6,6 +6,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Route, Target, Verdict } from './proxy.js';
+import { refusalSentence, type SettingNames } from '../sandbox/limits.js';
 
 /** A refusal of the gate's, as the error a gated fetch rejects with. */
 export class GateRefusal extends Error {
@@ -13,7 +14,7 @@ export class GateRefusal extends Error {
 }
 
 /** A fetch whose every request is first decided by `decide`. */
-export function gatedFetch(decide: (target: Target) => Promise<Verdict>) {
+export function gatedFetch(decide: (target: Target) => Promise<Verdict>, names?: SettingNames) {
   return async (input: string | URL, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(String(input));
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
@@ -24,9 +25,7 @@ export function gatedFetch(decide: (target: Target) => Promise<Verdict>) {
     };
     const verdict = await decide(target);
     if ('refused' in verdict)
-      throw new GateRefusal(
-        `the network gate refused ${target.host}:${target.port}: ${verdict.refused.reason}`,
-      );
+      throw new GateRefusal(refusalSentence({ ...target, ...verdict.refused }, names));
     if ('failed' in verdict) throw new GateRefusal(verdict.failed);
     const route = verdict.routes[0]!;
     const body = init.body == null ? undefined : Buffer.from(await new Response(init.body).arrayBuffer());

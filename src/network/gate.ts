@@ -14,6 +14,7 @@
 // - `gate.watch` for each refusal as it happens (the agent turns them into events).
 // Our own requests (the model's API, GitHub's) never go through it; the tools reach those hosts only when
 // allowed_hosts names them.
+import type { SettingNames } from '../sandbox/limits.js';
 import type { BridgeEnds, NetworkRefusal, Sandbox, ToolNetwork } from '../sandbox/namespaces.js';
 import { proxyEnv } from './client-env.js';
 import { askToolchains, MAX_DISCOVERED, rulesFromEnv, rulesFromRunnerFiles } from './discover.js';
@@ -75,12 +76,20 @@ export class NetworkGate implements ToolNetwork {
   #limits: ProxyLimits = GATE_LIMITS;
   #forwards: Array<{ host: string; port: number }> = [];
 
-  private constructor(port: number, allowlist: Promise<Allowlist>, resolver: Resolver) {
+  readonly #names: SettingNames | undefined;
+
+  private constructor(
+    port: number,
+    allowlist: Promise<Allowlist>,
+    resolver: Resolver,
+    names: SettingNames | undefined,
+  ) {
     this.env = proxyEnv(port);
     this.allowlist = allowlist;
     this.ready = allowlist.catch(() => undefined);
     this.#resolve = resolver;
-    this.fetch = gatedFetch((target) => this.#decideAndTell(target, 'fetch'));
+    this.#names = names;
+    this.fetch = gatedFetch((target) => this.#decideAndTell(target, 'fetch'), names);
   }
 
   /** Answers the sandbox's bridge, asks the toolchains (without waiting for them) and joins the sandbox. */
@@ -89,7 +98,12 @@ export class NetworkGate implements ToolNetwork {
     if (!bridge) throw new Error('the network gate needs a sandbox opened with network: gated');
     const allowlist = buildAllowlist(options);
     allowlist.catch(() => undefined); // a request that needs it reports the failure
-    const gate = new NetworkGate(bridge.port, allowlist, options.resolver ?? toolsResolver());
+    const gate = new NetworkGate(
+      bridge.port,
+      allowlist,
+      options.resolver ?? toolsResolver(),
+      options.sandbox.config.names,
+    );
     gate.#forwards = forwardedPorts(options.allowedHosts);
     gate.#limits = options.limits ?? GATE_LIMITS;
     gate.#proxy = await gate.#answer(bridge);
@@ -123,6 +137,7 @@ export class NetworkGate implements ToolNetwork {
         decide: (target) => this.#decide(target),
         onRefused: (refused) => this.#tell(refused),
         limits: this.#limits,
+        ...(this.#names ? { names: this.#names } : {}),
       },
       forwards,
     );

@@ -6,6 +6,7 @@
 // held to it. A request goes on framed by the proxy (requests.ts), never as raw bytes it did not frame. Bodies
 // are passed, never read, kept or logged. A forwarded port (a job's database on the runner's loopback, allowed
 // by name) comes on a socket of its own and goes, once allowed, to the one host and port it stands for.
+import type { SettingNames } from '../sandbox/limits.js';
 import {
   Agent,
   createServer,
@@ -62,6 +63,8 @@ export interface ProxyOptions {
   decide: (target: Target) => Promise<Verdict>;
   onRefused: (refused: RefusedRequest) => void;
   limits: ProxyLimits;
+  /** How a refusal's answer names allowed_hosts (the workflow's input, or the CLI's flag). */
+  names?: SettingNames;
 }
 
 /** A Unix socket that leads to one host and port (a loopback service named in allowed_hosts). */
@@ -198,7 +201,7 @@ export class ToolProxy {
     const target = parseAuthority(req.url ?? '');
     if (!target) return answer(client, 400, 'CONNECT takes host:port');
     const verdict = await this.#verdict(target, 'CONNECT');
-    if (!('routes' in verdict)) return refuse(client, target, verdict);
+    if (!('routes' in verdict)) return refuse(client, target, verdict, this.#options.names);
     const upstream = await reach(verdict.routes).catch((error: NodeJS.ErrnoException) => {
       answer(
         client,
@@ -293,11 +296,11 @@ export class ToolProxy {
     if (other) {
       const refused = { host: other.host, port: tunnel.port };
       this.#options.onRefused({ ...refused, reason: other.reason, method, at: Date.now() });
-      return plain(res, 403, refusalText(refused, other));
+      return plain(res, 403, refusalText(refused, other, this.#options.names));
     }
     const to = tunnel ?? { host: target.host, port: target.port };
     const verdict = await this.#verdict(to, method);
-    if ('refused' in verdict) return plain(res, 403, refusalText(to, verdict.refused));
+    if ('refused' in verdict) return plain(res, 403, refusalText(to, verdict.refused, this.#options.names));
     if ('failed' in verdict) return plain(res, 502, verdict.failed);
     const route = verdict.routes[0]!;
     const upstream = request({
@@ -336,13 +339,14 @@ function refuse(
   client: Socket,
   target: Target,
   verdict: Exclude<Verdict, { routes: readonly Route[] }>,
+  names: SettingNames | undefined,
 ): void {
   if (!('refused' in verdict)) return answer(client, 502, verdict.failed);
   // The reason goes in the status line too: many clients show that line and never the body.
   const phrase = `Refused by todo-agent: ${verdict.refused.reason}`
     .replace(/[^\x20-\x7e]/g, '?')
     .slice(0, 200);
-  answer(client, 403, refusalText(target, verdict.refused), phrase);
+  answer(client, 403, refusalText(target, verdict.refused, names), phrase);
 }
 
 /** A whole answer on a raw socket (a CONNECT's), the connection closed after it. */

@@ -2,6 +2,7 @@
 // target of a `CONNECT` or of a plain HTTP request, the headers that go further, and the framing checks that
 // keep a request from carrying a second one the gate never judged (request smuggling), and what a refusal
 // answers. Pure.
+import { WORKFLOW_SETTINGS, type SettingNames } from '../sandbox/limits.js';
 import type { IncomingMessage } from 'node:http';
 import type { Refusal } from './policy.js';
 
@@ -124,10 +125,12 @@ export function requestFraming(raw: readonly string[]): Framing | { problem: str
 }
 
 /** The answer's text: what was refused, why, and what would allow it. */
-export function refusalText(target: Target, refusal: Refusal): string {
-  const allow = refusal.allow
-    ? ` To allow it, add ${refusal.allow} to the workflow's allowed_hosts input.`
-    : '';
+export function refusalText(
+  target: Target,
+  refusal: Refusal,
+  names: SettingNames = WORKFLOW_SETTINGS,
+): string {
+  const allow = refusal.allow ? ` To allow it, add ${refusal.allow} to ${names.allowedHosts}.` : '';
   return `todo-agent refused ${target.host}:${target.port}: ${refusal.reason}.${allow}`;
 }
 

@@ -3,6 +3,24 @@
 // directories are tmpfs of their own. And the notes a call's output ends with when it met a limit, or the
 // network's.
 
+/** How the person running todo-agent names its network settings: the workflow's inputs, or the CLI's flags. */
+export interface SettingNames {
+  /** Where a host is allowed: `add x to ${allowedHosts}`. */
+  allowedHosts: string;
+  /** Why the network is off: `the network is off: ${networkNone}`. */
+  networkNone: string;
+}
+
+export const WORKFLOW_SETTINGS: SettingNames = {
+  allowedHosts: "the workflow's allowed_hosts input",
+  networkNone: 'the workflow sets `tool_network: none`',
+};
+
+export const CLI_SETTINGS: SettingNames = {
+  allowedHosts: '--allowed-hosts',
+  networkNone: 'the CLI was started with `--tool-network none`',
+};
+
 /** A refused request as a note names it (namespaces.ts's NetworkRefusal). */
 interface Refused {
   host: string;
@@ -34,35 +52,44 @@ export function limitNote(
   network: 'host' | 'none' | 'gated',
   failed: boolean,
   refused: readonly Refused[] = [],
+  names: SettingNames = WORKFLOW_SETTINGS,
 ): string {
   const notes: string[] = [];
   if (FORK_FAILED.test(output))
     notes.push(
       `[todo-agent: the command reached the sandbox's limit of ${LIMITS.processes} processes per call; a fork failed]`,
     );
-  notes.push(...refusalNotes(refused));
+  notes.push(...refusalNotes(refused, names));
   if (failed && refused.length === 0) {
     if (network === 'none' && (NETWORK_FAILED.test(output) || OFFLINE_FAILED.test(output)))
-      notes.push(NETWORK_OFF_NOTE);
-    if (network === 'gated' && NETWORK_FAILED.test(output)) notes.push(AROUND_THE_GATE_NOTE);
+      notes.push(networkOffNote(names));
+    if (network === 'gated' && NETWORK_FAILED.test(output)) notes.push(...aroundTheGateNotes(output, names));
   }
   return notes.join('\n');
+}
+
+/** A refusal as every message names it: the host, why, and the allowed_hosts line that would allow it. */
+export function refusalSentence(
+  { host, port, reason, allow }: Refused,
+  names: SettingNames = WORKFLOW_SETTINGS,
+): string {
+  const fix = allow ? `; to allow it, add ${allow} to ${names.allowedHosts}` : '';
+  return `the network gate refused ${host}:${port}: ${reason}${fix}`;
 }
 
 /** At most this many refused hosts are named after one call; the rest are counted. */
 const REFUSALS_NAMED = 5;
 
 /** One line per refused host and port (the first reason given for it). */
-function refusalNotes(refused: readonly Refused[]): string[] {
+function refusalNotes(refused: readonly Refused[], names: SettingNames): string[] {
   const first = new Map<string, Refused>();
   for (const refusal of refused) {
     const key = `${refusal.host}:${refusal.port}`;
     if (!first.has(key)) first.set(key, refusal);
   }
-  const lines = [...first.values()].slice(0, REFUSALS_NAMED).map(({ host, port, reason, allow }) => {
-    const fix = allow ? `; to allow it, add ${allow} to the workflow's allowed_hosts input` : '';
-    return `[todo-agent: the network gate refused ${host}:${port}: ${reason}${fix}]`;
-  });
+  const lines = [...first.values()]
+    .slice(0, REFUSALS_NAMED)
+    .map((refusal) => `[todo-agent: ${refusalSentence(refusal, names)}]`);
   const more = first.size - REFUSALS_NAMED;
   if (more > 0) lines.push(`[todo-agent: and ${more} more refused host${more === 1 ? '' : 's'}]`);
   return lines;
@@ -75,12 +102,33 @@ const NETWORK_FAILED =
 /** With the network off: pip's only line when it reached no index at all; npm's and Go's, told to stay offline. */
 const OFFLINE_FAILED = /\(from versions: none\)|ENOTCACHED|GOPROXY=off/;
 
-export const NETWORK_OFF_NOTE =
-  '[todo-agent: the network is off: the workflow sets `tool_network: none`, so commands in the sandbox reach no host and name lookups fail]';
+/** With the network off: why a lookup or connection failed. */
+export function networkOffNote(names: SettingNames = WORKFLOW_SETTINGS): string {
+  return `[todo-agent: the network is off: ${names.networkNone}, so commands in the sandbox reach no host and name lookups fail]`;
+}
+
+export const NETWORK_OFF_NOTE = networkOffNote();
 
 /** A command that went around the proxy: what the gated sandbox lets through, and how. */
 export const AROUND_THE_GATE_NOTE =
   '[todo-agent: commands in the sandbox reach hosts only through its proxy (HTTPS_PROXY and HTTP_PROXY are set for them); name lookups and direct connections (raw sockets, git://, ssh) fail at once: use a client that takes the proxy, over HTTP or HTTPS]';
+
+/** A port on the sandbox's own loopback, as Node, Python, curl, psql and bash's /dev/tcp name it when refused. */
+const LOCAL_PORT = /(?:\b127\.0\.0\.1|\blocalhost|::1)[^\n\d]{0,12}?(?::|\/|\bport )(\d{1,5})\b(?!\))/;
+
+/**
+ * What a command that failed on the network is told: how to reach a service on the runner's loopback (its
+ * own loopback is the sandbox's, where nothing listens), and how other hosts are reached if it failed on one.
+ */
+function aroundTheGateNotes(output: string, names: SettingNames): string[] {
+  const port = LOCAL_PORT.exec(output)?.[1];
+  if (!port) return [AROUND_THE_GATE_NOTE];
+  const elsewhere = output.split('\n').some((line) => !LOCAL_PORT.test(line) && NETWORK_FAILED.test(line));
+  return [
+    `[todo-agent: nothing listens on port ${port} of the sandbox's own loopback: a service the job runs on the runner's localhost:${port} is reached once ${names.allowedHosts} names \`localhost:${port}\` (else the service is not running)]`,
+    ...(elsewhere ? [AROUND_THE_GATE_NOTE] : []),
+  ];
+}
 
 /**
  * With the network off, package managers are told so, where they would otherwise retry a failed lookup for

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CALL, ENV_FILE_PL, IDMAP_PL, KEYRING_PL, TEMPLATE } from './init.js';
-import { LIMITS, NETWORK_OFF_ENV } from './limits.js';
+import { LIMITS, NETWORK_OFF_ENV, type SettingNames } from './limits.js';
 import { makePrivateDirs, removePrivateDirs } from './private-dirs.js';
 
 /** `read-only` mounts the workspace read-only for every call (plan-only runs). */
@@ -56,6 +56,7 @@ export interface SandboxConfig {
   hidden: readonly string[];
   /** The trusted snapshot's directory, shown read-only at SNAPSHOT_MOUNT (an MCP server's sandbox). */
   snapshot?: string;
+  names?: SettingNames; // how its notes name the network's settings (default: the workflow's inputs)
 }
 
 export type SandboxNetwork = 'host' | 'none' | 'gated';
@@ -359,9 +360,8 @@ async function startTemplate(
     throw new SandboxError(`building the sandbox failed (${ready.failed})${ready.detail}`);
   const pid = Number(ready[1]);
   template.unref();
-  for (const stream of [template.stdin, template.stdout, template.stderr]) {
+  for (const stream of [template.stdin, template.stdout, template.stderr])
     (stream as unknown as { unref?: () => void }).unref?.();
-  }
   return [template, pid];
 }
 

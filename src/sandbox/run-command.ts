@@ -165,7 +165,7 @@ function spawnCommand(command: string, opts: RunCommandOptions): Promise<Command
         const text = output.toString();
         const refused = opts.sandbox?.network?.refusedSince(started) ?? [];
         const note = opts.sandbox
-          ? limitNote(text, opts.sandbox.config.network, exitCode !== 0, refused)
+          ? limitNote(text, opts.sandbox.config.network, exitCode !== 0, refused, opts.sandbox.config.names)
           : '';
         resolve({ exitCode, signal, timedOut, aborted, output: note ? `${text}\n${note}` : text });
       };

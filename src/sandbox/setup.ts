@@ -1,4 +1,5 @@
 // Finding out whether and how the sandbox can be built here, building it, and checking that it works.
+import { CLI_SETTINGS, type SettingNames } from './limits.js';
 import { execFile } from 'node:child_process';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -100,9 +101,11 @@ export interface SandboxRequest {
    * git never writes the real one, which our own git hands the work back to afterwards.
    */
   layerGitDir?: boolean;
+  /** How the person running it names the network's settings (the CLI's flags); default: the workflow's inputs. */
+  names?: SettingNames;
 }
 
-export { SandboxError, type SandboxNetwork, type WorkspaceAccess };
+export { CLI_SETTINGS, SandboxError, type SandboxNetwork, type WorkspaceAccess };
 
 async function findSystemProgram(name: string): Promise<string> {
   for (const dir of SYSTEM_DIRS) {
@@ -220,6 +223,7 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
     keyctl,
     splice,
     network: request.network,
+    ...(request.names ? { names: request.names } : {}),
     workspace: request.workspace,
     workspaceAccess: request.workspaceAccess ?? 'read-write',
     ...(shownHome ? { home: shownHome } : {}),

@@ -117,6 +117,12 @@ export function parseMcpConfig(text: string, where: string, env: NodeJS.ProcessE
       found.push(`${at}: needs \`command\` (a local server) or \`type: "http"\` with \`url\``);
       continue;
     }
+    if (typeof raw === 'object' && raw !== null && 'oauth' in raw) {
+      found.push(
+        `${at}: \`oauth\` is not supported (no OAuth flow runs in CI): give the server's token in \`headers\`, as "Authorization": "Bearer \${MCP_TOKEN}" with MCP_TOKEN set from a secret in the step's env`,
+      );
+      continue;
+    }
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
       found.push(...problems(parsed.error, [at]));

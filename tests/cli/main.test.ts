@@ -379,6 +379,28 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
       expect(toolOutput(server)).toMatch(/exit code: 1\\n[1-9]\\n(cat: [^\\]*\\n)?0\\n/);
     });
 
+    it('speaks of its own flags, never the workflow’s inputs: --tool-network none in the prompt and the note', async () => {
+      server = await startModelServer(
+        [
+          reply(toolUse('bash', { command: 'curl -sS https://pkg.todo-agent.test/' })),
+          reply(text('No network.')),
+          reply(text('Still no plan.')),
+        ],
+        { apiKey: KEY },
+      );
+      const { stderr } = await cli(['look around', '--tool-network', 'none'], {
+        ANTHROPIC_API_KEY: KEY,
+        ANTHROPIC_BASE_URL: server.url,
+      });
+      expect(stderr).not.toContain('no sandbox');
+      const opening = JSON.stringify(server.requests[0]?.body.messages[0]);
+      expect(opening).toContain('Network: off. The CLI was started with `--tool-network none`, so commands');
+      expect(toolOutput(server)).toContain(
+        '[todo-agent: the network is off: the CLI was started with `--tool-network none`, so commands in the sandbox reach no host and name lookups fail]',
+      );
+      expect(opening + toolOutput(server)).not.toMatch(/workflow|tool_network|allowed_hosts/);
+    });
+
     it('builds it from user namespaces for a user with neither root nor sudo', async () => {
       const { chmod } = await import('node:fs/promises');
       await chmod(dir, 0o777);

@@ -12,6 +12,7 @@ import { DEFAULT_OUTPUT_LIMIT } from '../../src/sandbox/capped-output.js';
 import { processesNamed } from '../support/processes.js';
 import { runnerLayout } from '../support/sandbox-layout.js';
 import { startRemoteMcpServer } from '../support/mcp/http-server.js';
+import ownPackage from '../../package.json' with { type: 'json' };
 
 const { ws, sandbox, env } = await runnerLayout();
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -168,6 +169,9 @@ describe('a remote server', () => {
       );
       expect(remote.authorized).toBeGreaterThan(0);
       expect(remote.refused).toBeGreaterThan(0);
+      // Who we are, from package.json (not a fixed "1").
+      expect(remote.client).toEqual({ name: ownPackage.name, version: ownPackage.version });
+      expect(ownPackage.version).toMatch(/^\d+\.\d+\.\d+/);
       const left = warnings.find((line) => line.startsWith('MCP server "wrong" is left out'));
       expect(left).toMatch(/it did not start: .*401/);
       expect(left).not.toContain('remote-secret-token-77');
@@ -183,6 +187,7 @@ describe('hostile servers', () => {
     const servers = await start(
       {
         broken: { command: node, args: [HOSTILE, 'exit'], tools: ['*'] },
+        intmp: { command: node, args: ['/tmp/todo-agent-no-such-server/index.js'], tools: ['search'] },
         silent: { command: node, args: [HOSTILE, 'silent'], tools: ['*'] },
         fine: { command: node, args: [HOSTILE], tools: ['fail'] },
       },
@@ -194,13 +199,26 @@ describe('hostile servers', () => {
     expect(warnings.join('\n')).toMatch(
       /MCP server "broken" is left out: it exited at start \(exit code 3\): hostile-server: cannot open the database at \/nowhere/,
     );
+    // Node's own stack trace: its cause, not its closing brace or version line, and why /tmp holds nothing.
+    const intmp = warnings.find((line) => line.startsWith('MCP server "intmp"'));
+    expect(intmp).toMatch(
+      /^MCP server "intmp" is left out: it exited at start \(exit code 1\): Error: Cannot find module '\/tmp\/todo-agent-no-such-server\/index\.js'; \/tmp\/todo-agent-no-such-server\/index\.js is under \/tmp, which the sandbox gives the server a new, empty one of: /,
+    );
+    expect(intmp).not.toMatch(/Node\.js v|\| \}|MODULE_NOT_FOUND/);
+    expect(servers.refusal('mcp__intmp__search')).toMatch(
+      /^mcp__intmp__search cannot be used: the MCP server "intmp" did not start \(it exited at start \(exit code 1\): Error: Cannot find module/,
+    );
+    expect(servers.refusal('mcp__fine__crash')).toMatch(/^mcp__fine__crash is not offered: /);
     expect(warnings).toContain('MCP server "silent" is left out: it did not start within 5 s (mcp_timeout).');
     expect([...servers.servers].sort()).toEqual([
       'broken: not available (it did not start)',
       'fine: 1 tool (6 more it has are not allowed)',
+      'intmp: not available (it did not start)',
       'silent: not available (it did not start)',
     ]);
-    expect(servers.summary).toBe('broken (not available), silent (not available), fine (1 tool)');
+    expect(servers.summary).toBe(
+      'broken (not available), intmp (not available), silent (not available), fine (1 tool)',
+    );
     await expect(tool(servers, 'mcp__fine__fail').run({}, context)).rejects.toThrow(
       'the MCP server "fine" answered with an error: the ticket system is down',
     );

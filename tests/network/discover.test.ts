@@ -64,14 +64,14 @@ describe('rulesFromProbes', () => {
     ]);
   });
 
-  it('reads RubyGems’ sources, cargo’s registries, apt’s sources of both formats and Maven’s live mirrors', () => {
+  it('reads RubyGems’ sources, cargo’s registries, apt’s sources of both formats and Maven’s live mirrors (not those it marks blocked)', () => {
     const output = probes({
       gem: '*** CURRENT SOURCES ***\n\nhttps://gems.example/\n',
       cargo:
         '[registries.acme]\nindex = "sparse+https://cargo.acme.example/index/"\n[source.mirror]\nregistry = "https://crates-mirror.example/"\n',
       apt: 'deb [signed-by=/k.gpg] http://apt.example/debian bookworm main\n# deb http://commented.example/ x\nTypes: deb\nURIs: https://deb822.example/ubuntu\nSuites: noble\n',
       maven:
-        '<settings><!-- <mirror><url>http://example-in-a-comment.example/</url></mirror> --><mirrors><mirror><url>https://maven.mirror.example/repo</url></mirror></mirrors></settings>',
+        '<settings><!-- <mirror><url>http://example-in-a-comment.example/</url></mirror> --><mirrors><mirror><id>stock-blocker</id><url>http://0.0.0.0/</url><blocked>true</blocked></mirror><mirror><url>https://maven.mirror.example/repo</url><blocked>false</blocked></mirror><mirror><url>http://blocked-last.example/</url>\n  <blocked> true </blocked></mirror></mirrors></settings>',
     });
     expect(hosts(rulesFromProbes(output))).toEqual([
       'gems.example RubyGems source',

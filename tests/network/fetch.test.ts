@@ -55,7 +55,9 @@ describe('gatedFetch', () => {
   it('rejects a refused host with the gate’s reason, before any connection', async () => {
     const before = seen.length;
     await expect(fetch('https://elsewhere.test/')).rejects.toThrow(
-      new GateRefusal('the network gate refused elsewhere.test:443: elsewhere.test is not in the allowlist'),
+      new GateRefusal(
+        "the network gate refused elsewhere.test:443: elsewhere.test is not in the allowlist; to allow it, add elsewhere.test to the workflow's allowed_hosts input",
+      ),
     );
     expect(seen.length).toBe(before);
   });

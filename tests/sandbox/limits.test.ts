@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AROUND_THE_GATE_NOTE,
+  CLI_SETTINGS,
   limitNote,
   NETWORK_OFF_ENV,
   NETWORK_OFF_NOTE,
@@ -31,6 +32,42 @@ describe('limitNote', () => {
     expect(limitNote(failed, 'gated', true)).toBe(AROUND_THE_GATE_NOTE);
     expect(limitNote(failed, 'host', true)).toBe('');
     expect(limitNote(failed, 'gated', false)).toBe('');
+  });
+
+  it("tells a command refused by a port of its own loopback how to reach the runner's service there", () => {
+    for (const output of [
+      'Error: connect ECONNREFUSED 127.0.0.1:5432',
+      'psql: error: connection to server at "localhost" (::1), port 5432 failed: Connection refused',
+      'curl: (7) Failed to connect to localhost port 5432: Connection refused',
+      'redis.exceptions.ConnectionError: Error 111 connecting to [::1]:5432. Connection refused.',
+    ])
+      expect(limitNote(output, 'gated', true), output).toBe(
+        "[todo-agent: nothing listens on port 5432 of the sandbox's own loopback: a service the job runs on the runner's localhost:5432 is reached once the workflow's allowed_hosts input names `localhost:5432` (else the service is not running)]",
+      );
+    expect(limitNote('Error: connect ECONNREFUSED 10.0.0.7:5432', 'gated', true)).toBe(AROUND_THE_GATE_NOTE);
+    // A command that also failed on another host is told both.
+    expect(
+      limitNote(
+        'ECONNREFUSED 127.0.0.1:6379\ncurl: (6) Could not resolve host: x.example',
+        'gated',
+        true,
+      ).split('\n'),
+    ).toEqual([expect.stringContaining('`localhost:6379`'), AROUND_THE_GATE_NOTE]);
+  });
+
+  it('names the CLI’s flags where the CLI runs the command', () => {
+    const refused = [
+      { host: 'a.example', port: 443, reason: 'a.example is not in the allowlist', allow: 'a.example' },
+    ];
+    expect(limitNote('', 'gated', true, refused, CLI_SETTINGS)).toBe(
+      '[todo-agent: the network gate refused a.example:443: a.example is not in the allowlist; to allow it, add a.example to --allowed-hosts]',
+    );
+    expect(limitNote('ECONNREFUSED 127.0.0.1:5432', 'gated', true, [], CLI_SETTINGS)).toContain(
+      'is reached once --allowed-hosts names `localhost:5432`',
+    );
+    expect(limitNote('Could not resolve host: x.example', 'none', true, [], CLI_SETTINGS)).toBe(
+      '[todo-agent: the network is off: the CLI was started with `--tool-network none`, so commands in the sandbox reach no host and name lookups fail]',
+    );
   });
 
   it('with the network off, also explains pip’s only line and npm’s offline refusal', () => {

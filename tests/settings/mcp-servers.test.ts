@@ -106,6 +106,15 @@ describe('parseMcpConfig', () => {
     expect(message).toContain('server "ftp"');
   });
 
+  it('refuses `oauth` and points to headers with a token from a secret', () => {
+    const oauth = { clientId: 'abc', callbackPort: 8080 };
+    expect(
+      problem({ mcpServers: { linear: { type: 'http', url: 'https://mcp.example/', oauth, tools: ['*'] } } }),
+    ).toBe(
+      'mcp_servers: server "linear": `oauth` is not supported (no OAuth flow runs in CI): give the server\'s token in `headers`, as "Authorization": "Bearer ${MCP_TOKEN}" with MCP_TOKEN set from a secret in the step\'s env',
+    );
+  });
+
   it('says what is wrong with text that is not the expected JSON', () => {
     expect(() => parseMcpConfig('{not json', 'mcp_servers', {})).toThrow(/mcp_servers is not valid JSON/);
     expect(() => parseMcpConfig('{"servers": {}}', '.mcp.json', {})).toThrow(

@@ -1,6 +1,7 @@
 // What the model is told: how to work in a repository and keep its todo list, the facts of this run, the
 // maintainers' repository instructions, and the task with its issue context as data.
 import type { SandboxNetwork } from '../../sandbox/namespaces.js';
+import { WORKFLOW_SETTINGS, type SettingNames } from '../../sandbox/limits.js';
 import type { InstructionFile } from './instructions.js';
 import { inertJson } from '../../text/inert-json.js';
 import type { TodoItem } from '../todo/todos.js';
@@ -71,14 +72,20 @@ export interface RunFacts {
    * reach the hosts of an allowlist only, through a proxy.
    */
   network?: 'off' | 'allowlist';
+  /** How the person running it names the network's settings (the CLI's flags); default: the workflow's inputs. */
+  settingNames?: SettingNames;
   /** `locked`: the token may not create or change files under .github/workflows/ (known before delivery). */
   workflowFiles?: 'locked';
 }
 
 /** What the model is told of the sandbox's network: off, an allowlist, or (the host's) nothing. */
-export function networkFact(network: SandboxNetwork | undefined): Pick<RunFacts, 'network'> {
-  if (network === 'none') return { network: 'off' };
-  return network === 'gated' ? { network: 'allowlist' } : {};
+export function networkFact(
+  network: SandboxNetwork | undefined,
+  names?: SettingNames,
+): Pick<RunFacts, 'network' | 'settingNames'> {
+  const named = names ? { settingNames: names } : {};
+  if (network === 'none') return { network: 'off', ...named };
+  return network === 'gated' ? { network: 'allowlist', ...named } : {};
 }
 
 export interface Briefing {
@@ -106,6 +113,7 @@ export interface Briefing {
 const PLAN_ONLY = `This run only plans. Read files and run commands that do not change anything (no writing, moving or deleting files, no installs, no git commands that change the repository); the tools that write files are not available. When you understand the task, call todo with your plan (every item pending), then reply with a short summary of the plan and stop. The maintainer reviews the plan and starts the work later.`;
 
 function factsBlock(facts: RunFacts): string {
+  const names = facts.settingNames ?? WORKFLOW_SETTINGS;
   const lines = [
     facts.repository && `Repository: ${facts.repository}`,
     facts.baseBranch && `Base branch (the pull request's target): ${facts.baseBranch}`,
@@ -115,9 +123,9 @@ function factsBlock(facts: RunFacts): string {
     facts.verifyCommand &&
       `Verify command: \`${facts.verifyCommand}\`. The action runs it when every item is completed; the pull request opens only if it passes.`,
     facts.network === 'off' &&
-      'Network: off. The workflow sets `tool_network: none`, so commands reach no host and name lookups fail at once: nothing can be downloaded (no package installs from a registry). Work with what the workspace, HOME and the tool cache already hold, and say in your summary what could not be checked without the network.',
+      `Network: off. ${names.networkNone.replace(/^t/, 'T')}, so commands reach no host and name lookups fail at once: nothing can be downloaded (no package installs from a registry). Work with what the workspace, HOME and the tool cache already hold, and say in your summary what could not be checked without the network.`,
     facts.network === 'allowlist' &&
-      "Network: an allowlist. Commands reach the package registries this runner's toolchains are configured with, GitHub's web, archive and raw-content hosts and the hosts the workflow allows, through a proxy that HTTPS_PROXY and HTTP_PROXY already name (npm, pip, git over HTTPS, curl and most clients use it by themselves); name lookups and direct connections fail. A refused host is named at the end of the command's output: do not try to get around the proxy; if the work needs that host, say so in your summary (the maintainer can allow it).",
+      `Network: an allowlist. Commands reach the package registries this runner's toolchains are configured with, GitHub's web, archive and raw-content hosts and the hosts ${names.allowedHosts} names, through a proxy that HTTPS_PROXY and HTTP_PROXY already name (npm, pip, git over HTTPS, curl and most clients use it by themselves); name lookups and direct connections fail. A refused host is named at the end of the command's output: do not try to get around the proxy; if the work needs that host, say so in your summary (the maintainer can allow it).`,
     facts.workflowFiles === 'locked' &&
       "Workflow files: this run's token may not create, change or delete files under .github/workflows/ (GitHub refuses it without the workflows permission). A change there is left out of the pull request and attached to it as a patch for the maintainer to apply; if the task needs one, say so in your plan and your summary.",
   ].filter(Boolean);

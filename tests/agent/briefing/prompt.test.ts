@@ -1,6 +1,7 @@
 // The first message: the maintainer's task alone in the task slot; the issue and an earlier run as data.
 import { describe, expect, it } from 'vitest';
 import { firstMessage, networkFact, SYSTEM_PROMPT } from '../../../src/agent/briefing/prompt.js';
+import { CLI_SETTINGS } from '../../../src/sandbox/limits.js';
 
 describe('firstMessage', () => {
   it('puts only the task in the task slot and asks for a plan when there is no earlier list', () => {
@@ -48,6 +49,17 @@ describe('the network fact', () => {
     expect(opening('gated')).toContain('Network: an allowlist. Commands reach the package registries');
     expect(opening('none')).toContain('Network: off. The workflow sets `tool_network: none`');
     expect([opening('host'), opening()].map((text) => text.includes('Network:'))).toEqual([false, false]);
+  });
+
+  it('names the CLI’s flags in a CLI run, never the workflow’s inputs', () => {
+    const facts = { date: '2026-12-04', freshCheckout: false };
+    const opening = (network: 'none' | 'gated') =>
+      firstMessage({ task: 'x', facts: { ...facts, ...networkFact(network, CLI_SETTINGS) } });
+    expect(opening('none')).toContain(
+      'Network: off. The CLI was started with `--tool-network none`, so commands',
+    );
+    expect(opening('gated')).toContain('raw-content hosts and the hosts --allowed-hosts names, through');
+    expect(opening('none') + opening('gated')).not.toMatch(/workflow|tool_network|allowed_hosts/);
   });
 });
 

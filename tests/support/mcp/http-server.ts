@@ -13,12 +13,18 @@ export interface RemoteMcpServer {
   /** Requests that carried the token, and those that did not (answered 401). */
   authorized: number;
   refused: number;
+  /** The `clientInfo` the last `initialize` gave. */
+  client: { name: string; version: string } | undefined;
   close(): Promise<void>;
 }
 
 /** Serves one tool, `lookup`, which answers with the term it was given. */
 export async function startRemoteMcpServer(token: string): Promise<RemoteMcpServer> {
-  const seen = { authorized: 0, refused: 0 };
+  const seen: Pick<RemoteMcpServer, 'authorized' | 'refused' | 'client'> = {
+    authorized: 0,
+    refused: 0,
+    client: undefined,
+  };
   const server = http.createServer((req, res) => {
     if (req.headers.authorization !== `Bearer ${token}`) {
       seen.refused++;
@@ -38,6 +44,8 @@ export async function startRemoteMcpServer(token: string): Promise<RemoteMcpServ
     );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => {
+      // Stateless: only the server that answered `initialize` knows the client.
+      seen.client = mcp.server.getClientVersion() ?? seen.client;
       void transport.close();
       void mcp.close();
     });
@@ -52,6 +60,9 @@ export async function startRemoteMcpServer(token: string): Promise<RemoteMcpServ
     },
     get refused() {
       return seen.refused;
+    },
+    get client() {
+      return seen.client;
     },
     close: () =>
       new Promise<void>((resolve) => {
