@@ -140,9 +140,9 @@ export class Sandbox {
     process.once('exit', this.#onExit);
   }
 
-  /** Builds the template namespace; rejects with the reason when it cannot. */
-  static async open(config: SandboxConfig): Promise<Sandbox> {
-    const privateDir = await makePrivateDirs();
+  /** Builds the template namespace (its directory `within` another's, if given); rejects with why it cannot. */
+  static async open(config: SandboxConfig, within?: string): Promise<Sandbox> {
+    const privateDir = await makePrivateDirs(within);
     try {
       const [template, pid] = await startTemplate(config, privateDir);
       return new Sandbox(config, privateDir, template, pid);

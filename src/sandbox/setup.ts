@@ -367,12 +367,15 @@ export async function openSibling(
   workspaceAccess?: WorkspaceAccess,
 ): Promise<Sandbox> {
   const gits = snapshot ? await gitPrograms(parent.config.workspace) : [];
-  const sandbox = await Sandbox.open({
-    ...parent.config,
-    ...(snapshot ? { snapshot } : {}),
-    ...(gits.length > 0 ? { gits } : {}),
-    ...(workspaceAccess ? { workspaceAccess } : {}),
-  });
+  const sandbox = await Sandbox.open(
+    {
+      ...parent.config,
+      ...(snapshot ? { snapshot } : {}),
+      ...(gits.length > 0 ? { gits } : {}),
+      ...(workspaceAccess ? { workspaceAccess } : {}),
+    },
+    parent.privateDir,
+  );
   try {
     if (parent.config.network === 'gated') {
       sandbox.holdBridge(await Bridge.open(sandbox, parent.bridge?.forwards ?? []));
