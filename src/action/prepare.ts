@@ -250,7 +250,10 @@ async function loadMcpConfig(
  * one near it). A file that cannot be read as a configuration counts as one with a local server; a local
  * server configured after all but not foreseen here runs with the base commit's files alone.
  */
-async function mayStartLocalServers(setting: McpServersSetting | undefined, git: GitRepo): Promise<boolean> {
+export async function mayStartLocalServers(
+  setting: McpServersSetting | undefined,
+  git: GitRepo,
+): Promise<boolean> {
   if (!setting) return false;
   if (setting.kind === 'inline') return setting.config.servers.some(isLocal);
   const text = await git.fileAt('HEAD', setting.path).catch(() => undefined);
