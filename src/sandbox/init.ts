@@ -338,11 +338,14 @@ if [ "$network" != host ]; then
   if [ -d /var/run ] && [ ! -L /var/run ]; then mount -t tmpfs -o ro,nosuid,nodev,noexec,mode=755,size=4k tmpfs /var/run; fi
 fi
 
-# Every git the server could start, its own children included (git finds them in its exec path), is GIT_GUARD.
+# Every git the server could start, its own children included (git finds them in its exec path), is GIT_GUARD
+# (one that a view above now covers, as /run, is out of its reach anyway).
 c=$1; shift
 while [ "$c" -gt 0 ]; do
-  mount --bind /tmp/todo-agent-git/git "$1"
-  mount -o remount,bind,ro "$1"
+  if [ -e "$1" ]; then
+    mount --bind /tmp/todo-agent-git/git "$1"
+    mount -o remount,bind,ro "$1"
+  fi
   c=$((c - 1)); shift
 done
 
