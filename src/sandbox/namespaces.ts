@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CALL, ENV_FILE_PL, IDMAP_PL, KEYRING_PL, TEMPLATE } from './init.js';
+import { CALL, ENV_FILE_PL, GIT_GUARD, IDMAP_PL, KEYRING_PL, TEMPLATE } from './init.js';
 import { LIMITS, NETWORK_OFF_ENV, type SettingNames } from './limits.js';
 import { makePrivateDirs, removePrivateDirs } from './private-dirs.js';
 
@@ -43,10 +43,7 @@ export interface SandboxConfig {
   /** The one host directory the tools can change (unless `workspaceAccess` is `read-only`). */
   workspace: string;
   workspaceAccess: WorkspaceAccess;
-  /**
-   * The tools' HOME: shown as it is, read-only, with a private layer on top that takes every write and goes
-   * when the sandbox closes. Absent: no HOME to show. /tmp and /var/tmp are always the sandbox's own.
-   */
+  /** The tools' HOME, shown read-only under a private layer that takes every write (absent: none). */
   home?: string;
   /** The runner's tool cache (setup-python, setup-node…), shown like HOME with a private writable layer. */
   toolCache?: string;
@@ -56,6 +53,8 @@ export interface SandboxConfig {
   hidden: readonly string[];
   /** The trusted snapshot's directory, shown read-only at SNAPSHOT_MOUNT (an MCP server's sandbox). */
   snapshot?: string;
+  /** git programs to cover with GIT_GUARD (init.ts), the first the one it runs (an MCP server's sandbox). */
+  gits?: readonly string[];
   names?: SettingNames; // how its notes name the network's settings (default: the workflow's inputs)
 }
 
@@ -141,9 +140,9 @@ export class Sandbox {
     process.once('exit', this.#onExit);
   }
 
-  /** Builds the template namespace; rejects with the reason when it cannot. */
-  static async open(config: SandboxConfig): Promise<Sandbox> {
-    const privateDir = await makePrivateDirs();
+  /** Builds the template namespace (its directory `within` another's, if given); rejects with why it cannot. */
+  static async open(config: SandboxConfig, within?: string): Promise<Sandbox> {
+    const privateDir = await makePrivateDirs(within);
     try {
       const [template, pid] = await startTemplate(config, privateDir);
       return new Sandbox(config, privateDir, template, pid);
@@ -347,6 +346,7 @@ async function startTemplate(
     config.toolCache ?? '',
     config.layerGitDir ? 'layer' : '',
     config.snapshot ?? '',
+    ...(config.gits?.length ? [GIT_GUARD, String(config.gits.length), ...config.gits] : ['', '0']),
     String(config.hidden.length),
     ...config.hidden,
   ];

@@ -19,9 +19,13 @@ const DIRECTORIES = [
   ...LAYERED.flatMap((name) => [name, `${name}-upper`, `${name}-work`, `${name}-layer`]),
 ];
 
-/** Makes the directory under the host's temp directory (mode 700); init.ts gives the layers their owner. */
-export async function makePrivateDirs(): Promise<string> {
-  const root = await mkdtemp(path.join(tmpdir(), 'todo-agent-sandbox-'));
+/**
+ * Makes the directory (mode 700) under the host's temp directory, or `within` another sandbox's (an MCP
+ * server's, in the tools'): removing that one removes it too, as the post step does after a kill, knowing
+ * only the tools' sandbox. init.ts gives the layers their owner.
+ */
+export async function makePrivateDirs(within?: string): Promise<string> {
+  const root = await mkdtemp(path.join(within ?? tmpdir(), 'todo-agent-sandbox-'));
   try {
     for (const name of DIRECTORIES) await mkdir(path.join(root, name));
     return root;

@@ -1,7 +1,7 @@
 // Finding out whether and how the sandbox can be built here, building it, and checking that it works.
 import { CLI_SETTINGS, type SettingNames } from './limits.js';
 import { execFile } from 'node:child_process';
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -107,16 +107,16 @@ export interface SandboxRequest {
 
 export { CLI_SETTINGS, SandboxError, type SandboxNetwork, type WorkspaceAccess };
 
+const isFileAt = (file: string): Promise<boolean> =>
+  stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+
 async function findSystemProgram(name: string): Promise<string> {
   for (const dir of SYSTEM_DIRS) {
     const candidate = path.join(dir, name);
-    if (
-      await stat(candidate).then(
-        (s) => s.isFile(),
-        () => false,
-      )
-    )
-      return candidate;
+    if (await isFileAt(candidate)) return candidate;
   }
   throw new SandboxError(`${name} (util-linux) is not installed`);
 }
@@ -332,10 +332,33 @@ export async function openSandbox(request: SandboxRequest): Promise<Sandbox> {
 }
 
 /**
+ * The git programs an MCP server could start, resolved (its PATH's and the system's, and the one in git's exec
+ * path, where git finds the git its children run): the first, the one the guard runs. None outside the
+ * workspace: no guard.
+ */
+async function gitPrograms(workspace: string): Promise<string[]> {
+  const dirs = [...(process.env.PATH ?? '').split(':'), ...SYSTEM_DIRS].filter((dir) => path.isAbsolute(dir));
+  const found = async (file: string) => ((await isFileAt(file)) ? await realpath(file) : undefined);
+  const gits: string[] = [];
+  for (const dir of dirs) {
+    const git = await found(path.join(dir, 'git'));
+    if (git && !isWithin(git, workspace) && !gits.includes(git)) gits.push(git);
+  }
+  if (gits.length === 0) return [];
+  const execPath = await execFileAsync(gits[0]!, ['--exec-path'], { env: { PATH: SYSTEM_DIRS.join(':') } })
+    .then(({ stdout }) => stdout.trim())
+    .catch(() => '');
+  const child = execPath && (await found(path.join(execPath, 'git')));
+  if (child && !isWithin(child, workspace) && !gits.includes(child)) gits.push(child);
+  return gits;
+}
+
+/**
  * A sandbox of its own for one long-lived program beside the tools (an MCP server): built like `parent`,
  * with HOME, the tool cache, the workspace's `.git` layer, /tmp and /var/tmp of its own, so that nothing the
  * tools write there reaches it and nothing it writes there reaches them; the trusted `snapshot` shown
- * read-only at SNAPSHOT_MOUNT; its network answered by `parent`'s gate, with the same list.
+ * read-only at SNAPSHOT_MOUNT, and then its git held to the workspace's own repository (init.ts GIT_GUARD);
+ * its network answered by `parent`'s gate, with the same list.
  */
 export async function openSibling(
   parent: Sandbox,
@@ -343,11 +366,16 @@ export async function openSibling(
   /** `read-only`: no command changes the workspace (the task tool's explore helpers). */
   workspaceAccess?: WorkspaceAccess,
 ): Promise<Sandbox> {
-  const sandbox = await Sandbox.open({
-    ...parent.config,
-    ...(snapshot ? { snapshot } : {}),
-    ...(workspaceAccess ? { workspaceAccess } : {}),
-  });
+  const gits = snapshot ? await gitPrograms(parent.config.workspace) : [];
+  const sandbox = await Sandbox.open(
+    {
+      ...parent.config,
+      ...(snapshot ? { snapshot } : {}),
+      ...(gits.length > 0 ? { gits } : {}),
+      ...(workspaceAccess ? { workspaceAccess } : {}),
+    },
+    parent.privateDir,
+  );
   try {
     if (parent.config.network === 'gated') {
       sandbox.holdBridge(await Bridge.open(sandbox, parent.bridge?.forwards ?? []));

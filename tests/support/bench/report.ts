@@ -7,6 +7,7 @@ import type { LoopOverhead } from './loop.js';
 import type { SandboxCost } from './sandbox.js';
 import type { McpCost } from './mcp.js';
 import type { NetworkCost } from './network.js';
+import type { DiscoveryCost } from './discovery.js';
 import type { WaitsAt } from './waits.js';
 import type { HostileInputs } from './hostile.js';
 import type { ProcessCost } from '../memory-probe.js';
@@ -27,6 +28,8 @@ export interface BenchResults {
   waits: WaitsAt[];
   hostileInputs: HostileInputs;
   network: NetworkCost;
+  /** Measure 13: the allowlist's discovery before the first command. */
+  discovery: DiscoveryCost;
 }
 
 export type Verdict = 'pass' | 'FAIL' | 'info';
@@ -284,6 +287,7 @@ export function verdicts(results: BenchResults): Row[] {
     ...hostileRows(hostileInputs),
     ...networkRows(network),
     ...mcpRows(mcp),
+    ...discoveryRows(results.discovery),
     {
       measure: '6 dist/index.js',
       value: mb(distSize.indexBytes),
@@ -293,6 +297,18 @@ export function verdicts(results: BenchResults): Row[] {
     {
       measure: `  dist/ total (${Object.keys(distSize.files).length} files)`,
       value: mb(distSize.totalBytes),
+      target: '—',
+      verdict: 'info',
+    },
+  ];
+}
+
+/** Measure 13: what the wait for the allowlist's discovery adds to the first sandboxed command. */
+export function discoveryRows(discovery: DiscoveryCost): Row[] {
+  return [
+    {
+      measure: '13 allowlist discovery: added to the first command (it waits for the list)',
+      value: `${ms(discovery.addedMs)} (list complete after ${ms(median(discovery.listMs))}, ${discovery.hosts} rules; \`true\` ${ms(median(discovery.commandMs))} after it)`,
       target: '—',
       verdict: 'info',
     },
