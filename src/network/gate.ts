@@ -14,7 +14,7 @@
 // - `gate.watch` for each refusal as it happens (the agent turns them into events).
 // Our own requests (the model's API, GitHub's) never go through it; the tools reach those hosts only when
 // allowed_hosts names them.
-import type { SettingNames } from '../sandbox/limits.js';
+import { connectionCapReason, LIMITS, type SettingNames } from '../sandbox/limits.js';
 import type { BridgeEnds, NetworkRefusal, Sandbox, ToolNetwork } from '../sandbox/namespaces.js';
 import { proxyEnv } from './client-env.js';
 import { askToolchains, MAX_DISCOVERED, rulesFromEnv, rulesFromRunnerFiles } from './discover.js';
@@ -29,7 +29,7 @@ import { toolsResolver, type Resolver } from './resolver.js';
 export { GateRefusal };
 
 /** A run's caps: enough for any install or build, not for a runaway or a bulk copy of the runner's disk. */
-export const GATE_LIMITS: ProxyLimits = { connections: 256, bytes: 8 * 2 ** 30 };
+export const GATE_LIMITS: ProxyLimits = { connections: LIMITS.connections, bytes: 8 * 2 ** 30 };
 
 /** The latest refusals kept for the calls' notes (the watchers hear every one). */
 const KEPT_REFUSALS = 10_000;
@@ -131,6 +131,16 @@ export class NetworkGate implements ToolNetwork {
     const forwards = this.#forwards
       .filter(({ port }) => bridge.forwards.includes(port))
       .map(({ port, host }) => ({ path: bridge.forwardSocket(port), target: { host, port } }));
+    // What the bridge refused at the cap never reached the proxy: the tools' port names it.
+    bridge.onRefused((port, cap) => {
+      const forward = forwards.find(({ target }) => target.port === port);
+      this.#tell({
+        ...(forward ? forward.target : { host: '127.0.0.1', port }),
+        reason: connectionCapReason(cap),
+        method: forward ? 'TCP' : 'CONNECT',
+        at: Date.now(),
+      });
+    });
     return ToolProxy.open(
       bridge.proxySocket,
       {

@@ -36,7 +36,16 @@ export const LIMITS = {
   temp: '1g',
   /** One call's /dev/shm (tmpfs). */
   shm: '256m',
+  /** Connections from the tools open at once through a gated sandbox's bridge (and its proxy). */
+  connections: 256,
+  /** At the cap, a connection idle this long (not a forwarded port's) is closed for a new one. */
+  idleSeconds: 300,
 } as const;
+
+/** Why a connection over the cap is refused. */
+export function connectionCapReason(cap: number): string {
+  return `the run's cap of ${cap} connections at once is reached`;
+}
 
 /** What a command's output says when it reached the process limit (bash, sh, Python, Node, libuv). */
 const FORK_FAILED =
