@@ -21,8 +21,9 @@ import { askToolchains, MAX_DISCOVERED, rulesFromEnv, rulesFromRunnerFiles } fro
 import { GateRefusal, gatedFetch } from './fetch.js';
 import { githubHosts } from './github-hosts.js';
 import { addressKind } from './addresses.js';
-import { ALLOWED_HOSTS, uniqueRules, type HostRule } from './hosts.js';
-import { addressRefusal, ruleFor, type Allowlist } from './policy.js';
+import { isIP } from 'node:net';
+import { ALLOWED_HOSTS, normalizeHost, uniqueRules, type HostRule } from './hosts.js';
+import { addressRefusal, ruleFor, type Allowlist, type NameVerdict } from './policy.js';
 import { ToolProxy, type ProxyLimits, type RefusedRequest, type Target, type Verdict } from './proxy.js';
 import { toolsResolver, type Resolver } from './resolver.js';
 
@@ -75,6 +76,8 @@ export class NetworkGate implements ToolNetwork {
   #proxy: ToolProxy | undefined;
   #limits: ProxyLimits = GATE_LIMITS;
   #forwards: Array<{ host: string; port: number }> = [];
+  /** The list as known before any toolchain answers: allowed_hosts, GitHub's own hosts, the guarded. */
+  #known: Allowlist = { rules: [], guarded: [] };
 
   readonly #names: SettingNames | undefined;
 
@@ -105,6 +108,7 @@ export class NetworkGate implements ToolNetwork {
       options.sandbox.config.names,
     );
     gate.#forwards = forwardedPorts(options.allowedHosts);
+    gate.#known = knownList(options, []);
     gate.#limits = options.limits ?? GATE_LIMITS;
     gate.#proxy = await gate.#answer(bridge);
     options.sandbox.attachNetwork(gate);
@@ -172,10 +176,25 @@ export class NetworkGate implements ToolNetwork {
     this.#listeners.clear();
   }
 
+  /**
+   * The rule for a name and port: at once where the toolchains' answers (and GitHub's package hosts) cannot
+   * change it (the list known from the start allows it, or refuses it for a reason no answer lifts), else
+   * once the list is complete.
+   */
+  async #rule(target: Target): Promise<NameVerdict> {
+    const known = ruleFor(
+      { ...this.#known, rules: [...this.#known.rules, ...this.#extra] },
+      target.host,
+      target.port,
+    );
+    if ('host' in known || answersCannotAllow(target.host, this.#known.guarded)) return known;
+    const list = await this.allowlist;
+    return ruleFor({ ...list, rules: [...list.rules, ...this.#extra] }, target.host, target.port);
+  }
+
   /** Where a request may go: a rule of the list for its name and port, then each address it leads to. */
   async #decide(target: Target): Promise<Verdict> {
-    const list = await this.allowlist;
-    const named = ruleFor({ ...list, rules: [...list.rules, ...this.#extra] }, target.host, target.port);
+    const named = await this.#rule(target);
     if ('refused' in named) return named;
     let resolution;
     try {
@@ -217,15 +236,35 @@ async function buildAllowlist(options: GateOptions): Promise<Allowlist> {
     rulesFromRunnerFiles(options.env, options.home),
     options.github.packages ?? [],
   ]);
-  const github = githubHosts(options.github.serverUrl, options.github.apiUrl, packages);
   const discovered = uniqueRules([...probed, ...rulesFromEnv(options.env), ...runnerFiles]).slice(
     0,
     MAX_DISCOVERED,
   );
+  return knownList(options, packages, discovered);
+}
+
+/** allowed_hosts, GitHub's hosts (with the package hosts given) and what the toolchains named, in that order. */
+function knownList(
+  options: GateOptions,
+  packages: readonly string[],
+  discovered: readonly HostRule[] = [],
+): Allowlist {
+  const github = githubHosts(options.github.serverUrl, options.github.apiUrl, packages);
   return {
     rules: uniqueRules([...options.allowedHosts, ...github.rules, ...discovered]),
     guarded: [...github.guarded, ...(options.guarded ?? [])],
   };
+}
+
+/**
+ * Whether no rule the toolchains or GitHub could add would let `host` through: not a host name, a host only
+ * allowed_hosts may allow (GitHub's API, the model's endpoint), or an address no rule but allowed_hosts' may
+ * lead to (loopback, private, link-local, reserved: policy.ts's addressRefusal).
+ */
+function answersCannotAllow(requested: string, guarded: Allowlist['guarded']): boolean {
+  const host = normalizeHost(requested.replace(/^\[|\]$/g, ''));
+  if (!host || guarded.some((entry) => entry.host === host)) return true;
+  return isIP(host) !== 0 && addressKind(host) !== 'public';
 }
 
 /**
