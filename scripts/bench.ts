@@ -44,7 +44,7 @@ const REPS = {
     sandbox: [5, 41],
     waits: 5,
     filter: 21,
-    network: 3,
+    network: 5,
     mcp: 41,
   },
   quick: {
