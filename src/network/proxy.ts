@@ -135,6 +135,8 @@ export class ToolProxy {
   /** An HTTP server that reads requests (framed by Node's strict parser) and passes each on as its own. */
   #httpServer(): Server {
     const http = createServer({ requireHostHeader: false, requestTimeout: 0, insecureHTTPParser: false });
+    // An idle connection stays until the tool closes it: the bridge closes one only at the cap (a pool's).
+    http.keepAliveTimeout = 0;
     http.on('request', (req: IncomingMessage, res: ServerResponse) => {
       void this.#forward(req, res, this.#tunnels.get(req.socket as Socket));
     });
