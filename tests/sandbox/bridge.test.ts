@@ -97,6 +97,23 @@ describe('the bridge', () => {
     expect((await command).output).toBe('done');
   });
 
+  it('keeps apart the bytes of connections that arrive at once', async () => {
+    const client = [
+      "const net = require('node:net');",
+      'let left = 64, right = 0;',
+      'for (let i = 0; i < 64; i++) {',
+      `  const socket = net.connect(${bridge.port}, '127.0.0.1', () => socket.write('echoc' + i));`,
+      "  socket.setEncoding('utf8').once('data', (text) => {",
+      "    if (text === 'C' + i) right++;",
+      '    socket.destroy();',
+      '    if (--left === 0) console.log(right);',
+      '  });',
+      '}',
+    ].join('\n');
+    const result = await inSandbox(`node -e "${client.replace(/"/g, '\\"')}"`);
+    expect(result.output.trim()).toBe('64');
+  });
+
   it('runs as the action’s own user, without any capability, and closes with the sandbox', async () => {
     const status = (await bridgeStatus())!;
     expect(/^Uid:\s+(\d+)/m.exec(status)?.[1]).toBe(String(process.getuid?.()));
