@@ -28,7 +28,7 @@ const SMALL_REQUESTS = 300;
 export interface Timed {
   allMs: number[];
   allowlistMs: number[];
-  /** Median behind the gate ÷ median with every host. */
+  /** The median of each run behind the gate ÷ the run with every host beside it (paired). */
   ratio: number;
 }
 
@@ -339,7 +339,9 @@ export async function measureNetworkCost(reps: number, withNpm: boolean): Promis
     }
     const flood = await measureFlood(gated, env, workspace);
     const offlineFailures = await measureOffline(offline, pipEnv(PYPI_HOST), workspace);
-    const ratio = (t: { all: number[]; allowlist: number[] }) => median(t.allowlist) / median(t.all);
+    // Paired: each run behind the gate over the run with every host just before it, the median of those.
+    const ratio = (t: { all: number[]; allowlist: number[] }) =>
+      median(t.allowlist.map((gated, i) => gated / t.all[i]!));
     const directMs = median(smallTimes.all);
     const proxiedMs = median(smallTimes.allowlist);
     return {
