@@ -46,7 +46,7 @@ const REPS = {
     sandbox: [5, 41],
     waits: 5,
     filter: 21,
-    network: 3,
+    network: 5,
     mcp: 41,
     discovery: 9,
   },

@@ -36,8 +36,6 @@ export interface SandboxConfig {
   idmapped: boolean;
   /** The number of `keyctl(2)` on this machine's architecture. */
   keyctl: number;
-  /** And of `splice(2)` (the bridge of a `gated` network). */
-  splice: number;
   /** `host`: the host's. `none`: a namespace of its own, loopback only; `gated`: that and the gate's bridge. */
   network: SandboxNetwork;
   /** The one host directory the tools can change (unless `workspaceAccess` is `read-only`). */
@@ -105,6 +103,8 @@ export interface BridgeEnds {
   readonly forwards: readonly number[];
   /** The Unix socket a forwarded port's connections are led to. */
   forwardSocket(port: number): string;
+  /** Tells `listener` of each connection refused at the cap (`cap`), by the tools' port it came to. */
+  onRefused(listener: (port: number, cap: number) => void): void;
   close(): void;
 }
 

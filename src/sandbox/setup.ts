@@ -74,8 +74,6 @@ const HOSTED_TOOL_CACHE = '/opt/hostedtoolcache';
 
 /** `keyctl(2)`'s number on the architectures GitHub's runners have. */
 const KEYCTL: Partial<Record<NodeJS.Architecture, number>> = { x64: 250, arm64: 219, arm: 311, ia32: 288 };
-/** `splice(2)`'s, for the gated network's bridge. */
-const SPLICE: Partial<Record<NodeJS.Architecture, number>> = { x64: 275, arm64: 76, arm: 340, ia32: 313 };
 
 export interface SandboxRequest {
   workspace: string;
@@ -195,8 +193,7 @@ function toolsIdentity(
 export async function sandboxConfig(request: SandboxRequest): Promise<SandboxConfig> {
   if (process.platform !== 'linux') throw new SandboxError(`${process.platform} has no Linux namespaces`);
   const keyctl = KEYCTL[process.arch];
-  const splice = SPLICE[process.arch];
-  if (keyctl === undefined || splice === undefined)
+  if (keyctl === undefined)
     throw new SandboxError(`the sandbox does not know ${process.arch}'s system calls`);
   // prlimit is not passed as a path: the scripts find it (and perl) in the system's directories.
   const [sh, perl, unshare, nsenter, setpriv, rm] = await Promise.all(
@@ -221,7 +218,6 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
     programs: { sh: sh!, perl: perl!, unshare: unshare!, nsenter: nsenter!, setpriv: setpriv!, rm: rm! },
     ...tools,
     keyctl,
-    splice,
     network: request.network,
     ...(request.names ? { names: request.names } : {}),
     workspace: request.workspace,
