@@ -1,0 +1,113 @@
+// Refs (src/github/api/refs.ts) against the GitHub emulator: the default branch, branches made and deleted, and
+// the commit GitHub signs.
+import { describe, expect, it } from 'vitest';
+import {
+  cloneNewOrigin,
+  commitFiles,
+  git,
+  useGitScratch,
+  type GitScratch,
+} from '../../support/git-fixture.js';
+import { useApiPerTest } from '../../support/github/per-test.js';
+
+const apiFor = useApiPerTest();
+let scratch: GitScratch;
+useGitScratch('api-refs-', (made) => {
+  scratch = made;
+  cloneNewOrigin(made, made.dir);
+  commitFiles(made.dir, { 'hello.py': 'print("hi")\n' }, 'Start');
+  git(made.dir, 'push', '--quiet', 'origin', 'main');
+});
+
+/** Where the origin's branch stands, or undefined when it has none. */
+function onOrigin(name: string): string | undefined {
+  try {
+    return git(scratch.origin, 'rev-parse', '--verify', '--quiet', `refs/heads/${name}`);
+  } catch {
+    return undefined;
+  }
+}
+
+describe('defaultBranch', () => {
+  it('reads the default branch', async () => {
+    const { api } = await apiFor({ defaultBranch: 'trunk' });
+    expect(await api.refs.defaultBranch()).toBe('trunk');
+  });
+});
+
+describe('branches', () => {
+  it('creates a branch at a commit, and says so when the name is taken rather than moving it', async () => {
+    const { api, emu } = await apiFor({ remoteDir: scratch.origin });
+    const main = onOrigin('main')!;
+    expect(await api.refs.createBranch('agent/x', main)).toBe('created');
+    expect(onOrigin('agent/x')).toBe(main);
+    expect(await api.refs.createBranch('main', onOrigin('agent/x')!)).toBe('exists');
+    expect(onOrigin('main')).toBe(main);
+    expect(emu.violations).toEqual([]);
+  });
+
+  it('passes on a refusal that is not a taken name (a commit GitHub does not have)', async () => {
+    const { api } = await apiFor({ remoteDir: scratch.origin });
+    await expect(api.refs.createBranch('agent/y', 'f'.repeat(40))).rejects.toThrow(/Object does not exist/);
+    expect(onOrigin('agent/y')).toBeUndefined();
+  });
+
+  it('deletes a branch, and a branch already gone is no error', async () => {
+    const { api, emu } = await apiFor({ remoteDir: scratch.origin });
+    await api.refs.createBranch('agent/x', onOrigin('main')!);
+    await api.refs.deleteBranch('agent/x');
+    expect(onOrigin('agent/x')).toBeUndefined();
+    await api.refs.deleteBranch('agent/x');
+    expect(emu.writes().map((call) => `${call.method} ${call.status}`)).toEqual([
+      'POST 201',
+      'DELETE 204',
+      'DELETE 422',
+    ]);
+  });
+});
+
+describe('createCommitOnBranch', () => {
+  it('appends one signed commit with its headline, body, additions and deletions to the branch', async () => {
+    const { api, emu } = await apiFor({ remoteDir: scratch.origin });
+    const main = onOrigin('main')!;
+    await api.refs.createBranch('agent/x', main);
+    const made = await api.refs.createCommitOnBranch({
+      branch: 'agent/x',
+      headline: 'Say hello twice',
+      body: 'Closes #1',
+      additions: [
+        { path: 'twice.py', contents: Buffer.from('print("hi")\nprint("hi")\n').toString('base64') },
+      ],
+      deletions: [{ path: 'hello.py' }],
+      expectedHeadOid: main,
+    });
+    expect(onOrigin('agent/x')).toBe(made.oid);
+    expect(git(scratch.origin, 'log', '-1', '--format=%s%n%b', made.oid)).toBe('Say hello twice\nCloses #1');
+    expect(git(scratch.origin, 'ls-tree', '--name-only', made.oid)).toBe('twice.py');
+    expect(emu.state.apiCommits).toEqual([expect.objectContaining({ oid: made.oid, verified: true })]);
+    expect(emu.violations).toEqual([]);
+  });
+
+  it('fails rather than overwrite a branch that moved on since the commit expected', async () => {
+    const { api } = await apiFor({ remoteDir: scratch.origin });
+    const main = onOrigin('main')!;
+    await api.refs.createBranch('agent/x', main);
+    const first = await api.refs.createCommitOnBranch({
+      branch: 'agent/x',
+      headline: 'One',
+      additions: [{ path: 'one.txt', contents: Buffer.from('1\n').toString('base64') }],
+      deletions: [],
+      expectedHeadOid: main,
+    });
+    await expect(
+      api.refs.createCommitOnBranch({
+        branch: 'agent/x',
+        headline: 'Two',
+        additions: [{ path: 'two.txt', contents: Buffer.from('2\n').toString('base64') }],
+        deletions: [],
+        expectedHeadOid: main,
+      }),
+    ).rejects.toThrow();
+    expect(onOrigin('agent/x')).toBe(first.oid);
+  });
+});
