@@ -372,6 +372,41 @@ describe('the layout', () => {
     expect(unmapped).toEqual([]);
   });
 
+  it('docs/architecture.md\'s "may import" rows are true: each folder imports only what its row names, and each named arrow is real', async () => {
+    const map = await readFile(join(SRC, '../docs/architecture.md'), 'utf8');
+    // The rows of the folders' table, top to bottom: | `folder/` | holds | may import | outside code |.
+    const rows = map
+      .split('\n')
+      .map((line) => /^\| `([\w-]+)\/`\s*\|[^|]*\|([^|]*)\|/.exec(line))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => ({ folder: m[1]!, may: m[2]!.trim() }));
+    expect(rows.length).toBeGreaterThan(10);
+    const order = rows.map((row) => row.folder);
+    const imported = (folder: string) =>
+      new Set(
+        sources
+          .filter((s) => s.folder === folder)
+          .flatMap((s) => s.imports.filter(ours).map(folderOf))
+          .filter((to) => to !== folder && to !== '.'),
+      );
+    const wrong: string[] = [];
+    rows.forEach(({ folder, may }, at) => {
+      const below = order.slice(at + 1);
+      const named = [...may.matchAll(/`([\w-]+)\/`/g)].map((m) => m[1]!);
+      const anythingBelow = /^anything below/.test(may);
+      const allowed = anythingBelow ? below.filter((f) => !named.includes(f)) : named;
+      // A row that lists its folders names only folders below it ("anything below but …" names exceptions).
+      for (const to of anythingBelow ? [] : named.filter((f) => !below.includes(f)))
+        wrong.push(`${folder}: names ${to}/, which is not below it`);
+      for (const to of imported(folder))
+        if (!allowed.includes(to)) wrong.push(`${folder} → ${to}: the map's row does not name it`);
+      if (!anythingBelow)
+        for (const to of named)
+          if (!imported(folder).has(to)) wrong.push(`${folder}: names ${to}/, which it does not import`);
+    });
+    expect(wrong).toEqual([]);
+  });
+
   it('docs/architecture.md maps every folder of src/ (a new folder gets its row)', async () => {
     const map = await readFile(join(SRC, '../docs/architecture.md'), 'utf8');
     const folders = [...new Set(sources.map((s) => s.folder))].filter((folder) => folder !== '.');
