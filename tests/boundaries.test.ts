@@ -206,10 +206,10 @@ describe('the layout', () => {
     ]);
   });
 
-  it('only src/github/octokit.ts holds an Octokit, and only src/runner/output.ts the runner (both redact what they send)', () => {
+  it('only src/github/api/octokit.ts holds an Octokit, and only src/runner/output.ts the runner (both redact what they send)', () => {
     const importers = (pattern: RegExp) =>
       sources.filter((s) => s.imports.some((name) => !ours(name) && pattern.test(name))).map((s) => s.file);
-    expect(importers(/^@actions\/github$|^@octokit\//)).toEqual(['github/octokit.ts']);
+    expect(importers(/^@actions\/github$|^@octokit\//)).toEqual(['github/api/octokit.ts']);
     expect(importers(/^@actions\/core$/)).toEqual(['runner/output.ts']);
   });
 

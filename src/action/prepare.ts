@@ -14,7 +14,7 @@ import { WorkspaceGuard } from '../git/workspace-guard.js';
 import { saveCleaned, savePostState } from '../runner/post-state.js';
 import { reserveGitDir, type OwnGitDir } from '../git/own-git-dir.js';
 import { GitRepo, type GitRepoOptions } from '../git/repo.js';
-import type { GitHubApi } from '../github/api.js';
+import type { GitHubApi } from '../github/api/github-api.js';
 import type { IssueComment } from '../github/api/issues.js';
 import type { Permission } from '../github/api/access.js';
 import { answer } from '../github/answer.js';

@@ -1,7 +1,7 @@
 // BranchClaim against the GitHub emulator (its refs written into a real bare origin) and our real git.
 import { describe, expect, it } from 'vitest';
 import { BranchClaim, type BranchClaimOptions } from '../../src/delivery/branch-claim.js';
-import { GitHubApi } from '../../src/github/api.js';
+import { GitHubApi } from '../../src/github/api/github-api.js';
 import { GitRepo, type TreeChange } from '../../src/git/repo.js';
 import {
   cloneNewOrigin,

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentResult } from '../../src/agent/events.js';
 import type { DeliveryRequest } from '../../src/delivery/deliver.js';
-import { GitHubApi } from '../../src/github/api.js';
+import { GitHubApi } from '../../src/github/api/github-api.js';
 import { GitRepo } from '../../src/git/repo.js';
 import { cloneNewOrigin, commitFiles, git, GIT_ENV, useGitScratch, type GitScratch } from './git-fixture.js';
 import type { EmulatorOptions, GitHubEmulator } from './github/types.js';

@@ -1,7 +1,7 @@
 // Issues (src/github/api/issues.ts) against the GitHub emulator: a thread's comments, our comments written and
 // looked at again for free, with what leaves redacted.
 import { describe, expect, it } from 'vitest';
-import { statusOf } from '../../../src/github/octokit.js';
+import { statusOf } from '../../../src/github/api/octokit.js';
 import { redactor } from '../../../src/text/redact.js';
 import { outcomes, useApiPerTest } from '../../support/github/per-test.js';
 

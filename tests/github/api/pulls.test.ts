@@ -1,7 +1,7 @@
 // Pulls (src/github/api/pulls.ts) against the GitHub emulator: a pull request's head, review comments and
 // reviews, and the pull request opened or reused.
 import { describe, expect, it } from 'vitest';
-import { statusOf } from '../../../src/github/octokit.js';
+import { statusOf } from '../../../src/github/api/octokit.js';
 import { outcomes, useApiPerTest } from '../../support/github/per-test.js';
 
 const apiFor = useApiPerTest();

@@ -1,7 +1,7 @@
 // The GitHub unit tests' repository on the emulator: its names and token, and an emulator per test that is
 // closed after it, so each test file does not keep its own copy of either.
 import { afterEach } from 'vitest';
-import { GitHubApi } from '../../../src/github/api.js';
+import { GitHubApi } from '../../../src/github/api/github-api.js';
 import { startGitHubEmulator, type EmulatorOptions, type GitHubEmulator } from './emulator.js';
 
 export const TEST_TOKEN = 'ghs_apiTestToken000000000000000000000001';

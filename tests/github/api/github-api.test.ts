@@ -1,9 +1,9 @@
-// GitHubApi (src/github/api.ts) against the GitHub emulator over real HTTP: GitHub's own facts, and the one client
+// GitHubApi (src/github/api/github-api.ts) against the GitHub emulator over real HTTP: GitHub's own facts, and the one client
 // under every resource, with the real retry and throttling plugins.
 import { describe, expect, it } from 'vitest';
-import { statusOf } from '../../src/github/octokit.js';
-import { secondaryRateLimit, PACKAGE_HOSTS } from '../support/github/emulator.js';
-import { outcomes, useApiPerTest } from '../support/github/per-test.js';
+import { statusOf } from '../../../src/github/api/octokit.js';
+import { secondaryRateLimit, PACKAGE_HOSTS } from '../../support/github/emulator.js';
+import { outcomes, useApiPerTest } from '../../support/github/per-test.js';
 
 const apiFor = useApiPerTest();
 
