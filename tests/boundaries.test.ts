@@ -59,7 +59,7 @@ const NEEDS_NO_TEST = new Map([
   ['cli.ts', "the CLI's entry: dist/cli.js, which tests/cli/main.test.ts and tests/demo-cli.test.ts run"],
   ['post.ts', "the post step's entry: dist/post.js, which tests/e2e/git-dir*.test.ts run after a main step"],
   [
-    'images/decoder-main.ts',
+    'images/decoding/decoder-main.ts',
     "the decoder process's entry: tests/images/decoder.test.ts starts it for every picture",
   ],
   ['agent/helpers/role.ts', 'types only: nothing in it runs'],
@@ -114,9 +114,9 @@ const OWED: Record<string, string[]> = {
     'github/reading/search.ts',
     'github/thread/run-context.ts',
     'images/fitted.ts',
-    'images/scale.ts',
-    'images/shrink-to-fit.ts',
-    'images/webp.ts',
+    'images/decoding/scale.ts',
+    'images/decoding/shrink-to-fit.ts',
+    'images/decoding/webp.ts',
     'model/federation.ts',
     'model/messages.ts',
     'record/event-log.ts',
@@ -172,7 +172,7 @@ describe('the layout', () => {
     // and scales pictures; the WebAssembly one by one file, which loads it on first use.
     expect(foldersImporting(/^(pngjs|jpeg-js|omggif|@jsquash\/webp\/.*)$/)).toEqual(['images']);
     const wasm = sources.filter((s) => s.imports.some((name) => name.startsWith('@jsquash/')));
-    expect(wasm.map((s) => s.file)).toEqual(['images/webp.ts']);
+    expect(wasm.map((s) => s.file)).toEqual(['images/decoding/webp.ts']);
     // Processes start in three places: the sandbox (everything the model runs), our own git, and the
     // pictures' decoder (a process of its own, limited, so that no picture can exhaust the action).
     expect(foldersImporting(/^node:child_process$/)).toEqual(['git', 'images', 'sandbox']);
@@ -223,7 +223,7 @@ describe('the layout', () => {
         s.text.replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g, "''"),
       ),
     );
-    expect(writers.map((s) => s.file)).toEqual(['cli/output.ts', 'images/decoder-main.ts']);
+    expect(writers.map((s) => s.file)).toEqual(['cli/output.ts', 'images/decoding/decoder-main.ts']);
   });
 
   it('uses no outside package but the ones named here', () => {
@@ -352,6 +352,7 @@ describe('the layout', () => {
       'github/reading',
       'github/thread',
       'images',
+      'images/decoding',
       'mcp',
       'model',
       'network',

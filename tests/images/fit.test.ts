@@ -3,7 +3,7 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { fitImage, MAX_EDGE, MAX_IMAGE_BASE64_BYTES } from '../../src/images/fit.js';
 import { sniffImage } from '../../src/images/sniff.js';
-import { shrink } from '../../src/images/scale.js';
+import { shrink } from '../../src/images/decoding/scale.js';
 import { gifFrameBomb, jpegClaiming, pngBomb, webpCanvasLie } from '../support/hostile-images.js';
 import { gif, jpg, png, rgba, webpHeader } from '../support/pictures.js';
 import { webp } from '../support/webp.js';
