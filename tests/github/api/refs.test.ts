@@ -1,32 +1,12 @@
 // Refs (src/github/api/refs.ts) against the GitHub emulator: the default branch, branches made and deleted, and
 // the commit GitHub signs.
 import { describe, expect, it } from 'vitest';
-import {
-  cloneNewOrigin,
-  commitFiles,
-  git,
-  useGitScratch,
-  type GitScratch,
-} from '../../support/git-fixture.js';
+import { git, originBranch, useClonedOrigin } from '../../support/git-fixture.js';
 import { useApiPerTest } from '../../support/github/per-test.js';
 
 const apiFor = useApiPerTest();
-let scratch: GitScratch;
-useGitScratch('api-refs-', (made) => {
-  scratch = made;
-  cloneNewOrigin(made, made.dir);
-  commitFiles(made.dir, { 'hello.py': 'print("hi")\n' }, 'Start');
-  git(made.dir, 'push', '--quiet', 'origin', 'main');
-});
-
-/** Where the origin's branch stands, or undefined when it has none. */
-function onOrigin(name: string): string | undefined {
-  try {
-    return git(scratch.origin, 'rev-parse', '--verify', '--quiet', `refs/heads/${name}`);
-  } catch {
-    return undefined;
-  }
-}
+const current = useClonedOrigin('api-refs-', { 'hello.py': 'print("hi")\n' });
+const onOrigin = (name: string) => originBranch(current(), name);
 
 describe('defaultBranch', () => {
   it('reads the default branch', async () => {
@@ -37,7 +17,7 @@ describe('defaultBranch', () => {
 
 describe('branches', () => {
   it('creates a branch at a commit, and says so when the name is taken rather than moving it', async () => {
-    const { api, emu } = await apiFor({ remoteDir: scratch.origin });
+    const { api, emu } = await apiFor({ remoteDir: current().origin });
     const main = onOrigin('main')!;
     expect(await api.refs.createBranch('agent/x', main)).toBe('created');
     expect(onOrigin('agent/x')).toBe(main);
@@ -47,13 +27,13 @@ describe('branches', () => {
   });
 
   it('passes on a refusal that is not a taken name (a commit GitHub does not have)', async () => {
-    const { api } = await apiFor({ remoteDir: scratch.origin });
+    const { api } = await apiFor({ remoteDir: current().origin });
     await expect(api.refs.createBranch('agent/y', 'f'.repeat(40))).rejects.toThrow(/Object does not exist/);
     expect(onOrigin('agent/y')).toBeUndefined();
   });
 
   it('deletes a branch, and a branch already gone is no error', async () => {
-    const { api, emu } = await apiFor({ remoteDir: scratch.origin });
+    const { api, emu } = await apiFor({ remoteDir: current().origin });
     await api.refs.createBranch('agent/x', onOrigin('main')!);
     await api.refs.deleteBranch('agent/x');
     expect(onOrigin('agent/x')).toBeUndefined();
@@ -68,7 +48,7 @@ describe('branches', () => {
 
 describe('createCommitOnBranch', () => {
   it('appends one signed commit with its headline, body, additions and deletions to the branch', async () => {
-    const { api, emu } = await apiFor({ remoteDir: scratch.origin });
+    const { api, emu } = await apiFor({ remoteDir: current().origin });
     const main = onOrigin('main')!;
     await api.refs.createBranch('agent/x', main);
     const made = await api.refs.createCommitOnBranch({
@@ -82,14 +62,16 @@ describe('createCommitOnBranch', () => {
       expectedHeadOid: main,
     });
     expect(onOrigin('agent/x')).toBe(made.oid);
-    expect(git(scratch.origin, 'log', '-1', '--format=%s%n%b', made.oid)).toBe('Say hello twice\nCloses #1');
-    expect(git(scratch.origin, 'ls-tree', '--name-only', made.oid)).toBe('twice.py');
+    expect(git(current().origin, 'log', '-1', '--format=%s%n%b', made.oid)).toBe(
+      'Say hello twice\nCloses #1',
+    );
+    expect(git(current().origin, 'ls-tree', '--name-only', made.oid)).toBe('twice.py');
     expect(emu.state.apiCommits).toEqual([expect.objectContaining({ oid: made.oid, verified: true })]);
     expect(emu.violations).toEqual([]);
   });
 
   it('fails rather than overwrite a branch that moved on since the commit expected', async () => {
-    const { api } = await apiFor({ remoteDir: scratch.origin });
+    const { api } = await apiFor({ remoteDir: current().origin });
     const main = onOrigin('main')!;
     await api.refs.createBranch('agent/x', main);
     const first = await api.refs.createCommitOnBranch({
