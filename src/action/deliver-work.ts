@@ -2,10 +2,7 @@
 // steps (its configuration restored), then the work committed in our own git directory, pushed and opened
 // as a pull request (a plan delivers nothing), and review threads answered.
 import type { AgentResult } from '../agent/events.js';
-import { putRightSentences, type PutRight } from '../git/workspace-guard.js';
-import { log, saveState } from '../runner/output.js';
-import { saveCleaned } from '../runner/post-state.js';
-import type { RunRecord } from '../record/run-record.js';
+import { log } from '../runner/output.js';
 import type { Delivery } from '../delivery/deliver.js';
 import type { DeliverySession, LandRequest } from '../delivery/session.js';
 import { commitMessage } from '../delivery/commit-message.js';
@@ -33,7 +30,7 @@ export async function deliverWork(
   const { delivery, error } = await deliverSafely(async () => {
     // Every tool process is gone (the sandbox is closed); what the model configured goes too, before our
     // git stages anything (staging a nested repository reads its refs).
-    await putGitDirsRight(prepared, request.record);
+    await prepared.guard.putRight();
     // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     if (plan.kind === 'plan') return {};
     const mayChangeWorkflows = await request.api.access.mayChangeWorkflows();
@@ -98,27 +95,6 @@ async function handBack({ ownDir, git, startSha }: Prepared): Promise<void> {
   await ownDir.handBack(git, startSha).catch((error: unknown) => {
     log.warning(`The commit could not be handed back to the workspace's repository: ${errorSentence(error)}`);
   });
-}
-
-/**
- * The workspace's git directories put right once the tools are done (config-guard.ts, git-dirs.ts), said
- * in the log and the run record, and told to the post step, which then has nothing left to do.
- */
-export async function putGitDirsRight(
-  { guard }: Pick<Prepared, 'guard'>,
-  record: RunRecord | undefined,
-): Promise<void> {
-  const first = !guard.asked;
-  const report = await guard.putRight();
-  saveCleaned(saveState);
-  if (first) logPutRight(report, record);
-}
-
-function logPutRight(report: PutRight, record: RunRecord | undefined): void {
-  for (const sentence of putRightSentences(report)) {
-    log.warning(sentence);
-    record?.note(sentence);
-  }
 }
 
 /** Commit, push and pull request, where any throw becomes a sentence rather than a lost result. */

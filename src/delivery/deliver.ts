@@ -5,9 +5,9 @@
 import type { AgentResult } from '../agent/events.js';
 import type { GitRepo } from '../git/repo.js';
 import type { ChangedFile } from './pull-body.js';
-import type { GitHubApi } from '../github/api.js';
+import type { GitHubApi } from '../github/api/github-api.js';
 import type { OpenPull } from '../github/api/pulls.js';
-import { statusOf } from '../github/octokit.js';
+import { statusOf } from '../github/api/octokit.js';
 import { errorMessage, errorSentence } from '../text/error-sentence.js';
 import { commitThroughApi } from './api-commit.js';
 import type { BranchClaim } from './branch-claim.js';

@@ -11,7 +11,7 @@
 import type { TodoItem } from '../agent/todo/todos.js';
 import { branchName } from '../git/branch-name.js';
 import type { GitRepo } from '../git/repo.js';
-import type { GitHubApi } from './api.js';
+import type { GitHubApi } from './api/github-api.js';
 import type { IssueComment } from './api/issues.js';
 import { parseAgentState, type AgentState } from './checklist/state.js';
 import { applyEdits, describeEdits, readEdits } from './checklist/edits.js';

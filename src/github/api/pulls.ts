@@ -1,5 +1,5 @@
 // Pull requests and their reviews: the head a run works on, the review threads it answers, the pull it opens.
-import { statusOf, type RepoScope } from '../octokit.js';
+import { statusOf, type RepoScope } from './octokit.js';
 import type { Access } from './access.js';
 import { commentOf, type IssueComment } from './issues.js';
 
