@@ -80,7 +80,6 @@ const OWED: Record<string, string[]> = {
     'action/deliver-work.ts',
     'action/live-checklist.ts',
     'action/main.ts',
-    'action/prepare.ts',
     'action/record.ts',
     'action/start.ts',
     'action/thread-reads.ts',
