@@ -247,6 +247,7 @@ describe('the layout', () => {
       'agent/tools/syntax',
       'cli',
       'delivery',
+      'delivery/fork',
       'git',
       'github',
       'github/api',

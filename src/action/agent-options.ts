@@ -110,6 +110,7 @@ export function runFacts(
     branch: plan.branch,
     date: new Date().toISOString().slice(0, 10),
     freshCheckout: true,
+    ...(plan.kind === 'fork' ? { contributor: { login: plan.fork.author, from: plan.fork.repo } } : {}),
     ...(inputs.verify_command ? { verifyCommand: inputs.verify_command } : {}),
     ...networkFact(network),
   };

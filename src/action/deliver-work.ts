@@ -11,7 +11,8 @@ import type { DeliverySession, LandRequest } from '../delivery/session.js';
 import { commitMessage } from '../delivery/commit-message.js';
 import { pullBody } from '../delivery/pull-body.js';
 import { replyInThreads } from '../delivery/thread-replies.js';
-import { headline, type WorkPlan } from '../github/work-plan.js';
+import { headline, type ForkPlan, type WorkPlan } from '../github/work-plan.js';
+import { deliverForkReview, type ForkReviewRequest } from '../delivery/fork/review.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { redactAndCut } from '../text/redact.js';
 import type { LiveChecklist } from '../github/checklist/live.js';
@@ -36,6 +37,8 @@ export async function deliverWork(
     await putGitDirsRight(prepared, request.record);
     // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     if (plan.kind === 'plan') return {};
+    if (plan.kind === 'fork')
+      return await deliverForkReview(forkReviewOf(request, { ...prepared, plan }, agentResult, checklist));
     const mayChangeWorkflows = await request.api.access.mayChangeWorkflows();
     const delivered = await session.land({
       ...deliveryOf(request, prepared, agentResult, checklist),
@@ -48,6 +51,27 @@ export async function deliverWork(
   if (delivery.pushedBranch)
     await replyInThreads({ api, git, startSha, settings, trigger, threads, plan, result });
   return { result, delivery };
+}
+
+/** A fork's pull request: the review that carries the work back to it (delivery/fork/review.ts). */
+function forkReviewOf(
+  request: JobRequest,
+  prepared: Prepared & { plan: ForkPlan },
+  result: AgentResult,
+  checklist: Pick<LiveChecklist, 'url' | 'lookBack'>,
+): ForkReviewRequest {
+  const { commitMessage, redact } = deliveryOf(request, prepared, result, checklist);
+  return {
+    git: prepared.git,
+    api: request.api,
+    result,
+    startSha: prepared.startSha,
+    base: prepared.plan.base,
+    fork: prepared.plan.fork,
+    commitMessage,
+    redact,
+    ...(checklist.url ? { checklistUrl: checklist.url } : {}),
+  };
 }
 
 /** Where the work goes and under what words: branch, base, commit message and pull request. */

@@ -147,6 +147,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         branchPrefix: settings.inputs.branch_prefix,
         baseBranch: settings.inputs.base_branch || defaultBranch,
         defaultBranch,
+        sandboxed: settings.inputs.sandbox === 'on',
       });
       if ('decline' in outcome) {
         await closeRuntime(runtimeReady);
