@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { validateWebhook } from '../support/github/openapi.js';
 import { pullRequestReviewEvent, workflowDispatchEvent } from '../support/github/webhook-events.js';
-import { ACTION_USERS, createWorld, type World } from './setup.js';
+import { ACTION_USERS, blockData, createWorld, openingText, type World } from './setup.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -91,6 +91,9 @@ describe.each(ACTION_USERS)('a pull request from a fork, as $who', ({ as }) => {
     expect(first).toContain('@contributor');
     expect(first).toContain('Base rules: keep every change small.');
     expect(first).not.toContain('Contributor rules');
+    // The pull request's text is the contributor's, shown as a stranger's comment is: no write access.
+    const context = blockData(openingText(world.model.requests[0]!), 'context');
+    expect(context).toMatchObject({ kind: 'pull request', author_can_write: false });
 
     // One review, of the head: the changed line as a suggestion, the whole change as a patch.
     const reviews = [...world.github.state.reviews.values()].filter((r) => r.pull_number === 1);
