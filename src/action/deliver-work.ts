@@ -37,7 +37,7 @@ export async function deliverWork(
     await putGitDirsRight(prepared, request.record);
     // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     if (plan.kind === 'plan') return {};
-    if (plan.kind === 'fork')
+    if (plan.kind === 'fork' && plan.fork.delivery === 'review')
       return await deliverForkReview(forkReviewOf(request, { ...prepared, plan }, agentResult, checklist));
     const mayChangeWorkflows = await request.api.access.mayChangeWorkflows();
     const delivered = await session.land({
@@ -45,12 +45,28 @@ export async function deliverWork(
       ...(mayChangeWorkflows === undefined ? {} : { mayChangeWorkflows }),
     });
     await handBack(prepared);
+    if (plan.kind === 'fork' && delivered.pr) await pointToSuccessor(request, plan, delivered.pr.number);
     return delivered;
   });
   const result: AgentResult = error ? { ...agentResult, status: 'failed', reason: error } : agentResult;
   if (delivery.pushedBranch)
     await replyInThreads({ api, git, startSha, settings, trigger, threads, plan, result });
   return { result, delivery };
+}
+
+/** `fork_delivery: pull-request`: the pull request's first lines name the one it supersedes and credit its author. */
+function supersedes(plan: WorkPlan): string {
+  if (plan.kind !== 'fork') return '';
+  const { number, author, repo, ref } = plan.fork;
+  return `Supersedes #${number}: built on @${author}'s commits from \`${repo}:${ref}\` (kept as they are, with their authorship), with todo-agent's work on top. Merging this pull request supersedes #${number}; it can then be closed.\n\n`;
+}
+
+/** The superseded pull request gets one line that links its successor. */
+async function pointToSuccessor({ api }: JobRequest, plan: ForkPlan, successor: number): Promise<void> {
+  const line = `todo-agent's work on this pull request is in #${successor}, built on these commits: merging it supersedes this one.`;
+  await api.issues.createComment(plan.fork.number, line).catch((error: unknown) => {
+    log.warning(`The pull request could not be pointed to #${successor}: ${errorSentence(error)}`);
+  });
 }
 
 /** A fork's pull request: the review that carries the work back to it (delivery/fork/review.ts). */
@@ -104,6 +120,7 @@ function deliveryOf(
       title: firstLine(headline(plan), 100, redact),
       draft: settings.inputs.draft,
       body: ({ files, heldBack, unsignedBecause, withheld }) =>
+        supersedes(plan) +
         pullBody({
           ...closesOf(plan, trigger.issueNumber),
           result,

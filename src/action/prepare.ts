@@ -148,6 +148,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         baseBranch: settings.inputs.base_branch || defaultBranch,
         defaultBranch,
         sandboxed: settings.inputs.sandbox === 'on',
+        forkDelivery: settings.inputs.fork_delivery,
       });
       if ('decline' in outcome) {
         await closeRuntime(runtimeReady);

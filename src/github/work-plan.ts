@@ -47,12 +47,19 @@ export interface ForkHead {
   ref: string;
   /** The contributor who opened the pull request. */
   author: string;
+  /**
+   * How the work goes back: one review of the pull request (nothing pushed), or (`fork_delivery:
+   * pull-request`) a branch of this repository built on the head and a pull request that supersedes it.
+   */
+  delivery: 'review' | 'pull-request';
+  /** Why a run asked for `pull-request` gets the review instead, said with the delivery. */
+  fallback?: string;
 }
 
 /** What a run is: where it works, what it starts from, and (for a fork's pull request) how the work goes back. */
 export type WorkPlan = OwnPlan | ForkPlan;
 
-/** A fork's pull request: the work goes back to it as a review; nothing is pushed (see ForkHead). */
+/** A fork's pull request: the work goes back as its `delivery` says (see ForkHead), on a branch of this run. */
 export interface ForkPlan extends Omit<OwnPlan, 'kind'> {
   kind: 'fork';
   fork: ForkHead;
@@ -90,6 +97,8 @@ export interface PlanRequest {
   defaultBranch: string;
   /** The tools run in the sandbox (`sandbox: on`): required for a fork's pull request. */
   sandboxed: boolean;
+  /** How the work on a fork's pull request goes back (`fork_delivery`). */
+  forkDelivery: 'suggestions' | 'pull-request';
 }
 
 /**
@@ -179,14 +188,11 @@ async function planOnPull(
     if (!request.sandboxed) return { decline: FORK_UNSANDBOXED };
     const branch = branchName(request.branchPrefix, trigger.issueNumber, request.runId);
     await git.checkoutPullHead(trigger.issueNumber, branch);
-    const fork: ForkHead = {
-      number: trigger.issueNumber,
-      repo: head.repo,
-      ref: head.ref,
-      author: head.author,
-    };
     const where = { ...common, branch, continuesBranch: false as const };
     if (asked.kind === 'plan') return { plan: { kind: 'plan', task: asked.task, ...where } };
+    const { issueNumber: number } = trigger;
+    const how = await forkDelivery(request, head.base);
+    const fork: ForkHead = { number, repo: head.repo, ref: head.ref, author: head.author, ...how };
     return { plan: { kind: 'fork', fork, ...(approved ?? { task: asked.task }), ...where } };
   }
   // A review is answered on the agent's own pull requests only: a person's branch is theirs to change.
@@ -211,6 +217,24 @@ async function planOnPull(
       ...where,
     },
   };
+}
+
+/**
+ * How a fork's work goes back: `fork_delivery: pull-request` pushes the contributor's commits to a branch of
+ * this repository, so a head that changes anything under `.github/` (workflows that would run here with
+ * secrets) gets the review instead, with a sentence that says why.
+ */
+async function forkDelivery(
+  { git, forkDelivery: asked }: PlanRequest,
+  base: string,
+): Promise<Pick<ForkHead, 'delivery' | 'fallback'>> {
+  if (asked === 'suggestions') return { delivery: 'review' };
+  const tip = await git.remoteTip(base);
+  const from = tip && (await git.mergeBase(tip));
+  const changes = from ? await git.changesBetween(from, 'HEAD') : undefined;
+  if (changes && !changes.some((change) => change.path.startsWith('.github/')))
+    return { delivery: 'pull-request' };
+  return { delivery: 'review', fallback: FORK_TOUCHES_GITHUB };
 }
 
 /** A plan works on the checked-out base and pushes nothing: it lands in the checklist's saved state. */
@@ -307,6 +331,9 @@ const NO_PLAN = 'there is no plan on this thread to run: comment `plan <task>` f
 
 const FORK_UNSANDBOXED =
   "this pull request comes from a fork, and todo-agent runs a contributor's code only in its sandbox, which this workflow turns off (`sandbox: off`): remove that input (or set `sandbox: on`) to let it work on pull requests from forks";
+
+const FORK_TOUCHES_GITHUB =
+  "This pull request's head changes files under `.github/`, which a branch of this repository would run with its secrets, so the work goes back as a review instead of a pull request of our own (`fork_delivery: pull-request`).";
 
 const NOTHING_TO_CONTINUE = 'there is no earlier run on this issue with pushed work to continue';
 

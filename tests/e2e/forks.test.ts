@@ -46,10 +46,10 @@ const SCRIPT = [
 ];
 
 /** Commits HEAD_FILES on top of main and puts them in the origin as the fork's pull request 1 is served. */
-async function forkHead(w: World): Promise<string> {
+async function forkHead(w: World, files = HEAD_FILES): Promise<string> {
   const { sandbox } = w;
   await sandbox.git(['switch', '-q', '-c', 'contributor-work']);
-  for (const [file, content] of Object.entries(HEAD_FILES)) {
+  for (const [file, content] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(sandbox.workspace, file)), { recursive: true });
     await writeFile(path.join(sandbox.workspace, file), content);
   }
@@ -116,6 +116,50 @@ describe.each(ACTION_USERS)('a pull request from a fork, as $who', ({ as }) => {
     // The checklist says where the work went.
     const final = world.botComments().at(-1)!.body;
     expect(final).toContain('as a review');
+  }, 180_000);
+});
+
+describe('a pull request from a fork, with `fork_delivery: pull-request`', () => {
+  const inputs = { fork_delivery: 'pull-request' };
+
+  it('pushes a branch here built on the head and opens a pull request that supersedes it', async () => {
+    world = await createWorld(SCRIPT, { files: BASE_FILES, issue: PULL });
+    const { '.github/workflows/evil.yml': _workflow, ...files } = HEAD_FILES;
+    const head = await forkHead(world, files);
+    const run = await world.trigger('/agent say hello instead', { pullRequest: true, inputs, runId: '77' });
+    expect(run.outputs.status, run.stdout + run.stderr).toBe('completed');
+    expect(world.github.violations).toEqual([]);
+    // The branch holds the contributor's commit, untouched, with the agent's on top.
+    const branch = 'agent/issue-1-77';
+    const git = (...args: string[]) =>
+      execFileSync('git', ['--git-dir', world!.sandbox.origin, ...args], { encoding: 'utf8' }).trim();
+    expect(git('rev-parse', `${branch}~1`)).toBe(head);
+    expect(git('show', `${branch}:hello.py`)).toContain('print("hello")');
+    const pull = world.github.state.pulls.find((p) => p.head === branch)!;
+    expect(pull.body).toMatch(
+      /^Supersedes #1: built on @contributor's commits from `contributor\/hello-world:feature`/,
+    );
+    expect(run.outputs.pr_url).toContain(`/pull/${pull.number}`);
+    // The original gets one line that links it, and no review.
+    expect(world.botComments().map((c) => c.body)).toContainEqual(
+      expect.stringContaining(`is in #${pull.number}`),
+    );
+    expect(world.github.state.reviews.size).toBe(0);
+  }, 180_000);
+
+  it('answers with the review instead when the head changes .github/, and says why', async () => {
+    world = await createWorld(SCRIPT, { files: BASE_FILES, issue: PULL });
+    const before = originRefs(world);
+    await forkHead(world);
+    const run = await world.trigger('/agent say hello instead', { pullRequest: true, inputs });
+    expect(run.outputs.status, run.stdout + run.stderr).toBe('completed');
+    expect(
+      originRefs(world)
+        .split('\n')
+        .filter((ref) => ref.startsWith('refs/heads/')),
+    ).toEqual(before.split('\n').filter((ref) => ref.startsWith('refs/heads/')));
+    expect(world.github.state.reviews.size).toBe(1);
+    expect(world.botComments().at(-1)!.body).toContain('changes files under `.github/`');
   }, 180_000);
 });
 

@@ -64,7 +64,12 @@ export async function deliverForkReview(request: ForkReviewRequest): Promise<Del
   return {
     heldBack,
     commit: { sha, signed: false },
-    note: `This pull request comes from a fork, so nothing was pushed: the change went back to it as a review (${said}): ${review.htmlUrl}`,
+    note: [
+      fork.fallback,
+      `This pull request comes from a fork, so nothing was pushed: the change went back to it as a review (${said}): ${review.htmlUrl}`,
+    ]
+      .filter(Boolean)
+      .join(' '),
     ...(attach ? {} : { patch }),
   };
 }
