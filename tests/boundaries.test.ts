@@ -87,6 +87,9 @@ const OWED: Record<string, string[]> = {
     'action/tool-sandbox.ts',
     'action/wait-turn.ts',
   ],
+  "a fork's review, run whole by tests/e2e/forks.test.ts through dist/ (its suggestions have their test)": [
+    'delivery/fork/review.ts',
+  ],
   'exercised through the tests of the modules that call it': [
     'agent/final-answer.ts',
     'agent/helpers/brief.ts',
@@ -344,6 +347,7 @@ describe('the layout', () => {
       'agent/tools/syntax',
       'cli',
       'delivery',
+      'delivery/fork',
       'git',
       'github',
       'github/api',

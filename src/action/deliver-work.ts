@@ -8,7 +8,8 @@ import type { DeliverySession, LandRequest } from '../delivery/session.js';
 import { commitMessage } from '../delivery/commit-message.js';
 import { pullBody } from '../delivery/pull-body.js';
 import { replyInThreads } from '../delivery/thread-replies.js';
-import { headline, type WorkPlan } from '../github/work-plan.js';
+import { headline, type ForkPlan, type WorkPlan } from '../github/work-plan.js';
+import { deliverForkReview, type ForkReviewRequest } from '../delivery/fork/review.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { redactAndCut } from '../text/redact.js';
 import type { LiveChecklist } from '../github/checklist/live.js';
@@ -33,18 +34,57 @@ export async function deliverWork(
     await prepared.guard.putRight();
     // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     if (plan.kind === 'plan') return {};
+    if (plan.kind === 'fork' && plan.fork.delivery === 'review')
+      return await deliverForkReview(forkReviewOf(request, { ...prepared, plan }, agentResult, checklist));
     const mayChangeWorkflows = await request.api.access.mayChangeWorkflows();
     const delivered = await session.land({
       ...deliveryOf(request, prepared, agentResult, checklist),
       ...(mayChangeWorkflows === undefined ? {} : { mayChangeWorkflows }),
     });
     await handBack(prepared);
+    if (plan.kind === 'fork' && delivered.pr) await pointToSuccessor(request, plan, delivered.pr.number);
     return delivered;
   });
   const result: AgentResult = error ? { ...agentResult, status: 'failed', reason: error } : agentResult;
   if (delivery.pushedBranch)
     await replyInThreads({ api, git, startSha, settings, trigger, threads, plan, result });
   return { result, delivery };
+}
+
+/** `fork_delivery: pull-request`: the pull request's first lines name the one it supersedes and credit its author. */
+function supersedes(plan: WorkPlan): string {
+  if (plan.kind !== 'fork') return '';
+  const { number, author, repo, ref } = plan.fork;
+  return `Supersedes #${number}: built on @${author}'s commits from \`${repo}:${ref}\` (kept as they are, with their authorship), with todo-agent's work on top. Merging this pull request supersedes #${number}; it can then be closed.\n\n`;
+}
+
+/** The superseded pull request gets one line that links its successor. */
+async function pointToSuccessor({ api }: JobRequest, plan: ForkPlan, successor: number): Promise<void> {
+  const line = `todo-agent's work on this pull request is in #${successor}, built on these commits: merging it supersedes this one.`;
+  await api.issues.createComment(plan.fork.number, line).catch((error: unknown) => {
+    log.warning(`The pull request could not be pointed to #${successor}: ${errorSentence(error)}`);
+  });
+}
+
+/** A fork's pull request: the review that carries the work back to it (delivery/fork/review.ts). */
+function forkReviewOf(
+  request: JobRequest,
+  prepared: Prepared & { plan: ForkPlan },
+  result: AgentResult,
+  checklist: Pick<LiveChecklist, 'url' | 'lookBack'>,
+): ForkReviewRequest {
+  const { commitMessage, redact } = deliveryOf(request, prepared, result, checklist);
+  return {
+    git: prepared.git,
+    api: request.api,
+    result,
+    startSha: prepared.startSha,
+    base: prepared.plan.base,
+    fork: prepared.plan.fork,
+    commitMessage,
+    redact,
+    ...(checklist.url ? { checklistUrl: checklist.url } : {}),
+  };
 }
 
 /** Where the work goes and under what words: branch, base, commit message and pull request. */
@@ -77,6 +117,7 @@ function deliveryOf(
       title: firstLine(headline(plan), 100, redact),
       draft: settings.inputs.draft,
       body: ({ files, heldBack, unsignedBecause, withheld }) =>
+        supersedes(plan) +
         pullBody({
           ...closesOf(plan, trigger.issueNumber),
           result,

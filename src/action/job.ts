@@ -55,7 +55,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     api,
     branch: prepared.plan.branch,
     startSha: prepared.startSha,
-    signed: settings.inputs.signed_commits,
+    // A fork's pull request is answered with a review: no branch is claimed for it.
+    signed: settings.inputs.signed_commits && prepared.plan.kind !== 'fork',
     continuesBranch: prepared.plan.continuesBranch,
   });
   try {

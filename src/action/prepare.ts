@@ -147,6 +147,8 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         branchPrefix: settings.inputs.branch_prefix,
         baseBranch: settings.inputs.base_branch || defaultBranch,
         defaultBranch,
+        sandboxed: settings.inputs.sandbox === 'on',
+        forkDelivery: settings.inputs.fork_delivery,
       });
       if ('decline' in outcome) {
         await closeRuntime(runtimeReady);
