@@ -22,8 +22,10 @@ import { measureMcpCost } from '../tests/support/bench/mcp.js';
 import { measureWaits } from '../tests/support/bench/waits.js';
 import { measureHostileInputs } from '../tests/support/bench/hostile.js';
 import { measureNetworkCost } from '../tests/support/bench/network.js';
+import { measureStart, traceText, type StartCost } from '../tests/support/bench/start.js';
 import {
   networkRows,
+  startRows,
   renderTable,
   verdicts,
   type BenchResults,
@@ -46,6 +48,7 @@ const REPS = {
     filter: 21,
     network: 3,
     mcp: 41,
+    start: 5,
   },
   quick: {
     firstWrite: 2,
@@ -60,6 +63,7 @@ const REPS = {
     filter: 5,
     network: 1,
     mcp: 9,
+    start: 1,
   },
 };
 const LOOP_TURNS = [10, 100, 300];
@@ -82,6 +86,17 @@ async function step<T>(label: string, measure: () => Promise<T>): Promise<T> {
   const result = await measure();
   process.stderr.write(` ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return result;
+}
+
+/** Measure 13, its traces (the median run's of each kind) printed as it ends. */
+async function startMeasure(reps: number): Promise<StartCost> {
+  const measured = await step('13 start and end, as root and as runner', () => measureStart(reps));
+  for (const kind of measured.kinds)
+    process.stderr.write(
+      `\nbench: the start's trace, ${kind.who}${kind.mcp ? ', two local MCP servers' : ''} ` +
+        `(first model request at ${kind.firstModelMs} ms after the spawn):\n${traceText(kind.trace)}\n`,
+    );
+  return measured;
 }
 
 /** Every measure, 1 to 11, each at the reps given (`quick`: hostile inputs' smaller set). */
@@ -121,6 +136,7 @@ async function measureAll(
     hostileInputs: await step('9 hostile inputs', () => measureHostileInputs(reps.filter, quick)),
     network: await network(),
     mcp: await step('11 MCP servers', () => measureMcpCost(reps.mcp)),
+    start: await startMeasure(reps.start),
   };
   for (const latency of GITHUB_LATENCIES_MS)
     results.waits.push(await step(`8 waits, GitHub ${latency} ms`, () => measureWaits(reps.waits, latency)));
@@ -135,7 +151,8 @@ async function main(): Promise<void> {
       out: { type: 'string' },
       /**
        * `network`: measure 10 alone (it reaches the npm registry, and takes a while). `compaction`: the
-       * 300-turn script on a compacting model, with compaction and with clearing (issue 36).
+       * 300-turn script on a compacting model, with compaction and with clearing (issue 36). `start`: 13
+       * alone (issue 37).
        */
       only: { type: 'string' },
     },
@@ -157,7 +174,11 @@ async function main(): Promise<void> {
     );
     return;
   }
-  if (values.only === 'network') {
+  if (values.only === 'start') {
+    const measured = await startMeasure(reps.start);
+    results = { start: measured };
+    rows = startRows(measured);
+  } else if (values.only === 'network') {
     const measured = await network();
     results = { network: measured };
     rows = networkRows(measured);
