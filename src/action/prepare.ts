@@ -30,7 +30,7 @@ import type { ToolRuntime } from '../runtime/tool-runtime.js';
 import type { RunRecord } from '../record/run-record.js';
 import { threadView, type ThreadView } from './thread-view.js';
 import type { McpServers } from '../mcp/servers.js';
-import { isLocal, type McpServersSetting } from '../settings/mcp-servers.js';
+import { isLocal, type McpConfig, type McpServersSetting } from '../settings/mcp-servers.js';
 import { loadOutputSchema } from '../settings/output-schema.js';
 import type { OutputSchema } from '../model/output-schema.js';
 import type { GateOptions } from '../network/gate.js';
@@ -159,6 +159,9 @@ export async function prepare(request: JobRequest): Promise<Started | { decline:
           reads.thread,
           traced("thread's authors' permissions read", reads.permissions),
         ]);
+      // The start's copy for local MCP servers (src/git/snapshot.ts) is done before a branch is checked out;
+      // the sandbox is built beside it.
+      await traced("trusted snapshot's copy done", snapshot!.copyDone());
       const outcome = await traced(
         'work planned (branch, base)',
         planWork({
@@ -307,8 +310,30 @@ async function startMcp(
     timeoutMs: settings.inputs.mcp_timeout * 1000,
     warn: log.warning,
   });
-  log.info(`MCP servers ready in ${Math.round(performance.now() - started)} ms: ${servers.summary}.`);
+  const ms = Math.round(performance.now() - started);
+  log.info(`MCP servers ready in ${ms} ms: ${servers.summary}.`);
+  const slow = slowStart(ms, config);
+  if (slow) log.warning(slow);
   return servers;
+}
+
+/** A start of the MCP servers longer than this is told to the maintainer, with why. */
+const SLOW_START_MS = 5_000;
+/** Commands that fetch their package when it is not in their cache (npx, uvx and the like). */
+const DOWNLOADERS = new Set(['npx', 'uvx', 'bunx', 'pipx', 'pnpx', 'dlx']);
+
+/** Says why the servers took `ms` to start, when that is longer than a few seconds; else undefined. */
+export function slowStart(ms: number, config: Pick<McpConfig, 'servers'>): string | undefined {
+  if (ms < SLOW_START_MS) return undefined;
+  const fetching = config.servers
+    .filter(isLocal)
+    .filter((server) => DOWNLOADERS.has(path.basename(server.command)))
+    .map((server) => server.name);
+  const why =
+    fetching.length > 0
+      ? `${fetching.join(', ')} ${fetching.length > 1 ? 'fetch their packages' : 'fetches its package'} at each run unless an earlier step restores the cache or installs it (see docs/mcp.md, "Starting fast")`
+      : 'each server starts in a sandbox of its own and lists its tools before the model is asked anything';
+  return `MCP servers took ${(ms / 1000).toFixed(1)} s to start, and the model waited for them: ${why}.`;
 }
 
 /**
