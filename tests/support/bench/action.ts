@@ -26,6 +26,7 @@ export async function completedRun(
     githubLatencyMs = 0,
     as,
     node,
+    entry,
   }: {
     inputs?: Record<string, string>;
     latencyMs?: number;
@@ -33,6 +34,8 @@ export async function completedRun(
     /** Run as this user (the hosted runner's `runner`), on this node. */
     as?: { uid: number; gid: number };
     node?: string;
+    /** Another build of the action's entry (an earlier commit's dist/index.js), to compare. */
+    entry?: string;
   } = {},
 ): Promise<{ world: World; spawnedAt: number; exitedAt: number; stdout: string }> {
   const world = await createWorld(script, { latencyMs, githubLatencyMs });
@@ -43,6 +46,7 @@ export async function completedRun(
       inputs,
       ...(as ? { as } : {}),
       ...(node ? { node } : {}),
+      ...(entry ? { entry } : {}),
       onSpawn: (child) => {
         spawnedAt = Date.now();
         child.on('exit', () => (exitedAt = Date.now()));
