@@ -10,7 +10,10 @@ const LEAVE_MS = 300;
 
 traceStep('node started, dist/index.js loaded', 0);
 const start = traced('settings and event read', readStart(process.env));
-void start.then((s) => s.eyes && traced('👀 sent (its request written)', s.eyes.sent, 0));
+start.then(
+  (s) => s.eyes && traced('👀 sent (its request written)', s.eyes.sent, 0),
+  () => undefined, // main.ts reports it
+);
 start.catch(() => undefined); // main.ts awaits it and reports the failure
 await Promise.race([start.then((s) => s.eyes?.sent), sleep(LEAVE_MS, undefined, { ref: false })]).catch(
   () => undefined,

@@ -5,7 +5,7 @@ import type { AgentOptions, DeliveryList, InboxEntry } from '../agent/options.js
 import { openWorkspace } from '../agent/workspace.js';
 import { Model, type ModelOptions } from '../model/client.js';
 import { credentialFiles } from '../sandbox/credential-files.js';
-import type { SandboxNetwork } from '../sandbox/namespaces.js';
+import type { Sandbox, SandboxNetwork } from '../sandbox/namespaces.js';
 import { threadHint } from '../github/thread/review-threads.js';
 import { runContext } from '../github/thread/run-context.js';
 import { networkFact, type Briefing, type RunFacts } from '../agent/briefing/prompt.js';
@@ -36,7 +36,7 @@ export async function agentOptions(
   // Known from the token's kind (the 👀 it came back as, a classic token's scopes): told to the model up front.
   const lockedWorkflows = (await api.access.mayChangeWorkflows()) === false;
   return {
-    sandboxReady: ready.then(({ sandbox }) => sandbox),
+    sandboxReady: sandboxOf(ready),
     task: plan.task + threadHint(threads),
     context: runContext(trigger, thread, threads, permissions),
     ...(plan.earlier ? briefingOf(plan.earlier) : {}),
@@ -81,6 +81,13 @@ export async function agentOptions(
     redaction: redactor,
     secrets,
   };
+}
+
+/** The sandbox once the tools' part is ready; a failure is the first tool call's (and the job's) to report. */
+function sandboxOf(ready: Promise<Prepared>): Promise<Sandbox | undefined> {
+  const sandbox = ready.then((prepared) => prepared.sandbox);
+  sandbox.catch(() => undefined);
+  return sandbox;
 }
 
 /** The key, or keyless auth with the job's OIDC token (each one asked of GitHub anew, masked as it comes). */
