@@ -23,9 +23,11 @@ import { measureWaits } from '../tests/support/bench/waits.js';
 import { measureHostileInputs } from '../tests/support/bench/hostile.js';
 import { measureNetworkCost } from '../tests/support/bench/network.js';
 import { measureDiscovery } from '../tests/support/bench/discovery.js';
+import { measureStart, traceText, type StartCost } from '../tests/support/bench/start.js';
 import {
   discoveryRows,
   networkRows,
+  startRows,
   renderTable,
   verdicts,
   type BenchResults,
@@ -49,6 +51,7 @@ const REPS = {
     network: 5,
     mcp: 41,
     discovery: 9,
+    start: 5,
   },
   quick: {
     firstWrite: 2,
@@ -64,6 +67,7 @@ const REPS = {
     network: 1,
     mcp: 9,
     discovery: 3,
+    start: 1,
   },
 };
 const LOOP_TURNS = [10, 100, 300];
@@ -86,6 +90,17 @@ async function step<T>(label: string, measure: () => Promise<T>): Promise<T> {
   const result = await measure();
   process.stderr.write(` ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return result;
+}
+
+/** Measure 14, its traces (the median run's of each kind) printed as it ends. */
+async function startMeasure(reps: number): Promise<StartCost> {
+  const measured = await step('14 start and end, as root and as runner', () => measureStart(reps));
+  for (const kind of measured.kinds)
+    process.stderr.write(
+      `\nbench: the start's trace, ${kind.who}${kind.mcp ? ', two local MCP servers' : ''} ` +
+        `(first model request at ${kind.firstModelMs} ms after the spawn):\n${traceText(kind.trace)}\n`,
+    );
+  return measured;
 }
 
 /** Every measure, 1 to 11, each at the reps given (`quick`: hostile inputs' smaller set). */
@@ -126,6 +141,7 @@ async function measureAll(
     network: await network(),
     mcp: await step('11 MCP servers', () => measureMcpCost(reps.mcp)),
     discovery: await step('13 allowlist discovery', () => measureDiscovery(reps.discovery)),
+    start: await startMeasure(reps.start),
   };
   for (const latency of GITHUB_LATENCIES_MS)
     results.waits.push(await step(`8 waits, GitHub ${latency} ms`, () => measureWaits(reps.waits, latency)));
@@ -141,7 +157,8 @@ async function main(): Promise<void> {
       /**
        * `network`: measure 10 alone (it reaches the npm registry, and takes a while). `discovery`: measure
        * 13 alone (the allowlist's toolchains asked before the first command). `compaction`: the
-       * 300-turn script on a compacting model, with compaction and with clearing (issue 36).
+       * 300-turn script on a compacting model, with compaction and with clearing (issue 36). `start`: 14
+       * alone (issue 37).
        */
       only: { type: 'string' },
     },
@@ -167,6 +184,10 @@ async function main(): Promise<void> {
     const measured = await step('13 allowlist discovery', () => measureDiscovery(reps.discovery));
     results = { discovery: measured };
     rows = discoveryRows(measured);
+  } else if (values.only === 'start') {
+    const measured = await startMeasure(reps.start);
+    results = { start: measured };
+    rows = startRows(measured);
   } else if (values.only === 'network') {
     const measured = await network();
     results = { network: measured };

@@ -79,6 +79,7 @@ const OWED: Record<string, string[]> = {
     'action/agent-options.ts',
     'action/deliver-work.ts',
     'action/live-checklist.ts',
+    'action/prepare.ts',
     'action/main.ts',
     'action/record.ts',
     'action/start.ts',

@@ -5,7 +5,7 @@ import type { AgentOptions, DeliveryList, InboxEntry } from '../agent/options.js
 import { openWorkspace } from '../agent/workspace.js';
 import { Model, type ModelOptions } from '../model/client.js';
 import { credentialFiles } from '../sandbox/credential-files.js';
-import type { SandboxNetwork } from '../sandbox/namespaces.js';
+import type { Sandbox, SandboxNetwork } from '../sandbox/namespaces.js';
 import { threadHint } from '../github/thread/review-threads.js';
 import { runContext } from '../github/thread/run-context.js';
 import { networkFact, type Briefing, type RunFacts } from '../agent/briefing/prompt.js';
@@ -13,13 +13,16 @@ import type { VerifySettings } from '../agent/verify.js';
 import type { ForkHead, WorkPlan } from '../github/work-plan.js';
 import { addSecret, githubIdToken, log } from '../runner/output.js';
 import type { Settings } from '../settings/settings.js';
-import type { JobRequest, Prepared } from './prepare.js';
+import type { JobRequest, Prepared, Started } from './prepare.js';
+import { SANDBOX_NETWORKS } from '../settings/parse.js';
 import { RepositoryReading } from '../github/reading/reader.js';
 
 /** The agent's whole brief for this run: task, context, model, limits, and who watches it. */
 export async function agentOptions(
   { settings, trigger, api, signal, redactor }: JobRequest,
-  { plan, sandbox, thread, threads, permissions, instructions, view, mcp, secrets, outputSchema }: Prepared,
+  { plan, thread, threads, permissions, instructions, view, mcp, secrets, outputSchema }: Started,
+  /** The run with its tools' part, which the first tool call waits for (not the first model request). */
+  ready: Promise<Prepared>,
   watch: {
     observers: AgentObserver[];
     inbox: () => InboxEntry[];
@@ -33,7 +36,7 @@ export async function agentOptions(
   // Known from the token's kind (the 👀 it came back as, a classic token's scopes): told to the model up front.
   const lockedWorkflows = (await api.access.mayChangeWorkflows()) === false;
   return {
-    ...(sandbox ? { sandbox } : {}),
+    sandboxReady: sandboxOf(ready),
     task: plan.task + threadHint(threads),
     context: runContext(trigger, thread, threads, permissions),
     ...(plan.earlier ? briefingOf(plan.earlier) : {}),
@@ -45,7 +48,11 @@ export async function agentOptions(
     github: new RepositoryReading(api, settings.serverUrl),
     ...(mcp ? { outside: mcp } : {}),
     facts: {
-      ...runFacts(settings, plan, sandbox?.config.network),
+      ...runFacts(
+        settings,
+        plan,
+        settings.inputs.sandbox === 'off' ? undefined : SANDBOX_NETWORKS[inputs.tool_network],
+      ),
       ...(lockedWorkflows ? { workflowFiles: 'locked' as const } : {}),
     },
     hiddenFiles: credentialFiles(process.env),
@@ -74,6 +81,13 @@ export async function agentOptions(
     redaction: redactor,
     secrets,
   };
+}
+
+/** The sandbox once the tools' part is ready; a failure is the first tool call's (and the job's) to report. */
+function sandboxOf(ready: Promise<Prepared>): Promise<Sandbox | undefined> {
+  const sandbox = ready.then((prepared) => prepared.sandbox);
+  sandbox.catch(() => undefined);
+  return sandbox;
 }
 
 /** The key, or keyless auth with the job's OIDC token (each one asked of GitHub anew, masked as it comes). */

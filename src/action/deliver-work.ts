@@ -14,6 +14,7 @@ import { errorSentence } from '../text/error-sentence.js';
 import { redactAndCut } from '../text/redact.js';
 import type { LiveChecklist } from '../github/checklist/live.js';
 import type { JobRequest, Prepared } from './prepare.js';
+import { traced } from '../runner/trace.js';
 
 /**
  * Delivers the work. A delivery that failed outright turns the run into a failure, but keeps everything the
@@ -31,17 +32,20 @@ export async function deliverWork(
   const { delivery, error } = await deliverSafely(async () => {
     // Every tool process is gone (the sandbox is closed); what the model configured goes too, before our
     // git stages anything (staging a nested repository reads its refs).
-    await prepared.guard.putRight();
+    await traced("workspace's git directories put right", prepared.guard.putRight());
     // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     if (plan.kind === 'plan') return {};
     if (plan.kind === 'fork' && plan.fork.delivery === 'review')
       return await deliverForkReview(forkReviewOf(request, { ...prepared, plan }, agentResult, checklist));
     const mayChangeWorkflows = await request.api.access.mayChangeWorkflows();
-    const delivered = await session.land({
-      ...deliveryOf(request, prepared, agentResult, checklist),
-      ...(mayChangeWorkflows === undefined ? {} : { mayChangeWorkflows }),
-    });
-    await handBack(prepared);
+    const delivered = await traced(
+      'landed (commit, push, pull request)',
+      session.land({
+        ...deliveryOf(request, prepared, agentResult, checklist),
+        ...(mayChangeWorkflows === undefined ? {} : { mayChangeWorkflows }),
+      }),
+    );
+    await traced('commit handed back to the workspace', handBack(prepared));
     if (plan.kind === 'fork' && delivered.pr) await pointToSuccessor(request, plan, delivered.pr.number);
     return delivered;
   });

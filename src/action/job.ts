@@ -12,9 +12,11 @@ import { agentOptions } from './agent-options.js';
 import { deliverWork } from './deliver-work.js';
 import { DeliverySession } from '../delivery/session.js';
 import { openChecklist } from './live-checklist.js';
-import { prepare, type JobRequest } from './prepare.js';
+import { prepare, type JobRequest, type Prepared } from './prepare.js';
 import { recordDelivery, recordForSummary } from './record.js';
 import { isolationOf } from './tool-sandbox.js';
+import { traced, traceStep } from '../runner/trace.js';
+import type { AgentObserver } from '../agent/events.js';
 
 export type JobOutcome =
   | {
@@ -34,31 +36,45 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   const { settings, trigger, api } = request;
   // Asked while the run is prepared: the model's environment note and delivery both need it.
   void api.access.mayChangeWorkflows();
-  const prepared = await prepare(request);
-  if ('decline' in prepared) {
-    await answer(api, trigger, `todo-agent did not start: ${prepared.decline}.`);
-    return { status: 'skipped', declined: prepared.decline };
+  const started = await traced('started (thread, plan, instructions)', prepare(request));
+  if ('decline' in started) {
+    await answer(api, trigger, `todo-agent did not start: ${started.decline}.`);
+    return { status: 'skipped', declined: started.decline };
   }
-  const checklist = await openChecklist(
-    {
-      settings,
-      issueNumber: trigger.issueNumber,
-      api,
-      sandbox: isolationOf(prepared.sandbox),
-      ...(prepared.mcp ? { mcp: prepared.mcp.summary } : {}),
-    },
-    prepared.plan,
+  // The tools' part comes beside the first model request; the first tool call waits for it (tools-ready.ts).
+  const ready: Promise<Prepared> = started.tools.then((tools) => ({ ...started, ...tools }));
+  ready.catch(() => undefined);
+  const checklist = await traced(
+    'checklist opened',
+    openChecklist(
+      {
+        settings,
+        issueNumber: trigger.issueNumber,
+        api,
+        ...(started.mcp ? { mcp: started.mcp.summary } : {}),
+      },
+      started.plan,
+    ),
+  );
+  // The footer names the isolation once the sandbox is built: it rides along with the next write.
+  ready.then(
+    ({ sandbox }) => checklist.later({ sandbox: isolationOf(sandbox) }),
+    () => undefined,
   );
   // The delivery, opened before the loop: the model's last look previews it, and it may claim the branch then.
-  const session = new DeliverySession({
-    git: prepared.git,
-    api,
-    branch: prepared.plan.branch,
-    startSha: prepared.startSha,
-    // A fork's pull request is answered with a review: no branch is claimed for it.
-    signed: settings.inputs.signed_commits && prepared.plan.kind !== 'fork',
-    continuesBranch: prepared.plan.continuesBranch,
-  });
+  const session = ready.then(
+    (prepared) =>
+      new DeliverySession({
+        git: prepared.git,
+        api,
+        branch: prepared.plan.branch,
+        startSha: prepared.startSha,
+        // A fork's pull request is answered with a review: no branch is claimed for it.
+        signed: settings.inputs.signed_commits && prepared.plan.kind !== 'fork',
+        continuesBranch: prepared.plan.continuesBranch,
+      }),
+  );
+  session.catch(() => undefined);
   try {
     const summary = new RunSummary();
     const { record } = request;
@@ -67,45 +83,79 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       summary.observer,
       logObserver(),
       ...(record ? [record.observer] : []),
+      traceObserver(),
     ];
     // A plan delivers nothing, so its model is shown no last look.
-    const review = prepared.plan.kind === 'plan' ? undefined : () => session.preview();
-    const changedFiles = review && (() => session.changedFiles());
-    const options = await agentOptions(request, prepared, {
-      observers,
-      inbox: checklist.inbox,
-      review,
-      ...(changedFiles ? { changedFiles } : {}),
-    });
+    const review = started.plan.kind === 'plan' ? undefined : async () => (await session).preview();
+    const changedFiles = review && (async () => (await session).changedFiles());
+    const options = await traced(
+      "agent's options",
+      agentOptions(request, started, ready, {
+        observers,
+        inbox: checklist.inbox,
+        review,
+        ...(changedFiles ? { changedFiles } : {}),
+      }),
+    );
     // The servers go first (each is stopped, then killed with everything it started), then the sandbox.
-    const agentResult = await runAgent(options).finally(async () => await prepared.runtime.close());
+    const agentResult = await runAgent(options).finally(
+      async () => await traced('tools closed (servers, sandbox)', closeTools(ready)),
+    );
+    const prepared = await ready;
     checklist.hold();
-    const { result, delivery } = await deliverWork(request, prepared, agentResult, checklist, session);
+    const { result, delivery } = await traced(
+      'work delivered',
+      deliverWork(request, prepared, agentResult, checklist, await session),
+    );
     // A claim the delivery never reached (it broke off before landing) goes now.
-    await session.abandon();
+    await traced('branch claim settled', (await session).abandon());
     const failedDelivery = result.status !== agentResult.status ? result.reason : undefined;
     await recordDelivery(record, prepared, delivery, failedDelivery);
     const step = stepOutcome(result, delivery);
     // The record's last line says what the step's outputs say.
     record?.result({ status: step.status, reason: step.failure ?? result.reason });
     // The reaction that says how it ended goes beside the final checklist write (a round trip fewer).
-    const [body] = await Promise.all([
-      checklist.finish(result, delivery, record && basename(record.path), step.status),
-      request.onDelivered?.(result.status, delivery),
-    ]);
-    await summary.write(body, await recordForSummary(record), api.reads);
+    const [body] = await traced(
+      'checklist finished, reaction',
+      Promise.all([
+        checklist.finish(result, delivery, record && basename(record.path), step.status),
+        request.onDelivered?.(result.status, delivery),
+      ]),
+    );
+    await traced('job summary written', summary.write(body, await recordForSummary(record), api.reads));
     const pushed = delivery.pushedBranch;
     return { ...step, result, delivery, ...(pushed ? { branch: pushed } : {}) };
   } catch (error) {
-    await session.abandon();
+    await (await session.catch(() => undefined))?.abandon();
     await checklist.fail(error);
     throw error;
   } finally {
     // A throw anywhere before delivery put them right: do it now, once no tool is left.
-    await prepared.runtime.close();
-    await prepared.guard.finish();
-    await prepared.snapshot.remove();
+    await closeTools(ready);
+    const prepared = await ready.catch(() => undefined);
+    // Puts right what nobody did, then removes our own git directory (or leaves it to the post step when
+    // putting right failed). Without the tools' part, no tool ran and the post step was told nothing: ours.
+    if (prepared) await traced("workspace's git directories finished", prepared.guard.finish());
+    else await traced('own git directory removed', started.ownDir.remove());
+    await traced('trusted snapshot removed', started.snapshot.remove());
   }
+}
+
+/** Closes the tools' runtime once it is up (a tools' part that failed left nothing open). */
+async function closeTools(ready: Promise<Prepared>): Promise<void> {
+  await (await ready.catch(() => undefined))?.runtime.close();
+}
+
+/** Marks the first model request and the last answer in the run's trace (src/runner/trace.ts). */
+function traceObserver(): AgentObserver {
+  let asked = false;
+  return (event) => {
+    if (event.type === 'request' && !asked) {
+      asked = true;
+      traceStep('first model request sent');
+    }
+    if (event.type === 'end') traceStep('the agent ended (last model answer read)');
+  };
 }
 
 /**

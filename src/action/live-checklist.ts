@@ -21,7 +21,7 @@ export async function openChecklist(
     api,
     sandbox,
     mcp,
-  }: { settings: Settings; issueNumber: number; api: GitHubApi; sandbox: string; mcp?: string },
+  }: { settings: Settings; issueNumber: number; api: GitHubApi; sandbox?: string; mcp?: string },
   plan: WorkPlan,
 ): Promise<LiveChecklist> {
   return new LiveChecklist({
@@ -31,7 +31,7 @@ export async function openChecklist(
     initial: {
       task: headline(plan),
       runUrl: settings.runUrl,
-      sandbox,
+      ...(sandbox ? { sandbox } : {}),
       ...(mcp ? { mcp } : {}),
       trigger: settings.inputs.trigger,
       resume: {

@@ -22,6 +22,7 @@ import type { JobOutcome } from './job.js';
 import type { Delivery } from '../delivery/deliver.js';
 import { readThread } from './thread-reads.js';
 import { addSecret, log, setFailed, setOutput } from '../runner/output.js';
+import { traced, traceLines } from '../runner/trace.js';
 import { structuredOutputFailure, structuredOutputJson } from '../runner/summary.js';
 import { redactor } from '../text/redact.js';
 import { secretValues, type Settings } from '../settings/settings.js';
@@ -63,11 +64,11 @@ export async function run(start: Promise<Start>): Promise<void> {
     const running = trigger.kind === 'run' && trigger.request.kind !== 'cancel';
     const reads = running ? readThread(api, trigger) : undefined;
     const queue = running ? lookAhead(api, settings) : undefined;
-    const job = import('./job.js');
+    const job = traced("the job's code loaded", import('./job.js'));
     job.catch(() => undefined);
     record = startRecord(settings, trigger);
     acknowledged = { api, trigger };
-    const run = await gate(api, trigger, settings);
+    const run = await traced('gate (who asked may run it)', gate(api, trigger, settings));
     if (typeof run === 'string') {
       record?.result({ status: run });
       setOutputs(run);
@@ -83,7 +84,10 @@ export async function run(start: Promise<Start>): Promise<void> {
     }
     const controller = cancelOnSignals();
     // Requests on one thread run one at a time, in order (wait-turn.ts); `/agent cancel` above never waits.
-    const turn = await waitTurn({ api, trigger: run, settings, signal: controller.signal, record, queue });
+    const turn = await traced(
+      'waited our turn',
+      waitTurn({ api, trigger: run, settings, signal: controller.signal, record, queue }),
+    );
     if (turn === 'cancelled') {
       record?.result({ status: 'cancelled', reason: 'the run was cancelled while it waited its turn' });
       setOutputs('cancelled');
@@ -114,9 +118,10 @@ export async function run(start: Promise<Start>): Promise<void> {
     setOutputs('failed');
     setFailed(`todo-agent failed: ${errorSentence(error)}`);
   } finally {
-    await record
-      ?.close()
-      .catch((error: unknown) => log.warning(`the run record is incomplete: ${errorSentence(error)}`));
+    await traced('run record closed', record?.close() ?? Promise.resolve()).catch((error: unknown) =>
+      log.warning(`the run record is incomplete: ${errorSentence(error)}`),
+    );
+    for (const line of traceLines()) log.debug(line);
   }
 }
 

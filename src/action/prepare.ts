@@ -23,20 +23,21 @@ import type { RunTrigger } from '../github/trigger.js';
 import { planWork, type WorkPlan } from '../github/work-plan.js';
 import { errorSentence } from '../text/error-sentence.js';
 import type { Settings } from '../settings/settings.js';
-import { log, saveState } from '../runner/output.js';
+import { addSecret, log, saveState } from '../runner/output.js';
 import { readThread, type ThreadReads } from './thread-reads.js';
 import { startSandbox } from './tool-sandbox.js';
 import type { ToolRuntime } from '../runtime/tool-runtime.js';
 import type { RunRecord } from '../record/run-record.js';
 import { threadView, type ThreadView } from './thread-view.js';
 import type { McpServers } from '../mcp/servers.js';
-import { isLocal, parseMcpConfig, type McpServersSetting } from '../settings/mcp-servers.js';
+import type { McpServersSetting } from '../settings/mcp-servers.js';
+import { mayStartLocalServers, slowStart } from '../mcp/start-cost.js';
 import { loadOutputSchema } from '../settings/output-schema.js';
 import type { OutputSchema } from '../model/output-schema.js';
 import type { GateOptions } from '../network/gate.js';
 import { Snapshot } from '../git/snapshot.js';
 import path from 'node:path';
-import { addSecret } from '../runner/output.js';
+import { traced } from '../runner/trace.js';
 
 export interface JobRequest {
   settings: Settings;
@@ -84,8 +85,21 @@ export interface Prepared {
   snapshot: Snapshot;
 }
 
-/** Prepares the run, or says why it cannot start; a throw is answered on the issue before it goes on. */
-export async function prepare(request: JobRequest): Promise<Prepared | { decline: string }> {
+/** What the tools need and the first model request does not: made ready beside that request. */
+export type ToolsPart = Pick<Prepared, 'git' | 'runtime' | 'sandbox' | 'startSha' | 'guard'>;
+
+/**
+ * A run whose first model request may go: what the model reads, and the tools' part on its way (the sandbox,
+ * our git directory filled, the post step told, the toolchains asked). A run with MCP servers has it ready
+ * already: their tools are in the first request, and a local server is code the tools' sandbox runs.
+ */
+export type Started = Omit<Prepared, keyof ToolsPart> & { tools: Promise<ToolsPart> };
+
+/**
+ * Prepares the run up to its first model request, or says why it cannot start; a throw is answered on the
+ * issue before it goes on. A failure of the tools' part (`tools`) leaves nothing of it open.
+ */
+export async function prepare(request: JobRequest): Promise<Started | { decline: string }> {
   let ownDir: OwnGitDir | undefined;
   let snapshot: Snapshot | undefined;
   // The toolchains are asked once the run's secrets (the MCP configuration's too) and the snapshot are known.
@@ -96,6 +110,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
     notAsked = reject;
   });
   toolchains.catch(() => undefined);
+  let tools: Promise<ToolsPart> | undefined;
   const prepared = beforeStart(request, async () => {
     const { settings, trigger, api } = request;
     const options = gitOptions(request);
@@ -107,25 +122,31 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
     // The workspace and our git directory are made ready while GitHub answers the reads, and the sandbox
     // starts beside the plan's git work (it needs only our directory's path, to hide it).
     const local = (async () => {
-      const removed = await dropPersistedCredentials(git);
+      const removed = await traced("checkout's credentials dropped", dropPersistedCredentials(git));
       if (removed > 0)
         log.info(`Removed ${removed} persisted credential(s) from the workspace's git configuration.`);
       // Made before the sandbox, so that the tools never see it.
-      ownDir = await reserveGitDir(process.env);
+      ownDir = await traced('own git directory reserved', reserveGitDir(process.env));
       // The workspace as the job handed it to us, before any branch is checked out or any tool runs.
-      snapshot = await Snapshot.take({
-        workspace: settings.workspace,
-        kind: 'git',
-        copy: await mayStartLocalServers(settings.mcp, git),
-        env: childEnv(process.env, request.secrets),
-        ...(process.env.RUNNER_TEMP ? { parent: process.env.RUNNER_TEMP } : {}),
-      });
+      snapshot = await traced(
+        'trusted snapshot taken',
+        Snapshot.take({
+          workspace: settings.workspace,
+          kind: 'git',
+          copy: await mayStartLocalServers(settings.mcp, git),
+          env: childEnv(process.env, request.secrets),
+          ...(process.env.RUNNER_TEMP ? { parent: process.env.RUNNER_TEMP } : {}),
+        }),
+      );
       // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
-      return { dir: ownDir, checkoutSha: await git.head() };
+      return { dir: ownDir, checkoutSha: await traced('checkout HEAD read', git.head()) };
     })();
     const access = trigger.request.kind === 'plan' ? 'read-only' : 'read-write';
     const runtimeReady = local.then(({ dir }) =>
-      startSandbox(settings, access, [dir.path], request.secrets, toolchains, packageHosts),
+      traced(
+        'sandbox and gate opened',
+        startSandbox(settings, access, [dir.path], request.secrets, toolchains, packageHosts),
+      ),
     );
     runtimeReady.catch(() => undefined); // awaited below, or closed on the way out
     try {
@@ -136,20 +157,26 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
           reads.comments,
           reads.threads,
           reads.thread,
-          reads.permissions,
+          traced("thread's authors' permissions read", reads.permissions),
         ]);
-      const outcome = await planWork({
-        trigger,
-        thread: allComments,
-        api,
-        git,
-        runId: settings.runId,
-        branchPrefix: settings.inputs.branch_prefix,
-        baseBranch: settings.inputs.base_branch || defaultBranch,
-        defaultBranch,
-        sandboxed: settings.inputs.sandbox === 'on',
-        forkDelivery: settings.inputs.fork_delivery,
-      });
+      // The start's copy for local MCP servers (src/git/snapshot.ts) is done before a branch is checked out;
+      // the sandbox is built beside it.
+      await traced("trusted snapshot's copy done", snapshot!.copyDone());
+      const outcome = await traced(
+        'work planned (branch, base)',
+        planWork({
+          trigger,
+          thread: allComments,
+          api,
+          git,
+          runId: settings.runId,
+          branchPrefix: settings.inputs.branch_prefix,
+          baseBranch: settings.inputs.base_branch || defaultBranch,
+          defaultBranch,
+          sandboxed: settings.inputs.sandbox === 'on',
+          forkDelivery: settings.inputs.fork_delivery,
+        }),
+      );
       if ('decline' in outcome) {
         await closeRuntime(runtimeReady);
         await dir.remove();
@@ -172,49 +199,67 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       // CLAUDE.md and its kind, and an MCP configuration file, as the base branch has them: origin's tip of
       // the base when the checkout has it, else the commit the workflow checked out. Never the working tree,
       // which the model edits.
-      const base = (await git.remoteTip(outcome.plan.base)) ?? checkoutSha;
+      const base = (await traced("base's tip read", git.remoteTip(outcome.plan.base))) ?? checkoutSha;
       const trusted = snapshot!;
       trusted.setBase({ gitDir: path.join(settings.workspace, '.git'), commit: base });
       const readBase = (file: string) => trusted.committed(file);
-      const instructions = await loadInstructions(readBase);
+      const instructions = await traced('instructions read', loadInstructions(readBase));
       const mcpConfig = settings.mcp && (await loadMcpConfig(settings.mcp, readBase));
       const outputSchema = settings.outputSchema && (await loadOutputSchema(settings.outputSchema, readBase));
-      const config = await saveConfig(settings.workspace, dir.path);
-      const started = performance.now();
-      const own = await dir.adopt(git, options);
-      log.info(`Own git directory ready in ${Math.round(performance.now() - started)} ms.`);
-      // From now on the base commit's files come from our own directory, which no tool can reach.
-      trusted.setBase({ gitDir: dir.path, commit: base });
-      const startSha = await own.head();
-      const runtime = await runtimeReady;
-      const { sandbox } = runtime;
-      const viewed = await view;
-      // Last, once nothing here can fail: told to the post step only when the tools are about to run (an MCP
-      // server is code the tools' sandbox runs, so it starts after).
-      const guard = guardOf(settings.workspace, dir, own, config, sandbox, request.record);
+      const viewed = await traced("waited for the thread's pictures and references", view);
       const secrets = [...request.secrets, ...(mcpConfig?.secrets ?? [])];
-      askWith({ env: childEnv(process.env, secrets), projectFiles: await trusted.projectFiles() });
-      const mcp = mcpConfig && (await startMcp(mcpConfig, settings, runtime, secrets, trusted));
+      // Beside the first model request: nothing of it is needed before the first tool call.
+      tools = traced(
+        "tools' part ready (own git directory, sandbox, post step told)",
+        (async (): Promise<ToolsPart> => {
+          const config = await traced(
+            "workspace's git config saved",
+            saveConfig(settings.workspace, dir.path),
+          );
+          const started = performance.now();
+          const own = await traced('own git directory filled', dir.adopt(git, options));
+          log.info(`Own git directory ready in ${Math.round(performance.now() - started)} ms.`);
+          // From now on the base commit's files come from our own directory, which no tool can reach.
+          trusted.setBase({ gitDir: dir.path, commit: base });
+          const startSha = await own.head();
+          const runtime = await traced('waited for the sandbox', runtimeReady);
+          const { sandbox } = runtime;
+          // Last, once nothing here can fail: told to the post step only when the tools are about to run (an
+          // MCP server is code the tools' sandbox runs, so it starts after).
+          const projectFiles = await traced('project files listed', trusted.projectFiles());
+          const guard = guardOf(settings.workspace, dir, own, config, sandbox, request.record);
+          askWith({ env: childEnv(process.env, secrets), projectFiles });
+          return { git: own, startSha, runtime, sandbox, guard };
+        })().catch(async (error: unknown) => {
+          notAsked(error);
+          await closeRuntime(runtimeReady);
+          throw error;
+        }),
+      );
+      tools.catch(() => undefined); // the job awaits it
+      const mcp =
+        mcpConfig &&
+        (await traced(
+          'MCP servers started',
+          tools.then(({ runtime }) => startMcp(mcpConfig, settings, runtime, secrets, trusted)),
+        ));
       return {
         ...(mcp ? { mcp } : {}),
         ...(outputSchema ? { outputSchema } : {}),
         secrets,
         snapshot: trusted,
-        git: own,
         ownDir: dir,
         plan: outcome.plan,
         thread,
         threads,
         permissions,
         instructions,
-        sandbox,
-        runtime,
-        startSha,
-        guard,
         view: viewed,
+        tools,
       };
     } catch (error) {
       notAsked(error);
+      await tools?.catch(() => undefined);
       await closeRuntime(runtimeReady);
       throw error;
     }
@@ -246,27 +291,6 @@ async function loadMcpConfig(
   return config;
 }
 
-/**
- * A run whose MCP servers may include a local one: inline, as configured; in a file, as the commit the
- * workflow checked out has it, read before any checkout (the base branch's, read later, is that commit or
- * one near it). A file that cannot be read as a configuration counts as one with a local server; a local
- * server configured after all but not foreseen here runs with the base commit's files alone.
- */
-export async function mayStartLocalServers(
-  setting: McpServersSetting | undefined,
-  git: GitRepo,
-): Promise<boolean> {
-  if (!setting) return false;
-  if (setting.kind === 'inline') return setting.config.servers.some(isLocal);
-  const text = await git.fileAt('HEAD', setting.path).catch(() => undefined);
-  if (text === undefined) return false;
-  try {
-    return parseMcpConfig(text, setting.path, process.env).servers.some(isLocal);
-  } catch {
-    return true;
-  }
-}
-
 /** Starts the servers (the SDK loads only for a run that has some); says in the log how each fared. */
 async function startMcp(
   config: Awaited<ReturnType<typeof loadMcpConfig>>,
@@ -282,7 +306,10 @@ async function startMcp(
     timeoutMs: settings.inputs.mcp_timeout * 1000,
     warn: log.warning,
   });
-  log.info(`MCP servers ready in ${Math.round(performance.now() - started)} ms: ${servers.summary}.`);
+  const ms = Math.round(performance.now() - started);
+  log.info(`MCP servers ready in ${ms} ms: ${servers.summary}.`);
+  const slow = slowStart(ms, config);
+  if (slow) log.warning(slow);
   return servers;
 }
 

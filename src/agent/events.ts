@@ -58,23 +58,43 @@ export function refusedHosts(tally: ReadonlyMap<string, RefusedHost>): RefusedHo
   return [...tally.values()].sort((a, b) => b.count - a.count || a.host.localeCompare(b.host));
 }
 
+/** Tells every observer of `event`: one that throws (a log, a comment) never stops the work it watches. */
+export function tellAll(observers: readonly AgentObserver[] | undefined, event: AgentEvent): void {
+  for (const observer of observers ?? []) {
+    try {
+      observer(event);
+    } catch {
+      // Rendering is best effort; the result still carries everything.
+    }
+  }
+}
+
 /**
  * Tells `emit` of each refusal of the sandbox's network gate while a run goes, and counts them; `stop` ends
  * the watch and gives the result's part.
  */
 export function watchRefusals(
-  network: ToolNetwork | undefined,
+  network: ToolNetwork | undefined | Promise<ToolNetwork | undefined>,
   emit: AgentObserver,
   turn: () => number,
 ): { stop(): Pick<AgentResult, 'refusedHosts'> } {
   const tally = new Map<string, RefusedHost>();
-  const unwatch = network?.watch(({ host, port, reason, allow }) => {
-    const allowing = allow ? { allow } : {};
-    countRefusal(tally, { host, port, ...allowing });
-    emit({ type: 'network_refused', turn: turn(), host, port, reason, ...allowing });
-  });
+  let stopped = false;
+  let unwatch: (() => void) | undefined;
+  const watch = (found: ToolNetwork | undefined) => {
+    if (stopped) return;
+    unwatch = found?.watch(({ host, port, reason, allow }) => {
+      const allowing = allow ? { allow } : {};
+      countRefusal(tally, { host, port, ...allowing });
+      emit({ type: 'network_refused', turn: turn(), host, port, reason, ...allowing });
+    });
+  };
+  // A sandbox still being built: its network is watched once it is (no command runs before).
+  if (network instanceof Promise) network.then(watch, () => undefined);
+  else watch(network);
   return {
     stop() {
+      stopped = true;
       unwatch?.();
       return tally.size > 0 ? { refusedHosts: refusedHosts(tally) } : {};
     },

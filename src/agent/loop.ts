@@ -4,6 +4,7 @@ import { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS } from './defaults.js';
 import { childEnv } from '../sandbox/child-env.js';
 import { ContextKeeper } from './context/keeper.js';
 import {
+  tellAll,
   watchRefusals,
   type AgentObserver,
   type AgentResult,
@@ -20,6 +21,7 @@ import { offerHelpers, toolShape, type Helpers } from './helpers/helpers.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
 import type { ToolContext } from './tools/types.js';
 import { pictureBlocks } from './pictures.js';
+import { toolNetwork, toolsReady } from './tools-ready.js';
 import { failureMessage, VerifyGate, withFixItem } from './verify.js';
 import { addUsage, hasText, observedBlock, toolResult, Transcript, usageOf } from './turn.js';
 import { finalAnswer } from './final-answer.js';
@@ -83,6 +85,8 @@ class Run {
   readonly maintainerWords: string[] = [];
   /** Compaction on the server, or clearing, between two requests (context/keeper.ts). */
   readonly keeper: ContextKeeper;
+  /** Waits, once, for the tools' sandbox if it is still being built (tools-ready.ts). */
+  readonly toolsReady: () => Promise<void>;
 
   constructor(readonly options: AgentOptions) {
     this.todos = new TodoManager(options.resumedTodos ?? [], options.helper?.session ?? MAIN_SESSION);
@@ -114,10 +118,11 @@ class Run {
     this.transcript = new Transcript(this.firstText, pictureBlocks(options.pictures ?? []));
     this.picturesToCount = (options.pictures ?? []).some((picture) => picture.image);
     this.refusals = watchRefusals(
-      options.sandbox?.network,
+      toolNetwork(options),
       (event) => this.emit(event),
       () => this.turn,
     );
+    this.toolsReady = toolsReady(options, this.context);
     this.keeper = new ContextKeeper(this);
   }
 
@@ -205,6 +210,7 @@ class Run {
   async runTools(response: Message, skipLast = false): Promise<ContentBlockParam[]> {
     const calls = response.content.filter((block) => block.type === 'tool_use');
     const results: ContentBlockParam[] = [];
+    await this.toolsReady();
     const runCall = (index: number) =>
       this.toolbox.run(calls[index]!.name, calls[index]!.input, this.context);
     const helpers = this.helpers?.batch(skipLast ? calls.slice(0, -1) : calls, runCall);
@@ -280,7 +286,7 @@ class Run {
       return { content: [this.nudge('review', review)] };
     }
     if (!this.verify) return { end: 'completed', reason: 'every todo item is completed' };
-    const report = await this.verify.run();
+    const report = await this.toolsReady().then(() => this.verify!.run());
     this.emit({ type: 'verify', turn: this.turn, report });
     const ending = verifyEnding(report, lastChance || this.verify.exhausted);
     if (ending) return ending;
@@ -387,14 +393,5 @@ class Run {
     return result;
   }
 
-  /** An observer that throws (a log, a comment) must never stop the work it is watching. */
-  emit: AgentObserver = (event) => {
-    for (const observer of this.options.observers ?? []) {
-      try {
-        observer(event);
-      } catch {
-        // Rendering is best effort; the result still carries everything.
-      }
-    }
-  };
+  emit: AgentObserver = (event) => tellAll(this.options.observers, event);
 }

@@ -29,6 +29,12 @@ export interface AgentOptions extends Briefing {
   secrets?: string[];
   /** Where bash commands run (sandbox-setup.ts); absent, they run directly. */
   sandbox?: Sandbox;
+  /**
+   * Instead of `sandbox`: the sandbox while it is still being built, with whatever else the tools need (the
+   * action's own git directory). The loop asks the model without waiting for it and waits for it before its
+   * first tool call or check (tools-ready.ts); a rejection fails the run. Undefined: no sandbox.
+   */
+  sandboxReady?: Promise<Sandbox | undefined>;
   /** Stop as incomplete once the estimated cost passes this many USD. */
   maxCostUsd?: number;
   /**

@@ -25,6 +25,8 @@ function printGroup(name: string, lines: readonly string[]): void {
 export const log = {
   info: (message: string): void => core.info(inertCommands(logLine(message))),
   warning: (message: string): void => core.warning(logLine(message)),
+  /** A line the log shows only with step debug on (the start's trace). */
+  debug: (message: string): void => core.debug(logLine(message)),
   startGroup: (name: string): void => {
     groupOpen = true;
     core.startGroup(logLine(name));

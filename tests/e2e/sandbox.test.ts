@@ -163,8 +163,12 @@ describe('a prompt-injected model in the sandbox', () => {
     expect(model.violations).toEqual([]);
     expect(model.remaining()).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`Sandbox ready in \\d+ ms \\(isolation: ${ISOLATION}\\)`));
-    // The checklist says it too, from its first version on.
-    expect(world.botComments()[0]!.versions[0]).toContain(`sandbox: ${ISOLATION}</sub>`);
+    // The checklist says it too, once the sandbox is built (its first version goes beside the first model
+    // request, before that: issue 37), and in every version after.
+    const versions = world.botComments()[0]!.versions;
+    const named = versions.findIndex((body) => body.includes(`sandbox: ${ISOLATION}</sub>`));
+    expect(named).toBeGreaterThan(-1);
+    expect(versions.slice(named).every((body) => body.includes(`sandbox: ${ISOLATION}</sub>`))).toBe(true);
     expect(run.stdout).toMatch(/Removed 2 persisted credential/);
     // The attacks ran (their results reached the model), and found nothing.
     const toModel = JSON.stringify(model.requests.map((request) => request.body));

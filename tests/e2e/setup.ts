@@ -55,7 +55,7 @@ export const KEY = 'sk-ant-e2e-key-00000000000000000000000001';
 
 type RunOptions = Pick<
   RunActionOptions,
-  'inputs' | 'env' | 'onSpawn' | 'runId' | 'as' | 'bindMounts' | 'node' | 'postOf' | 'nodeArgs'
+  'inputs' | 'env' | 'onSpawn' | 'runId' | 'as' | 'bindMounts' | 'node' | 'postOf' | 'nodeArgs' | 'entry'
 >;
 
 export interface World {
@@ -175,6 +175,7 @@ export async function createWorld(
       ...(how.node ? { node: how.node } : {}),
       ...(how.postOf ? { postOf: how.postOf } : {}),
       ...(how.nodeArgs ? { nodeArgs: how.nodeArgs } : {}),
+      ...(how.entry ? { entry: how.entry } : {}),
     });
   return {
     sandbox,
@@ -184,7 +185,10 @@ export async function createWorld(
       await Promise.all([github.close(), model.close()]);
       await sandbox.cleanup();
     },
-    async trigger(body, { inputs, env, onSpawn, runId, as, bindMounts, node, nodeArgs, ...event } = {}) {
+    async trigger(
+      body,
+      { inputs, env, onSpawn, runId, as, bindMounts, node, nodeArgs, entry, ...event } = {},
+    ) {
       await freshCheckout();
       const user = event.user ?? 'maintainer';
       const comment = github.addComment(event.issueNumber ?? 1, user, body);
@@ -204,6 +208,7 @@ export async function createWorld(
         bindMounts,
         node,
         nodeArgs,
+        entry,
       });
     },
     async runEvent(eventName, event, { mergeOf, ...rest } = {}) {

@@ -9,6 +9,7 @@ import type { ToolOutcome } from '../tools/index.js';
 import { estimateCost } from '../../model/catalogue.js';
 import { emptyUsage, type Usage } from '../../model/usage.js';
 import { helperAnswer, helperTask } from './brief.js';
+import type { Sandbox } from '../../sandbox/namespaces.js';
 import { ReadOnlySandbox } from './sandbox.js';
 import { Slots } from './slots.js';
 import { taskTool, type taskInput, type TaskInput } from './task-tool.js';
@@ -23,6 +24,8 @@ export interface HelperParent {
   readonly todos: { readonly current: { id: string } | undefined };
   /** The parent's own requests: their tokens. */
   readonly transcript: { readonly usage: Usage };
+  /** The parent's tools' sandbox, once built (a helper starts only from a tool call, after it is). */
+  readonly context: { readonly sandbox?: Sandbox | undefined };
 }
 
 type RunAgent = (options: AgentOptions) => Promise<AgentResult>;
@@ -42,7 +45,7 @@ export class Helpers {
   readonly #slots: Slots;
   /** Each helper's usage so far, by session. */
   readonly #ledger = new Map<string, Usage>();
-  readonly #sandbox: ReadOnlySandbox;
+  #sandbox: ReadOnlySandbox | undefined;
   #started = 0;
 
   constructor(
@@ -52,7 +55,6 @@ export class Helpers {
   ) {
     const limits = options.tasks!;
     this.#slots = new Slots(limits.maxParallel);
-    this.#sandbox = new ReadOnlySandbox(options.sandbox);
     this.tool = taskTool((input) => this.run(input), limits);
   }
 
@@ -108,13 +110,14 @@ export class Helpers {
 
   /** Closes the explore helpers' sandbox, if one was opened. */
   close(): void {
-    this.#sandbox.close();
+    this.#sandbox?.close();
   }
 
   /** The sandbox a helper's bash runs in: the run's for an edit helper, the read-only one for an explorer. */
   async #sandboxFor(kind: HelperKind): Promise<{ sandbox: ToolContext['sandbox']; note: string }> {
-    if (kind === 'edit') return { sandbox: this.options.sandbox, note: '' };
-    const opened = await this.#sandbox.open();
+    const run = this.parent.context.sandbox;
+    if (kind === 'edit') return { sandbox: run, note: '' };
+    const opened = await (this.#sandbox ??= new ReadOnlySandbox(run)).open();
     return 'sandbox' in opened
       ? { sandbox: opened.sandbox, note: '' }
       : { sandbox: undefined, note: opened.note };

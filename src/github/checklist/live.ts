@@ -78,6 +78,11 @@ export class LiveChecklist {
   readonly inbox = (): InboxEntry[] => this.#edits.take();
 
   /** Holds the writer's own writes from the model's last answer until the final write (`finish`). */
+  /** What the footer learns after the start (the tools' isolation): it rides along with the next write. */
+  later(patch: Pick<ChecklistState, 'sandbox'>): void {
+    Object.assign(this.#progress.state, patch);
+  }
+
   hold(): void {
     // The final write follows the delivery: an edit still waiting for the writer's interval goes with it.
     this.#writer.pause();

@@ -24,14 +24,29 @@ export async function completedRun(
     inputs = {},
     latencyMs = 0,
     githubLatencyMs = 0,
-  }: { inputs?: Record<string, string>; latencyMs?: number; githubLatencyMs?: number } = {},
-): Promise<{ world: World; spawnedAt: number; exitedAt: number }> {
+    as,
+    node,
+    entry,
+  }: {
+    inputs?: Record<string, string>;
+    latencyMs?: number;
+    githubLatencyMs?: number;
+    /** Run as this user (the hosted runner's `runner`), on this node. */
+    as?: { uid: number; gid: number };
+    node?: string;
+    /** Another build of the action's entry (an earlier commit's dist/index.js), to compare. */
+    entry?: string;
+  } = {},
+): Promise<{ world: World; spawnedAt: number; exitedAt: number; stdout: string }> {
   const world = await createWorld(script, { latencyMs, githubLatencyMs });
   try {
     let spawnedAt = NaN;
     let exitedAt = NaN;
     const run = await world.trigger(`/agent ${task}`, {
       inputs,
+      ...(as ? { as } : {}),
+      ...(node ? { node } : {}),
+      ...(entry ? { entry } : {}),
       onSpawn: (child) => {
         spawnedAt = Date.now();
         child.on('exit', () => (exitedAt = Date.now()));
@@ -47,7 +62,7 @@ export async function completedRun(
       throw new Error(
         `bench: the action run went wrong: ${problems.join('; ')}\n${run.stderr.slice(0, 2000)}`,
       );
-    return { world, spawnedAt, exitedAt };
+    return { world, spawnedAt, exitedAt, stdout: run.stdout };
   } catch (error) {
     await world.close();
     throw error;

@@ -9,6 +9,7 @@ import type { McpCost } from './mcp.js';
 import type { NetworkCost, OfflineFailure } from './network.js';
 import type { DiscoveryCost } from './discovery.js';
 import type { WaitsAt } from './waits.js';
+import type { StartCost } from './start.js';
 import type { HostileInputs } from './hostile.js';
 import type { ProcessCost } from '../memory-probe.js';
 import { median } from './stats.js';
@@ -30,6 +31,8 @@ export interface BenchResults {
   network: NetworkCost;
   /** Measure 13: the allowlist's discovery before the first command. */
   discovery: DiscoveryCost;
+  /** Measure 14: the start and the end as root and as the runner user, without and with two MCP servers. */
+  start: StartCost;
 }
 
 export type Verdict = 'pass' | 'FAIL' | 'info';
@@ -98,6 +101,42 @@ function waitRows(at: WaitsAt): Row[] {
       true,
     ),
   ];
+}
+
+/** Issue 37's targets, per user: start ≤ 600 ms, end ≤ 1 s, two local MCP servers add ≤ 300 ms. */
+export function startRows(start: StartCost): Row[] {
+  const rows: Row[] = [];
+  for (const kind of start.kinds) {
+    const who = `${kind.who === 'root' ? 'root' : 'runner (sudo)'}, node ${kind.node === process.execPath ? process.version : 'at ' + kind.node}`;
+    const servers = kind.mcp ? ', two local MCP servers' : '';
+    rows.push({
+      measure: `14 start → first model request, ${who}${servers}`,
+      value: ms(kind.firstModelMs),
+      target: kind.mcp ? '—' : '≤ 600 ms',
+      verdict: kind.mcp ? 'info' : check(kind.firstModelMs <= 600),
+    });
+    rows.push({
+      measure: `  last model answer → exit${servers}`,
+      value: ms(kind.lastAnswerToExitMs),
+      target: '≤ 1 s',
+      verdict: check(kind.lastAnswerToExitMs <= 1000),
+    });
+  }
+  for (const added of start.mcpAddedMs)
+    rows.push({
+      measure: `  two local MCP servers, added to the first model request (${added.who}, paired)`,
+      value: ms(added.ms),
+      target: '≤ 300 ms',
+      verdict: check(added.ms <= 300),
+    });
+  if (start.skipped)
+    rows.push({
+      measure: '14 as the runner user',
+      value: `not run: ${start.skipped}`,
+      target: '—',
+      verdict: 'info',
+    });
+  return rows;
 }
 
 function trafficRows(traffic: Traffic, label: string): Row[] {
@@ -194,6 +233,7 @@ export function verdicts(results: BenchResults): Row[] {
     waits,
     hostileInputs,
     network,
+    start,
   } = results;
   const clearing = clearingShare;
   const coldRows = coldLoop.byTurns.map((at): Row => ({
@@ -284,6 +324,7 @@ export function verdicts(results: BenchResults): Row[] {
       verdict: 'info',
     },
     ...waits.flatMap(waitRows),
+    ...startRows(start),
     ...hostileRows(hostileInputs),
     ...networkRows(network),
     ...mcpRows(mcp),

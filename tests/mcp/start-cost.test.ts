@@ -1,11 +1,12 @@
-// Whether a run copies the snapshot's untracked files (only a local MCP server needs them): an inline
-// configuration says so itself; a file is read as the checked-out commit has it, before any checkout.
+// What the MCP servers' start costs: whether a run copies the snapshot's untracked files (only a local MCP server
+// needs them; an inline configuration says so itself, a file is read as the checked-out commit has it, before any
+// checkout), and the word to the maintainer when the start was slow.
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mayStartLocalServers } from '../../src/action/prepare.js';
+import { mayStartLocalServers, slowStart } from '../../src/mcp/start-cost.js';
 import { GitRepo } from '../../src/git/repo.js';
 import { parseMcpConfig } from '../../src/settings/mcp-servers.js';
 
@@ -57,5 +58,30 @@ describe('mayStartLocalServers', () => {
     // No such file: nothing to start; one that is not a configuration: a copy, in case.
     expect(await mayStartLocalServers(file, await checkout({}))).toBe(false);
     expect(await mayStartLocalServers(file, await checkout({ '.mcp.json': '{ not json' }))).toBe(true);
+  });
+});
+
+const config = (servers: Record<string, unknown>) =>
+  parseMcpConfig(JSON.stringify({ mcpServers: servers }), 'mcp_servers', {});
+
+describe("the MCP servers' slow start", () => {
+  it('is told only past a few seconds, naming the servers that download their package at each run', () => {
+    const servers = config({
+      memory: { command: 'npx', args: ['-y', '@example/server-memory'], tools: ['*'] },
+      notes: { command: '/usr/bin/uvx', args: ['notes-mcp'], tools: ['*'] },
+      local: { command: 'node', args: ['tools/mcp.mjs'], tools: ['*'] },
+    });
+    expect(slowStart(4_999, servers)).toBeUndefined();
+    expect(slowStart(7_250, servers)).toBe(
+      'MCP servers took 7.3 s to start, and the model waited for them: memory, notes fetch their packages at ' +
+        'each run unless an earlier step restores the cache or installs it (see docs/mcp.md, "Starting fast").',
+    );
+  });
+
+  it('says the servers’ own start is the cause when none downloads anything', () => {
+    const servers = config({ local: { command: 'node', args: ['tools/mcp.mjs'], tools: ['*'] } });
+    expect(slowStart(6_000, servers)).toMatch(
+      /took 6\.0 s to start.*each server starts in a sandbox of its own/,
+    );
   });
 });

@@ -1,0 +1,46 @@
+// What the MCP servers' start costs a run: whether a local server may start (then the trusted snapshot copies
+// the untracked files it may need), and a word to the maintainer when the start held the first model request
+// for more than a few seconds, with why: a package fetched at every run, or each server's own sandbox.
+import path from 'node:path';
+import type { GitRepo } from '../git/repo.js';
+import { isLocal, parseMcpConfig, type McpConfig, type McpServersSetting } from '../settings/mcp-servers.js';
+
+/**
+ * A run whose MCP servers may include a local one: inline, as configured; in a file, as the commit the
+ * workflow checked out has it, read before any checkout (the base branch's, read later, is that commit or
+ * one near it). A file that cannot be read as a configuration counts as one with a local server; a local
+ * server configured after all but not foreseen here runs with the base commit's files alone.
+ */
+export async function mayStartLocalServers(
+  setting: McpServersSetting | undefined,
+  git: GitRepo,
+): Promise<boolean> {
+  if (!setting) return false;
+  if (setting.kind === 'inline') return setting.config.servers.some(isLocal);
+  const text = await git.fileAt('HEAD', setting.path).catch(() => undefined);
+  if (text === undefined) return false;
+  try {
+    return parseMcpConfig(text, setting.path, process.env).servers.some(isLocal);
+  } catch {
+    return true;
+  }
+}
+
+/** A start of the MCP servers longer than this is told to the maintainer, with why. */
+const SLOW_START_MS = 5_000;
+/** Commands that fetch their package when it is not in their cache (npx, uvx and the like). */
+const DOWNLOADERS = new Set(['npx', 'uvx', 'bunx', 'pipx', 'pnpx', 'dlx']);
+
+/** Says why the servers took `ms` to start, when that is longer than a few seconds; else undefined. */
+export function slowStart(ms: number, config: Pick<McpConfig, 'servers'>): string | undefined {
+  if (ms < SLOW_START_MS) return undefined;
+  const fetching = config.servers
+    .filter(isLocal)
+    .filter((server) => DOWNLOADERS.has(path.basename(server.command)))
+    .map((server) => server.name);
+  const why =
+    fetching.length > 0
+      ? `${fetching.join(', ')} ${fetching.length > 1 ? 'fetch their packages' : 'fetches its package'} at each run unless an earlier step restores the cache or installs it (see docs/mcp.md, "Starting fast")`
+      : 'each server starts in a sandbox of its own and lists its tools before the model is asked anything';
+  return `MCP servers took ${(ms / 1000).toFixed(1)} s to start, and the model waited for them: ${why}.`;
+}
