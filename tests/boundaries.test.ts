@@ -257,6 +257,7 @@ describe('the layout', () => {
       'mcp',
       'model',
       'network',
+      'network/runner',
       'record',
       'runner',
       'runtime',

@@ -48,8 +48,8 @@ export async function startSandbox(
       github: { serverUrl: settings.serverUrl, apiUrl: settings.apiUrl, packages: packages(packageHosts) },
       guarded: model ? [{ host: model, what: "the model's API endpoint" }] : [],
       env: childEnv(process.env, [...secrets]),
-      ...(process.env.HOME ? { home: process.env.HOME } : {}),
     },
+    ...(process.env.HOME ? { home: process.env.HOME } : {}),
   };
   if (settings.inputs.sandbox === 'off') {
     log.warning(

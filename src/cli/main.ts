@@ -200,8 +200,8 @@ async function openRuntime(
       },
       guarded: model ? [{ host: model, what: "the model's API endpoint" }] : [],
       env: childEnv(process.env, secrets),
-      ...(process.env.HOME ? { home: process.env.HOME } : {}),
     },
+    ...(process.env.HOME ? { home: process.env.HOME } : {}),
   };
   if (values['no-sandbox']) return await ToolRuntime.open(workspace, request);
   let runtime: ToolRuntime;

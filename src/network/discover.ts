@@ -7,10 +7,7 @@
 // written into a directory of the probe's own, where every toolchain is asked, inside the sandbox, as the
 // tools' user, with no network settings (no proxy: its namespace has no route out), Python isolated (no
 // module of the working directory, no PYTHON* variable), all at once, each with a short timeout, before the
-// first tool call. The runner's own files that the sandbox hides (what setup-node and setup-java left) are
-// read here, for their URLs alone.
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+// first tool call. The runner's own settings are read on the trusted side (runner/settings.ts).
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { runCommand } from '../sandbox/run-command.js';
 import { ruleFromUrl, type HostRule } from './hosts.js';
@@ -117,7 +114,7 @@ function aptRules(text: string): HostRule[] {
  * Maven: the URL of each mirror and repository of a settings.xml, its commented-out examples and the mirrors
  * it marks `<blocked>` (Maven's stock settings carry one at 0.0.0.0) left out.
  */
-function mavenRules(xml: string): HostRule[] {
+export function mavenRules(xml: string): HostRule[] {
   const live = xml
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<mirror>(?:(?!<\/mirror>)[\s\S])*<blocked>\s*true\s*<\/blocked>[\s\S]*?<\/mirror>/g, '');
@@ -154,26 +151,6 @@ export function rulesFromEnv(env: NodeJS.ProcessEnv): HostRule[] {
     const source = named.find(([pattern]) => pattern.test(name))?.[1];
     return source && value ? urlRules(value.replace(/[|,]/g, ' '), source) : [];
   });
-}
-
-/**
- * The runner's own files a setup step left and the sandbox hides (they hold credentials): setup-node's
- * .npmrc (NPM_CONFIG_USERCONFIG) and setup-java's Maven settings in HOME. Only their registry URLs are read.
- */
-export async function rulesFromRunnerFiles(
-  env: NodeJS.ProcessEnv,
-  home: string | undefined,
-): Promise<HostRule[]> {
-  const read = (file: string | undefined) =>
-    file ? readFile(file, 'utf8').catch(() => '') : Promise.resolve('');
-  const [npmrc, maven] = await Promise.all([
-    read(env.NPM_CONFIG_USERCONFIG ?? env.npm_config_userconfig),
-    read(home && path.join(home, '.m2', 'settings.xml')),
-  ]);
-  const registries = [...npmrc.matchAll(/^\s*(?:@[^:\s]+:)?registry\s*=\s*(\S+)/gm)].flatMap((m) =>
-    urlRules(m[1]!, 'setup-node registry'),
-  );
-  return [...registries, ...mavenRules(maven)];
 }
 
 /** A project file's path as the probe writes it: relative, plain, never leaving its directory. */

@@ -17,7 +17,7 @@
 import type { SettingNames } from '../sandbox/limits.js';
 import type { BridgeEnds, NetworkRefusal, Sandbox, ToolNetwork } from '../sandbox/namespaces.js';
 import { proxyEnv } from './client-env.js';
-import { askToolchains, MAX_DISCOVERED, rulesFromEnv, rulesFromRunnerFiles } from './discover.js';
+import { askToolchains, MAX_DISCOVERED, rulesFromEnv } from './discover.js';
 import { GateRefusal, gatedFetch } from './fetch.js';
 import { githubHosts } from './github-hosts.js';
 import { addressKind } from './addresses.js';
@@ -27,6 +27,8 @@ import { ToolProxy, type ProxyLimits, type RefusedRequest, type Target, type Ver
 import { toolsResolver, type Resolver } from './resolver.js';
 
 export { GateRefusal };
+/** The runner's npm and pip settings: what the sandbox shows of them, and the mirrors they name. */
+export { readRunnerSettings } from './runner/settings.js';
 
 /** A run's caps: enough for any install or build, not for a runaway or a bulk copy of the runner's disk. */
 export const GATE_LIMITS: ProxyLimits = { connections: 256, bytes: 8 * 2 ** 30 };
@@ -54,8 +56,11 @@ export interface GateOptions {
   guarded?: ReadonlyArray<{ host: string; what: string }>;
   /** The tools' environment (without secrets): the registry variables it names join the list. */
   env: NodeJS.ProcessEnv;
-  /** The runner's HOME, where a setup step's settings lie. */
-  home?: string;
+  /**
+   * The registries and mirrors the runner's own settings name (runner/settings.ts): they may lead to a
+   * loopback or private address, and one on the runner's loopback with a port of its own is forwarded.
+   */
+  runner?: readonly HostRule[];
   resolver?: Resolver;
   limits?: ProxyLimits;
 }
@@ -104,7 +109,7 @@ export class NetworkGate implements ToolNetwork {
       options.resolver ?? toolsResolver(),
       options.sandbox.config.names,
     );
-    gate.#forwards = forwardedPorts(options.allowedHosts);
+    gate.#forwards = forwardedPorts([...options.allowedHosts, ...(options.runner ?? [])]);
     gate.#limits = options.limits ?? GATE_LIMITS;
     gate.#proxy = await gate.#answer(bridge);
     options.sandbox.attachNetwork(gate);
@@ -202,13 +207,13 @@ export class NetworkGate implements ToolNetwork {
 
 /** The list: allowed_hosts, GitHub's hosts, and the toolchains' registries once they (and GitHub) answered. */
 async function buildAllowlist(options: GateOptions): Promise<Allowlist> {
-  const [probed, runnerFiles, packages] = await Promise.all([
+  const [probed, packages] = await Promise.all([
     options.toolchains.then(({ env, projectFiles }) => askToolchains(options.sandbox, env, projectFiles)),
-    rulesFromRunnerFiles(options.env, options.home),
     options.github.packages ?? [],
   ]);
   const github = githubHosts(options.github.serverUrl, options.github.apiUrl, packages);
-  const discovered = uniqueRules([...probed, ...rulesFromEnv(options.env), ...runnerFiles]).slice(
+  // The runner's own first: the same host and port from the toolchains' answers is the same mirror.
+  const discovered = uniqueRules([...(options.runner ?? []), ...probed, ...rulesFromEnv(options.env)]).slice(
     0,
     MAX_DISCOVERED,
   );
@@ -219,15 +224,16 @@ async function buildAllowlist(options: GateOptions): Promise<Allowlist> {
 }
 
 /**
- * The loopback services allowed_hosts names with a port (`localhost:5432`): the tools reach each at the same
- * port on their own loopback, through the gate.
+ * The loopback services allowed_hosts names with a port (`localhost:5432`), and the runner's own mirrors
+ * there (`http://127.0.0.1:3141/` in its pip.conf): the tools reach each at the same port on their own
+ * loopback, through the gate.
  */
 export function forwardedPorts(rules: readonly HostRule[]): Array<{ host: string; port: number }> {
   const loopback = (host: string) => host === 'localhost' || addressKind(host) === 'loopback';
   const ports = new Map<number, string>();
   for (const rule of rules)
     if (
-      rule.source === ALLOWED_HOSTS &&
+      (rule.source === ALLOWED_HOSTS || rule.runner) &&
       rule.port !== undefined &&
       loopback(rule.host) &&
       !ports.has(rule.port)

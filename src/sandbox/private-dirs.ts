@@ -4,7 +4,7 @@
 // sandbox opens and removed when it closes, so nothing a tool writes outside the workspace outlives the run
 // or reaches the runner's HOME, tool cache and temp directories.
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ const DIRECTORIES = [
   'var-tmp',
   'workspace',
   'tools-lower',
+  'shown',
   ...LAYERED.flatMap((name) => [name, `${name}-upper`, `${name}-work`, `${name}-layer`]),
 ];
 
@@ -29,6 +30,24 @@ export async function makePrivateDirs(): Promise<string> {
     await rm(root, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** A file the tools see read-only at `path` in place of what is there (the runner's settings, filtered). */
+export interface ShownFile {
+  path: string;
+  text: string;
+  /** Shown only where the sandbox would hide it (a CA file in RUNNER_TEMP); elsewhere the tools see it anyway. */
+  ifHidden?: true;
+}
+
+/** Writes each shown file into the directory's `shown`; init.ts's arguments for them (`K (TARGET NAME)…`). */
+export async function writeShownFiles(root: string, shown: readonly ShownFile[] = []): Promise<string[]> {
+  const args = [String(shown.length)];
+  for (const [i, file] of shown.entries()) {
+    await writeFile(path.join(root, 'shown', String(i)), file.text, { mode: 0o644, flag: 'wx' });
+    args.push(file.path, String(i));
+  }
+  return args;
 }
 
 /**

@@ -5,13 +5,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  askToolchains,
-  probeSections,
-  rulesFromEnv,
-  rulesFromProbes,
-  rulesFromRunnerFiles,
-} from '../../src/network/discover.js';
+import { askToolchains, probeSections, rulesFromEnv, rulesFromProbes } from '../../src/network/discover.js';
 import { openSandbox } from '../../src/sandbox/setup.js';
 
 const probes = (sections: Record<string, string>) =>
@@ -92,7 +86,7 @@ describe('rulesFromProbes', () => {
   });
 });
 
-describe('rulesFromEnv and rulesFromRunnerFiles', () => {
+describe('rulesFromEnv', () => {
   it('reads the variables that name an index or a registry', () => {
     expect(
       hosts(
@@ -111,27 +105,6 @@ describe('rulesFromEnv and rulesFromRunnerFiles', () => {
       'cargo.example cargo registry',
       'yarn.example yarn registry',
     ]);
-  });
-
-  it('reads only the registries of the .npmrc setup-node left and the mirrors of Maven’s settings in HOME', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'todo-agent-runner-files-'));
-    try {
-      await mkdir(path.join(dir, '.m2'));
-      await writeFile(
-        path.join(dir, '.npmrc'),
-        '//npm.pkg.example/:_authToken=XXXX\n@acme:registry=https://npm.pkg.example/\nalways-auth=true\n',
-      );
-      await writeFile(
-        path.join(dir, '.m2', 'settings.xml'),
-        '<servers><server><password>pw</password></server></servers><mirrors><mirror><url>https://artifactory.example/maven</url></mirror></mirrors>',
-      );
-      expect(
-        hosts(await rulesFromRunnerFiles({ NPM_CONFIG_USERCONFIG: path.join(dir, '.npmrc') }, dir)),
-      ).toEqual(['npm.pkg.example setup-node registry', 'artifactory.example Maven settings']);
-      expect(await rulesFromRunnerFiles({}, path.join(dir, 'missing'))).toEqual([]);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
   });
 });
 

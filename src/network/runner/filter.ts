@@ -1,0 +1,85 @@
+// The runner's settings files as the tools may see them: npm's `.npmrc` and pip's `pip.conf` (both INI) with
+// every line that could hold a secret left out (tokens, passwords, client keys and certificates, a proxy of
+// the runner's own, per-registry credentials, comments), and the credentials of every URL removed; what is
+// left (registries, scoped registries, CA files, `strict-ssl` and their kin) reaches the tools. Pure.
+
+/** The INI dialects read here: npm's (`key=value`, `//registry/:key=…`) and pip's (`[section]`, continuations). */
+export type SettingsKind = 'npm' | 'pip';
+
+/** A key left out, whatever its value: it names a credential, a client identity or a proxy. */
+const SECRET_KEY: Record<SettingsKind, RegExp> = {
+  // npm's `cert` and `key` are the client's certificate and key (its CA is `ca` / `cafile`).
+  npm: /auth|token|passw|secret|credential|otp|proxy|^_|^(?:username|email|cert|certfile|key|keyfile)$/i,
+  // pip's `cert` is the CA bundle it trusts; `client-cert` holds the client's key.
+  pip: /auth|token|passw|secret|credential|proxy|^client[-_]cert$/i,
+};
+
+/** The key of a `key = value` line (npm's `key[] = value` read as `key`), or undefined for anything else. */
+function keyOf(line: string): string | undefined {
+  const key = /^\s*([^=\s;#[][^=]*?)\s*=/.exec(line)?.[1];
+  return key?.replace(/\[\]$/, '');
+}
+
+/** `text` with the user and password of every URL in it removed (`https://user:pass@host/` → `https://host/`). */
+export function withoutUrlCredentials(text: string): string {
+  return text.replace(/\b([a-z][\w+.-]*:\/\/)[^\s/@'"]*@/gi, '$1');
+}
+
+/** Whether a settings key is one the tools never see (`//registry/:anything` is npm's per-registry login). */
+export function isSecretKey(kind: SettingsKind, key: string): boolean {
+  return key.startsWith('//') || SECRET_KEY[kind].test(key.replace(/^@[^:]+:/, ''));
+}
+
+/**
+ * `text` (an `.npmrc` or a `pip.conf`) with only the lines the tools may see: section headers, and the
+ * settings whose key names no secret, each URL without its credentials. A pip continuation line goes with
+ * its key; comments and blank lines go.
+ */
+export function filterSettings(kind: SettingsKind, text: string): string {
+  const kept: string[] = [];
+  let keep = false;
+  for (const line of text.split(/\r?\n/)) {
+    if (/^\s*(?:[;#]|$)/.test(line)) continue;
+    if (kind === 'pip' && /^\s/.test(line)) {
+      if (keep) kept.push(withoutUrlCredentials(line));
+      continue;
+    }
+    if (kind === 'pip' && /^\s*\[[^\]]*\]\s*$/.test(line)) {
+      kept.push(line.trim());
+      keep = false;
+      continue;
+    }
+    const key = keyOf(line);
+    keep = key !== undefined && !isSecretKey(kind, key);
+    if (keep) kept.push(withoutUrlCredentials(line.trim()));
+  }
+  return kept.length > 0 ? `${kept.join('\n')}\n` : '';
+}
+
+/** The values of `key` in a settings file (`pip.conf`: in any section; continuation lines each a value). */
+export function settingValues(kind: SettingsKind, text: string, key: RegExp): string[] {
+  const values: string[] = [];
+  let current = false;
+  for (const line of text.split(/\r?\n/)) {
+    if (/^\s*(?:[;#]|$)/.test(line)) continue;
+    if (kind === 'pip' && /^\s/.test(line)) {
+      if (current) values.push(line.trim());
+      continue;
+    }
+    const name = keyOf(line);
+    current = name !== undefined && key.test(name);
+    const value = current ? line.slice(line.indexOf('=') + 1).trim() : '';
+    if (value) values.push(value.replace(/^(["'])(.*)\1$/, '$2'));
+  }
+  return values;
+}
+
+/**
+ * Whether `text` is a CA file the tools may be shown: PEM certificates and nothing else (never a private
+ * key, whatever a setting pointed at).
+ */
+export function isCertificateFile(text: string): boolean {
+  return (
+    /-----BEGIN CERTIFICATE-----/.test(text) && !/PRIVATE KEY|-----BEGIN (?!CERTIFICATE-----)/.test(text)
+  );
+}
