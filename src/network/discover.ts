@@ -34,7 +34,11 @@ done
 cd "$p" || exit 1
 export PYTHONSAFEPATH=1
 unset TODO_AGENT_PROJECT_FILES
-ask() { name=$1; shift; timeout -k 1 ${PROBE_SECONDS} "$@" > "$d/$name" 2>/dev/null < /dev/null & }
+ask() {
+  name=$1; shift
+  { timeout -k 1 ${PROBE_SECONDS} "$@" > "$d/$name" 2>/dev/null < /dev/null
+    s=$?; if [ "$s" -eq 124 ] || [ "$s" -eq 137 ]; then echo "$name" >> "$d/.late"; fi; } &
+}
 ask npm npm config list --json
 ask pip sh -c 'python3 -I -m pip config list 2>/dev/null || pip3 config list 2>/dev/null || pip config list'
 ask pypi sh -c 'for py in python3 python; do "$py" -I -c "from pip._internal.models.index import PyPI as i; print(i.simple_url); print(\"https://\" + i.file_storage_domain + \"/\")" 2>/dev/null && break; done'
@@ -45,6 +49,7 @@ ask apt sh -c 'cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt
 ask maven sh -c 'cat "${'$'}{MAVEN_HOME:-/usr/share/maven}/conf/settings.xml" .mvn/settings.xml 2>/dev/null'
 wait
 for f in "$d"/*; do printf '\n@@todo-agent-probe %s\n' "${'$'}{f##*/}"; head -c 262144 "$f"; done
+printf '\n@@todo-agent-probe late\n'; cat "$d/.late" 2>/dev/null
 `;
 
 /** The toolchains' answers, by probe name. */
@@ -156,15 +161,30 @@ export function rulesFromEnv(env: NodeJS.ProcessEnv): HostRule[] {
 /** A project file's path as the probe writes it: relative, plain, never leaving its directory. */
 const PROJECT_PATH = /^(?!\.\.?\/)(?:[\w.-]+\/)*[\w.-]+$/;
 
+/** The toolchains the probe asks, as a list of those that had not answered names them. */
+const TOOLCHAINS = ['npm', 'pip', 'go', 'gem', 'cargo', 'apt', 'maven'];
+
+/**
+ * The toolchains that had not answered in time (`pypi`, pip's own default, counted as pip); all of them when
+ * the probe gave no answer at all (the sandbox closed first, or the call failed).
+ */
+export function unansweredToolchains(output: string | undefined): string[] {
+  if (output === undefined || !output.includes('@@todo-agent-probe late')) return TOOLCHAINS;
+  const late = (probeSections(output).get('late') ?? '')
+    .split('\n')
+    .map((name) => (name === 'pypi' ? 'pip' : name));
+  return TOOLCHAINS.filter((name) => late.includes(name));
+}
+
 /**
  * Asks the toolchains in the sandbox, in a directory that holds `projectFiles` (path → text) alone; the
- * rules their answers name (none when the sandbox call fails).
+ * rules their answers name, and the toolchains that had not answered (all when the sandbox call fails).
  */
 export async function askToolchains(
   sandbox: Sandbox,
   env: NodeJS.ProcessEnv,
   projectFiles: Readonly<Record<string, string>> = {},
-): Promise<HostRule[]> {
+): Promise<{ rules: HostRule[]; unanswered: string[] }> {
   const files = Object.entries(projectFiles).filter(
     ([file]) => PROJECT_PATH.test(file) && !file.split('/').includes('..'),
   );
@@ -180,5 +200,8 @@ export async function askToolchains(
     networkEnv: false,
     limit: 2_000_000,
   }).catch(() => undefined);
-  return result ? rulesFromProbes(result.output) : [];
+  return {
+    rules: result ? rulesFromProbes(result.output) : [],
+    unanswered: unansweredToolchains(result?.output),
+  };
 }

@@ -207,7 +207,7 @@ export class NetworkGate implements ToolNetwork {
 
 /** The list: allowed_hosts, GitHub's hosts, and the toolchains' registries once they (and GitHub) answered. */
 async function buildAllowlist(options: GateOptions): Promise<Allowlist> {
-  const [probed, packages] = await Promise.all([
+  const [{ rules: probed, unanswered }, packages] = await Promise.all([
     options.toolchains.then(({ env, projectFiles }) => askToolchains(options.sandbox, env, projectFiles)),
     options.github.packages ?? [],
   ]);
@@ -220,6 +220,7 @@ async function buildAllowlist(options: GateOptions): Promise<Allowlist> {
   return {
     rules: uniqueRules([...options.allowedHosts, ...github.rules, ...discovered]),
     guarded: [...github.guarded, ...(options.guarded ?? [])],
+    ...(unanswered.length > 0 ? { unanswered } : {}),
   };
 }
 

@@ -20,6 +20,8 @@ export interface Allowlist {
    * with a token it was handed).
    */
   guarded: ReadonlyArray<{ host: string; what: string }>;
+  /** The toolchains that had not said which registries they use when the list was made: theirs are missing. */
+  unanswered?: readonly string[];
 }
 
 /** Why a request is refused, and the allowed_hosts entry that would let it through, where one would. */

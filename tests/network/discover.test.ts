@@ -5,7 +5,13 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { askToolchains, probeSections, rulesFromEnv, rulesFromProbes } from '../../src/network/discover.js';
+import {
+  askToolchains,
+  probeSections,
+  rulesFromEnv,
+  rulesFromProbes,
+  unansweredToolchains,
+} from '../../src/network/discover.js';
 import { openSandbox } from '../../src/sandbox/setup.js';
 
 const probes = (sections: Record<string, string>) =>
@@ -86,6 +92,15 @@ describe('rulesFromProbes', () => {
   });
 });
 
+describe('unansweredToolchains', () => {
+  it('names the toolchains that had not answered, pip for its default too; all of them without an answer', () => {
+    expect(unansweredToolchains(probes({ npm: '{}', late: 'pypi\ngo' }))).toEqual(['pip', 'go']);
+    expect(unansweredToolchains(probes({ npm: '{}', late: '' }))).toEqual([]);
+    expect(unansweredToolchains(undefined)).toEqual(['npm', 'pip', 'go', 'gem', 'cargo', 'apt', 'maven']);
+    expect(unansweredToolchains(probes({ npm: '{}' }))).toHaveLength(7);
+  });
+});
+
 describe('rulesFromEnv', () => {
   it('reads the variables that name an index or a registry', () => {
     expect(
@@ -153,6 +168,9 @@ describe('askToolchains in the sandbox', () => {
       `#!/bin/sh\n(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null\necho "https://uid-$(id -u).hostile.example/"\n`,
     );
     await chmod(path.join(bin, 'gem'), 0o755);
+    // A `go` that never answers: the list is made without it, and says so.
+    await writeFile(path.join(bin, 'go'), '#!/bin/sh\nexec sleep 60\n');
+    await chmod(path.join(bin, 'go'), 0o755);
     const sandbox = await openSandbox({ workspace: ws, network: 'gated' });
     cleanups.push(() => sandbox.close());
     const env = {
@@ -161,13 +179,12 @@ describe('askToolchains in the sandbox', () => {
       LANG: 'C.UTF-8',
       PYTHONPATH: path.join(ws, 'py'),
     };
-    const found = hosts(
-      await askToolchains(sandbox, env, {
-        '.npmrc': '@acme:registry=https://npm.acme.example/\n',
-        '.cargo/config.toml': '[registries.acme]\nindex = "sparse+https://cargo.acme.example/index/"\n',
-        '../escape': 'registry=https://escape.evil.example/\n',
-      }),
-    );
+    const asked = await askToolchains(sandbox, env, {
+      '.npmrc': '@acme:registry=https://npm.acme.example/\n',
+      '.cargo/config.toml': '[registries.acme]\nindex = "sparse+https://cargo.acme.example/index/"\n',
+      '../escape': 'registry=https://escape.evil.example/\n',
+    });
+    const found = hosts(asked.rules);
     expect(found).toEqual(
       expect.arrayContaining([
         'npm.acme.example npm registry of @acme',
@@ -178,5 +195,7 @@ describe('askToolchains in the sandbox', () => {
     expect(found.filter((host) => host.includes('evil'))).toEqual([]);
     expect(sandbox.config.uid).not.toBe(0);
     expect(heard).toEqual([]);
+    expect(asked.unanswered).toContain('go');
+    expect(asked.unanswered).not.toContain('npm');
   }, 60_000);
 });
