@@ -311,6 +311,23 @@ async function besideTheWay(
 }
 
 /**
+ * Where `file` lies out of the sight of a call in a sandbox of `config`: in a directory the sandbox gives
+ * a new, empty one of (`own`: /tmp, /var/tmp, and /run without the host's network), or in a path it hides
+ * (the runner's files, credentials); undefined when the call sees it as the runner has it.
+ */
+export function outOfSight(
+  config: Pick<SandboxConfig, 'network' | 'hidden'>,
+  file: string,
+): { dir: string; kind: 'own' | 'hidden' } | undefined {
+  if (!path.isAbsolute(file)) return undefined;
+  const hidden = config.hidden.find((dir) => isWithin(path.resolve(file), dir));
+  if (hidden) return { dir: hidden, kind: 'hidden' };
+  const own = ['/tmp', '/var/tmp', ...(config.network === 'host' ? [] : ['/run', '/var/run'])];
+  const fresh = own.find((dir) => isWithin(file, dir));
+  return fresh ? { dir: fresh, kind: 'own' } : undefined;
+}
+
+/**
  * Builds the sandbox (with its bridge when the network is `gated`: `sandbox.bridge` says where the gate is
  * to answer) and runs `true` in it; throws SandboxError with the reason when it cannot.
  */
