@@ -2,6 +2,7 @@
 // every line that could hold a secret left out (tokens, passwords, client keys and certificates, a proxy of
 // the runner's own, per-registry credentials, comments), and the credentials of every URL removed; what is
 // left (registries, scoped registries, CA files, `strict-ssl` and their kin) reaches the tools. Pure.
+import { withoutUrlCredentials } from '../../text/redact.js';
 
 /** The INI dialects read here: npm's (`key=value`, `//registry/:key=…`) and pip's (`[section]`, continuations). */
 export type SettingsKind = 'npm' | 'pip';
@@ -18,11 +19,6 @@ const SECRET_KEY: Record<SettingsKind, RegExp> = {
 function keyOf(line: string): string | undefined {
   const key = /^\s*([^=\s;#[][^=]*?)\s*=/.exec(line)?.[1];
   return key?.replace(/\[\]$/, '');
-}
-
-/** `text` with the user and password of every URL in it removed (`https://user:pass@host/` → `https://host/`). */
-export function withoutUrlCredentials(text: string): string {
-  return text.replace(/\b([a-z][\w+.-]*:\/\/)[^\s/@'"]*@/gi, '$1');
 }
 
 /** Whether a settings key is one the tools never see (`//registry/:anything` is npm's per-registry login). */

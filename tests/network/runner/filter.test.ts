@@ -1,12 +1,7 @@
 // The runner's settings files as the tools see them: every line that could hold a secret left out, every
 // URL without its credentials, the rest (registries, CA files, strict-ssl) kept as written.
 import { describe, expect, it } from 'vitest';
-import {
-  filterSettings,
-  isCertificateFile,
-  settingValues,
-  withoutUrlCredentials,
-} from '../../../src/network/runner/filter.js';
+import { filterSettings, isCertificateFile, settingValues } from '../../../src/network/runner/filter.js';
 
 const NPMRC = [
   '; a comment that quotes //old.example/:_authToken=npm_commentedOut',
@@ -97,13 +92,7 @@ describe('settingValues', () => {
   });
 });
 
-describe('withoutUrlCredentials and isCertificateFile', () => {
-  it('removes a URL’s user and password, and nothing else', () => {
-    expect(withoutUrlCredentials('a https://u:p@h.test/x and git+https://tok@g.test/ b@c')).toBe(
-      'a https://h.test/x and git+https://g.test/ b@c',
-    );
-  });
-
+describe('isCertificateFile', () => {
   it('takes PEM certificates alone, never a key', () => {
     const cert = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
     expect(isCertificateFile(cert + cert)).toBe(true);
