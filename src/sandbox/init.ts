@@ -266,7 +266,9 @@ fi
 n=$1; shift
 while [ "$n" -gt 0 ]; do
   if [ -d "$1" ] && [ ! -L "$1" ]; then
-    mount -t tmpfs -o ro,nosuid,nodev,noexec,mode=555,size=4k todo-agent-hidden "$1"
+    # Read-only as a mount (not as a filesystem), so that a file to show below can get its mount point.
+    mount -t tmpfs -o nosuid,nodev,noexec,mode=555,size=4k todo-agent-hidden "$1"
+    mount -o remount,bind,ro,nosuid,nodev,noexec "$1"
   elif [ -e "$1" ] && [ ! -L "$1" ]; then
     mount --bind /dev/null "$1"
   fi
@@ -283,10 +285,10 @@ show_file() {
     hidden_dir=
     if [ "$(findmnt -n -o SOURCE --mountpoint "$dir" 2>/dev/null)" = todo-agent-hidden ]; then
       hidden_dir=$dir
-      mount -o remount,rw "$dir"
+      mount -o remount,bind,rw,nosuid,nodev,noexec "$dir"
     fi
     mkdir -p "$(dirname "$1")" && : > "$1" || fail "cannot show $1"
-    if [ -n "$hidden_dir" ]; then mount -o remount,ro "$hidden_dir"; fi
+    if [ -n "$hidden_dir" ]; then mount -o remount,bind,ro,nosuid,nodev,noexec "$hidden_dir"; fi
   fi
   mount --bind "/tmp/.todo-agent-shown/$2" "$1" && mount -o remount,bind,ro "$1" || fail "cannot show $1"
 }
