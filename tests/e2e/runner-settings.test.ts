@@ -75,7 +75,7 @@ describe("the runner's own settings", () => {
         reply(
           toolUse('bash', {
             command:
-              'cat "$HOME/.npmrc" "$HOME/.config/pip/pip.conf"; echo ---; cat "$HOME/client.key" 2>&1; env; grep -rs runnerSecret "$HOME" "$RUNNER_TEMP" /tmp; true',
+              'cat "$HOME/.npmrc" "$HOME/.config/pip/pip.conf"; echo ---; ls -A "$RUNNER_TEMP"; echo ---; cat "$HOME/client.key" 2>&1; env; grep -rs runnerSecret "$HOME" "$RUNNER_TEMP" /tmp; true',
           }),
         ),
         reply(ITEM('completed')),
@@ -92,10 +92,12 @@ describe("the runner's own settings", () => {
     );
     // The runner's files: its HOME's ~/.npmrc and pip.conf, a CA file and a client key beside them.
     const home = world.sandbox.home;
-    const runnerTemp = join(world.sandbox.root, 'runner-temp');
+    // RUNNER_TEMP where a hosted runner has it, beside the workspace under HOME: the sandbox hides it.
+    const runnerTemp = join(home, 'work', '_temp');
     await mkdir(join(home, '.config', 'pip'), { recursive: true });
     await mkdir(runnerTemp, { recursive: true });
     await writeFile(join(runnerTemp, 'corp-ca.pem'), tls.cert);
+    await writeFile(join(runnerTemp, 'setup-credentials'), `${NPM_TOKEN}\n`);
     await writeFile(join(home, 'client.key'), `-----BEGIN PRIVATE KEY-----\n${NPM_TOKEN}\n`);
     await writeFile(
       join(home, '.npmrc'),
@@ -143,7 +145,9 @@ describe("the runner's own settings", () => {
     expect(seen).toContain(
       `@corp:registry=https://${NPM_HOST}/\ncafile=${join(runnerTemp, 'corp-ca.pem')}\nstrict-ssl=true\n`,
     );
-    expect(seen).toContain(`[global]\nindex-url = http://localhost:${pypi.port}/simple\n---`);
+    expect(seen).toContain(
+      `[global]\nindex-url = http://localhost:${pypi.port}/simple\n---\ncorp-ca.pem\n---`,
+    );
     expect(seen).not.toContain(NPM_TOKEN);
     expect(seen).not.toContain(PIP_PASSWORD);
     expect(seen).not.toContain('BEGIN PRIVATE KEY');
