@@ -4,11 +4,14 @@
 // left (registries, scoped registries, CA files, `strict-ssl` and their kin) reaches the tools. Pure.
 import { withoutUrlCredentials } from '../../text/redact.js';
 
-/** The INI dialects read here: npm's (`key=value`, `//registry/:key=…`) and pip's (`[section]`, continuations). */
-export type SettingsKind = 'npm' | 'pip';
+/**
+ * The settings files read here: npm's and pip's INI dialects (`key=value`, `//registry/:key=…`; `[section]`,
+ * continuation lines), and Maven's `settings.xml`.
+ */
+export type SettingsKind = 'npm' | 'pip' | 'maven';
 
 /** A key left out, whatever its value: it names a credential, a client identity or a proxy. */
-const SECRET_KEY: Record<SettingsKind, RegExp> = {
+const SECRET_KEY: Record<'npm' | 'pip', RegExp> = {
   // npm's `cert` and `key` are the client's certificate and key (its CA is `ca` / `cafile`).
   npm: /auth|token|passw|secret|credential|otp|proxy|^_|^(?:username|email|cert|certfile|key|keyfile)$/i,
   // pip's `cert` is the CA bundle it trusts; `client-cert` holds the client's key.
@@ -22,7 +25,7 @@ function keyOf(line: string): string | undefined {
 }
 
 /** Whether a settings key is one the tools never see (`//registry/:anything` is npm's per-registry login). */
-export function isSecretKey(kind: SettingsKind, key: string): boolean {
+export function isSecretKey(kind: 'npm' | 'pip', key: string): boolean {
   return key.startsWith('//') || SECRET_KEY[kind].test(key.replace(/^@[^:]+:/, ''));
 }
 
@@ -32,6 +35,7 @@ export function isSecretKey(kind: SettingsKind, key: string): boolean {
  * its key; comments and blank lines go.
  */
 export function filterSettings(kind: SettingsKind, text: string): string {
+  if (kind === 'maven') return filterMaven(text);
   const kept: string[] = [];
   let keep = false;
   for (const line of text.split(/\r?\n/)) {
@@ -50,6 +54,20 @@ export function filterSettings(kind: SettingsKind, text: string): string {
     if (keep) kept.push(withoutUrlCredentials(line.trim()));
   }
   return kept.length > 0 ? `${kept.join('\n')}\n` : '';
+}
+
+/**
+ * A Maven `settings.xml` without its `<servers>` (their usernames, passwords, private keys and passphrases)
+ * and `<proxies>`, any such element elsewhere, comments, and URL credentials: its mirrors, repositories and
+ * profiles stay.
+ */
+function filterMaven(xml: string): string {
+  const secret = 'servers|proxies|password|privateKey|passphrase|username';
+  return withoutUrlCredentials(
+    xml
+      .replace(/<!--[\s\S]*?-->/g, '')
+      .replace(new RegExp(`<(${secret})\\b[^>]*?(?:/>|>[\\s\\S]*?</\\1\\s*>)`, 'g'), ''),
+  );
 }
 
 /** The values of `key` in a settings file (`pip.conf`: in any section; continuation lines each a value). */

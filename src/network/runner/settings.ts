@@ -1,9 +1,10 @@
 // The runner's own toolchain settings, read on the trusted side (the runner's files and environment, never
 // the work tree): what of them the tools may see, and the registries and mirrors they name.
 //
-// npm's user configuration (NPM_CONFIG_USERCONFIG, or ~/.npmrc, which the sandbox hides: it can hold tokens)
-// and pip's configuration files (PIP_CONFIG_FILE, the user's and the system's) are shown to the tools in their
-// place as copies with every secret left out (filter.ts); the client keys and certificates they name are
+// npm's user configuration (NPM_CONFIG_USERCONFIG, or ~/.npmrc, which the sandbox hides: it can hold
+// tokens), pip's configuration files (PIP_CONFIG_FILE, the user's and the system's) and Maven's
+// ~/.m2/settings.xml (hidden too) are shown to the tools in their place as copies with every secret left out
+// (filter.ts); the client keys and certificates they name are
 // hidden; the CA files they or the environment name (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE…) are shown as they
 // are, wherever they lie (a setup step may leave one in RUNNER_TEMP, which the sandbox hides), when they hold
 // certificates alone. The registries they name are the runner's own: such a mirror may lead to a loopback or
@@ -65,11 +66,13 @@ export function settingsFiles(
   return [
     ...(npm ? [{ kind: 'npm' as const, file: npm }] : []),
     ...pip.map((file) => ({ kind: 'pip' as const, file })),
+    ...(home ? [{ kind: 'maven' as const, file: path.join(home, '.m2', 'settings.xml') }] : []),
   ].filter(({ file }) => path.isAbsolute(file));
 }
 
-/** The registries a settings file names, each marked as the runner's own. */
+/** The registries a settings file names. */
 function registries(kind: SettingsKind, text: string): HostRule[] {
+  if (kind === 'maven') return mavenRules(text);
   const [key, source] =
     kind === 'npm'
       ? [/^(?:@[^:]+:)?registry$/, "the runner's npm settings"]
@@ -103,6 +106,7 @@ export async function readRunnerSettings(
     const kept = filterSettings(kind, text);
     shown.push({ path: file, text: kept });
     rules.push(...registries(kind, text).map(runnerRule));
+    if (kind === 'maven') continue;
     caFiles.push(...settingValues(kind, kept, kind === 'npm' ? /^cafile$/ : /^cert$/));
     const keys = kind === 'npm' ? /(?:^|:)(?:keyfile|certfile)$/ : /^client[-_]cert$/;
     hidden.push(...settingValues(kind, text, keys).filter((value) => path.isAbsolute(value)));
@@ -111,7 +115,6 @@ export async function readRunnerSettings(
     const text = await readSmall(file);
     if (text !== undefined && isCertificateFile(text)) shown.push({ path: file, text, ifHidden: true });
   }
-  const maven = home ? ((await readSmall(path.join(home, '.m2', 'settings.xml'))) ?? '') : '';
-  rules.push(...[...rulesFromEnv(env), ...mavenRules(maven)].map(runnerRule));
+  rules.push(...rulesFromEnv(env).map(runnerRule));
   return { shown, hidden, rules };
 }

@@ -67,6 +67,24 @@ describe('filterSettings', () => {
     );
   });
 
+  it("keeps Maven's mirrors, repositories and profiles; leaves out servers, proxies, credentials and comments", () => {
+    const xml = [
+      '<settings>',
+      '  <!-- <server><password>commented0001</password></server> -->',
+      '  <servers><server><id>corp</id><username>ci</username><password>mvn_secret0001</password></server></servers>',
+      '  <proxies><proxy><host>proxy.corp.test</host><password>proxy0001</password></proxy></proxies>',
+      '  <mirrors><mirror><id>corp</id><url>https://u:mvn_url0001@maven.corp.test/m2</url></mirror></mirrors>',
+      '  <profiles><profile><repositories><repository><url>https://repo.corp.test/r</url></repository></repositories></profile></profiles>',
+      '</settings>',
+    ].join('\n');
+    const kept = filterSettings('maven', xml);
+    expect(kept).toContain(
+      '<mirrors><mirror><id>corp</id><url>https://maven.corp.test/m2</url></mirror></mirrors>',
+    );
+    expect(kept).toContain('<url>https://repo.corp.test/r</url>');
+    expect(kept).not.toMatch(/0001|<servers|<proxies|<username/);
+  });
+
   it('gives nothing for a file of secrets alone', () => {
     expect(filterSettings('npm', '//r.corp.test/:_authToken=npm_x\n; nothing else\n')).toBe('');
   });

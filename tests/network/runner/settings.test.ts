@@ -11,7 +11,7 @@ const root = await mkdtemp(path.join(tmpdir(), 'todo-agent-runner-settings-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe('settingsFiles', () => {
-  it('names where npm and pip read the runner’s settings', () => {
+  it('names where npm, pip and Maven read the runner’s settings', () => {
     expect(settingsFiles({ XDG_CONFIG_DIRS: '/a:/b', PIP_CONFIG_FILE: '/p/pip.conf' }, '/home/r')).toEqual([
       { kind: 'npm', file: '/home/r/.npmrc' },
       { kind: 'pip', file: '/etc/pip.conf' },
@@ -20,6 +20,7 @@ describe('settingsFiles', () => {
       { kind: 'pip', file: '/home/r/.config/pip/pip.conf' },
       { kind: 'pip', file: '/home/r/.pip/pip.conf' },
       { kind: 'pip', file: '/p/pip.conf' },
+      { kind: 'maven', file: '/home/r/.m2/settings.xml' },
     ]);
     expect(
       settingsFiles({ NPM_CONFIG_USERCONFIG: '/t/.npmrc', PIP_CONFIG_FILE: '/dev/null' }, undefined),
@@ -81,9 +82,13 @@ describe('readRunnerSettings', () => {
         path: path.join(home, '.config', 'pip', 'pip.conf'),
         text: '[global]\nindex-url = http://10.1.2.3:3141/simple\n',
       },
+      {
+        path: path.join(home, '.m2', 'settings.xml'),
+        text: '<mirrors><mirror><url>https://maven.corp.test/m2</url></mirror></mirrors>',
+      },
       { path: path.join(temp, 'ca.pem'), text: CERT, ifHidden: true },
     ]);
-    expect(JSON.stringify(settings)).not.toMatch(/npm_runnerToken0001|pip_secret0001|pipuser/);
+    expect(JSON.stringify(settings)).not.toMatch(/npm_runnerToken0001|pip_secret0001|pipuser|<password>/);
     expect(settings.hidden.filter((file) => file.startsWith(root))).toEqual([
       path.join(home, 'client.key'),
       path.join(home, 'pip.pem'),
@@ -91,8 +96,8 @@ describe('readRunnerSettings', () => {
     expect(settings.rules.filter(({ host }) => host.endsWith('.test') || host === '10.1.2.3')).toEqual([
       { host: 'npm.corp.test', port: 8443, source: "the runner's npm settings", runner: true },
       { host: '10.1.2.3', port: 3141, source: "the runner's pip settings", runner: true },
-      { host: 'extra.corp.test', source: 'pip index', runner: true },
       { host: 'maven.corp.test', source: 'Maven settings', runner: true },
+      { host: 'extra.corp.test', source: 'pip index', runner: true },
     ]);
   });
 
