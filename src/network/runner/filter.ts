@@ -18,10 +18,13 @@ const SECRET_KEY: Record<'npm' | 'pip', RegExp> = {
   pip: /auth|token|passw|secret|credential|proxy|^client[-_]cert$/i,
 };
 
-/** The key of a `key = value` line (npm's `key[] = value` read as `key`), or undefined for anything else. */
-function keyOf(line: string): string | undefined {
-  const key = /^\s*([^=\s;#[][^=]*?)\s*=/.exec(line)?.[1];
-  return key?.replace(/\[\]$/, '');
+/**
+ * The key of a `key = value` line (npm's `key[] = value` read as `key`; pip's `key: value` too), and where
+ * its value starts; undefined for anything else.
+ */
+function keyOf(kind: SettingsKind, line: string): { key: string; value: number } | undefined {
+  const match = (kind === 'pip' ? /^\s*([^=:\s;#[][^=:]*?)\s*[=:]/ : /^\s*([^=\s;#[][^=]*?)\s*=/).exec(line);
+  return match ? { key: match[1]!.replace(/\[\]$/, ''), value: match[0].length } : undefined;
 }
 
 /** Whether a settings key is one the tools never see (`//registry/:anything` is npm's per-registry login). */
@@ -49,7 +52,7 @@ export function filterSettings(kind: SettingsKind, text: string): string {
       keep = false;
       continue;
     }
-    const key = keyOf(line);
+    const key = keyOf(kind, line)?.key;
     keep = key !== undefined && !isSecretKey(kind, key);
     if (keep) kept.push(withoutUrlCredentials(line.trim()));
   }
@@ -80,9 +83,9 @@ export function settingValues(kind: SettingsKind, text: string, key: RegExp): st
       if (current) values.push(line.trim());
       continue;
     }
-    const name = keyOf(line);
-    current = name !== undefined && key.test(name);
-    const value = current ? line.slice(line.indexOf('=') + 1).trim() : '';
+    const setting = keyOf(kind, line);
+    current = setting !== undefined && key.test(setting.key);
+    const value = current ? line.slice(setting!.value).trim() : '';
     if (value) values.push(value.replace(/^(["'])(.*)\1$/, '$2'));
   }
   return values;

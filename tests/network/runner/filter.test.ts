@@ -51,6 +51,8 @@ describe('filterSettings', () => {
       '# password = hunter2',
       '[install]',
       'trusted-host = pypi.corp.test',
+      'find-links: https://fl:pip_colon0001@links.corp.test/',
+      'client-cert: /home/runner/pip-client3.pem',
     ].join('\n');
     expect(filterSettings('pip', pip)).toBe(
       [
@@ -62,6 +64,7 @@ describe('filterSettings', () => {
         'cert = /etc/corp/ca.pem',
         '[install]',
         'trusted-host = pypi.corp.test',
+        'find-links: https://links.corp.test/',
         '',
       ].join('\n'),
     );
