@@ -76,7 +76,7 @@ function registries(kind: SettingsKind, text: string): HostRule[] {
   const [key, source] =
     kind === 'npm'
       ? [/^(?:@[^:]+:)?registry$/, "the runner's npm settings"]
-      : [/^(?:index-url|extra-index-url|find-links)$/, "the runner's pip settings"];
+      : [/^(?:index[-_]url|extra[-_]index[-_]url|find[-_]links)$/, "the runner's pip settings"];
   return settingValues(kind, text, key).flatMap((value) =>
     value.split(/\s+/).flatMap((url) => ruleFromUrl(url, source) ?? []),
   );
