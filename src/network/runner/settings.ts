@@ -67,7 +67,7 @@ export function settingsFiles(
     ...(npm ? [{ kind: 'npm' as const, file: npm }] : []),
     ...pip.map((file) => ({ kind: 'pip' as const, file })),
     ...(home ? [{ kind: 'maven' as const, file: path.join(home, '.m2', 'settings.xml') }] : []),
-  ].filter(({ file }) => path.isAbsolute(file));
+  ].filter(({ file }, i, all) => path.isAbsolute(file) && all.findIndex((one) => one.file === file) === i);
 }
 
 /** The registries a settings file names. */

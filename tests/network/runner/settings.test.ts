@@ -22,6 +22,12 @@ describe('settingsFiles', () => {
       { kind: 'pip', file: '/p/pip.conf' },
       { kind: 'maven', file: '/home/r/.m2/settings.xml' },
     ]);
+    // Named twice, read once.
+    expect(
+      settingsFiles({ PIP_CONFIG_FILE: '/home/r/.pip/pip.conf' }, '/home/r').filter(
+        ({ file }) => file === '/home/r/.pip/pip.conf',
+      ),
+    ).toHaveLength(1);
     expect(
       settingsFiles({ NPM_CONFIG_USERCONFIG: '/t/.npmrc', PIP_CONFIG_FILE: '/dev/null' }, undefined),
     ).toEqual([
