@@ -22,7 +22,9 @@ import { measureMcpCost } from '../tests/support/bench/mcp.js';
 import { measureWaits } from '../tests/support/bench/waits.js';
 import { measureHostileInputs } from '../tests/support/bench/hostile.js';
 import { measureNetworkCost } from '../tests/support/bench/network.js';
+import { measureDiscovery } from '../tests/support/bench/discovery.js';
 import {
+  discoveryRows,
   networkRows,
   renderTable,
   verdicts,
@@ -44,8 +46,9 @@ const REPS = {
     sandbox: [5, 41],
     waits: 5,
     filter: 21,
-    network: 3,
+    network: 5,
     mcp: 41,
+    discovery: 9,
   },
   quick: {
     firstWrite: 2,
@@ -60,6 +63,7 @@ const REPS = {
     filter: 5,
     network: 1,
     mcp: 9,
+    discovery: 3,
   },
 };
 const LOOP_TURNS = [10, 100, 300];
@@ -121,6 +125,7 @@ async function measureAll(
     hostileInputs: await step('9 hostile inputs', () => measureHostileInputs(reps.filter, quick)),
     network: await network(),
     mcp: await step('11 MCP servers', () => measureMcpCost(reps.mcp)),
+    discovery: await step('13 allowlist discovery', () => measureDiscovery(reps.discovery)),
   };
   for (const latency of GITHUB_LATENCIES_MS)
     results.waits.push(await step(`8 waits, GitHub ${latency} ms`, () => measureWaits(reps.waits, latency)));
@@ -134,7 +139,8 @@ async function main(): Promise<void> {
       quick: { type: 'boolean', default: false },
       out: { type: 'string' },
       /**
-       * `network`: measure 10 alone (it reaches the npm registry, and takes a while). `compaction`: the
+       * `network`: measure 10 alone (it reaches the npm registry, and takes a while). `discovery`: measure
+       * 13 alone (the allowlist's toolchains asked before the first command). `compaction`: the
        * 300-turn script on a compacting model, with compaction and with clearing (issue 36).
        */
       only: { type: 'string' },
@@ -157,7 +163,11 @@ async function main(): Promise<void> {
     );
     return;
   }
-  if (values.only === 'network') {
+  if (values.only === 'discovery') {
+    const measured = await step('13 allowlist discovery', () => measureDiscovery(reps.discovery));
+    results = { discovery: measured };
+    rows = discoveryRows(measured);
+  } else if (values.only === 'network') {
     const measured = await network();
     results = { network: measured };
     rows = networkRows(measured);

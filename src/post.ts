@@ -24,7 +24,7 @@ async function putRight(state: PostState): Promise<string[]> {
   ];
 }
 
-/** What a killed run leaves: our own git directory and the sandbox's private directory. */
+/** What a killed run leaves: our own git directory and the sandbox's private directory (the MCP servers' in it). */
 async function removeLeftovers(state: PostState): Promise<void> {
   await rm(state.ownGitDir, { recursive: true, force: true });
   const sandbox = state.sandbox;

@@ -58,6 +58,7 @@ describe('npm run bench', () => {
       'mcp',
       'waits',
       'hostileInputs',
+      'discovery',
     ])
       expect(results, key).toHaveProperty(key);
     expect(results.meta).toMatchObject({ quick: true });

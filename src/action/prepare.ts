@@ -30,7 +30,7 @@ import type { ToolRuntime } from '../runtime/tool-runtime.js';
 import type { RunRecord } from '../record/run-record.js';
 import { threadView, type ThreadView } from './thread-view.js';
 import type { McpServers } from '../mcp/servers.js';
-import { isLocal, type McpServersSetting } from '../settings/mcp-servers.js';
+import { isLocal, parseMcpConfig, type McpServersSetting } from '../settings/mcp-servers.js';
 import { loadOutputSchema } from '../settings/output-schema.js';
 import type { OutputSchema } from '../model/output-schema.js';
 import type { GateOptions } from '../network/gate.js';
@@ -116,7 +116,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       snapshot = await Snapshot.take({
         workspace: settings.workspace,
         kind: 'git',
-        copy: mayStartLocalServers(settings.mcp),
+        copy: await mayStartLocalServers(settings.mcp, git),
         env: childEnv(process.env, request.secrets),
         ...(process.env.RUNNER_TEMP ? { parent: process.env.RUNNER_TEMP } : {}),
       });
@@ -244,10 +244,25 @@ async function loadMcpConfig(
   return config;
 }
 
-/** A run whose MCP servers may include a local one: named in a file (read later), or inline. */
-function mayStartLocalServers(setting: McpServersSetting | undefined): boolean {
+/**
+ * A run whose MCP servers may include a local one: inline, as configured; in a file, as the commit the
+ * workflow checked out has it, read before any checkout (the base branch's, read later, is that commit or
+ * one near it). A file that cannot be read as a configuration counts as one with a local server; a local
+ * server configured after all but not foreseen here runs with the base commit's files alone.
+ */
+export async function mayStartLocalServers(
+  setting: McpServersSetting | undefined,
+  git: GitRepo,
+): Promise<boolean> {
   if (!setting) return false;
-  return setting.kind === 'file' || setting.config.servers.some(isLocal);
+  if (setting.kind === 'inline') return setting.config.servers.some(isLocal);
+  const text = await git.fileAt('HEAD', setting.path).catch(() => undefined);
+  if (text === undefined) return false;
+  try {
+    return parseMcpConfig(text, setting.path, process.env).servers.some(isLocal);
+  } catch {
+    return true;
+  }
 }
 
 /** Starts the servers (the SDK loads only for a run that has some); says in the log how each fared. */

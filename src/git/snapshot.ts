@@ -9,7 +9,18 @@
 // servers, whose command, file arguments and modules resolve in `directory()`, a read-only copy made only
 // for a run that has such a server (copying a large node_modules costs seconds; see `take`).
 import { execFile } from 'node:child_process';
-import { chmod, lstat, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import {
+  chmod,
+  lstat,
+  mkdtemp,
+  readFile,
+  readdir,
+  readlink,
+  realpath,
+  rm,
+  stat,
+  symlink,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -151,8 +162,41 @@ export class Snapshot {
       }
       await rm(index.GIT_INDEX_FILE, { force: true });
     }
+    await keepLinksInside(dir, this.workspace);
     return dir;
   }
+}
+
+/**
+ * Every symbolic link of the copy that leads into the workspace (an absolute target there, or a relative one
+ * climbing out of the copy) made to lead to the same place in the copy instead, never to the live work tree;
+ * a relative one that climbs out of the workspace made absolute, so it leads where it did from the workspace
+ * (the runner's files) wherever the copy is shown.
+ */
+async function keepLinksInside(dir: string, workspace: string): Promise<void> {
+  const found = await execFileAsync('find', ['.', '-type', 'l', '-print0'], {
+    cwd: dir,
+    env: { PATH: '/usr/bin:/bin', LC_ALL: 'C' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const roots = [...new Set([workspace, await realpath(workspace).catch(() => workspace)])];
+  for (const link of found.stdout.split('\0').filter((entry) => entry !== '')) {
+    const inCopy = path.join(dir, link);
+    const target = await readlink(inCopy);
+    const leadsTo = path.resolve(path.dirname(path.join(workspace, link)), target);
+    const root = roots.find((candidate) => isWithin(leadsTo, candidate));
+    const wanted = root
+      ? path.relative(path.dirname(inCopy), path.join(dir, path.relative(root, leadsTo))) || '.'
+      : leadsTo;
+    if (wanted === target) continue;
+    await rm(inCopy);
+    await symlink(wanted, inCopy);
+  }
+}
+
+function isWithin(inner: string, outer: string): boolean {
+  const relative = path.relative(outer, inner);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 /** What is untracked in the workspace now (directories whole, with a `/`); every entry but `.git` if asked. */

@@ -6,7 +6,8 @@ import { ErrorCode, McpError, type Tool as McpTool } from '@modelcontextprotocol
 import { isLocal, type ServerConfig } from '../settings/mcp-servers.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { SNAPSHOT_MOUNT } from '../sandbox/init.js';
-import { openSibling, outOfSight } from '../sandbox/setup.js';
+import { openSibling } from '../sandbox/setup.js';
+import { outOfSight } from '../sandbox/runner-files.js';
 import { Service, type ServiceExit } from '../sandbox/run-command.js';
 import { localLaunch } from './local.js';
 import { CappedOutput } from '../sandbox/capped-output.js';

@@ -14,15 +14,16 @@
 // - `gate.watch` for each refusal as it happens (the agent turns them into events).
 // Our own requests (the model's API, GitHub's) never go through it; the tools reach those hosts only when
 // allowed_hosts names them.
-import type { SettingNames } from '../sandbox/limits.js';
+import { connectionCapReason, LIMITS, type SettingNames } from '../sandbox/limits.js';
 import type { BridgeEnds, NetworkRefusal, Sandbox, ToolNetwork } from '../sandbox/namespaces.js';
 import { proxyEnv } from './client-env.js';
 import { askToolchains, MAX_DISCOVERED, rulesFromEnv } from './discover.js';
 import { GateRefusal, gatedFetch } from './fetch.js';
 import { githubHosts } from './github-hosts.js';
 import { addressKind } from './addresses.js';
-import { ALLOWED_HOSTS, uniqueRules, type HostRule } from './hosts.js';
-import { addressRefusal, ruleFor, type Allowlist } from './policy.js';
+import { isIP } from 'node:net';
+import { ALLOWED_HOSTS, normalizeHost, uniqueRules, type HostRule } from './hosts.js';
+import { addressRefusal, ruleFor, type Allowlist, type NameVerdict } from './policy.js';
 import { ToolProxy, type ProxyLimits, type RefusedRequest, type Target, type Verdict } from './proxy.js';
 import { toolsResolver, type Resolver } from './resolver.js';
 
@@ -31,7 +32,7 @@ export { GateRefusal };
 export { readRunnerSettings } from './runner/settings.js';
 
 /** A run's caps: enough for any install or build, not for a runaway or a bulk copy of the runner's disk. */
-export const GATE_LIMITS: ProxyLimits = { connections: 256, bytes: 8 * 2 ** 30 };
+export const GATE_LIMITS: ProxyLimits = { connections: LIMITS.connections, bytes: 8 * 2 ** 30 };
 
 /** The latest refusals kept for the calls' notes (the watchers hear every one). */
 const KEPT_REFUSALS = 10_000;
@@ -80,6 +81,8 @@ export class NetworkGate implements ToolNetwork {
   #proxy: ToolProxy | undefined;
   #limits: ProxyLimits = GATE_LIMITS;
   #forwards: Array<{ host: string; port: number }> = [];
+  /** The list as known before any toolchain answers: allowed_hosts, GitHub's own hosts, the guarded. */
+  #known: Allowlist = { rules: [], guarded: [] };
 
   readonly #names: SettingNames | undefined;
 
@@ -110,6 +113,8 @@ export class NetworkGate implements ToolNetwork {
       options.sandbox.config.names,
     );
     gate.#forwards = forwardedPorts([...options.allowedHosts, ...(options.runner ?? [])]);
+    // The runner's own mirrors are known from the start too: no answer of the toolchains changes them.
+    gate.#known = knownList(options, [], options.runner ?? []);
     gate.#limits = options.limits ?? GATE_LIMITS;
     gate.#proxy = await gate.#answer(bridge);
     options.sandbox.attachNetwork(gate);
@@ -136,6 +141,16 @@ export class NetworkGate implements ToolNetwork {
     const forwards = this.#forwards
       .filter(({ port }) => bridge.forwards.includes(port))
       .map(({ port, host }) => ({ path: bridge.forwardSocket(port), target: { host, port } }));
+    // What the bridge refused at the cap never reached the proxy: the tools' port names it.
+    bridge.onRefused((port, cap) => {
+      const forward = forwards.find(({ target }) => target.port === port);
+      this.#tell({
+        ...(forward ? forward.target : { host: '127.0.0.1', port }),
+        reason: connectionCapReason(cap),
+        method: forward ? 'TCP' : 'CONNECT',
+        at: Date.now(),
+      });
+    });
     return ToolProxy.open(
       bridge.proxySocket,
       {
@@ -167,10 +182,25 @@ export class NetworkGate implements ToolNetwork {
     this.#listeners.clear();
   }
 
+  /**
+   * The rule for a name and port: at once where the toolchains' answers (and GitHub's package hosts) cannot
+   * change it (the list known from the start allows it, or refuses it for a reason no answer lifts), else
+   * once the list is complete.
+   */
+  async #rule(target: Target): Promise<NameVerdict> {
+    const known = ruleFor(
+      { ...this.#known, rules: [...this.#known.rules, ...this.#extra] },
+      target.host,
+      target.port,
+    );
+    if ('host' in known || answersCannotAllow(target.host, this.#known.guarded)) return known;
+    const list = await this.allowlist;
+    return ruleFor({ ...list, rules: [...list.rules, ...this.#extra] }, target.host, target.port);
+  }
+
   /** Where a request may go: a rule of the list for its name and port, then each address it leads to. */
   async #decide(target: Target): Promise<Verdict> {
-    const list = await this.allowlist;
-    const named = ruleFor({ ...list, rules: [...list.rules, ...this.#extra] }, target.host, target.port);
+    const named = await this.#rule(target);
     if ('refused' in named) return named;
     let resolution;
     try {
@@ -211,17 +241,37 @@ async function buildAllowlist(options: GateOptions): Promise<Allowlist> {
     options.toolchains.then(({ env, projectFiles }) => askToolchains(options.sandbox, env, projectFiles)),
     options.github.packages ?? [],
   ]);
-  const github = githubHosts(options.github.serverUrl, options.github.apiUrl, packages);
   // The runner's own first: the same host and port from the toolchains' answers is the same mirror.
   const discovered = uniqueRules([...(options.runner ?? []), ...probed, ...rulesFromEnv(options.env)]).slice(
     0,
     MAX_DISCOVERED,
   );
+  return { ...knownList(options, packages, discovered), ...(unanswered.length > 0 ? { unanswered } : {}) };
+}
+
+/** allowed_hosts, GitHub's hosts (with the package hosts given) and what the toolchains named, in that order. */
+function knownList(
+  options: GateOptions,
+  packages: readonly string[],
+  discovered: readonly HostRule[] = [],
+): Allowlist {
+  const github = githubHosts(options.github.serverUrl, options.github.apiUrl, packages);
   return {
     rules: uniqueRules([...options.allowedHosts, ...github.rules, ...discovered]),
     guarded: [...github.guarded, ...(options.guarded ?? [])],
-    ...(unanswered.length > 0 ? { unanswered } : {}),
   };
+}
+
+/**
+ * Whether no rule the toolchains or GitHub could add would let `host` through: not a host name, a host only
+ * allowed_hosts may allow (GitHub's API, the model's endpoint), or an address no rule but allowed_hosts' and
+ * the runner's own mirrors (both known from the start) may lead to (loopback, private, link-local, reserved:
+ * policy.ts's addressRefusal).
+ */
+function answersCannotAllow(requested: string, guarded: Allowlist['guarded']): boolean {
+  const host = normalizeHost(requested.replace(/^\[|\]$/g, ''));
+  if (!host || guarded.some((entry) => entry.host === host)) return true;
+  return isIP(host) !== 0 && addressKind(host) !== 'public';
 }
 
 /**

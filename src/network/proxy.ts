@@ -6,7 +6,7 @@
 // held to it. A request goes on framed by the proxy (requests.ts), never as raw bytes it did not frame. Bodies
 // are passed, never read, kept or logged. A forwarded port (a job's database on the runner's loopback, allowed
 // by name) comes on a socket of its own and goes, once allowed, to the one host and port it stands for.
-import type { SettingNames } from '../sandbox/limits.js';
+import { connectionCapReason, type SettingNames } from '../sandbox/limits.js';
 import {
   Agent,
   createServer,
@@ -135,6 +135,8 @@ export class ToolProxy {
   /** An HTTP server that reads requests (framed by Node's strict parser) and passes each on as its own. */
   #httpServer(): Server {
     const http = createServer({ requireHostHeader: false, requestTimeout: 0, insecureHTTPParser: false });
+    // An idle connection stays until the tool closes it: the bridge closes one only at the cap (a pool's).
+    http.keepAliveTimeout = 0;
     http.on('request', (req: IncomingMessage, res: ServerResponse) => {
       void this.#forward(req, res, this.#tunnels.get(req.socket as Socket));
     });
@@ -181,7 +183,7 @@ export class ToolProxy {
     let verdict: Verdict;
     if (this.#live.size > limits.connections)
       verdict = {
-        refused: { reason: `the run's cap of ${limits.connections} connections at once is reached` },
+        refused: { reason: connectionCapReason(limits.connections) },
       };
     else if (this.#overBytes || this.bytes > limits.bytes) {
       this.#overBytes = true;

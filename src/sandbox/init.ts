@@ -8,7 +8,7 @@
 // however it died), the kernel kills every process of every call with it, so no tool outlives the action.
 //
 //   sh -c TEMPLATE todo-agent-sandbox PRIVATE WORKSPACE ACCESS NETWORK OWNER IDMAP TEMP_SIZE IDMAP_PL HOME
-//     TOOLS GIT SNAPSHOT M HIDDEN… K (TARGET NAME)…
+//     TOOLS GIT SNAPSHOT GUARD C GITS… M HIDDEN… K (TARGET NAME)…
 //
 // PRIVATE is the sandbox's own directory on the host (private-dirs.ts). The script puts the sandbox's own
 // views in place: a tmpfs of TEMP_SIZE each as /tmp and /var/tmp; an overlay on HOME and on TOOLS (the
@@ -28,7 +28,9 @@
 // names up outside). Then it shows each file NAME of PRIVATE/shown read-only at its TARGET (the runner's
 // settings with their secrets left out, and the CA files they name). It prints `ready <its pid>` (as the host numbers it) when done and exits when stdin
 // closes. With SNAPSHOT a directory (the trusted snapshot, src/git/snapshot.ts), it is shown read-only at
-// SNAPSHOT_MOUNT in this sandbox's own /tmp: the sandbox of one MCP server, which no tool can reach.
+// SNAPSHOT_MOUNT in this sandbox's own /tmp: the sandbox of one MCP server, which no tool can reach. With
+// GUARD (GIT_GUARD's text) and C paths of git programs (GITS, the first the one to run), each of them is
+// covered by GIT_GUARD, which runs that git from GUARD_DIR only in a repository the tools cannot have made.
 //
 // When the host's temp directory cannot hold an overlay's upper layer, a tmpfs holds it instead.
 //
@@ -50,11 +52,76 @@
 // namespace, and when the command returns, the kernel kills every process left in it, setsid and
 // double-forked ones included.
 
+import { SHOW_FILES } from './private-dirs.js';
+
 /** Where a server's sandbox shows the trusted snapshot (SNAPSHOT), read-only, in its own /tmp. */
 export const SNAPSHOT_MOUNT = '/tmp/todo-agent-snapshot';
 
 /** `${D}{…}` in the text below is the shell's `${…}`: a template literal would read it as its own. */
 const D = '$';
+
+/**
+ * git, as an MCP server's sandbox has it: the real git (bound read-only at GUARD_DIR/real), refused in any
+ * repository inside the workspace but the workspace's own `.git` (the server's private layer of it), and
+ * held to the repository it was checked in (GIT_DIR and GIT_WORK_TREE set to it, but for `init` and `clone`).
+ * A repository the tools make inside the work tree (`sub/.git`, a bare one, a `.git` file leading into the
+ * work tree) carries configuration of theirs: filter, diff and merge drivers that no setting names in
+ * advance, which a git as old as 2.39 cannot be told to ignore. git starts its children (a submodule's
+ * status) from its exec path, whose `git` is this too.
+ */
+export const GIT_GUARD = String.raw`#!/bin/sh
+guard=/tmp/todo-agent-git
+real=$guard/real
+workspace=$(cat "$guard/workspace") allowed=$(cat "$guard/allowed")
+# How many arguments are git's own options, before its command (-C, --git-dir, -c… take a value).
+n=0 value=
+for arg in "$@"; do
+  if [ -n "$value" ]; then value= n=$((n + 1)); continue; fi
+  case $arg in
+    -C | -c | --git-dir | --work-tree | --namespace | --config-env | --super-prefix | --attr-source) value=1 n=$((n + 1)) ;;
+    -*) n=$((n + 1)) ;;
+    *) break ;;
+  esac
+done
+# The repository git would work in, given the same options: its directory and its work tree.
+probe() {
+  count=$# i=0
+  for arg in "$@"; do
+    i=$((i + 1))
+    if [ "$i" -le "$n" ]; then set -- "$@" "$arg"; fi
+  done
+  shift "$count"
+  "$real" "$@" rev-parse --absolute-git-dir --show-toplevel 2>/dev/null
+}
+found=$(probe "$@")
+dir=$(printf '%s\n' "$found" | sed -n 1p) top=$(printf '%s\n' "$found" | sed -n 2p)
+case $dir in /*) ;; *) exec "$real" "$@" ;; esac
+dir=$(cd "$dir" && pwd -P) || exit 128
+ws=$(cd "$workspace" && pwd -P) || exit 128
+own=/nowhere
+if [ -n "$allowed" ]; then own=$(cd "$allowed" && pwd -P) || own=/nowhere; fi
+case $dir/ in
+  "$ws"/*)
+    case $dir/ in
+      "$own"/*) ;;
+      *)
+        echo "fatal: $dir is a repository the workspace holds that is not its own: an MCP server's git works in the workspace's own repository only (todo-agent)" >&2
+        exit 128
+        ;;
+    esac
+    ;;
+esac
+eval "command=\${$((n + 1))-}"
+case $command in
+  init | clone) ;;
+  *)
+    GIT_DIR=$dir
+    export GIT_DIR
+    if [ -n "$top" ]; then GIT_WORK_TREE=$top; export GIT_WORK_TREE; fi
+    ;;
+esac
+exec "$real" "$@"
+`;
 
 /**
  * `perl -e IDMAP_PL USERNS SOURCE TARGET`: a copy of the mount tree at SOURCE, shown through USERNS's id
@@ -107,8 +174,9 @@ set -euf
 PATH=/usr/sbin:/usr/bin:/sbin:/bin
 private=$1 workspace=$2 access=$3 network=$4 owner=$5 idmap=$6 temp_size=$7 idmap_pl=$8 home=$9
 shift 9
-tools=$1 git=$2 snapshot=$3
-shift 3
+tools=$1 git=$2 snapshot=$3 guard=$4
+shift 4
+real_git=${D}{2-}
 
 fail() { echo "todo-agent-sandbox: $*" >&2; exit 1; }
 
@@ -178,6 +246,19 @@ if [ -n "$snapshot" ]; then
   mkdir tmp/todo-agent-snapshot
   mount --rbind "$snapshot" tmp/todo-agent-snapshot
   mount -o remount,bind,ro tmp/todo-agent-snapshot
+fi
+if [ -n "$guard" ]; then
+  # The real git, and what GIT_GUARD needs to know, read-only in this sandbox's own /tmp.
+  mkdir tmp/todo-agent-git
+  printf '%s' "$guard" > tmp/todo-agent-git/git
+  chmod 755 tmp/todo-agent-git/git
+  printf '%s' "$workspace" > tmp/todo-agent-git/workspace
+  if [ -n "$git" ]; then printf '%s' "$workspace/.git" > tmp/todo-agent-git/allowed; else : > tmp/todo-agent-git/allowed; fi
+  : > tmp/todo-agent-git/real
+  mount --bind "$real_git" tmp/todo-agent-git/real
+  mount -o remount,bind,ro tmp/todo-agent-git/real 2>/dev/null || true
+  mount --rbind tmp/todo-agent-git tmp/todo-agent-git
+  mount -o remount,bind,ro tmp/todo-agent-git
 fi
 mount -t tmpfs -o "nosuid,nodev,mode=1777,size=$temp_size" tmpfs var-tmp
 if [ -n "$idmap_ns" ]; then kill "$idmap_ns"; fi
@@ -263,6 +344,17 @@ if [ "$network" != host ]; then
   if [ -d /var/run ] && [ ! -L /var/run ]; then mount -t tmpfs -o ro,nosuid,nodev,noexec,mode=755,size=4k tmpfs /var/run; fi
 fi
 
+# Every git the server could start, its own children included (git finds them in its exec path), is GIT_GUARD
+# (one that a view above now covers, as /run, is out of its reach anyway).
+c=$1; shift
+while [ "$c" -gt 0 ]; do
+  if [ -e "$1" ]; then
+    mount --bind /tmp/todo-agent-git/git "$1"
+    mount -o remount,bind,ro "$1"
+  fi
+  c=$((c - 1)); shift
+done
+
 n=$1; shift
 while [ "$n" -gt 0 ]; do
   if [ -d "$1" ] && [ ! -L "$1" ]; then
@@ -275,30 +367,7 @@ while [ "$n" -gt 0 ]; do
   n=$((n - 1)); shift
 done
 
-# TARGET NAME: the file NAME of PRIVATE/shown, shown read-only at TARGET in place of what is there (the
-# runner's settings with their secrets left out). A TARGET inside a hidden directory gets its mount point
-# made there.
-show_file() {
-  if [ ! -e "$1" ]; then
-    dir=$(dirname "$1")
-    while [ ! -d "$dir" ]; do dir=$(dirname "$dir"); done
-    hidden_dir=
-    if [ "$(findmnt -n -o SOURCE --mountpoint "$dir" 2>/dev/null)" = todo-agent-hidden ]; then
-      hidden_dir=$dir
-      mount -o remount,bind,rw,nosuid,nodev,noexec "$dir"
-    fi
-    mkdir -p "$(dirname "$1")" && : > "$1" || fail "cannot show $1"
-    if [ -n "$hidden_dir" ]; then mount -o remount,bind,ro,nosuid,nodev,noexec "$hidden_dir"; fi
-  fi
-  mount --bind "/tmp/.todo-agent-shown/$2" "$1" && mount -o remount,bind,ro "$1" || fail "cannot show $1"
-}
-n=$1; shift
-while [ "$n" -gt 0 ]; do
-  show_file "$1" "$2"
-  n=$((n - 1)); shift 2
-done
-umount -l /tmp/.todo-agent-shown
-rmdir /tmp/.todo-agent-shown
+${SHOW_FILES}
 
 ip link set lo up 2>/dev/null || true
 echo "ready $host_pid"

@@ -36,7 +36,16 @@ export const LIMITS = {
   temp: '1g',
   /** One call's /dev/shm (tmpfs). */
   shm: '256m',
+  /** Connections from the tools open at once through a gated sandbox's bridge (and its proxy). */
+  connections: 256,
+  /** At the cap, a connection idle this long (not a forwarded port's) is closed for a new one. */
+  idleSeconds: 300,
 } as const;
+
+/** Why a connection over the cap is refused. */
+export function connectionCapReason(cap: number): string {
+  return `the run's cap of ${cap} connections at once is reached`;
+}
 
 /** What a command's output says when it reached the process limit (bash, sh, Python, Node, libuv). */
 const FORK_FAILED =
@@ -44,8 +53,9 @@ const FORK_FAILED =
 
 /**
  * The note the output of a sandboxed command ends with when it reached a limit, when the network gate refused
- * a request while it ran (a line for each host, with the input that would allow it), or when it `failed` on
- * the network the workflow turned off or went around the gate; empty otherwise.
+ * a request while it ran (a line for each host, with the input that would allow it), when its output shows it
+ * met the network the workflow turned off (whatever its exit status), or when it `failed` going around the
+ * gate; empty otherwise.
  */
 export function limitNote(
   output: string,
@@ -61,11 +71,11 @@ export function limitNote(
     );
   notes.push(...refusalNotes(refused, names));
   if (failed && LOGIN_NEEDED.test(output)) notes.push(LOGIN_NOTE);
-  if (failed && refused.length === 0) {
-    if (network === 'none' && (NETWORK_FAILED.test(output) || OFFLINE_FAILED.test(output)))
-      notes.push(networkOffNote(names));
-    if (network === 'gated' && NETWORK_FAILED.test(output)) notes.push(...aroundTheGateNotes(output, names));
-  }
+  // With the network off, whatever the exit status (`npm ci | tail` exits 0): no host was reached.
+  if (network === 'none' && (NETWORK_FAILED.test(output) || OFFLINE_FAILED.test(output)))
+    notes.push(networkOffNote(names));
+  if (failed && refused.length === 0 && network === 'gated' && NETWORK_FAILED.test(output))
+    notes.push(...aroundTheGateNotes(output, names));
   return notes.join('\n');
 }
 
@@ -108,8 +118,12 @@ const LOGIN_NEEDED =
 export const LOGIN_NOTE =
   "[todo-agent: a registry asked for a login: the sandbox has the runner's registry settings but never their tokens, passwords or client keys, so the tools cannot log in; install from that registry before the run (an earlier workflow step), and the tools find the packages in place]";
 
-/** With the network off: pip's only line when it reached no index at all; npm's and Go's, told to stay offline. */
-const OFFLINE_FAILED = /\(from versions: none\)|ENOTCACHED|GOPROXY=off/;
+/**
+ * With the network off: pip's only line when it reached no index at all; npm's, Go's and cargo's, told to stay
+ * offline.
+ */
+const OFFLINE_FAILED =
+  /\(from versions: none\)|ENOTCACHED|GOPROXY=off|you're using offline mode|but --offline was specified/;
 
 /** With the network off: why a lookup or connection failed. */
 export function networkOffNote(names: SettingNames = WORKFLOW_SETTINGS): string {

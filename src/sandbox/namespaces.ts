@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CALL, ENV_FILE_PL, IDMAP_PL, KEYRING_PL, TEMPLATE } from './init.js';
+import { CALL, ENV_FILE_PL, GIT_GUARD, IDMAP_PL, KEYRING_PL, TEMPLATE } from './init.js';
 import { LIMITS, NETWORK_OFF_ENV, type SettingNames } from './limits.js';
 import { makePrivateDirs, removePrivateDirs, writeShownFiles, type ShownFile } from './private-dirs.js';
 
@@ -33,17 +33,12 @@ export interface SandboxConfig {
   idmapped: boolean;
   /** The number of `keyctl(2)` on this machine's architecture. */
   keyctl: number;
-  /** And of `splice(2)` (the bridge of a `gated` network). */
-  splice: number;
   /** `host`: the host's. `none`: a namespace of its own, loopback only; `gated`: that and the gate's bridge. */
   network: SandboxNetwork;
   /** The one host directory the tools can change (unless `workspaceAccess` is `read-only`). */
   workspace: string;
   workspaceAccess: WorkspaceAccess;
-  /**
-   * The tools' HOME: shown read-only, a private layer on top taking every write, gone when the sandbox
-   * closes. Absent: no HOME to show. /tmp and /var/tmp are always the sandbox's own.
-   */
+  /** The tools' HOME, shown read-only under a private layer that takes every write (absent: none). */
   home?: string;
   /** The runner's tool cache (setup-python, setup-node…), shown like HOME with a private writable layer. */
   toolCache?: string;
@@ -54,6 +49,8 @@ export interface SandboxConfig {
   shown?: readonly ShownFile[]; // files shown read-only in place of the runner's (its settings, filtered)
   /** The trusted snapshot's directory, shown read-only at SNAPSHOT_MOUNT (an MCP server's sandbox). */
   snapshot?: string;
+  /** git programs to cover with GIT_GUARD (init.ts), the first the one it runs (an MCP server's sandbox). */
+  gits?: readonly string[];
   names?: SettingNames; // how its notes name the network's settings (default: the workflow's inputs)
 }
 
@@ -104,6 +101,8 @@ export interface BridgeEnds {
   readonly forwards: readonly number[];
   /** The Unix socket a forwarded port's connections are led to. */
   forwardSocket(port: number): string;
+  /** Tells `listener` of each connection refused at the cap (`cap`), by the tools' port it came to. */
+  onRefused(listener: (port: number, cap: number) => void): void;
   close(): void;
 }
 
@@ -139,9 +138,9 @@ export class Sandbox {
     process.once('exit', this.#onExit);
   }
 
-  /** Builds the template namespace; rejects with the reason when it cannot. */
-  static async open(config: SandboxConfig): Promise<Sandbox> {
-    const privateDir = await makePrivateDirs();
+  /** Builds the template namespace (its directory `within` another's, if given); rejects with why it cannot. */
+  static async open(config: SandboxConfig, within?: string): Promise<Sandbox> {
+    const privateDir = await makePrivateDirs(within);
     try {
       const [template, pid] = await startTemplate(config, privateDir);
       return new Sandbox(config, privateDir, template, pid);
@@ -344,6 +343,7 @@ async function startTemplate(
     config.toolCache ?? '',
     config.layerGitDir ? 'layer' : '',
     config.snapshot ?? '',
+    ...(config.gits?.length ? [GIT_GUARD, String(config.gits.length), ...config.gits] : ['', '0']),
     String(config.hidden.length),
     ...config.hidden,
     ...(await writeShownFiles(privateDir, config.shown)),

@@ -20,9 +20,13 @@ const DIRECTORIES = [
   ...LAYERED.flatMap((name) => [name, `${name}-upper`, `${name}-work`, `${name}-layer`]),
 ];
 
-/** Makes the directory under the host's temp directory (mode 700); init.ts gives the layers their owner. */
-export async function makePrivateDirs(): Promise<string> {
-  const root = await mkdtemp(path.join(tmpdir(), 'todo-agent-sandbox-'));
+/**
+ * Makes the directory (mode 700) under the host's temp directory, or `within` another sandbox's (an MCP
+ * server's, in the tools'): removing that one removes it too, as the post step does after a kill, knowing
+ * only the tools' sandbox. init.ts gives the layers their owner.
+ */
+export async function makePrivateDirs(within?: string): Promise<string> {
+  const root = await mkdtemp(path.join(within ?? tmpdir(), 'todo-agent-sandbox-'));
   try {
     for (const name of DIRECTORIES) await mkdir(path.join(root, name));
     return root;
@@ -66,3 +70,35 @@ export function removePrivateDirs(root: string, escalate: readonly string[], rmP
     timeout: 60_000,
   });
 }
+
+/**
+ * The part of init.ts's TEMPLATE that shows the files `writeShownFiles` wrote, once every other view is in
+ * place: its arguments `K (TARGET NAME)…`, each file NAME reached at /tmp/.todo-agent-shown (the shown
+ * directory, bound there before the host's /tmp was covered) and gone from there once shown.
+ */
+export const SHOW_FILES = String.raw`
+# TARGET NAME: the file NAME of PRIVATE/shown, shown read-only at TARGET in place of what is there (the
+# runner's settings with their secrets left out). A TARGET inside a hidden directory gets its mount point
+# made there.
+show_file() {
+  if [ ! -e "$1" ]; then
+    dir=$(dirname "$1")
+    while [ ! -d "$dir" ]; do dir=$(dirname "$dir"); done
+    hidden_dir=
+    if [ "$(findmnt -n -o SOURCE --mountpoint "$dir" 2>/dev/null)" = todo-agent-hidden ]; then
+      hidden_dir=$dir
+      mount -o remount,bind,rw,nosuid,nodev,noexec "$dir"
+    fi
+    mkdir -p "$(dirname "$1")" && : > "$1" || fail "cannot show $1"
+    if [ -n "$hidden_dir" ]; then mount -o remount,bind,ro,nosuid,nodev,noexec "$hidden_dir"; fi
+  fi
+  mount --bind "/tmp/.todo-agent-shown/$2" "$1" && mount -o remount,bind,ro "$1" || fail "cannot show $1"
+}
+n=$1; shift
+while [ "$n" -gt 0 ]; do
+  show_file "$1" "$2"
+  n=$((n - 1)); shift 2
+done
+umount -l /tmp/.todo-agent-shown
+rmdir /tmp/.todo-agent-shown
+`;

@@ -1,7 +1,7 @@
 // Finding out whether and how the sandbox can be built here, building it, and checking that it works.
 import { CLI_SETTINGS, type SettingNames } from './limits.js';
 import { execFile } from 'node:child_process';
-import { lstat, readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -75,8 +75,6 @@ const HOSTED_TOOL_CACHE = '/opt/hostedtoolcache';
 
 /** `keyctl(2)`'s number on the architectures GitHub's runners have. */
 const KEYCTL: Partial<Record<NodeJS.Architecture, number>> = { x64: 250, arm64: 219, arm: 311, ia32: 288 };
-/** `splice(2)`'s, for the gated network's bridge. */
-const SPLICE: Partial<Record<NodeJS.Architecture, number>> = { x64: 275, arm64: 76, arm: 340, ia32: 313 };
 
 export interface SandboxRequest {
   workspace: string;
@@ -110,16 +108,16 @@ export interface SandboxRequest {
 
 export { CLI_SETTINGS, SandboxError, type SandboxNetwork, type WorkspaceAccess };
 
+const isFileAt = (file: string): Promise<boolean> =>
+  stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+
 async function findSystemProgram(name: string): Promise<string> {
   for (const dir of SYSTEM_DIRS) {
     const candidate = path.join(dir, name);
-    if (
-      await stat(candidate).then(
-        (s) => s.isFile(),
-        () => false,
-      )
-    )
-      return candidate;
+    if (await isFileAt(candidate)) return candidate;
   }
   throw new SandboxError(`${name} (util-linux) is not installed`);
 }
@@ -198,8 +196,7 @@ function toolsIdentity(
 export async function sandboxConfig(request: SandboxRequest): Promise<SandboxConfig> {
   if (process.platform !== 'linux') throw new SandboxError(`${process.platform} has no Linux namespaces`);
   const keyctl = KEYCTL[process.arch];
-  const splice = SPLICE[process.arch];
-  if (keyctl === undefined || splice === undefined)
+  if (keyctl === undefined)
     throw new SandboxError(`the sandbox does not know ${process.arch}'s system calls`);
   // prlimit is not passed as a path: the scripts find it (and perl) in the system's directories.
   const [sh, perl, unshare, nsenter, setpriv, rm] = await Promise.all(
@@ -224,7 +221,6 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
     programs: { sh: sh!, perl: perl!, unshare: unshare!, nsenter: nsenter!, setpriv: setpriv!, rm: rm! },
     ...tools,
     keyctl,
-    splice,
     network: request.network,
     ...(request.names ? { names: request.names } : {}),
     workspace: request.workspace,
@@ -311,23 +307,6 @@ async function besideTheWay(
 }
 
 /**
- * Where `file` lies out of the sight of a call in a sandbox of `config`: in a directory the sandbox gives
- * a new, empty one of (`own`: /tmp, /var/tmp, and /run without the host's network), or in a path it hides
- * (the runner's files, credentials); undefined when the call sees it as the runner has it.
- */
-export function outOfSight(
-  config: Pick<SandboxConfig, 'network' | 'hidden'>,
-  file: string,
-): { dir: string; kind: 'own' | 'hidden' } | undefined {
-  if (!path.isAbsolute(file)) return undefined;
-  const hidden = config.hidden.find((dir) => isWithin(path.resolve(file), dir));
-  if (hidden) return { dir: hidden, kind: 'hidden' };
-  const own = ['/tmp', '/var/tmp', ...(config.network === 'host' ? [] : ['/run', '/var/run'])];
-  const fresh = own.find((dir) => isWithin(file, dir));
-  return fresh ? { dir: fresh, kind: 'own' } : undefined;
-}
-
-/**
  * Builds the sandbox (with its bridge when the network is `gated`: `sandbox.bridge` says where the gate is
  * to answer) and runs `true` in it; throws SandboxError with the reason when it cannot.
  */
@@ -355,10 +334,33 @@ export async function openSandbox(request: SandboxRequest): Promise<Sandbox> {
 }
 
 /**
+ * The git programs an MCP server could start, resolved (its PATH's and the system's, and the one in git's exec
+ * path, where git finds the git its children run): the first, the one the guard runs. None outside the
+ * workspace: no guard.
+ */
+async function gitPrograms(workspace: string): Promise<string[]> {
+  const dirs = [...(process.env.PATH ?? '').split(':'), ...SYSTEM_DIRS].filter((dir) => path.isAbsolute(dir));
+  const found = async (file: string) => ((await isFileAt(file)) ? await realpath(file) : undefined);
+  const gits: string[] = [];
+  for (const dir of dirs) {
+    const git = await found(path.join(dir, 'git'));
+    if (git && !isWithin(git, workspace) && !gits.includes(git)) gits.push(git);
+  }
+  if (gits.length === 0) return [];
+  const execPath = await execFileAsync(gits[0]!, ['--exec-path'], { env: { PATH: SYSTEM_DIRS.join(':') } })
+    .then(({ stdout }) => stdout.trim())
+    .catch(() => '');
+  const child = execPath && (await found(path.join(execPath, 'git')));
+  if (child && !isWithin(child, workspace) && !gits.includes(child)) gits.push(child);
+  return gits;
+}
+
+/**
  * A sandbox of its own for one long-lived program beside the tools (an MCP server): built like `parent`,
  * with HOME, the tool cache, the workspace's `.git` layer, /tmp and /var/tmp of its own, so that nothing the
  * tools write there reaches it and nothing it writes there reaches them; the trusted `snapshot` shown
- * read-only at SNAPSHOT_MOUNT; its network answered by `parent`'s gate, with the same list.
+ * read-only at SNAPSHOT_MOUNT, and then its git held to the workspace's own repository (init.ts GIT_GUARD);
+ * its network answered by `parent`'s gate, with the same list.
  */
 export async function openSibling(
   parent: Sandbox,
@@ -366,11 +368,16 @@ export async function openSibling(
   /** `read-only`: no command changes the workspace (the task tool's explore helpers). */
   workspaceAccess?: WorkspaceAccess,
 ): Promise<Sandbox> {
-  const sandbox = await Sandbox.open({
-    ...parent.config,
-    ...(snapshot ? { snapshot } : {}),
-    ...(workspaceAccess ? { workspaceAccess } : {}),
-  });
+  const gits = snapshot ? await gitPrograms(parent.config.workspace) : [];
+  const sandbox = await Sandbox.open(
+    {
+      ...parent.config,
+      ...(snapshot ? { snapshot } : {}),
+      ...(gits.length > 0 ? { gits } : {}),
+      ...(workspaceAccess ? { workspaceAccess } : {}),
+    },
+    parent.privateDir,
+  );
   try {
     if (parent.config.network === 'gated') {
       sandbox.holdBridge(await Bridge.open(sandbox, parent.bridge?.forwards ?? []));

@@ -7,12 +7,15 @@
 import { createServer, type Server } from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 import { lstat, readFile, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, toolUse } from '../support/anthropic/server.js';
 import { laterSteps, marksFolder } from '../support/later-steps.js';
 import { ACTION_USERS, createWorld, TOKEN, type World } from './setup.js';
+
+const GIT_SERVER = resolve(import.meta.dirname, '../support/mcp/git-server.mjs');
 
 let world: World | undefined;
 let killer: Server | undefined;
@@ -57,6 +60,34 @@ const LAST = (port: number, sandbox: 'on' | 'off') =>
     'sleep 60',
   ].join('\n');
 
+/** An MCP server that writes `mark` in its HOME (which its sandbox's private directory takes), then serves. */
+const serverMarking = (mark: string) =>
+  JSON.stringify({
+    mcpServers: {
+      git: {
+        command: 'sh',
+        args: ['-c', `touch "$HOME/${mark}" && exec "$0" "$1"`, process.execPath, GIT_SERVER],
+        tools: ['status'],
+      },
+    },
+  });
+
+/** The marks left in the HOME layers of sandboxes' private directories (an MCP server's lies in the tools'). */
+async function marksLeft(mark: string): Promise<string[]> {
+  const left: string[] = [];
+  const look = async (dir: string, depth: number): Promise<void> => {
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      if (!name.startsWith('todo-agent-sandbox-')) continue;
+      const own = join(dir, name);
+      for (const upper of ['home-upper', 'home-layer/upper'])
+        if (await lstat(join(own, upper, mark)).catch(() => undefined)) left.push(join(own, upper, mark));
+      if (depth > 0) await look(own, depth - 1);
+    }
+  };
+  await look(tmpdir(), 1);
+  return left;
+}
+
 /** A server that SIGKILLs the action when the model's bash call asks it to. */
 async function startKiller(child: () => ChildProcess | undefined): Promise<number> {
   killer = createServer((_request, response) => {
@@ -79,13 +110,20 @@ describe.each(ACTION_USERS)('the action killed after the model armed .git, as $w
         reply(toolUse('bash', { command: LAST(port, sandbox) })),
       ]);
       const { root, workspace } = world.sandbox;
+      const mark = `todo-agent-kill-mark-${process.pid}-${Date.now()}`;
       const marks = marksFolder(root);
       const configBefore = await readFile(join(workspace, '.git/config'), 'utf8');
 
       const run = await world.trigger('/agent greet politely', {
         ...(as ? { as } : {}),
-        // The tools reach the test's killer on the runner's loopback through the gate, as a job's service.
-        inputs: { sandbox, ...(sandbox === 'on' ? { allowed_hosts: `localhost:${port}` } : {}) },
+        // The tools reach the test's killer on the runner's loopback through the gate, as a job's service;
+        // an MCP server, in a sandbox of its own, leaves a mark in its private HOME.
+        inputs: {
+          sandbox,
+          ...(sandbox === 'on'
+            ? { allowed_hosts: `localhost:${port}`, mcp_servers: serverMarking(mark) }
+            : {}),
+        },
         onSpawn: (child) => (action = child),
       });
 
@@ -100,6 +138,8 @@ describe.each(ACTION_USERS)('the action killed after the model armed .git, as $w
       // Long enough for the model's late plant, had its process outlived the action (only the sandbox's
       // last call plants one).
       if (sandbox === 'on') await sleep(6_000);
+      // The server's private directory outlived the killed action, until the post step.
+      if (sandbox === 'on') expect(await marksLeft(mark)).not.toEqual([]);
 
       const post = await world.post(run, as ? { as } : {});
 
@@ -117,6 +157,7 @@ describe.each(ACTION_USERS)('the action killed after the model armed .git, as $w
       // What the killed run left is gone: our own git directory and the sandbox's private one.
       await expect(lstat(state.ownGitDir!)).rejects.toThrow(/ENOENT/);
       if (state.sandbox) await expect(lstat(state.sandbox.dir)).rejects.toThrow(/ENOENT/);
+      expect(await marksLeft(mark)).toEqual([]);
 
       laterSteps([workspace, join(workspace, 'vendor/lib')], { as, token: TOKEN });
       expect(await readdir(marks)).toEqual([]);

@@ -182,10 +182,16 @@ describe.each(ACTION_USERS)('the trusted snapshot, as $who', ({ as }) => {
     expectNothingOfTheWorkTree(world, 0, run.stdout);
   }, 180_000);
 
-  it('a git-running server’s secret never comes back through fsmonitor, hooks or a filter the model sets', async () => {
+  it('a git-running server’s secret never comes back through fsmonitor, hooks, a filter or a repository the model sets', async () => {
     const leak = (name: string) =>
       `sh -c 'printf %s "$GIT_TOKEN" | od -An -tx1 | tr -d " \\n" > "$(git rev-parse --show-toplevel)/leak-${name}.txt"; cat'`;
     const plant = [
+      // A repository of the model's own in the work tree, its drivers in its own configuration (made
+      // first: the tools' own git would run the fsmonitor planted below).
+      `git init -q sub && cd sub && echo x > x && git add x && git -c user.name=m -c user.email=m@example.com commit -qm x`,
+      `git config filter.leak.clean ${JSON.stringify(leak('nested'))}`,
+      `git config diff.leak.textconv ${JSON.stringify(leak('textconv'))}`,
+      `echo '* filter=leak diff=leak' > .gitattributes && echo more >> x && cd ..`,
       `git config core.fsmonitor ${JSON.stringify(leak('fsmonitor').replace(/; cat'$/, "'"))}`,
       `git config filter.leak.clean ${JSON.stringify(leak('filter'))}`,
       `echo '* filter=leak' > .gitattributes`,
@@ -198,7 +204,10 @@ describe.each(ACTION_USERS)('the trusted snapshot, as $who', ({ as }) => {
       reply(todo('in_progress'), toolUse('bash', { command: plant })),
       reply(
         toolUse('mcp__git__status', {}),
-        toolUse('bash', { command: 'ls leak-* 2>&1; cat leak-* 2>&1; true' }),
+        // Again, with the model's repository in the server's index (git looks into it as a submodule), and in it.
+        toolUse('mcp__git__status', {}),
+        toolUse('mcp__git__status', { path: 'sub' }),
+        toolUse('bash', { command: 'ls leak-* sub/leak-* 2>&1; cat leak-* sub/leak-* 2>&1; true' }),
       ),
       reply(todo('completed')),
       reply(text('Done.')),
@@ -221,10 +230,16 @@ describe.each(ACTION_USERS)('the trusted snapshot, as $who', ({ as }) => {
     expect(world.model.violations).toEqual([]);
     const [planted] = newestResults(world.model.requests[1]!).map((result) => result.text);
     expect(planted).not.toMatch(/error|fatal/i);
-    const [status, listing] = newestResults(world.model.requests[2]!).map((result) => result.text);
-    // The server ran git (it saw the model's change), and nothing the model configured ran with its secret.
+    const [status, again, nested, listing] = newestResults(world.model.requests[2]!).map(
+      (result) => result.text,
+    );
+    // The server ran git (it saw the model's change), and nothing the model configured ran with its secret;
+    // its git refused the model's repository.
     expect(status).toContain('hello.py');
+    expect(again).toContain('is a repository the workspace holds that is not its own');
+    expect(nested).toContain('is a repository the workspace holds that is not its own');
     expect(listing).toContain('No such file');
+    expect(listing).not.toMatch(/^leak-|^sub\/leak-/m);
     for (const [where, content] of Object.entries(everything(world, world.model.requests, run.stdout)))
       for (const form of forms(GIT_TOKEN)) expect(content, `${where}: ${form}`).not.toContain(form);
   }, 180_000);

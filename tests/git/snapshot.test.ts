@@ -1,7 +1,7 @@
 // The trusted snapshot: the base commit's tracked files and what was untracked at start, never what the work
 // tree holds later (a branch checked out, a file the model rewrote).
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -36,6 +36,31 @@ async function checkout(): Promise<{ ws: string; git: (...args: string[]) => str
 }
 
 describe('Snapshot', () => {
+  it('keeps its links inside the copy: one that leads into the workspace leads to the same place in the copy', async () => {
+    const { ws, git } = await checkout();
+    await mkdir(path.join(ws, 'lib'));
+    await writeFile(path.join(ws, 'lib', 'real.mjs'), 'base real\n');
+    await symlink(path.join(ws, 'lib', 'real.mjs'), path.join(ws, 'tools', 'absolute.mjs'));
+    await symlink('../lib/real.mjs', path.join(ws, 'tools', 'relative.mjs'));
+    await symlink(`../../${path.basename(ws)}/lib/real.mjs`, path.join(ws, 'tools', 'climbing.mjs'));
+    await symlink('/etc/hostname', path.join(ws, 'tools', 'runner.txt'));
+    git('add', '-A');
+    git('commit', '-qm', 'links');
+    const base = git('rev-parse', 'HEAD').trim();
+    const snapshot = await Snapshot.take({ workspace: ws, kind: 'git', copy: true, env: process.env });
+    snapshot.setBase({ gitDir: path.join(ws, '.git'), commit: base });
+    // The model rewrites the file the links name, in the live work tree.
+    await writeFile(path.join(ws, 'lib', 'real.mjs'), 'the model wrote this\n');
+    const dir = await snapshot.directory();
+    for (const link of ['absolute.mjs', 'relative.mjs', 'climbing.mjs']) {
+      expect(await readFile(path.join(dir, 'tools', link), 'utf8'), link).toBe('base real\n');
+      expect(await readlink(path.join(dir, 'tools', link)), link).toBe('../lib/real.mjs');
+    }
+    // A link to the runner's files still leads there.
+    expect(await readlink(path.join(dir, 'tools', 'runner.txt'))).toBe('/etc/hostname');
+    await snapshot.remove();
+  });
+
   it('holds the base commit and the untracked files as they stood at start, not the branch or later writes', async () => {
     const { ws, git } = await checkout();
     const base = git('rev-parse', 'HEAD').trim();

@@ -1,7 +1,7 @@
 // The toolchains' answers read into rules, and the toolchains asked for real inside a gated sandbox, where a
 // hostile one the workspace puts on the PATH runs as the tools do: no route out, not as us.
 import { createServer } from 'node:net';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -197,5 +197,27 @@ describe('askToolchains in the sandbox', () => {
     expect(heard).toEqual([]);
     expect(asked.unanswered).toContain('go');
     expect(asked.unanswered).not.toContain('npm');
+  }, 60_000);
+
+  it('runs no `pip` package of the work tree or of the project files: Python is asked isolated, away from both', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'todo-agent-discover-'));
+    cleanups.push(() => rm(root, { recursive: true, force: true }));
+    await chmod(root, 0o755);
+    const ws = path.join(root, 'ws');
+    // The package writes where the test looks (the workspace, writable in the sandbox) and names a host.
+    const pip = `import pathlib\npathlib.Path(${JSON.stringify(ws)}, 'pip-ran').touch()\nprint("global.index-url='https://pip.evil.example/'")\n`;
+    const planted = { 'pip/__init__.py': pip, 'pip/__main__.py': pip };
+    for (const [file, text] of Object.entries(planted)) {
+      await mkdir(path.dirname(path.join(ws, file)), { recursive: true });
+      await writeFile(path.join(ws, file), text);
+    }
+    await chmod(ws, 0o777);
+    const sandbox = await openSandbox({ workspace: ws, network: 'gated' });
+    cleanups.push(() => sandbox.close());
+    const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
+    // As the snapshot would hand it over had it held one: written into the probe's own directory.
+    const found = hosts((await askToolchains(sandbox, env, planted)).rules);
+    expect(found.filter((host) => host.includes('evil'))).toEqual([]);
+    await expect(readFile(path.join(ws, 'pip-ran'))).rejects.toThrow(/ENOENT/);
   }, 60_000);
 });

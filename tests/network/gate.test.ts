@@ -11,7 +11,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { runCommand } from '../../src/sandbox/run-command.js';
 import { openSandbox, openSibling } from '../../src/sandbox/setup.js';
 import { NetworkGate } from '../../src/network/gate.js';
@@ -280,6 +280,42 @@ describe('what the gate refuses, and how it says so', () => {
     expect(result.output).toContain("model.todo-agent.test is the model's API endpoint");
     expect(result.output).toContain(
       'todo-agent refused 169.254.169.254:80: 169.254.169.254 is an IP address that the allowlist does not name',
+    );
+  });
+
+  it('decides at once what the toolchains’ answers cannot change, and waits for them on any other name', async () => {
+    const early = await openSandbox({ workspace: ws, network: 'gated', home });
+    onTestFinished(() => early.close());
+    const waiting = await NetworkGate.open({
+      sandbox: early,
+      toolchains: new Promise(() => undefined), // they never answer here
+      allowedHosts: allowed.rules,
+      github: { serverUrl: 'https://github.com', apiUrl: 'https://api.github.com' },
+      guarded: [{ host: 'model.todo-agent.test', what: "the model's API endpoint" }],
+      env,
+      resolver,
+    });
+    const outcome = (url: string) =>
+      waiting.fetch(url).then(
+        async (response) => await response.text(),
+        (error: Error) => error.message,
+      );
+    const unlisted = outcome('http://unlisted.todo-agent.test/');
+    expect(
+      await Promise.all([
+        outcome('http://169.254.169.254/latest/meta-data/'),
+        outcome('http://model.todo-agent.test/'),
+        outcome('http://api.github.com/'),
+        outcome(`http://localhost:${servicePort}/`),
+      ]),
+    ).toEqual([
+      "the network gate refused 169.254.169.254:80: 169.254.169.254 is an IP address that the allowlist does not name (it allows host names); to allow it, add 169.254.169.254 to the workflow's allowed_hosts input",
+      "the network gate refused model.todo-agent.test:80: model.todo-agent.test is the model's API endpoint: the tools reach it only when allowed_hosts names it; to allow it, add model.todo-agent.test to the workflow's allowed_hosts input",
+      "the network gate refused api.github.com:80: api.github.com is GitHub's API: the tools reach it only when allowed_hosts names it; to allow it, add api.github.com to the workflow's allowed_hosts input",
+      'the runner’s own service\n',
+    ]);
+    expect(await Promise.race([unlisted, Promise.resolve('still waiting for the toolchains')])).toBe(
+      'still waiting for the toolchains',
     );
   });
 

@@ -271,6 +271,18 @@ describe('the run’s caps', () => {
     first.socket.destroy();
   });
 
+  it('keeps an idle keep-alive connection open (only the bridge closes idle ones, at its cap)', async () => {
+    const client = raw(main.socketPath);
+    client.socket.write('GET http://web.test/ HTTP/1.1\r\nHost: web.test\r\n\r\n');
+    await client.read(/upstream says hi/);
+    // Node's HTTP server would close it after 5 s of rest by default (and a second's grace).
+    await new Promise((resolve) => setTimeout(resolve, 6_500));
+    client.socket.write('GET http://web.test/again HTTP/1.1\r\nHost: web.test\r\n\r\n');
+    const both = await client.read(/(upstream says hi[\s\S]*){2}/);
+    expect(both.match(/^HTTP\/1\.1 201 Made/gm)).toHaveLength(2);
+    client.socket.destroy();
+  });
+
   it('cuts the run off once its bytes pass the cap, and refuses what follows', async () => {
     const capped = await openProxy('bytes', { connections: 8, bytes: 50_000 });
     const client = raw(capped.socketPath);

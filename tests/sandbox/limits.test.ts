@@ -82,14 +82,23 @@ describe('limitNote', () => {
     );
   });
 
-  it('with the network off, also explains pip’s only line and npm’s offline refusal', () => {
+  it('with the network off, also explains pip’s only line and npm’s, Go’s and cargo’s offline refusals', () => {
     for (const output of [
       'ERROR: Could not find a version that satisfies the requirement left-pad (from versions: none)',
       'npm error code ENOTCACHED',
+      'go: made-up.example/mod@v1.0.0: module lookup disabled by GOPROXY=off',
+      "error: no matching package named `made-up-crate` found\nlocation searched: registry index\nAs a reminder, you're using offline mode (--offline) which can sometimes cause surprising resolution failures",
+      'error: failed to download `made-up-crate v1.0.0`\nCaused by: attempting to make an HTTP request, but --offline was specified',
     ]) {
-      expect(limitNote(output, 'none', true)).toBe(NETWORK_OFF_NOTE);
-      expect(limitNote(output, 'gated', true)).toBe('');
+      expect(limitNote(output, 'none', true), output).toBe(NETWORK_OFF_NOTE);
+      expect(limitNote(output, 'gated', true), output).toBe('');
     }
+  });
+
+  it('with the network off, explains it where the command exited 0 (its failure piped away)', () => {
+    expect(limitNote('npm error code ENOTCACHED', 'none', false)).toBe(NETWORK_OFF_NOTE);
+    expect(limitNote('curl: (6) Could not resolve host: x.example', 'none', false)).toBe(NETWORK_OFF_NOTE);
+    expect(limitNote('added 3 packages', 'none', false)).toBe('');
   });
 
   it('tells npm to work offline and pip to retry once (so that it prints its connection error)', () => {

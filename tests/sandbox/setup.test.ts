@@ -2,19 +2,20 @@
 // tests/sandbox/namespaces.test.ts needs; the tests that become another user need root.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCommand } from '../../src/sandbox/run-command.js';
 import { Sandbox, type SandboxConfig } from '../../src/sandbox/namespaces.js';
 import { openSandbox, openSibling, sandboxConfig, type SandboxRequest } from '../../src/sandbox/setup.js';
+import { lockdownEnv } from '../../src/git/git-process.js';
 import { SNAPSHOT_MOUNT } from '../../src/sandbox/init.js';
 import { asRoot, expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
 const execFileAsync = promisify(execFile);
 
-const { root, home, ws, hiddenDir, sandbox, run } = await runnerLayout();
+const { root, home, ws, hiddenDir, sandbox, run, env: layoutEnv } = await runnerLayout();
 
 /** The settings for the layout's workspace with these paths to hide, and the warnings they gave. */
 async function withWarnings(
@@ -40,7 +41,8 @@ describe('the sandbox', () => {
     expectOk(await run('echo planted > "$HOME/.gitconfig" && echo planted > /tmp/planted'));
     const server = await openSibling(sandbox, snapshot);
     onTestFinished(() => server.close());
-    expect(server.privateDir).not.toBe(sandbox.privateDir);
+    // Its own directory lies in the tools' sandbox's, which goes with it (the post step's after a kill).
+    expect(path.dirname(server.privateDir)).toBe(sandbox.privateDir);
     const seen = expectOk(
       await run(
         `cat ${SNAPSHOT_MOUNT}/server.mjs; cat "$HOME/.gitconfig" /tmp/planted 2>&1; ` +
@@ -53,6 +55,65 @@ describe('the sandbox', () => {
     expect(seen).toMatch(/x'?: Read-only file system/);
     // What the server wrote stays its own; the tools never saw the snapshot.
     expectOk(await run('! cat /tmp/own && ! ls /tmp/todo-agent-snapshot'));
+  });
+
+  it("holds a server's git to the workspace's own repository: a nested one the tools make runs nothing of theirs", async () => {
+    const secret = 'server-secret-9f2c41d07e';
+    const repo = path.join(root, 'repo');
+    await mkdir(repo);
+    const git = (...args: string[]) =>
+      execFileAsync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo });
+    await writeFile(path.join(repo, 'hello.txt'), 'hello\n');
+    await git('init', '-q');
+    await git('add', '-A');
+    await git('commit', '-qm', 'base');
+    const tools = await openSandbox({ workspace: repo, network: 'host', home, layerGitDir: true });
+    onTestFinished(() => tools.close());
+    // The tools make repositories of their own in the work tree, whose drivers write the secret out.
+    const leak = (name: string) =>
+      `sh -c 'printf %s "$TOKEN" > ${repo}/leak-${name}; printf %s "$TOKEN" | od -An -tx1 > ${repo}/leak-${name}-hex; cat'`;
+    const commit = 'git -c user.name=m -c user.email=m@example.com commit -qm x';
+    expectOk(
+      await run(
+        [
+          `git init -q sub && cd sub && echo x > x && git add x && ${commit}`,
+          `git config filter.leak.clean "${leak('clean')}"`,
+          `git config diff.leak.textconv "${leak('textconv')}"`,
+          `git config core.fsmonitor "${leak('fsmonitor')}"`,
+          `echo '* filter=leak diff=leak' > .git/info/attributes && echo more >> x && cd ..`,
+          `git init -q --bare bare.git && git --git-dir=bare.git config core.alternateRefsCommand "${leak('bare')}"`,
+          `mkdir linked && echo "gitdir: ${repo}/sub/.git" > linked/.git`,
+          'echo changed >> hello.txt',
+        ].join(' && '),
+        { sandbox: tools, cwd: repo },
+      ),
+    );
+    await mkdir(path.join(root, 'snapshot'), { recursive: true });
+    await chmod(path.join(root, 'snapshot'), 0o755);
+    const server = await openSibling(tools, path.join(root, 'snapshot'));
+    onTestFinished(() => server.close());
+    const seen = await runCommand(
+      [
+        'git status --porcelain; git add -A; git status --porcelain; git diff HEAD',
+        'git -C sub status; (cd sub && git diff); git --git-dir=sub/.git --work-tree=sub diff',
+        'GIT_DIR=sub/.git git status; (cd linked && git status); (cd bare.git && git log); true',
+      ].join('; '),
+      {
+        cwd: repo,
+        env: { ...layoutEnv, TOKEN: secret, ...lockdownEnv() },
+        timeoutMs: 30_000,
+        sandbox: server,
+      },
+    );
+    // Nothing of the tools' repositories ran with its secret; its git works in the workspace's own repository
+    // (it sees the tools' change there), and in none of theirs.
+    expect((await readdir(repo)).filter((name) => name.startsWith('leak-'))).toEqual([]);
+    const forms = [secret, Buffer.from(secret).toString('hex'), Buffer.from(secret).toString('base64')];
+    for (const form of [...forms, [...secret].reverse().join('')]) expect(seen.output).not.toContain(form);
+    expect(seen.output).toMatch(/^ M hello\.txt$/m);
+    expect(seen.output).toContain(
+      "that is not its own: an MCP server's git works in the workspace's own repository only",
+    );
   });
 
   it.runIf(asRoot)(

@@ -2,9 +2,10 @@
 // lockfile (hundreds of packages, from the registry npm is configured with, a cold cache each time) and a real
 // `pip install` of wheels from a local index (found through pip's own configuration) are timed in a sandbox
 // with `tool_network: all` and in one behind the gate, interleaved so that the machine's load falls on both
-// alike; a small request is timed directly and through the proxy; and with `tool_network: none`, how long
-// npm and pip take to fail, and whether they say why.
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// alike; a small request is timed directly and through the proxy; a thousand connection attempts at once are
+// made through the gate while the bridge's processes are counted; and with `tool_network: none`, how long npm,
+// pip, cargo and Go take to fail, and whether they say why (also with the failure piped away, exit status 0).
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
@@ -27,7 +28,7 @@ const SMALL_REQUESTS = 300;
 export interface Timed {
   allMs: number[];
   allowlistMs: number[];
-  /** Median behind the gate ÷ median with every host. */
+  /** The median of each run behind the gate ÷ the run with every host beside it (paired). */
   ratio: number;
 }
 
@@ -38,8 +39,146 @@ export interface NetworkCost {
   smallRequest: { directMs: number; proxiedMs: number; addedMs: number; requests: number };
   /** A new TLS connection through a tunnel, its ClientHello read by the proxy first (no sandbox). */
   tunnel: TunnelCost;
+  /** The bridge's processes while a tool makes a thousand connection attempts through the gate at once. */
+  flood: ConnectionFlood;
   /** `tool_network: none`: how long each client took to fail, and whether its output says why. */
-  offline: { npmMs: number; npmSaysWhy: boolean; pipMs: number; pipSaysWhy: boolean };
+  offline: OfflineFailure[];
+}
+
+export interface ConnectionFlood {
+  attempts: number;
+  /** Connections the tool held open, and those refused at once at the cap. */
+  held: number;
+  refused: number;
+  /** Host processes of the bridge (with sudo's own) before the attempts, and the most seen during them. */
+  processesBefore: number;
+  processesPeak: number;
+}
+
+export interface OfflineFailure {
+  client: 'npm ci' | 'pip install' | 'cargo fetch' | 'go mod download';
+  /** Absent: the client is not installed where the sandbox's tools find it. */
+  ms?: number;
+  saysWhy?: boolean;
+  /** The same command piped into `tail` (exit status 0): whether its output still says why. */
+  pipedSaysWhy?: boolean;
+}
+
+/**
+ * Opens `attempts` connections to the proxy's port at once and holds them for a second and a half; prints how
+ * many were held and how many were answered with a refusal at once.
+ */
+const FLOOD_CLIENT = String.raw`
+const net = require('node:net');
+const [port, attempts] = process.argv.slice(2).map(Number);
+let held = 0, refused = 0, failed = 0;
+const sockets = [];
+for (let i = 0; i < attempts; i++) {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.once('connect', () => held++);
+  socket.once('data', (data) => { if (data.toString().startsWith('HTTP/1.1 503')) { refused++; held--; } });
+  socket.on('error', () => failed++);
+  sockets.push(socket);
+}
+setTimeout(() => {
+  console.log(JSON.stringify({ held, refused, failed }));
+  for (const socket of sockets) socket.destroy();
+}, 1500);
+`;
+
+/** The host processes whose command line names `needle` (the bridge's socket: perl, and sudo's own). */
+async function processesNaming(needle: string): Promise<number> {
+  let count = 0;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(needle)) count++;
+  }
+  return count;
+}
+
+/** A thousand connection attempts through the gate's bridge, its processes counted while they last. */
+async function measureFlood(sandbox: Sandbox, env: NodeJS.ProcessEnv, workspace: string) {
+  const attempts = 1000;
+  const socket = sandbox.bridge!.proxySocket;
+  const processesBefore = await processesNaming(socket);
+  let processesPeak = processesBefore;
+  let done = false;
+  const run = timed(`node flood.cjs ${sandbox.bridge!.port} ${attempts}`, workspace, env, sandbox).finally(
+    () => (done = true),
+  );
+  while (!done) {
+    processesPeak = Math.max(processesPeak, await processesNaming(socket));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const result = await run;
+  ok(result, 'the connection flood');
+  // The gate's note on the refusals at the cap follows the client's own line.
+  const line = result.output.split('\n').find((text) => text.startsWith('{'))!;
+  const { held, refused } = JSON.parse(line) as Record<string, number>;
+  return { attempts, held: held!, refused: refused!, processesBefore, processesPeak };
+}
+
+/** Each client's command with the network off: a fresh cache, a dependency no cache holds. */
+const OFFLINE_COMMANDS: ReadonlyArray<{
+  client: OfflineFailure['client'];
+  program: string;
+  command: string;
+}> = [
+  { client: 'npm ci', program: 'npm', command: 'npm ci --no-audit --no-fund --cache "$(mktemp -d)"' },
+  {
+    client: 'pip install',
+    program: 'python3',
+    command: '/usr/bin/python3 -m pip install -q --no-cache-dir --target "$(mktemp -d)" bench-wheel-0',
+  },
+  {
+    client: 'cargo fetch',
+    program: 'cargo',
+    command: 'cd offline-cargo && CARGO_HOME="$(mktemp -d)" cargo fetch',
+  },
+  {
+    client: 'go mod download',
+    program: 'go',
+    command: 'cd offline-go && GOMODCACHE="$(mktemp -d)" go mod download',
+  },
+];
+
+/** A crate and a Go module that depend on one made-up package each. */
+async function offlineProjects(workspace: string): Promise<void> {
+  await mkdir(join(workspace, 'offline-cargo', 'src'), { recursive: true });
+  await writeFile(
+    join(workspace, 'offline-cargo', 'Cargo.toml'),
+    '[package]\nname = "offline-probe"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nmade-up-crate = "1"\n',
+  );
+  await writeFile(join(workspace, 'offline-cargo', 'src', 'main.rs'), 'fn main() {}\n');
+  await mkdir(join(workspace, 'offline-go'), { recursive: true });
+  await writeFile(
+    join(workspace, 'offline-go', 'go.mod'),
+    'module bench.todo-agent.test/offline\n\ngo 1.21\n\nrequire made-up.todo-agent.test/mod v1.0.0\n',
+  );
+}
+
+/** How long each client takes to fail with the network off, and whether it says why, piped or not. */
+async function measureOffline(sandbox: Sandbox, env: NodeJS.ProcessEnv, workspace: string) {
+  await rm(join(workspace, 'node_modules'), { recursive: true, force: true });
+  await offlineProjects(workspace);
+  const failures: OfflineFailure[] = [];
+  for (const { client, program, command } of OFFLINE_COMMANDS) {
+    const found = await timed(`command -v ${program}`, workspace, env, sandbox);
+    if (found.exitCode !== 0) {
+      failures.push({ client });
+      continue;
+    }
+    const run = await timed(command, workspace, env, sandbox);
+    const piped = await timed(`(${command}) 2>&1 | tail -n 3`, workspace, env, sandbox);
+    failures.push({
+      client,
+      ms: run.ms,
+      saysWhy: run.exitCode !== 0 && run.output.includes(NETWORK_OFF_NOTE),
+      pipedSaysWhy: piped.exitCode === 0 && piped.output.includes(NETWORK_OFF_NOTE),
+    });
+  }
+  return failures;
 }
 
 /** Times each request of a small GET, directly or through the proxy HTTP_PROXY names; prints the median. */
@@ -92,6 +231,7 @@ export async function measureNetworkCost(reps: number, withNpm: boolean): Promis
   await copyFile(join(ROOT, 'package.json'), join(workspace, 'package.json'));
   await copyFile(join(ROOT, 'package-lock.json'), join(workspace, 'package-lock.json'));
   await writeFile(join(workspace, 'small.cjs'), SMALL_CLIENT);
+  await writeFile(join(workspace, 'flood.cjs'), FLOOD_CLIENT);
   const built: string[] = [];
   for (let i = 0; i < WHEELS; i++) built.push(await makeWheel(wheels, `bench_wheel_${i}`, '1.0', i));
   const index = await startSimpleIndex(built);
@@ -197,14 +337,11 @@ export async function measureNetworkCost(reps: number, withNpm: boolean): Promis
         smallRuns.map((run) => requestMedian(run.output)),
       );
     }
-    const npmOff = await timed(
-      'rm -rf node_modules && npm ci --no-audit --no-fund --cache "$(mktemp -d)"',
-      workspace,
-      env,
-      offline,
-    );
-    const pipOff = await timed(pip, workspace, pipEnv(PYPI_HOST), offline);
-    const ratio = (t: { all: number[]; allowlist: number[] }) => median(t.allowlist) / median(t.all);
+    const flood = await measureFlood(gated, env, workspace);
+    const offlineFailures = await measureOffline(offline, pipEnv(PYPI_HOST), workspace);
+    // Paired: each run behind the gate over the run with every host just before it, the median of those.
+    const ratio = (t: { all: number[]; allowlist: number[] }) =>
+      median(t.allowlist.map((gated, i) => gated / t.all[i]!));
     const directMs = median(smallTimes.all);
     const proxiedMs = median(smallTimes.allowlist);
     return {
@@ -226,12 +363,8 @@ export async function measureNetworkCost(reps: number, withNpm: boolean): Promis
       },
       smallRequest: { directMs, proxiedMs, addedMs: proxiedMs - directMs, requests: SMALL_REQUESTS },
       tunnel: await measureTunnelCost(SMALL_REQUESTS),
-      offline: {
-        npmMs: npmOff.ms,
-        npmSaysWhy: npmOff.exitCode !== 0 && npmOff.output.includes(NETWORK_OFF_NOTE),
-        pipMs: pipOff.ms,
-        pipSaysWhy: pipOff.exitCode !== 0 && pipOff.output.includes(NETWORK_OFF_NOTE),
-      },
+      flood,
+      offline: offlineFailures,
     };
   } finally {
     for (const sandbox of [all, gated, offline]) sandbox.close();
