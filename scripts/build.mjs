@@ -26,7 +26,7 @@ const entries = [
   { src: 'src/action/main.ts', out: 'main.js' },
   { src: 'src/cli.ts', out: 'cli.js', shebang: true },
   // The picture decoder's own process (src/images/decoder.ts starts it), with libwebp's WebAssembly beside it.
-  { src: 'src/images/decoder-main.ts', out: 'image-decoder.js' },
+  { src: 'src/images/decoding/decoder-main.ts', out: 'image-decoder.js' },
 ];
 
 rmSync('dist', { recursive: true, force: true });

@@ -10,7 +10,7 @@ import { threadHint } from '../github/thread/review-threads.js';
 import { runContext } from '../github/thread/run-context.js';
 import { networkFact, type Briefing, type RunFacts } from '../agent/briefing/prompt.js';
 import type { VerifySettings } from '../agent/verify.js';
-import type { WorkPlan } from '../github/work-plan.js';
+import type { ForkHead, WorkPlan } from '../github/work-plan.js';
 import { addSecret, githubIdToken, log } from '../runner/output.js';
 import type { Settings } from '../settings/settings.js';
 import type { JobRequest, Prepared } from './prepare.js';
@@ -110,9 +110,15 @@ export function runFacts(
     branch: plan.branch,
     date: new Date().toISOString().slice(0, 10),
     freshCheckout: true,
+    ...(plan.kind === 'fork' ? { contributor: contributorOf(plan.fork) } : {}),
     ...(inputs.verify_command ? { verifyCommand: inputs.verify_command } : {}),
     ...networkFact(network),
   };
+}
+
+/** Whose branch a fork's run works on, for the model's environment note. */
+function contributorOf({ author, repo, delivery }: ForkHead): NonNullable<RunFacts['contributor']> {
+  return { login: author, from: repo, delivery };
 }
 
 export function verifyGate({ inputs }: Settings): { verify?: VerifySettings } {

@@ -2,16 +2,14 @@
 // steps (its configuration restored), then the work committed in our own git directory, pushed and opened
 // as a pull request (a plan delivers nothing), and review threads answered.
 import type { AgentResult } from '../agent/events.js';
-import { putRightSentences, type PutRight } from '../git/workspace-guard.js';
-import { log, saveState } from '../runner/output.js';
-import { saveCleaned } from '../runner/post-state.js';
-import type { RunRecord } from '../record/run-record.js';
+import { log } from '../runner/output.js';
 import type { Delivery } from '../delivery/deliver.js';
 import type { DeliverySession, LandRequest } from '../delivery/session.js';
 import { commitMessage } from '../delivery/commit-message.js';
 import { pullBody } from '../delivery/pull-body.js';
 import { replyInThreads } from '../delivery/thread-replies.js';
-import { headline, type WorkPlan } from '../github/work-plan.js';
+import { headline, type ForkPlan, type WorkPlan } from '../github/work-plan.js';
+import { deliverForkReview, type ForkReviewRequest } from '../delivery/fork/review.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { redactAndCut } from '../text/redact.js';
 import type { LiveChecklist } from '../github/checklist/live.js';
@@ -33,21 +31,60 @@ export async function deliverWork(
   const { delivery, error } = await deliverSafely(async () => {
     // Every tool process is gone (the sandbox is closed); what the model configured goes too, before our
     // git stages anything (staging a nested repository reads its refs).
-    await putGitDirsRight(prepared, request.record);
+    await prepared.guard.putRight();
     // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     if (plan.kind === 'plan') return {};
+    if (plan.kind === 'fork' && plan.fork.delivery === 'review')
+      return await deliverForkReview(forkReviewOf(request, { ...prepared, plan }, agentResult, checklist));
     const mayChangeWorkflows = await request.api.access.mayChangeWorkflows();
     const delivered = await session.land({
       ...deliveryOf(request, prepared, agentResult, checklist),
       ...(mayChangeWorkflows === undefined ? {} : { mayChangeWorkflows }),
     });
     await handBack(prepared);
+    if (plan.kind === 'fork' && delivered.pr) await pointToSuccessor(request, plan, delivered.pr.number);
     return delivered;
   });
   const result: AgentResult = error ? { ...agentResult, status: 'failed', reason: error } : agentResult;
   if (delivery.pushedBranch)
     await replyInThreads({ api, git, startSha, settings, trigger, threads, plan, result });
   return { result, delivery };
+}
+
+/** `fork_delivery: pull-request`: the pull request's first lines name the one it supersedes and credit its author. */
+function supersedes(plan: WorkPlan): string {
+  if (plan.kind !== 'fork') return '';
+  const { number, author, repo, ref } = plan.fork;
+  return `Supersedes #${number}: built on @${author}'s commits from \`${repo}:${ref}\` (kept as they are, with their authorship), with todo-agent's work on top. Merging this pull request supersedes #${number}; it can then be closed.\n\n`;
+}
+
+/** The superseded pull request gets one line that links its successor. */
+async function pointToSuccessor({ api }: JobRequest, plan: ForkPlan, successor: number): Promise<void> {
+  const line = `todo-agent's work on this pull request is in #${successor}, built on these commits: merging it supersedes this one.`;
+  await api.issues.createComment(plan.fork.number, line).catch((error: unknown) => {
+    log.warning(`The pull request could not be pointed to #${successor}: ${errorSentence(error)}`);
+  });
+}
+
+/** A fork's pull request: the review that carries the work back to it (delivery/fork/review.ts). */
+function forkReviewOf(
+  request: JobRequest,
+  prepared: Prepared & { plan: ForkPlan },
+  result: AgentResult,
+  checklist: Pick<LiveChecklist, 'url' | 'lookBack'>,
+): ForkReviewRequest {
+  const { commitMessage, redact } = deliveryOf(request, prepared, result, checklist);
+  return {
+    git: prepared.git,
+    api: request.api,
+    result,
+    startSha: prepared.startSha,
+    base: prepared.plan.base,
+    fork: prepared.plan.fork,
+    commitMessage,
+    redact,
+    ...(checklist.url ? { checklistUrl: checklist.url } : {}),
+  };
 }
 
 /** Where the work goes and under what words: branch, base, commit message and pull request. */
@@ -80,6 +117,7 @@ function deliveryOf(
       title: firstLine(headline(plan), 100, redact),
       draft: settings.inputs.draft,
       body: ({ files, heldBack, unsignedBecause, withheld }) =>
+        supersedes(plan) +
         pullBody({
           ...closesOf(plan, trigger.issueNumber),
           result,
@@ -98,27 +136,6 @@ async function handBack({ ownDir, git, startSha }: Prepared): Promise<void> {
   await ownDir.handBack(git, startSha).catch((error: unknown) => {
     log.warning(`The commit could not be handed back to the workspace's repository: ${errorSentence(error)}`);
   });
-}
-
-/**
- * The workspace's git directories put right once the tools are done (config-guard.ts, git-dirs.ts), said
- * in the log and the run record, and told to the post step, which then has nothing left to do.
- */
-export async function putGitDirsRight(
-  { guard }: Pick<Prepared, 'guard'>,
-  record: RunRecord | undefined,
-): Promise<void> {
-  const first = !guard.asked;
-  const report = await guard.putRight();
-  saveCleaned(saveState);
-  if (first) logPutRight(report, record);
-}
-
-function logPutRight(report: PutRight, record: RunRecord | undefined): void {
-  for (const sentence of putRightSentences(report)) {
-    log.warning(sentence);
-    record?.note(sentence);
-  }
 }
 
 /** Commit, push and pull request, where any throw becomes a sentence rather than a lost result. */

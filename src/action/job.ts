@@ -7,11 +7,9 @@ import type { Delivery } from '../delivery/deliver.js';
 import { answer } from '../github/answer.js';
 import type { RunVerdict } from '../github/checklist/outcome.js';
 import { logObserver } from '../runner/log.js';
-import { log } from '../runner/output.js';
-import { errorSentence } from '../text/error-sentence.js';
 import { RunSummary } from '../runner/summary.js';
 import { agentOptions } from './agent-options.js';
-import { deliverWork, putGitDirsRight } from './deliver-work.js';
+import { deliverWork } from './deliver-work.js';
 import { DeliverySession } from '../delivery/session.js';
 import { openChecklist } from './live-checklist.js';
 import { prepare, type JobRequest } from './prepare.js';
@@ -57,7 +55,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     api,
     branch: prepared.plan.branch,
     startSha: prepared.startSha,
-    signed: settings.inputs.signed_commits,
+    // A fork's pull request is answered with a review: no branch is claimed for it.
+    signed: settings.inputs.signed_commits && prepared.plan.kind !== 'fork',
     continuesBranch: prepared.plan.continuesBranch,
   });
   try {
@@ -104,12 +103,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   } finally {
     // A throw anywhere before delivery put them right: do it now, once no tool is left.
     await prepared.runtime.close();
-    if (!prepared.guard.asked)
-      await putGitDirsRight(prepared, request.record).catch((error: unknown) =>
-        log.warning(`The workspace's git directories could not be put right: ${errorSentence(error)}`),
-      );
-    // Left for the post step when putting right failed: it holds what was saved, and a clean `.git`.
-    if (prepared.guard.done) await prepared.ownDir.remove();
+    await prepared.guard.finish();
     await prepared.snapshot.remove();
   }
 }

@@ -3,7 +3,7 @@
 import type { Settings } from '../settings/settings.js';
 import { log } from '../runner/output.js';
 import { redactAndCut } from '../text/redact.js';
-import type { GitHubApi } from '../github/api.js';
+import type { GitHubApi } from '../github/api/github-api.js';
 import { LiveChecklist } from '../github/checklist/live.js';
 import { headline, type WorkPlan } from '../github/work-plan.js';
 

@@ -1,5 +1,5 @@
 // The action: read the event, decide whether and for whom to run, run the job, report the outcome.
-import { GitHubApi } from '../github/api.js';
+import { GitHubApi } from '../github/api/github-api.js';
 import type { Reaction } from '../github/api/issues.js';
 import { answer } from '../github/answer.js';
 import { cancelRun } from '../github/cancel.js';

@@ -11,10 +11,10 @@ import type { Redaction } from '../sandbox/capped-output.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { dropPersistedCredentials, saveConfig, type SavedConfig } from '../git/config-guard.js';
 import { WorkspaceGuard } from '../git/workspace-guard.js';
-import { savePostState } from '../runner/post-state.js';
+import { saveCleaned, savePostState } from '../runner/post-state.js';
 import { reserveGitDir, type OwnGitDir } from '../git/own-git-dir.js';
 import { GitRepo, type GitRepoOptions } from '../git/repo.js';
-import type { GitHubApi } from '../github/api.js';
+import type { GitHubApi } from '../github/api/github-api.js';
 import type { IssueComment } from '../github/api/issues.js';
 import type { Permission } from '../github/api/access.js';
 import { answer } from '../github/answer.js';
@@ -147,6 +147,8 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
         branchPrefix: settings.inputs.branch_prefix,
         baseBranch: settings.inputs.base_branch || defaultBranch,
         defaultBranch,
+        sandboxed: settings.inputs.sandbox === 'on',
+        forkDelivery: settings.inputs.fork_delivery,
       });
       if ('decline' in outcome) {
         await closeRuntime(runtimeReady);
@@ -189,7 +191,7 @@ export async function prepare(request: JobRequest): Promise<Prepared | { decline
       const viewed = await view;
       // Last, once nothing here can fail: told to the post step only when the tools are about to run (an MCP
       // server is code the tools' sandbox runs, so it starts after).
-      const guard = guardOf(settings.workspace, dir, own, config, sandbox);
+      const guard = guardOf(settings.workspace, dir, own, config, sandbox, request.record);
       const secrets = [...request.secrets, ...(mcpConfig?.secrets ?? [])];
       askWith({ env: childEnv(process.env, secrets), projectFiles: await trusted.projectFiles() });
       const mcp = mcpConfig && (await startMcp(mcpConfig, settings, runtime, secrets, trusted));
@@ -285,8 +287,9 @@ async function startMcp(
 }
 
 /**
- * The run's guard of the workspace's git directories, and what the post step needs to know if the action
- * is killed, told to the runner before the first tool call.
+ * The run's guard of the workspace's git directories, armed: what the post step needs to know if the action
+ * is killed is told to the runner before the first tool call; what putting right changed goes to the log and
+ * the run record, and to the post step that it has nothing left to do.
  */
 function guardOf(
   workspace: string,
@@ -294,29 +297,41 @@ function guardOf(
   git: GitRepo,
   saved: SavedConfig,
   sandbox: Sandbox | undefined,
+  record: RunRecord | undefined,
 ): WorkspaceGuard {
   // Through sudo, what the tools made and this user cannot remove goes with sudo's rm (no tool is left then).
   const escalate = sandbox?.config.isolation === 'sudo' ? sandbox.config.escalate : undefined;
-  savePostState(saveState, {
+  const armed = () =>
+    savePostState(saveState, {
+      workspace,
+      ownGitDir: dir.path,
+      ...(escalate ? { escalate: [...escalate] } : {}),
+      ...(sandbox
+        ? {
+            sandbox: {
+              dir: sandbox.privateDir,
+              escalate: [...sandbox.config.escalate],
+              rm: sandbox.config.programs.rm,
+            },
+          }
+        : {}),
+    });
+  const putRight = (sentences: readonly string[]) => {
+    saveCleaned(saveState);
+    for (const sentence of sentences) {
+      log.warning(sentence);
+      record?.note(sentence);
+    }
+  };
+  const failed = (why: string) =>
+    log.warning(`The workspace's git directories could not be put right: ${why}`);
+  return WorkspaceGuard.arm({
     workspace,
-    ownGitDir: dir.path,
-    ...(escalate ? { escalate: [...escalate] } : {}),
-    ...(sandbox
-      ? {
-          sandbox: {
-            dir: sandbox.privateDir,
-            escalate: [...sandbox.config.escalate],
-            rm: sandbox.config.programs.rm,
-          },
-        }
-      : {}),
-  });
-  return new WorkspaceGuard({
-    workspace,
-    ownGitDir: dir.path,
+    ownDir: dir,
     saved,
     git,
     ...(escalate ? { escalate } : {}),
+    tell: { armed, putRight, failed },
   });
 }
 

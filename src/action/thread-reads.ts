@@ -1,7 +1,7 @@
 // The reads every run starts from, sent as soon as the event is known: beside the 👀, the permission check and
 // the queue's first look rather than after them, so that they cost no round trip of their own before the first
 // model request. The permissions of the thread's authors follow the comments at once (the second round trip).
-import type { GitHubApi } from '../github/api.js';
+import type { GitHubApi } from '../github/api/github-api.js';
 import type { IssueComment } from '../github/api/issues.js';
 import type { Permission } from '../github/api/access.js';
 import type { SubmittedReview } from '../github/api/pulls.js';

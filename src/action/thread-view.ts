@@ -1,6 +1,6 @@
 // What the model sees of the thread besides its text: the pictures in it, and the map of the issues and pull
 // requests it points to. Both are best effort: a failure leaves a line or nothing, never a failed run.
-import type { GitHubApi } from '../github/api.js';
+import type { GitHubApi } from '../github/api/github-api.js';
 import type { IssueComment } from '../github/api/issues.js';
 import type { Permission } from '../github/api/access.js';
 import type { SubmittedReview } from '../github/api/pulls.js';

@@ -1,14 +1,14 @@
 // A request's turn on its thread: wait, on the Actions API, for the runs ahead of it (github/run-queue.ts),
 // saying on the thread what it waits for. Nothing here cancels anything.
 import { answer } from '../github/answer.js';
-import type { GitHubApi } from '../github/api.js';
+import type { GitHubApi } from '../github/api/github-api.js';
 import type { WorkflowRunInfo } from '../github/api/runs.js';
 import { waitForTurn } from '../github/run-queue.js';
 import type { TriggerSource } from '../github/trigger.js';
 import type { RunRecord } from '../record/run-record.js';
 import type { Settings } from '../settings/settings.js';
 import { errorSentence } from '../text/error-sentence.js';
-import { statusOf } from '../github/octokit.js';
+import { statusOf } from '../github/api/octokit.js';
 import { log } from '../runner/output.js';
 
 export interface TurnRequest {

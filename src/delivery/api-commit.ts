@@ -2,7 +2,7 @@
 // GitHub signs. What the API cannot express (modes, links, submodules, very large files) says so, and the
 // caller pushes with git instead.
 import type { GitRepo, TreeChange } from '../git/repo.js';
-import type { GitHubApi } from '../github/api.js';
+import type { GitHubApi } from '../github/api/github-api.js';
 
 /**
  * GitHub documents no size limit for createCommitOnBranch (its 100 MB per file is `git push`'s limit), so

@@ -7,7 +7,7 @@
 // deleted once, when the delivery session (session.ts) lands elsewhere or abandons it, since a branch left
 // at the start would look like delivered work.
 import type { GitRepo, TreeChange } from '../git/repo.js';
-import type { GitHubApi } from '../github/api.js';
+import type { GitHubApi } from '../github/api/github-api.js';
 import { inexpressible } from './api-commit.js';
 
 export interface BranchClaimOptions {

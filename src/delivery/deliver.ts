@@ -5,9 +5,9 @@
 import type { AgentResult } from '../agent/events.js';
 import type { GitRepo } from '../git/repo.js';
 import type { ChangedFile } from './pull-body.js';
-import type { GitHubApi } from '../github/api.js';
+import type { GitHubApi } from '../github/api/github-api.js';
 import type { OpenPull } from '../github/api/pulls.js';
-import { statusOf } from '../github/octokit.js';
+import { statusOf } from '../github/api/octokit.js';
 import { errorMessage, errorSentence } from '../text/error-sentence.js';
 import { commitThroughApi } from './api-commit.js';
 import type { BranchClaim } from './branch-claim.js';
@@ -147,7 +147,9 @@ export async function deliver(request: DeliveryRequest, claim: BranchHold): Prom
  * 1–2. The change, as our own git sees it (everything staged, pendingChange), then what is held back:
  * generated environments, caches and large new files leave the index (not the disk).
  */
-async function holdBackStrays(request: DeliveryRequest) {
+export async function holdBackStrays(
+  request: Pick<DeliveryRequest, 'git' | 'startSha' | 'redact' | 'mayChangeWorkflows'>,
+) {
   const { git, startSha, redact } = request;
   const lockedWorkflows = request.mayChangeWorkflows === false;
   const sorted = await pendingChange(git, startSha, { lockedWorkflows });
@@ -160,7 +162,11 @@ async function holdBackStrays(request: DeliveryRequest) {
 }
 
 /** 3a. The local commit of what is staged; whether the branch now holds commits the start did not. */
-async function commitLocally({ git, commitMessage, startSha }: DeliveryRequest): Promise<boolean> {
+export async function commitLocally({
+  git,
+  commitMessage,
+  startSha,
+}: Pick<DeliveryRequest, 'git' | 'commitMessage' | 'startSha'>): Promise<boolean> {
   await git.commitStaged(commitMessage);
   return (await git.head()) !== startSha;
 }
@@ -183,7 +189,7 @@ function withheldNote({ paths, refusal, refused }: Withheld, opened: boolean): s
     : `The work went ahead without ${files}: ${why}; their change is kept as a patch in the run record.`;
 }
 
-function nothingToDeliver(result: AgentResult): Pick<Delivery, 'note'> {
+export function nothingToDeliver(result: AgentResult): Pick<Delivery, 'note'> {
   return result.status === 'completed'
     ? {
         note: 'Every item is completed, and the work left no changes in the repository, so there is no pull request.',

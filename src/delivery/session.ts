@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { DeliveryList } from '../agent/options.js';
 import { disarmGitDirs } from '../git/git-dirs.js';
-import { putRightSentences } from '../git/workspace-guard.js';
+import { disarmSentences } from '../git/workspace-guard.js';
 import { log } from '../runner/output.js';
 import { BranchClaim, type BranchClaimOptions } from './branch-claim.js';
 import { deliver, type Delivery, type DeliveryRequest } from './deliver.js';
@@ -64,7 +64,7 @@ export class DeliverySession {
   async #pending() {
     const { git, api, startSha } = this.#options;
     const disarmed = await disarmGitDirs(git.dir, git, [path.join(git.dir, '.git')]);
-    for (const sentence of putRightSentences({ ...disarmed, remade: false })) log.warning(sentence);
+    for (const sentence of disarmSentences(disarmed)) log.warning(sentence);
     const lockedWorkflows = (await api.access.mayChangeWorkflows()) === false;
     return await pendingChange(git, startSha, { lockedWorkflows });
   }

@@ -7,7 +7,7 @@ import type { GitRepo } from '../git/repo.js';
 import type { Settings } from '../settings/settings.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { log } from '../runner/output.js';
-import type { GitHubApi } from '../github/api.js';
+import type { GitHubApi } from '../github/api/github-api.js';
 import { commitUrl } from '../github/urls.js';
 import { renderTaskList } from '../github/checklist/render.js';
 import { codeSpan, safeUrl } from '../text/markdown.js';

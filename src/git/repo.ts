@@ -86,6 +86,13 @@ export class GitRepo {
     await this.#git(['config', `branch.${name}.merge`, `refs/heads/${name}`]);
   }
 
+  /** Switches a new local branch `name` to PR `number`'s head as origin serves it (never the fork's URL). */
+  async checkoutPullHead(number: number, name: string): Promise<void> {
+    const ref = `refs/pull/${Math.trunc(number)}/head`;
+    await this.#git(['fetch', '--no-tags', 'origin', `+${ref}:refs/todo-agent/${ref}`], this.#authEnv);
+    await this.#git(['switch', '--force-create', name, `refs/todo-agent/${ref}`]);
+  }
+
   /**
    * The sha of origin's branch: as the checkout has it, else fetched (a pull request event checks out its merge
    * commit and nothing else); undefined when origin has no such branch.

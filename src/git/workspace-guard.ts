@@ -9,9 +9,10 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig, type SavedConfig } from './config-guard.js';
 import { disarmGitDirs, type Disarmed } from './git-dirs.js';
-import { remakeGitDir } from './own-git-dir.js';
+import { remakeGitDir, type OwnGitDir } from './own-git-dir.js';
 import { GitRepo } from './repo.js';
 import { StubbornEntries } from './stubborn-entries.js';
+import { errorSentence } from '../text/error-sentence.js';
 
 export interface PutRight extends Disarmed {
   /** The top `.git` was not a directory and a clean one was made in its place. */
@@ -58,33 +59,65 @@ export async function putGitDirsRight(options: PutRightOptions): Promise<PutRigh
   return { ...disarmed, remade, ...(notRemade ? { notRemade } : {}) };
 }
 
-/** One run's guard: puts the git directories right once, whoever asks first (delivery, or the job's end). */
+/** What the guard tells the one who armed it (the action: the runner's state, the log and the run record). */
+export interface GuardTold {
+  /** Armed, before the first tool call: save what a post step needs if this process is killed. */
+  armed(): void;
+  /** Put right (once): the post step has nothing left to do; each sentence says what changed or resisted. */
+  putRight(sentences: readonly string[]): void;
+  /** Putting right failed when the job ended: the post step does it, from what was saved. */
+  failed(why: string): void;
+}
+
+export interface GuardOptions extends Omit<PutRightOptions, 'ownGitDir'> {
+  /** Our own git directory: the source of a new `.git`, removed once the guard is done with it. */
+  ownDir: Pick<OwnGitDir, 'path' | 'remove'>;
+  tell: GuardTold;
+}
+
+/**
+ * One run's owner of the workspace's git directories, from the first tool call to the job's end: `arm()`
+ * before the tools run, `putRight()` once they are gone (delivery asks first; later calls get the first
+ * call's result), `finish()` from the job's end, whatever happened, which puts right what nobody did and
+ * then removes our own git directory, or leaves it for the post step when putting right failed.
+ */
 export class WorkspaceGuard {
-  readonly #options: PutRightOptions;
+  readonly #options: GuardOptions;
   #putRight: Promise<PutRight> | undefined;
   #done = false;
+  #finished: Promise<void> | undefined;
 
-  constructor(options: PutRightOptions) {
+  private constructor(options: GuardOptions) {
     this.#options = options;
+  }
+
+  /** The guard of a run whose tools are about to start; the post step is told where to find what it needs. */
+  static arm(options: GuardOptions): WorkspaceGuard {
+    options.tell.armed();
+    return new WorkspaceGuard(options);
   }
 
   /** Call it once no tool process is left (the sandbox closed); later calls get the first call's result. */
   async putRight(): Promise<PutRight> {
-    this.#putRight ??= putGitDirsRight(this.#options).then((report) => {
-      this.#done = true;
-      return report;
-    });
+    this.#putRight ??= putGitDirsRight({ ...this.#options, ownGitDir: this.#options.ownDir.path }).then(
+      (report) => {
+        this.#done = true;
+        this.#options.tell.putRight(putRightSentences(report));
+        return report;
+      },
+    );
     return await this.#putRight;
   }
 
-  /** Whether putRight was asked for (it may have failed). */
-  get asked(): boolean {
-    return this.#putRight !== undefined;
-  }
-
-  /** Whether putRight finished: the post step has nothing left to do. */
-  get done(): boolean {
-    return this.#done;
+  /** The job's end, once no tool is left; safe to call again. */
+  async finish(): Promise<void> {
+    this.#finished ??= (async () => {
+      if (!this.#putRight)
+        await this.putRight().catch((error: unknown) => this.#options.tell.failed(errorSentence(error)));
+      // Left for the post step when putting right failed: it holds what was saved, and a clean `.git`.
+      if (this.#done) await this.#options.ownDir.remove();
+    })();
+    await this.#finished;
   }
 }
 
@@ -104,15 +137,21 @@ export async function putRightAfterKill(options: Omit<PutRightOptions, 'saved' |
 
 /** What was changed and what resisted, one warning each, for the log and the run record; names only. */
 export function putRightSentences(report: PutRight): string[] {
-  const { links, configs, stubborn } = report;
-  const left = stubborn.left.map(({ path: entry, asideAs }) =>
-    asideAs ? `${entry} (renamed to ${asideAs})` : entry,
-  );
   return [
     report.remade ? "The workspace's .git was not a directory: a clean one was made in its place." : '',
     report.notRemade
       ? `The workspace's .git was not a directory and no clean one could be made (${report.notRemade}); what is there was disarmed.`
       : '',
+    ...disarmSentences(report),
+  ].filter(Boolean);
+}
+
+/** What disarming the git directories changed and what resisted, one warning each; names only. */
+export function disarmSentences({ links, configs, stubborn }: Disarmed): string[] {
+  const left = stubborn.left.map(({ path: entry, asideAs }) =>
+    asideAs ? `${entry} (renamed to ${asideAs})` : entry,
+  );
+  return [
     links.length > 0 ? `Removed links leading out of the workspace: ${links.join(', ')}.` : '',
     configs.length > 0 ? `Cut nested git configuration down to inert settings: ${configs.join(', ')}.` : '',
     left.length > 0 ? `Could not remove from the workspace: ${left.join(', ')}.` : '',

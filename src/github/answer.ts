@@ -1,6 +1,6 @@
 // Where the action answers a request it does not run (refused, usage, declined, cancel): in the review thread
 // the request was written in, else on the or pull request's conversation.
-import type { GitHubApi } from './api.js';
+import type { GitHubApi } from './api/github-api.js';
 import type { TriggerSource } from './trigger.js';
 
 export async function answer(

@@ -1,6 +1,6 @@
 // `/agent cancel`: stops the run going on this issue or pull request through the Actions API. The cancelled
 // run then finishes as on any cancel: its work pushed, its comment saying "cancelled".
-import type { GitHubApi } from './api.js';
+import type { GitHubApi } from './api/github-api.js';
 import { answer as reply } from './answer.js';
 import { isRunning } from './checklist/render.js';
 import type { RunTrigger } from './trigger.js';

@@ -117,9 +117,14 @@ export const commentEventSchema = z.object({
 /** The pull request of a review event: it plays the part of the issue. */
 const pullSchema = commentEventSchema.shape.issue.omit({ pull_request: true });
 
+/** A review event's pull request, with the repository its head is in (null: the fork was deleted). */
+const reviewedPullSchema = pullSchema.extend({
+  head: z.object({ repo: z.object({ full_name: z.string() }).nullable() }).optional(),
+});
+
 const reviewCommentEventSchema = z.object({
   comment: commentEventSchema.shape.comment.extend({ in_reply_to_id: z.number().int().nullish() }),
-  pull_request: pullSchema,
+  pull_request: reviewedPullSchema,
   repository: repositorySchema,
   sender: senderSchema,
 });
@@ -131,7 +136,7 @@ const reviewEventSchema = z.object({
     body: z.string().nullish(),
     submitted_at: z.string(),
   }),
-  pull_request: pullSchema,
+  pull_request: reviewedPullSchema,
   repository: repositorySchema,
   sender: senderSchema,
 });
@@ -148,7 +153,13 @@ interface Request {
   body: string;
   sender: z.infer<typeof senderSchema>;
   source: TriggerSource;
+  /** A review or review comment on a pull request whose head is in another repository (a fork). */
+  fromFork: boolean;
 }
+
+/** Why a review (comment) on a fork's pull request cannot run, and what works instead. */
+const FORK_REVIEW = (noun: string, prefix: string) =>
+  `a ${noun} on a pull request from a fork cannot start todo-agent: GitHub runs this event with a read-only token and no secrets; comment \`${prefix} <task>\` on the pull request's conversation instead`;
 
 /**
  * Reads an `issue_comment` (created), `pull_request_review_comment` (created) or `pull_request_review`
@@ -176,6 +187,8 @@ export function parseTrigger(
   if (isBot(sender)) return skip(`${event.noun} by bot ${sender.login}, ignored`);
   const asked = taskAfterPrefix(body, triggerPrefix);
   if (asked === undefined) return skip(`${event.noun} does not start with ${triggerPrefix}`);
+  // GitHub runs these events of a fork's pull request with a read-only token and no secrets: say so at once.
+  if (read.fromFork) return skip(FORK_REVIEW(event.noun, triggerPrefix));
   // The task too is read as the maintainer saw it: text pasted from elsewhere may carry hidden parts.
   const task = stripHidden(asked).trim();
   return askFor(task, source);
@@ -200,9 +213,12 @@ function readRequest(eventName: string, payload: unknown): Request | { error: z.
   const read = readEvent(eventName, payload);
   if ('error' in read) return read;
   const { asking, issue, repository, sender } = read;
+  const here = `${repository.owner.login}/${repository.name}`.toLowerCase();
+  const head = 'head' in issue ? issue.head : undefined;
   return {
     body: asking.body ?? '',
     sender,
+    fromFork: head !== undefined && head.repo?.full_name.toLowerCase() !== here,
     source: {
       origin: read.origin,
       ...issueFields(issue, read.isPullRequest),
@@ -245,7 +261,7 @@ export function issueFields(issue: z.infer<typeof pullSchema>, isPullRequest: bo
 type EventRead = {
   origin: TriggerOrigin;
   asking: { body?: string | null };
-  issue: z.infer<typeof pullSchema>;
+  issue: z.infer<typeof pullSchema> | z.infer<typeof reviewedPullSchema>;
   isPullRequest: boolean;
   repository: z.infer<typeof repositorySchema>;
   sender: Request['sender'];

@@ -3,15 +3,18 @@
 // - a task on an issue: `fresh`, a new branch from the base, delivered as a new pull request;
 // - `continue` on an issue: `resume`, the branch and list an earlier run left (with new instructions and
 //   nothing to resume, `fresh`; with neither, declined);
-// - a task or `continue` on a pull request: `pull-request`, on its head branch (which must be in this
-//   repository, and for a review, the agent's own), `continue` picking up the list an earlier run left there;
+// - a task or `continue` on a pull request: `pull-request`, on its head branch (in this repository, and for
+//   a review, the agent's own), `continue` picking up the list an earlier run left there;
+// - a task on a fork's pull request: `fork`, on its head as this repository serves it (`refs/pull/N/head`),
+//   in a local branch that is never pushed; the change goes back as a review of the pull request. With the
+//   sandbox off, declined: the contributor's code would run on the runner itself;
 // - `plan <task>`: `plan`, read-only, on the base (or the PR's head), delivering nothing but the list;
 // - `go`: the plan the thread holds, run as `fresh` on an issue or `pull-request` on a pull request.
 // `cancel` and a bare prefix (usage) never get here: action/main.ts answers them.
 import type { TodoItem } from '../agent/todo/todos.js';
 import { branchName } from '../git/branch-name.js';
 import type { GitRepo } from '../git/repo.js';
-import type { GitHubApi } from './api.js';
+import type { GitHubApi } from './api/github-api.js';
 import type { IssueComment } from './api/issues.js';
 import { parseAgentState, type AgentState } from './checklist/state.js';
 import { applyEdits, describeEdits, readEdits } from './checklist/edits.js';
@@ -33,7 +36,37 @@ export interface EarlierRun {
   edits?: string;
 }
 
-export interface WorkPlan {
+/**
+ * A fork's pull request, as a `fork` run works on it: its head, fetched from this repository (never from the
+ * fork's URL), and who wrote it. Its files are the contributor's; the work goes back as one review of it.
+ */
+export interface ForkHead {
+  number: number;
+  /** `owner/name` of the fork and its branch: named in words, never fetched from or pushed to. */
+  repo: string;
+  ref: string;
+  /** The contributor who opened the pull request. */
+  author: string;
+  /**
+   * How the work goes back: one review of the pull request (nothing pushed), or (`fork_delivery:
+   * pull-request`) a branch of this repository built on the head and a pull request that supersedes it.
+   */
+  delivery: 'review' | 'pull-request';
+  /** Why a run asked for `pull-request` gets the review instead, said with the delivery. */
+  fallback?: string;
+}
+
+/** What a run is: where it works, what it starts from, and (for a fork's pull request) how the work goes back. */
+export type WorkPlan = OwnPlan | ForkPlan;
+
+/** A fork's pull request: the work goes back as its `delivery` says (see ForkHead), on a branch of this run. */
+export interface ForkPlan extends Omit<OwnPlan, 'kind'> {
+  kind: 'fork';
+  fork: ForkHead;
+  continuesBranch: false;
+}
+
+export interface OwnPlan {
   /** `plan`: a plan-only run, which works on no branch and delivers nothing. */
   kind: 'fresh' | 'resume' | 'pull-request' | 'plan';
   /** The branch the work is committed to and pushed to. */
@@ -62,6 +95,10 @@ export interface PlanRequest {
   branchPrefix: string;
   baseBranch: string;
   defaultBranch: string;
+  /** The tools run in the sandbox (`sandbox: on`): required for a fork's pull request. */
+  sandboxed: boolean;
+  /** How the work on a fork's pull request goes back (`fork_delivery`). */
+  forkDelivery: 'suggestions' | 'pull-request';
 }
 
 /**
@@ -133,28 +170,38 @@ function earlierFinder({ thread, runId, trigger, api }: PlanRequest): EarlierFin
     );
 }
 
-/** A run on a pull request works on its head branch, which must be in this repository (and, for a review, ours). */
+/**
+ * A run on a pull request works on its head: a branch of this repository (for a review, only the agent's own),
+ * or a fork's head as this repository serves it, in a local branch of this run.
+ */
 async function planOnPull(
-  { trigger, api, git }: PlanRequest,
+  request: PlanRequest,
   find: EarlierFinder,
   approved: Approved,
 ): Promise<PlanOutcome> {
+  const { trigger, api, git } = request;
   const head = await api.pulls.pullHead(trigger.issueNumber);
-  if (!head.sameRepo) return { decline: FORK };
+  const closes = closedBy(head.body);
+  const common = { base: head.base, ...(closes === undefined ? {} : { closes }) };
+  const asked = trigger.request;
+  if (!head.sameRepo) {
+    if (!request.sandboxed) return { decline: FORK_UNSANDBOXED };
+    const branch = branchName(request.branchPrefix, trigger.issueNumber, request.runId);
+    await git.checkoutPullHead(trigger.issueNumber, branch);
+    const where = { ...common, branch, continuesBranch: false as const };
+    if (asked.kind === 'plan') return { plan: { kind: 'plan', task: asked.task, ...where } };
+    const { issueNumber: number } = trigger;
+    const how = await forkDelivery(request, head.base);
+    const fork: ForkHead = { number, repo: head.repo, ref: head.ref, author: head.author, ...how };
+    return { plan: { kind: 'fork', fork, ...(approved ?? { task: asked.task }), ...where } };
+  }
   // A review is answered on the agent's own pull requests only: a person's branch is theirs to change.
   const isReview = trigger.origin.kind === 'review_comment' || trigger.origin.kind === 'review';
   if (isReview && !(await api.access.wroteIt({ user: head.author }))) {
     return { decline: NOT_OURS };
   }
   await git.checkoutRemoteBranch(head.ref);
-  const closes = closedBy(head.body);
-  const where = {
-    branch: head.ref,
-    base: head.base,
-    continuesBranch: true,
-    ...(closes === undefined ? {} : { closes }),
-  };
-  const asked = trigger.request;
+  const where = { ...common, branch: head.ref, continuesBranch: true };
   if (asked.kind === 'plan') return { plan: { kind: 'plan', task: asked.task, ...where } };
   if (approved) return { plan: { kind: 'pull-request', ...approved, ...where } };
   // `continue` picks up the list an earlier run on this PR left for its head branch.
@@ -170,6 +217,24 @@ async function planOnPull(
       ...where,
     },
   };
+}
+
+/**
+ * How a fork's work goes back: `fork_delivery: pull-request` pushes the contributor's commits to a branch of
+ * this repository, so a head that changes anything under `.github/` (workflows that would run here with
+ * secrets) gets the review instead, with a sentence that says why.
+ */
+async function forkDelivery(
+  { git, forkDelivery: asked }: PlanRequest,
+  base: string,
+): Promise<Pick<ForkHead, 'delivery' | 'fallback'>> {
+  if (asked === 'suggestions') return { delivery: 'review' };
+  const tip = await git.remoteTip(base);
+  const from = tip && (await git.mergeBase(tip));
+  const changes = from ? await git.changesBetween(from, 'HEAD') : undefined;
+  if (changes && !changes.some((change) => change.path.startsWith('.github/')))
+    return { delivery: 'pull-request' };
+  return { delivery: 'review', fallback: FORK_TOUCHES_GITHUB };
 }
 
 /** A plan works on the checked-out base and pushes nothing: it lands in the checklist's saved state. */
@@ -264,8 +329,11 @@ const NOT_OURS =
 
 const NO_PLAN = 'there is no plan on this thread to run: comment `plan <task>` first';
 
-const FORK =
-  'this pull request comes from a fork, and todo-agent can only push to branches of this repository';
+const FORK_UNSANDBOXED =
+  "this pull request comes from a fork, and todo-agent runs a contributor's code only in its sandbox, which this workflow turns off (`sandbox: off`): remove that input (or set `sandbox: on`) to let it work on pull requests from forks";
+
+const FORK_TOUCHES_GITHUB =
+  "This pull request's head changes files under `.github/`, which a branch of this repository would run with its secrets, so the work goes back as a review instead of a pull request of our own (`fork_delivery: pull-request`).";
 
 const NOTHING_TO_CONTINUE = 'there is no earlier run on this issue with pushed work to continue';
 

@@ -50,7 +50,7 @@ function command(bundle?: string): { args: string[]; cwd: string } {
   const here = dirname(fileURLToPath(import.meta.url));
   const beside = bundle ?? join(here, BUNDLE);
   if (existsSync(beside)) return { args: [beside], cwd: dirname(beside) };
-  return { args: ['--import', 'tsx', join(here, 'decoder-main.ts')], cwd: join(here, '../..') };
+  return { args: ['--import', 'tsx', join(here, 'decoding', 'decoder-main.ts')], cwd: join(here, '../..') };
 }
 
 let queue: Promise<unknown> = Promise.resolve();

@@ -24,6 +24,8 @@ export class ServiceTransport implements Transport {
   #pending = 0;
   #noise = 0;
   #closed = false;
+  /** A line grew past the limit: the server is being stopped, and nothing more it sends is read. */
+  #overflowed = false;
 
   constructor(service: Service) {
     this.#service = service;
@@ -56,7 +58,7 @@ export class ServiceTransport implements Transport {
   }
 
   #read(chunk: Buffer): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#overflowed) return;
     let start = 0;
     for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
       this.#chunks.push(chunk.subarray(start, newline));
@@ -70,6 +72,7 @@ export class ServiceTransport implements Transport {
     const rest = chunk.subarray(start);
     this.#pending += rest.length;
     if (this.#pending > MAX_MESSAGE_BYTES) {
+      this.#overflowed = true;
       this.onerror?.(
         new Error(`the server sent a message over ${MAX_MESSAGE_BYTES / 1024 / 1024} MB: it is stopped`),
       );

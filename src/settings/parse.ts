@@ -131,6 +131,10 @@ export const SETTING_RULES = {
       `price_per_mtok must be two positive numbers of US dollars, "input,output" (like "3,15"), got '${value}'`,
   ),
   sandbox: rule(oneOf(['on', 'off'] as const, 'on'), (value) => `sandbox must be on or off, got '${value}'`),
+  fork_delivery: rule(
+    oneOf(['suggestions', 'pull-request'] as const, 'suggestions'),
+    (value) => `fork_delivery must be suggestions or pull-request, got '${value}'`,
+  ),
   compaction: rule(
     oneOf(['auto', 'off'] as const, 'auto'),
     (value) => `compaction must be auto or off, got '${value}'`,

@@ -109,6 +109,8 @@ const inputsSchema = z.object({
   compaction: ruled(SETTING_RULES.compaction),
   price_per_mtok: optional(SETTING_RULES.price_per_mtok),
   sandbox: ruled(SETTING_RULES.sandbox),
+  /** How the work on a fork's pull request goes back: a review of it, or a pull request of our own. */
+  fork_delivery: ruled(SETTING_RULES.fork_delivery),
   tool_network: ruled(SETTING_RULES.tool_network),
   /** More hosts for the network gate: one per line or comma-separated, `*.example.com`, `host:port`. */
   allowed_hosts: z.string().transform((value, context) => {

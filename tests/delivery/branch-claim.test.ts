@@ -1,28 +1,13 @@
 // BranchClaim against the GitHub emulator (its refs written into a real bare origin) and our real git.
 import { describe, expect, it } from 'vitest';
 import { BranchClaim, type BranchClaimOptions } from '../../src/delivery/branch-claim.js';
-import { GitHubApi } from '../../src/github/api.js';
+import { GitHubApi } from '../../src/github/api/github-api.js';
 import { GitRepo, type TreeChange } from '../../src/git/repo.js';
-import {
-  cloneNewOrigin,
-  commitFiles,
-  git,
-  GIT_ENV,
-  useGitScratch,
-  WHO,
-  type GitScratch,
-} from '../support/git-fixture.js';
+import { git, GIT_ENV, originBranch, useClonedOrigin, WHO } from '../support/git-fixture.js';
 import { TEST_REPO, TEST_TOKEN, useEmulatorPerTest } from '../support/github/per-test.js';
 
 const startEmulator = useEmulatorPerTest();
-let scratch: GitScratch;
-useGitScratch('branch-claim-', (made) => {
-  scratch = made;
-  cloneNewOrigin(made, made.dir);
-  commitFiles(made.dir, { 'hello.py': 'print("hi")\n' }, 'Start');
-  git(made.dir, 'push', '--quiet', 'origin', 'main');
-});
-
+const current = useClonedOrigin('branch-claim-', { 'hello.py': 'print("hi")\n' });
 const BRANCH = 'agent/issue-1-7';
 const change = (path: string, mode = '100644'): TreeChange => ({
   path,
@@ -34,9 +19,9 @@ const change = (path: string, mode = '100644'): TreeChange => ({
 });
 
 async function claimFor(options: Partial<BranchClaimOptions> = {}) {
-  const emu = await startEmulator({ remoteDir: scratch.origin });
+  const emu = await startEmulator({ remoteDir: current().origin });
   const api = new GitHubApi({ ...TEST_REPO, token: TEST_TOKEN, baseUrl: emu.url });
-  const git = new GitRepo(scratch.dir, { env: GIT_ENV });
+  const git = new GitRepo(current().dir, { env: GIT_ENV });
   const startSha = await git.head();
   const claim = new BranchClaim({
     git,
@@ -50,14 +35,7 @@ async function claimFor(options: Partial<BranchClaimOptions> = {}) {
   return { emu, claim, startSha };
 }
 
-/** Where the origin's branch stands, or undefined when it has none. */
-function onOrigin(name = BRANCH): string | undefined {
-  try {
-    return git(scratch.origin, 'rev-parse', '--verify', '--quiet', `refs/heads/${name}`);
-  } catch {
-    return undefined;
-  }
-}
+const onOrigin = (name = BRANCH) => originBranch(current(), name);
 
 const refCalls = (emu: { calls: Array<{ operationId?: string }> }) =>
   emu.calls.filter((c) => c.operationId?.startsWith('git/')).map((c) => c.operationId);
@@ -95,15 +73,15 @@ describe('BranchClaim', () => {
 
   it('claims nothing when the name is taken on GitHub, or known to our checkout: delivery decides then', async () => {
     const taken = await claimFor();
-    const tree = git(scratch.origin, 'rev-parse', 'main^{tree}');
-    const other = git(scratch.origin, ...WHO, 'commit-tree', tree, '-m', 'Other work');
-    git(scratch.origin, 'update-ref', `refs/heads/${BRANCH}`, other);
+    const tree = git(current().origin, 'rev-parse', 'main^{tree}');
+    const other = git(current().origin, ...WHO, 'commit-tree', tree, '-m', 'Other work');
+    git(current().origin, 'update-ref', `refs/heads/${BRANCH}`, other);
     taken.claim.stake([change('hello.py')]);
     expect(await taken.claim.claimed()).toBeUndefined();
     await taken.claim.drop();
     expect(onOrigin()).toBe(other); // someone else's branch is never deleted
 
-    git(scratch.dir, 'fetch', '--quiet', 'origin', `+refs/heads/${BRANCH}:refs/remotes/origin/${BRANCH}`);
+    git(current().dir, 'fetch', '--quiet', 'origin', `+refs/heads/${BRANCH}:refs/remotes/origin/${BRANCH}`);
     const known = await claimFor();
     known.claim.stake([change('hello.py')]);
     expect(await known.claim.claimed()).toBeUndefined();
@@ -123,9 +101,9 @@ describe('BranchClaim', () => {
 
   it('makes a fresh name for the API commit when other work took the branch, and keeps it once the work is there', async () => {
     const { emu, claim, startSha } = await claimFor();
-    const tree = git(scratch.origin, 'rev-parse', 'main^{tree}');
-    const other = git(scratch.origin, ...WHO, 'commit-tree', tree, '-m', 'Other work');
-    git(scratch.origin, 'update-ref', `refs/heads/${BRANCH}`, other);
+    const tree = git(current().origin, 'rev-parse', 'main^{tree}');
+    const other = git(current().origin, ...WHO, 'commit-tree', tree, '-m', 'Other work');
+    git(current().origin, 'update-ref', `refs/heads/${BRANCH}`, other);
     expect(await claim.fresh(BRANCH, startSha)).toBe(`${BRANCH}-2`);
     expect(await claim.claimed()).toBe(`${BRANCH}-2`);
     await claim.landed(`${BRANCH}-2`);

@@ -116,31 +116,6 @@ describe('trigger text', () => {
   });
 });
 
-describe('where it may run', () => {
-  it("declines a comment on a fork's pull request: no checkout of its code, no model call", async () => {
-    world = await createWorld([reply(text('never'))], { issue: { pull_request: { head: 'patch-1' } } });
-    // The emulator only knows same-repository heads; this answer names the fork as the head's repository.
-    world.github.failNext(
-      { method: 'GET', path: /\/pulls\/1$/ },
-      {
-        status: 200,
-        body: {
-          number: 1,
-          head: { ref: 'patch-1', repo: { full_name: 'stranger/hello-world' } },
-          base: { ref: 'main' },
-        },
-      },
-    );
-    const headBefore = await world.sandbox.git(['rev-parse', 'HEAD']);
-    const run = await world.trigger('/agent fix the tests', { pullRequest: true });
-    expect(run.outputs.status).toBe('skipped');
-    expect(world.model.requests).toHaveLength(0);
-    expect(world.botComments().map((c) => c.body)).toEqual([expect.stringContaining('comes from a fork')]);
-    expect(await world.sandbox.git(['rev-parse', 'HEAD'])).toBe(headBefore);
-    expect(await world.sandbox.git(['branch', '--list'])).toBe('* main');
-  });
-});
-
 describe('the issue thread the model reads', () => {
   it('has HTML comments and invisible characters stripped and bot comments left out', async () => {
     world = await createWorld([reply(planAt(1, ONE_ITEM)), reply(text('Nothing to do.'))]);

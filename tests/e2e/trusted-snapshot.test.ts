@@ -156,31 +156,42 @@ describe.each(ACTION_USERS)('the trusted snapshot, as $who', ({ as }) => {
     expectNothingOfTheWorkTree(world, runOne, second.stdout);
   }, 180_000);
 
-  it('a run on a pull request starts nothing its head holds and allows none of its hosts', async () => {
-    world = await createWorld(SECOND_RUN, {
-      files: BASE_FILES,
-      issue: { pull_request: { head: 'feature' } },
-    });
-    const { sandbox } = world;
-    // A contributor's head: the same files, committed.
-    await sandbox.git(['switch', '-q', '-c', 'feature']);
-    for (const [file, content] of Object.entries(HOSTILE_FILES)) {
-      await mkdir(path.dirname(path.join(sandbox.workspace, file)), { recursive: true });
-      await writeFile(path.join(sandbox.workspace, file), content);
-    }
-    await sandbox.git(['add', '-A']);
-    await sandbox.git(['commit', '-q', '-m', 'feature work']);
-    await sandbox.git(['push', '-q', 'origin', 'feature']);
-    await sandbox.git(['switch', '-q', 'main']);
-    expect(originFile(world, 'feature', 'tools/notes-mcp.mjs')).toContain('rewritten');
-    const run = await world.trigger('/agent read the notes', {
-      pullRequest: true,
-      inputs: INPUTS,
-      env: { NOTES_TOKEN },
-      ...(as ? { as } : {}),
-    });
-    expectNothingOfTheWorkTree(world, 0, run.stdout);
-  }, 180_000);
+  it.each([
+    { whose: 'a branch of this repository', fork: undefined },
+    { whose: 'a fork, served as refs/pull/1/head', fork: { owner: 'contributor' } },
+  ])(
+    'a run on a pull request from $whose starts nothing its head holds and allows none of its hosts',
+    async ({ fork }) => {
+      world = await createWorld(SECOND_RUN, {
+        files: BASE_FILES,
+        issue: { pull_request: { head: 'feature', ...(fork ? { fork } : {}) } },
+      });
+      const { sandbox } = world;
+      // A contributor's head: the same files, committed.
+      await sandbox.git(['switch', '-q', '-c', 'feature']);
+      for (const [file, content] of Object.entries(HOSTILE_FILES)) {
+        await mkdir(path.dirname(path.join(sandbox.workspace, file)), { recursive: true });
+        await writeFile(path.join(sandbox.workspace, file), content);
+      }
+      await sandbox.git(['add', '-A']);
+      await sandbox.git(['commit', '-q', '-m', 'feature work']);
+      // A fork's head is in the origin only as GitHub serves it, never as a branch.
+      await sandbox.git(['push', '-q', 'origin', fork ? 'feature:refs/pull/1/head' : 'feature']);
+      await sandbox.git(['switch', '-q', 'main']);
+      await sandbox.git(['branch', '-q', '-D', 'feature']);
+      expect(originFile(world, fork ? 'refs/pull/1/head' : 'feature', 'tools/notes-mcp.mjs')).toContain(
+        'rewritten',
+      );
+      const run = await world.trigger('/agent read the notes', {
+        pullRequest: true,
+        inputs: INPUTS,
+        env: { NOTES_TOKEN },
+        ...(as ? { as } : {}),
+      });
+      expectNothingOfTheWorkTree(world, 0, run.stdout);
+    },
+    180_000,
+  );
 
   it('a git-running server’s secret never comes back through fsmonitor, hooks, a filter or a repository the model sets', async () => {
     const leak = (name: string) =>

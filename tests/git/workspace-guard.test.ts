@@ -176,14 +176,58 @@ describe('putRightAfterKill', () => {
 });
 
 describe('WorkspaceGuard', () => {
-  it('puts right once, whoever asks first, and says when it is done', async () => {
-    const { options } = await beforeTools();
-    const guard = new WorkspaceGuard(options);
-    expect([guard.asked, guard.done]).toEqual([false, false]);
-    const first = guard.putRight();
-    expect(guard.asked).toBe(true);
-    const [one, two] = await Promise.all([first, guard.putRight()]);
+  /** The guard of a run before its first tool call, and what it told (in order). */
+  async function armed() {
+    const { own, options } = await beforeTools();
+    const told: string[] = [];
+    const guard = WorkspaceGuard.arm({
+      ...options,
+      ownDir: own,
+      tell: {
+        armed: () => told.push('armed'),
+        putRight: (sentences) => told.push(`put right: ${sentences.join(' ')}`),
+        failed: (why) => told.push(`failed: ${why}`),
+      },
+    });
+    return { guard, own, told };
+  }
+
+  it('is armed once made, and puts right once, whoever asks first, telling what it changed', async () => {
+    const { guard, told } = await armed();
+    expect(told).toEqual(['armed']);
+    git(dir, 'init', '-q', 'nested');
+    arm(join(dir, 'nested', '.git'));
+    const [one, two] = await Promise.all([guard.putRight(), guard.putRight()]);
     expect(two).toBe(one);
-    expect(guard.done).toBe(true);
+    expect(await guard.putRight()).toBe(one);
+    expect(one.configs).toHaveLength(1);
+    expect(told).toEqual(['armed', `put right: ${putRightSentences(one).join(' ')}`]);
+    expect(told[1]).toMatch(/Cut nested git configuration down to inert settings: .*nested/);
+  });
+
+  it('finishes by putting right what nobody did, then removes our own git directory; a second finish does nothing', async () => {
+    const { guard, own, told } = await armed();
+    arm(join(dir, '.git'));
+    await guard.finish();
+    await guard.finish();
+    expect(told).toEqual(['armed', 'put right: ']);
+    expect(existsSync(own.path)).toBe(false);
+    laterStep(dir);
+    expect(readdirSync(marks)).toEqual([]);
+  });
+
+  it('leaves our own git directory for the post step when putting right failed, and says why', async () => {
+    // Two runs' guards of one workspace that then vanishes: realpath fails, nothing can be put right.
+    const asked = await armed();
+    const unasked = await armed();
+    rmSync(dir, { recursive: true, force: true });
+    await expect(asked.guard.putRight()).rejects.toThrow();
+    await asked.guard.finish();
+    expect(asked.told).toEqual(['armed']);
+    expect(existsSync(asked.own.path)).toBe(true);
+    // The job's end, after a throw before delivery: it tries once and says why it could not.
+    await unasked.guard.finish();
+    expect(unasked.told).toEqual(['armed', expect.stringMatching(/^failed: .+/)]);
+    expect(existsSync(unasked.own.path)).toBe(true);
   });
 });

@@ -395,3 +395,31 @@ describe('reactionTarget', () => {
     expect(from({ kind: 'review', id: 7, at })).toBeUndefined();
   });
 });
+
+describe('parseTrigger on a fork’s pull request', () => {
+  /** The example's head moved into the contributor's fork (or, `null`, a fork since deleted). */
+  const fromFork = <T extends Record<string, Record<string, unknown>>>(event: T, repo: unknown): T => {
+    const pull = event.pull_request as { head: Record<string, unknown> };
+    pull.head = { ...pull.head, repo };
+    return event;
+  };
+
+  it.each([
+    ['review comment', 'pull_request_review_comment', () => reviewComment('/agent use emoji')],
+    ['review', 'pull_request_review', () => review('/agent address these comments')],
+  ] as const)('answers a %s with the one line that says why it cannot run', (noun, name, make) => {
+    for (const repo of [{ full_name: 'contributor/Hello-World' }, null]) {
+      expect(parseTrigger(name, fromFork(make(), repo), '/agent')).toEqual({
+        kind: 'skip',
+        reason: `a ${noun} on a pull request from a fork cannot start todo-agent: GitHub runs this event with a read-only token and no secrets; comment \`/agent <task>\` on the pull request's conversation instead`,
+      });
+    }
+    // The same event on a branch of this repository (any letter case) runs; one without the prefix is ignored.
+    const here = fromFork(make(), { full_name: 'codertocat/hello-world' });
+    expect(parseTrigger(name, here, '/agent')).toMatchObject({ kind: 'run' });
+    const plain = fromFork(name === 'pull_request_review' ? review('LGTM') : reviewComment('nice'), null);
+    expect(parseTrigger(name, plain, '/agent')).toMatchObject({
+      reason: expect.stringContaining('does not start'),
+    });
+  });
+});

@@ -1,82 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import jpeg from 'jpeg-js';
-import { GifWriter } from 'omggif';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { fitImage, MAX_EDGE, MAX_IMAGE_BASE64_BYTES } from '../../src/images/fit.js';
-import { imageMagic, sniffImage, webpFrameSize } from '../../src/images/sniff.js';
-import { shrink } from '../../src/images/scale.js';
+import { sniffImage } from '../../src/images/sniff.js';
+import { shrink } from '../../src/images/decoding/scale.js';
 import { gifFrameBomb, jpegClaiming, pngBomb, webpCanvasLie } from '../support/hostile-images.js';
+import { gif, jpg, png, rgba, webpHeader } from '../support/pictures.js';
 import { webp } from '../support/webp.js';
 
-function rgba(width: number, height: number, pixel: (x: number, y: number) => number[]): Uint8Array {
-  const data = new Uint8Array(width * height * 4);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set(pixel(x, y), (y * width + x) * 4);
-  return data;
-}
-
-function png(width: number, height: number, pixel = (x: number, y: number) => [x % 256, y % 256, 90, 255]) {
-  const image = new PNG({ width, height });
-  image.data = Buffer.from(rgba(width, height, pixel));
-  return PNG.sync.write(image);
-}
-
-const jpg = (width: number, height: number) =>
-  jpeg.encode({ width, height, data: rgba(width, height, (x, y) => [x % 256, y % 256, 40, 255]) }, 90).data;
-
-function gif(width: number, height: number): Uint8Array {
-  const buffer = new Uint8Array(width * height + 1024);
-  const writer = new GifWriter(buffer, width, height, { palette: [0x000000, 0xff0000] });
-  writer.addFrame(
-    0,
-    0,
-    width,
-    height,
-    Array.from({ length: width * height }, (_, i) => i % 2),
-  );
-  return buffer.subarray(0, writer.end());
-}
-
-/** A WebP header (VP8X: canvas size in the chunk) with nothing after it: enough to be recognised. */
-function webpHeader(width: number, height: number): Uint8Array {
-  const b = Buffer.alloc(30);
-  b.write('RIFF', 0, 'latin1');
-  b.writeUInt32LE(22, 4);
-  b.write('WEBPVP8X', 8, 'latin1');
-  b.writeUInt32LE(10, 16);
-  b.writeUIntLE(width - 1, 24, 3);
-  b.writeUIntLE(height - 1, 27, 3);
-  return b;
-}
-
 const decoded = (data: string) => PNG.sync.read(Buffer.from(data, 'base64'));
-
-describe('sniffImage', () => {
-  it('tells the four formats and their sizes by their bytes', () => {
-    expect(sniffImage(png(30, 20))).toEqual({ mediaType: 'image/png', width: 30, height: 20 });
-    expect(sniffImage(jpg(33, 21))).toEqual({ mediaType: 'image/jpeg', width: 33, height: 21 });
-    expect(sniffImage(gif(7, 5))).toEqual({ mediaType: 'image/gif', width: 7, height: 5 });
-    expect(sniffImage(webpHeader(4000, 3000))).toEqual({
-      mediaType: 'image/webp',
-      width: 4000,
-      height: 3000,
-    });
-  });
-
-  it('knows nothing else, and nothing cut before its size', () => {
-    expect(sniffImage(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBeUndefined();
-    expect(sniffImage(png(10, 10).subarray(0, 20))).toBeUndefined();
-    expect(imageMagic(Buffer.from('GIF89a'))).toBe('image/gif');
-    expect(imageMagic(Buffer.from('hello world!'))).toBeUndefined();
-  });
-
-  it("reads a still WebP's picture size from its bitstream, beside the canvas its VP8X header declares", () => {
-    const lie = webpCanvasLie([2000, 2000], [16_000, 300]);
-    expect(sniffImage(lie)).toEqual({ mediaType: 'image/webp', width: 2000, height: 2000 });
-    expect(webpFrameSize(lie)).toEqual({ width: 16_000, height: 300 });
-    expect(webpFrameSize(webpHeader(40, 30))).toBeUndefined(); // no bitstream at all
-  });
-});
 
 describe('fitImage', async () => {
   it('sends a small image as it is', async () => {

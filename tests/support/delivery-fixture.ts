@@ -5,9 +5,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentResult } from '../../src/agent/events.js';
 import type { DeliveryRequest } from '../../src/delivery/deliver.js';
-import { GitHubApi } from '../../src/github/api.js';
+import { GitHubApi } from '../../src/github/api/github-api.js';
 import { GitRepo } from '../../src/git/repo.js';
-import { cloneNewOrigin, commitFiles, git, GIT_ENV, useGitScratch, type GitScratch } from './git-fixture.js';
+import { commitFiles, git, GIT_ENV, useClonedOrigin, useGitScratch, type GitScratch } from './git-fixture.js';
 import type { EmulatorOptions, GitHubEmulator } from './github/types.js';
 import { TEST_REPO, TEST_TOKEN, useEmulatorPerTest } from './github/per-test.js';
 
@@ -44,24 +44,17 @@ export interface DeliveryWorld {
 /** Per test: a clone whose main holds index.js and a workflow, pushed to its origin. */
 export function useDeliveryWorld(prefix: string): DeliveryWorld {
   const startEmulator = useEmulatorPerTest();
-  let scratch: GitScratch;
-  useGitScratch(prefix, (made) => {
-    scratch = made;
-    cloneNewOrigin(made, made.dir);
-    mkdirSync(join(made.dir, '.github', 'workflows'), { recursive: true });
-    commitFiles(
-      made.dir,
-      { 'index.js': 'module.exports = 1;\n', '.github/workflows/ci.yml': 'name: ci\n' },
-      'Start',
-    );
-    git(made.dir, 'push', '--quiet', 'origin', 'main');
-  });
+  const scratch = useClonedOrigin(
+    prefix,
+    { 'index.js': 'module.exports = 1;\n', '.github/workflows/ci.yml': 'name: ci\n' },
+    (dir) => mkdirSync(join(dir, '.github', 'workflows'), { recursive: true }),
+  );
   return {
-    scratch: () => scratch,
+    scratch,
     async deliveryFor(emulator, options = {}) {
-      const emu = await startEmulator({ remoteDir: scratch.origin, ...emulator });
+      const emu = await startEmulator({ remoteDir: scratch().origin, ...emulator });
       const api = new GitHubApi({ ...TEST_REPO, token: TEST_TOKEN, baseUrl: emu.url });
-      const repo = new GitRepo(scratch.dir, { env: GIT_ENV });
+      const repo = new GitRepo(scratch().dir, { env: GIT_ENV });
       const request: DeliveryRequest = {
         git: repo,
         api,

@@ -97,3 +97,33 @@ export async function asNotRoot<T>(owned: readonly string[], act: () => Promise<
     process.setegid!(0);
   }
 }
+
+/**
+ * Registers, in the calling test file, a fresh scratch before each test whose bare origin's `main` holds
+ * `files` in one commit ('Start'), cloned into the scratch's `dir`; `before` runs in `dir` before the commit
+ * (folders to make). Returns the current test's scratch.
+ */
+export function useClonedOrigin(
+  prefix: string,
+  files: Record<string, string>,
+  before: (dir: string) => void = () => undefined,
+): () => GitScratch {
+  let scratch: GitScratch | undefined;
+  useGitScratch(prefix, (made) => {
+    scratch = made;
+    cloneNewOrigin(made, made.dir);
+    before(made.dir);
+    commitFiles(made.dir, files, 'Start');
+    git(made.dir, 'push', '--quiet', 'origin', 'main');
+  });
+  return () => scratch!;
+}
+
+/** Where the origin's branch `name` stands, or undefined when it has none. */
+export function originBranch(scratch: GitScratch, name: string): string | undefined {
+  try {
+    return git(scratch.origin, 'rev-parse', '--verify', '--quiet', `refs/heads/${name}`);
+  } catch {
+    return undefined;
+  }
+}

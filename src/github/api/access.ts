@@ -1,5 +1,5 @@
 // Who this action writes as, and who may ask it for what: the token's identity and people's permissions.
-import { statusOf, type RepoScope } from '../octokit.js';
+import { statusOf, type RepoScope } from './octokit.js';
 
 export type Permission = 'admin' | 'write' | 'read' | 'none';
 

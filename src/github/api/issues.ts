@@ -1,5 +1,5 @@
 // Issues, their comments and the reactions on them (a review comment's reaction too): reads and writes.
-import { BESIDE_OTHER_WRITES, statusOf, type RepoScope } from '../octokit.js';
+import { BESIDE_OTHER_WRITES, statusOf, type RepoScope } from './octokit.js';
 
 export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1' | '-1' | 'laugh' | 'heart' | 'hooray';
 

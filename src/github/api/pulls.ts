@@ -1,5 +1,5 @@
 // Pull requests and their reviews: the head a run works on, the review threads it answers, the pull it opens.
-import { statusOf, type RepoScope } from '../octokit.js';
+import { statusOf, type RepoScope } from './octokit.js';
 import type { Access } from './access.js';
 import { commentOf, type IssueComment } from './issues.js';
 
@@ -21,6 +21,14 @@ export interface ReviewComment extends IssueComment {
 export interface SubmittedReview extends IssueComment {
   /** APPROVED, CHANGES_REQUESTED, COMMENTED or DISMISSED. */
   state: string;
+}
+
+/** A comment a review puts on lines of the pull request's diff (the head's side). */
+export interface ReviewLineComment {
+  path: string;
+  line: number;
+  startLine?: number;
+  body: string;
 }
 
 export interface OpenPull {
@@ -52,15 +60,25 @@ export class Pulls {
     return { owner: this.scope.owner, repo: this.scope.repo };
   }
 
-  /** The head branch of a pull request (for a run triggered on a PR), and who opened it. */
-  async pullHead(
-    pullNumber: number,
-  ): Promise<{ ref: string; base: string; sameRepo: boolean; body: string; author: string }> {
+  /**
+   * The head branch of a pull request (for a run triggered on a PR), the repository it is in (a fork's, or
+   * `(deleted fork)`), and who opened it.
+   */
+  async pullHead(pullNumber: number): Promise<{
+    ref: string;
+    repo: string;
+    base: string;
+    sameRepo: boolean;
+    body: string;
+    author: string;
+  }> {
     const { data } = await this.scope.octokit.rest.pulls.get({ ...this.#repo, pull_number: pullNumber });
+    const repo = data.head.repo?.full_name ?? '(deleted fork)';
     return {
       ref: data.head.ref,
+      repo,
       base: data.base.ref,
-      sameRepo: data.head.repo?.full_name === `${this.scope.owner}/${this.scope.repo}`,
+      sameRepo: repo.toLowerCase() === `${this.scope.owner}/${this.scope.repo}`.toLowerCase(),
       body: data.body ?? '',
       author: data.user?.login ?? 'ghost',
     };
@@ -156,6 +174,33 @@ export class Pulls {
       reused: true,
       ours: await this.access.wroteIt(author),
     };
+  }
+
+  /**
+   * Submits one review of the pull request at `commitId` (a COMMENT: it neither approves nor blocks), with
+   * comments on lines of its diff's right side (`startLine` for a range).
+   */
+  async submitReview(
+    pullNumber: number,
+    review: { commitId: string; body: string; comments: ReviewLineComment[] },
+  ): Promise<{ id: number; htmlUrl: string }> {
+    const { data } = await this.scope.octokit.rest.pulls.createReview({
+      ...this.#repo,
+      pull_number: pullNumber,
+      commit_id: review.commitId,
+      event: 'COMMENT',
+      body: review.body,
+      comments: review.comments.map(({ path, line, startLine, body }) => ({
+        path,
+        line,
+        side: 'RIGHT',
+        ...(startLine !== undefined && startLine < line
+          ? { start_line: startLine, start_side: 'RIGHT' }
+          : {}),
+        body,
+      })),
+    });
+    return { id: data.id, htmlUrl: data.html_url };
   }
 
   async updatePullBody(pullNumber: number, body: string): Promise<void> {

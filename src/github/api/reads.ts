@@ -1,5 +1,5 @@
 // The github tool's reads: GET requests only, a redirect never followed, each one counted.
-import type { Octokit } from '../octokit.js';
+import type { Octokit } from './octokit.js';
 
 /** GitHub's GET requests only: what the github tool may ask, through the same throttling as everything else. */
 export type ReadRequest = Octokit['request'];

@@ -1,5 +1,5 @@
 // Branches and the signed commit: the default branch, a branch created or deleted, a commit GitHub signs.
-import { statusOf, type RepoScope } from '../octokit.js';
+import { statusOf, type RepoScope } from './octokit.js';
 
 interface ApiCommit {
   branch: string;

@@ -1,5 +1,5 @@
 // Workflow runs: the unfinished ones the queue orders, one run's status, and cancelling one.
-import { statusOf, type RepoScope } from '../octokit.js';
+import { statusOf, type RepoScope } from './octokit.js';
 
 /** A workflow run as the queue reads it. */
 export interface WorkflowRunInfo {

@@ -5,7 +5,7 @@ import type { InboxEntry } from '../../agent/options.js';
 import type { TodoItem } from '../../agent/todo/todos.js';
 import { errorSentence } from '../../text/error-sentence.js';
 import type { Issues } from '../api/issues.js';
-import { statusOf } from '../octokit.js';
+import { statusOf } from '../api/octokit.js';
 import type { RepoLocation } from '../urls.js';
 import { outcomeOf, resumeOf, type DeliveredWork, type RunVerdict } from './outcome.js';
 import { PendingEdits } from './pending-edits.js';

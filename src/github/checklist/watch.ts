@@ -1,7 +1,7 @@
 // Watches the checklist comment for a maintainer's edits while the run goes: a conditional GET (free when
 // nothing changed) every ~10 s and before each write, so that the action's next write never overwrites an
 // edit it has not merged. Only people with write access can edit a comment that is not theirs.
-import { statusOf } from '../octokit.js';
+import { statusOf } from '../api/octokit.js';
 import type { Issues, WrittenComment } from '../api/issues.js';
 import { parseAgentState } from './state.js';
 import { readEdits, type ListEdit } from './edits.js';

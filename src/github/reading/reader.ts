@@ -2,8 +2,8 @@
 // client (GETs only, through the same throttling), for this repository alone. The token never leaves it.
 import type { GitHubQuestion, RepositoryReader } from '../../agent/tools/types.js';
 import { Redirected, type ReadRequest } from '../api/reads.js';
-import { statusOf } from '../octokit.js';
-import type { GitHubApi } from '../api.js';
+import { statusOf } from '../api/octokit.js';
+import type { GitHubApi } from '../api/github-api.js';
 import { checksAnswer } from './checks.js';
 import { issueAnswer, pullAnswer, pullFilesAnswer } from './issues.js';
 import { jobLogAnswer } from './job-log.js';

@@ -2,7 +2,7 @@
 // thread labelled T1, T2… in the order threads were started, the one asked about first, given as JSON data the
 // way the issue is (hidden text removed, every author's write access, clipped), never as instructions.
 import { inertJson } from '../../text/inert-json.js';
-import type { GitHubApi } from '../api.js';
+import type { GitHubApi } from '../api/github-api.js';
 import type { Permission } from '../api/access.js';
 import type { ReviewComment } from '../api/pulls.js';
 import { stripInvisible } from '../../text/invisible.js';

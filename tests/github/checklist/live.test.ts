@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentResult } from '../../../src/agent/events.js';
 import type { TodoItem } from '../../../src/agent/todo/todos.js';
-import { GitHubApi } from '../../../src/github/api.js';
+import { GitHubApi } from '../../../src/github/api/github-api.js';
 import { LiveChecklist } from '../../../src/github/checklist/live.js';
 import { parseAgentState } from '../../../src/github/checklist/state.js';
 import { emptyUsage } from '../../../src/model/usage.js';

@@ -2,7 +2,7 @@
 // and the pictures listed by where they are, never by URL (a signed one works as a credential) or alt text.
 import { afterEach, describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
-import { GitHubApi } from '../../../src/github/api.js';
+import { GitHubApi } from '../../../src/github/api/github-api.js';
 import { RepositoryReading } from '../../../src/github/reading/reader.js';
 import { startGitHubEmulator, type GitHubEmulator } from '../../support/github/emulator.js';
 import type { SeedIssue } from '../../support/github/types.js';

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GitHubApi } from '../../../src/github/api.js';
+import { GitHubApi } from '../../../src/github/api/github-api.js';
 import { jobLogAnswer, readTail } from '../../../src/github/reading/job-log.js';
 import { expectHonest } from '../../support/github/honest.js';
 import { TEST_REPO, TEST_TOKEN, useEmulatorPerTest } from '../../support/github/per-test.js';

@@ -1,7 +1,7 @@
 // The github tool's reader against the emulator over real HTTP: an issue GitHub answers with a redirect
 // (transferred to another repository) is not followed, and the answer says where it went.
 import { afterEach, describe, expect, it } from 'vitest';
-import { GitHubApi } from '../../../src/github/api.js';
+import { GitHubApi } from '../../../src/github/api/github-api.js';
 import { RepositoryReading, whereItWent } from '../../../src/github/reading/reader.js';
 import { startGitHubEmulator, type GitHubEmulator } from '../../support/github/emulator.js';
 import { expectHonest } from '../../support/github/honest.js';

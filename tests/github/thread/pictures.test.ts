@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { GitHubApi } from '../../../src/github/api.js';
+import { GitHubApi } from '../../../src/github/api/github-api.js';
 import type { IssueComment } from '../../../src/github/api/issues.js';
 import {
   MAX_PICTURES,

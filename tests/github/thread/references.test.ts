@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { GitHubApi } from '../../../src/github/api.js';
+import { GitHubApi } from '../../../src/github/api/github-api.js';
 import { mentionedNumbers, referenceLines } from '../../../src/github/thread/references.js';
 import { startGitHubEmulator, type GitHubEmulator } from '../../support/github/emulator.js';
 import { expectHonest } from '../../support/github/honest.js';

@@ -131,8 +131,11 @@ async function createCommitOnBranch(emu: Emu, input: CommitInput) {
       });
       await originGit(remoteDir, ['update-index', '--add', '--cacheinfo', `100644,${blob},${path}`], { env });
     }
-    for (const { path } of deletions)
-      await originGit(remoteDir, ['update-index', '--force-remove', '--', path], { env });
+    // A bare origin has no work tree, which `--force-remove` wants: mode 0 in --index-info removes the entry.
+    if (deletions.length > 0) {
+      const removed = deletions.map(({ path }) => `0 ${'0'.repeat(40)}\t${path}\n`).join('');
+      await originGit(remoteDir, ['update-index', '--index-info'], { env, input: removed });
+    }
     const tree = await originGit(remoteDir, ['write-tree'], { env });
     const author = userJson(emu, emu.actor);
     const message = input.message.body

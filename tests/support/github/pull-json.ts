@@ -12,13 +12,16 @@ import {
 import type { Ctx } from './json.js';
 import type { PullState, ReviewCommentState, ReviewState } from './types.js';
 
-function branchJson(ctx: Ctx, ref: string, sha: string) {
+/** A branch of the repository, or (`forkOwner`) of its fork of the same name, which is public. */
+function branchJson(ctx: Ctx, ref: string, sha: string, forkOwner?: string) {
+  const owner = forkOwner ?? ctx.owner;
+  const repo = forkOwner ? { ...repositoryJson({ ...ctx, owner }), fork: true } : repositoryJson(ctx);
   return {
-    label: `${ctx.owner}:${ref}`,
+    label: `${owner}:${ref}`,
     ref,
     sha,
-    user: userJson(ctx, ctx.owner, 'Organization'),
-    repo: repositoryJson(ctx),
+    user: userJson(ctx, owner, forkOwner ? 'User' : 'Organization'),
+    repo,
   };
 }
 
@@ -64,7 +67,7 @@ export function pullJson(ctx: Ctx, pull: PullState, counts: PullCounts, full: bo
     assignees: [],
     requested_reviewers: [],
     requested_teams: [],
-    head: branchJson(ctx, pull.head, pull.head_sha),
+    head: branchJson(ctx, pull.head, pull.head_sha, pull.fork?.owner),
     base: branchJson(ctx, pull.base, pull.base_sha),
     _links: {
       self: { href: url },
@@ -90,7 +93,7 @@ export function pullJson(ctx: Ctx, pull: PullState, counts: PullCounts, full: bo
     merged_by: null,
     comments: counts.comments,
     review_comments: counts.reviewComments,
-    maintainer_can_modify: false,
+    maintainer_can_modify: pull.fork?.maintainer_can_modify ?? false,
     commits: 1,
     additions: 0,
     deletions: 0,
@@ -130,9 +133,9 @@ export function reviewCommentJson(ctx: Ctx, comment: ReviewCommentState) {
     pull_request_url: pullUrl,
     author_association: authorAssociation(ctx, comment.user),
     _links: { self: { href: url }, html: { href: htmlUrl }, pull_request: { href: pullUrl } },
-    start_line: null,
-    original_start_line: null,
-    start_side: null,
+    start_line: comment.start_line ?? null,
+    original_start_line: comment.start_line ?? null,
+    start_side: comment.start_line === undefined ? null : comment.side,
     line: comment.line,
     original_line: comment.line,
     side: comment.side,

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { getOctokit } from '@actions/github';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGitHubEmulator } from './emulator.js';
@@ -250,5 +254,101 @@ describe('GitHub emulator: pull request reviews and review comments', () => {
     ]);
     expect(emu.state.reviewComments.size).toBe(1);
     expect(emu.state.reviewComments.get(thread.id)?.reactions).toEqual([]);
+  });
+});
+
+describe('GitHub emulator: a fork’s pull request and a review with suggestions', () => {
+  /** A bare origin: main with hello.py, and a fork's head served only as refs/pull/1/head. */
+  let root: string | undefined;
+  afterEach(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+    root = undefined;
+  });
+
+  function forkOrigin(): { dir: string; head: string } {
+    root = mkdtempSync(path.join(tmpdir(), 'emu-fork-'));
+    const work = path.join(root, 'work');
+    const dir = path.join(root, 'origin.git');
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+        encoding: 'utf8',
+      }).trim();
+    git('init', '-q', '--bare', '-b', 'main', dir);
+    git('init', '-q', '-b', 'main', work);
+    writeFileSync(
+      path.join(work, 'hello.py'),
+      Array.from({ length: 20 }, (_, k) => `line ${k + 1}\n`).join(''),
+    );
+    git('-C', work, 'add', '.');
+    git('-C', work, 'commit', '-q', '-m', 'base');
+    git('-C', work, 'push', '-q', dir, 'main');
+    writeFileSync(
+      path.join(work, 'hello.py'),
+      Array.from({ length: 20 }, (_, k) => `line ${k === 9 ? 'ten' : k + 1}\n`).join(''),
+    );
+    git('-C', work, 'commit', '-q', '-am', 'contributor');
+    git('-C', work, 'push', '-q', dir, 'HEAD:refs/pull/1/head');
+    return { dir, head: git('-C', work, 'rev-parse', 'HEAD') };
+  }
+
+  it('shows the head in the fork, and takes review comments only on lines of one hunk of the diff', async () => {
+    const { dir, head } = forkOrigin();
+    emulator = await startGitHubEmulator({
+      token: TOKEN,
+      remoteDir: dir,
+      issues: [
+        {
+          number: 1,
+          title: 'Ten',
+          user: 'contributor',
+          pull_request: { head: 'patch-1', fork: { owner: 'contributor', maintainerCanModify: true } },
+        },
+      ],
+    });
+    const octokit = getOctokit(TOKEN, { baseUrl: emulator.url });
+    const { data: pull } = await octokit.rest.pulls.get({ owner, repo, pull_number: 1 });
+    expect(pull.head).toMatchObject({
+      label: 'contributor:patch-1',
+      repo: { full_name: 'contributor/hello-world', fork: true },
+    });
+    expect(pull.maintainer_can_modify).toBe(true);
+    const files = await octokit.rest.pulls.listFiles({ owner, repo, pull_number: 1 });
+    expect(files.data.map((f) => f.filename)).toEqual(['hello.py']);
+
+    const review = (comments: Array<{ path: string; line: number; start_line?: number; body: string }>) =>
+      octokit.rest.pulls.createReview({
+        owner,
+        repo,
+        pull_number: 1,
+        commit_id: head,
+        event: 'COMMENT',
+        body: 'See the suggestions.',
+        comments,
+      });
+    // Line 10 changed: lines 7 to 13 are the hunk (three lines of context).
+    const ok = await review([
+      { path: 'hello.py', start_line: 9, line: 11, body: '```suggestion\nnine\nTEN\neleven\n```' },
+    ]);
+    expect(ok.data).toMatchObject({ state: 'COMMENTED', commit_id: head, body: 'See the suggestions.' });
+    const stored = [...emulator.state.reviewComments.values()];
+    expect(stored).toMatchObject([
+      { path: 'hello.py', line: 11, start_line: 9, pull_request_review_id: ok.data.id },
+    ]);
+    const listed = await octokit.rest.pulls.listReviewComments({ owner, repo, pull_number: 1 });
+    expect(listed.data[0]).toMatchObject({ start_line: 9, line: 11, side: 'RIGHT', start_side: 'RIGHT' });
+
+    for (const [comment, message] of [
+      [{ path: 'hello.py', line: 2, body: 'x' }, 'line must be part of the diff'],
+      [{ path: 'other.py', line: 10, body: 'x' }, 'line must be part of the diff'],
+      [{ path: 'hello.py', start_line: 3, line: 10, body: 'x' }, 'start_line must be part of the same hunk'],
+    ] as const) {
+      const refused = await review([comment]).then(
+        () => undefined,
+        (error: { status: number; message: string }) => error,
+      );
+      expect(refused).toMatchObject({ status: 422, message: expect.stringContaining(message) });
+    }
+    expect(emulator.state.reviews.size).toBe(1);
+    expect(emulator.violations).toEqual([]);
   });
 });

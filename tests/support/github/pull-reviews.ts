@@ -4,13 +4,24 @@ import type { OperationMatch } from './openapi.js';
 import { timestamp } from './json.js';
 import { reviewCommentJson, reviewJson } from './pull-json.js';
 import { renderedFields } from './rendered.js';
-import { DOCS, commentBody, intParam, notFound, paged, validationFailed } from './replies.js';
-import type { HandlerTable } from './replies.js';
+import {
+  DOCS,
+  HttpError,
+  commentBody,
+  intParam,
+  notFound,
+  paged,
+  rejectLongBody,
+  validationFailed,
+} from './replies.js';
+import type { HandlerTable, Reply } from './replies.js';
+import { diffHunks, headRef, type DiffHunk } from './diff.js';
+import { originGit } from './origin-git.js';
 import { react, requirePull } from './state.js';
 import type { Emu } from './state.js';
 import type { PullState, ReviewCommentSeed, ReviewCommentState, ReviewSeed, ReviewState } from './types.js';
 
-type Location = Pick<ReviewCommentState, 'path' | 'line' | 'side' | 'diff_hunk' | 'commit_id'>;
+type Location = Pick<ReviewCommentState, 'path' | 'line' | 'start_line' | 'side' | 'diff_hunk' | 'commit_id'>;
 
 function createReview(emu: Emu, pull: PullState, user: string, seed: ReviewSeed): ReviewState {
   const review: ReviewState = {
@@ -115,6 +126,7 @@ export function pullReviewHandlers(emu: Emu): HandlerTable {
         ...renderedFields(emu, { headers, match }, r.body),
       }));
     },
+    'pulls/create-review': ({ match, body }) => submitReview(emu, pullOf(match), body as ReviewRequest),
     'pulls/list-comments-for-review': ({ match, url }) => {
       const pull = pullOf(match);
       const review = emu.state.reviews.get(intParam(match, 'review_id'));
@@ -130,6 +142,71 @@ export function pullReviewHandlers(emu: Emu): HandlerTable {
       return react(emu, `review-comment:${comment.id}`, comment.reactions, content);
     },
   };
+}
+
+interface ReviewRequest {
+  commit_id?: string;
+  body?: string;
+  event?: 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT';
+  comments?: Array<{
+    path: string;
+    line?: number;
+    side?: 'LEFT' | 'RIGHT';
+    start_line?: number;
+    body: string;
+  }>;
+}
+
+/**
+ * A submitted review with its comments, as GitHub takes it: each comment's lines must be lines of one hunk
+ * of the pull request's diff (three lines of context) on the head's side, and `commit_id` the head.
+ */
+async function submitReview(emu: Emu, pull: PullState, request: ReviewRequest): Promise<Reply> {
+  const docs = `${DOCS}/pulls/reviews#create-a-review-for-a-pull-request`;
+  const refuse = (message: string) =>
+    validationFailed([{ resource: 'PullRequestReview', code: 'custom', message }], docs);
+  if (!request.event) {
+    emu.violations.push('a review without `event` stays PENDING: not emulated');
+    throw new HttpError(501, { message: 'Not emulated' });
+  }
+  const text = request.body ?? '';
+  if (request.event !== 'APPROVE' && text.trim() === '') throw refuse('Body is required for this event');
+  rejectLongBody('PullRequestReview', text, docs);
+  const gitDir = emu.options.remoteDir;
+  const comments = request.comments ?? [];
+  if (comments.length > 0 && !gitDir) {
+    emu.violations.push('not emulated: review comments without a remoteDir to diff');
+    throw new HttpError(501, { message: 'Not emulated' });
+  }
+  const head = gitDir ? await originGit(gitDir, ['rev-parse', headRef(pull)]) : pull.head_sha;
+  if (request.commit_id !== undefined && request.commit_id !== head)
+    throw refuse('commit_id is not the head of this pull request');
+  const hunks = gitDir && comments.length > 0 ? await diffHunks(gitDir, pull.base, headRef(pull)) : new Map();
+  const located = comments.map((comment) => {
+    const line = comment.line ?? 0;
+    const hunk = (hunks.get(comment.path) ?? []).find((h: DiffHunk) => line >= h.from && line <= h.to);
+    if (comment.side === 'LEFT' || !hunk)
+      throw refuse('pull_request_review_thread.line must be part of the diff');
+    if (comment.start_line !== undefined && !(comment.start_line >= hunk.from && comment.start_line < line))
+      throw refuse('pull_request_review_thread.start_line must be part of the same hunk as the line');
+    rejectLongBody('PullRequestReviewComment', comment.body, docs);
+    return { comment, hunk: hunk as DiffHunk };
+  });
+  const state = { APPROVE: 'APPROVED', REQUEST_CHANGES: 'CHANGES_REQUESTED', COMMENT: 'COMMENTED' } as const;
+  const review = createReview(emu, pull, emu.actor, { body: text, state: state[request.event] });
+  review.commit_id = head;
+  for (const { comment, hunk } of located)
+    createReviewComment(emu, pull, emu.actor, {
+      path: comment.path,
+      line: comment.line!,
+      ...(comment.start_line === undefined ? {} : { start_line: comment.start_line }),
+      side: 'RIGHT',
+      diff_hunk: hunk.text,
+      commit_id: head,
+      body: comment.body,
+      reviewId: review.id,
+    });
+  return { status: 200, body: reviewJson(emu, review) };
 }
 
 /** A seed's pull request, or an error that names the test's mistake. */

@@ -1,6 +1,6 @@
 // Pull requests: opening one (checked against the origin's branches when there is one), listing,
 // reading, updating, and the files one changes.
-import { diffFiles } from './diff.js';
+import { diffFiles, headRef } from './diff.js';
 import { WEB } from './json.js';
 import { originBranch, originGit } from './origin-git.js';
 import { pullJson } from './pull-json.js';
@@ -108,7 +108,7 @@ async function listFiles(emu: Emu, pull: PullState, url: URL): Promise<Reply> {
     emu.violations.push('not emulated: pulls/list-files without a remoteDir to diff');
     throw new HttpError(501, { message: 'Not emulated' });
   }
-  const files = await diffFiles(emu.options.remoteDir, pull.base, pull.head);
+  const files = await diffFiles(emu.options.remoteDir, pull.base, headRef(pull));
   const web = `${WEB}/${emu.owner}/${emu.repo}`;
   return paged(files, url, emu.api, (file) => ({
     ...file,

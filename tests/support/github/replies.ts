@@ -52,7 +52,7 @@ export function validationFailed(errors: Array<Record<string, string>>, docs: st
 }
 
 /** What GitHub's validation errors name as the resource a body belongs to. */
-type BodyResource = 'IssueComment' | 'PullRequest' | 'PullRequestReviewComment';
+type BodyResource = 'IssueComment' | 'PullRequest' | 'PullRequestReview' | 'PullRequestReviewComment';
 
 /** Bodies over GitHub's size cap get a 422, as they would from GitHub. */
 export function rejectLongBody(resource: BodyResource, body: string, docs: string): void {

@@ -95,6 +95,14 @@ export function createEmu(options: EmulatorOptions): Emu {
         head_sha: placeholderSha(seed.pull_request.head),
         base_sha: placeholderSha(emu.defaultBranch),
         created_at: issue.created_at,
+        ...(seed.pull_request.fork
+          ? {
+              fork: {
+                owner: seed.pull_request.fork.owner,
+                maintainer_can_modify: seed.pull_request.fork.maintainerCanModify ?? false,
+              },
+            }
+          : {}),
       });
     }
   }

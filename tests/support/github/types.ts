@@ -14,7 +14,16 @@ export interface SeedIssue {
   /** Author login; default 'octocat'. */
   user?: string;
   /** Marks the issue as a pull request from this head branch (base: the default branch). */
-  pull_request?: { head: string };
+  pull_request?: { head: string; fork?: ForkSeed };
+}
+
+/**
+ * A pull request's head in a fork: the fork's owner (the repository keeps its name), and whether the
+ * contributor allows edits from maintainers. The origin serves its head as `refs/pull/N/head` only.
+ */
+export interface ForkSeed {
+  owner: string;
+  maintainerCanModify?: boolean;
 }
 
 export interface EmulatorOptions {
@@ -153,6 +162,8 @@ export interface PullState {
   head_sha: string;
   base_sha: string;
   created_at: string;
+  /** The head is a fork's branch (see ForkSeed). */
+  fork?: { owner: string; maintainer_can_modify: boolean };
 }
 
 /** A comment on a line of a pull request's diff: a thread's first comment, or a reply in it. */
@@ -163,6 +174,8 @@ export interface ReviewCommentState {
   pull_request_review_id: number;
   path: string;
   line: number;
+  /** The first line of a comment on a range of lines. */
+  start_line?: number;
   side: 'LEFT' | 'RIGHT';
   diff_hunk: string;
   body: string;

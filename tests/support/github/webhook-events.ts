@@ -82,7 +82,9 @@ export function issueCommentEvent(options: CommentEventOptions): Record<string, 
 
 /** The pull request an event is about: `emu.state.pulls[i]` fits, or just the fields a test cares for. */
 export type EventPull = Pick<PullState, 'number'> &
-  Partial<Pick<PullState, 'title' | 'body' | 'head' | 'base' | 'user' | 'head_sha' | 'base_sha' | 'draft'>>;
+  Partial<
+    Pick<PullState, 'title' | 'body' | 'head' | 'base' | 'user' | 'head_sha' | 'base_sha' | 'draft' | 'fork'>
+  >;
 
 /** A review comment as `emu.addReviewComment` returns it, or the fields a test picks. */
 export type EventReviewComment = Pick<
@@ -112,13 +114,22 @@ function ourPull(pr: Payload, pull: EventPull): Payload {
   const head = pull.head ?? `todo-agent/issue-1`;
   const base = pull.base ?? 'main';
   const url = `${API}/repos/${OWNER}/${REPO}/pulls/${pull.number}`;
-  const branch = (side: Payload, ref: string, sha: string | undefined) => ({
+  // A fork's head is in the contributor's repository of the same name.
+  const branch = (side: Payload, ref: string, sha: string | undefined, owner = OWNER) => ({
     ...side,
-    label: `${OWNER}:${ref}`,
+    label: `${owner}:${ref}`,
     ref,
     ...(sha ? { sha } : {}),
-    user: { ...side.user, login: OWNER },
-    repo: ourRepository(side.repo),
+    user: { ...side.user, login: owner },
+    repo:
+      owner === OWNER
+        ? ourRepository(side.repo)
+        : {
+            ...ourRepository(side.repo),
+            full_name: `${owner}/${REPO}`,
+            owner: { ...side.repo.owner, login: owner },
+            fork: true,
+          },
   });
   return {
     ...pr,
@@ -135,7 +146,7 @@ function ourPull(pr: Payload, pull: EventPull): Payload {
       pull.user ?? 'github-actions[bot]',
       (pull.user ?? '[bot]').endsWith('[bot]') ? 'Bot' : 'User',
     ),
-    head: branch(pr.head, head, pull.head_sha),
+    head: branch(pr.head, head, pull.head_sha, pull.fork?.owner),
     base: branch(pr.base, base, pull.base_sha),
   };
 }

@@ -1,13 +1,13 @@
 // What the action asks of GitHub, one part per resource over the one client of octokit.ts: who we are and
-// who may ask (api/access.ts), issues and reactions, pulls and reviews, workflow runs, refs and the signed
+// who may ask (access.ts), issues and reactions, pulls and reviews, workflow runs, refs and the signed
 // commit, and the github tool's reads; and GitHub's own facts (`GET /meta`).
 import { createOctokit, type ApiOptions, type Octokit } from './octokit.js';
-import { Access } from './api/access.js';
-import { Issues } from './api/issues.js';
-import { Pulls } from './api/pulls.js';
-import { readOnlyRequest, type ReadRequest } from './api/reads.js';
-import { Refs } from './api/refs.js';
-import { Runs } from './api/runs.js';
+import { Access } from './access.js';
+import { Issues } from './issues.js';
+import { Pulls } from './pulls.js';
+import { readOnlyRequest, type ReadRequest } from './reads.js';
+import { Refs } from './refs.js';
+import { Runs } from './runs.js';
 
 export class GitHubApi {
   readonly #octokit: Octokit;

@@ -5,10 +5,10 @@
 import jpeg from 'jpeg-js';
 import { GifReader } from 'omggif';
 import { PNG } from 'pngjs';
-import { DamagedImage, DECODER_MEMORY_MB, MAX_DECODE_PIXELS } from './fitted.js';
+import { DamagedImage, DECODER_MEMORY_MB, MAX_DECODE_PIXELS } from '../fitted.js';
 import { decodePng } from './png.js';
 import type { Pixels } from './scale.js';
-import { sniffImage, webpFrameSize, type ImageMediaType } from './sniff.js';
+import { sniffImage, webpFrameSize, type ImageMediaType } from '../sniff.js';
 import { decodeWebp } from './webp.js';
 
 /** What jpeg-js may allocate: below the process's limit, so that it refuses an image with its own reason. */

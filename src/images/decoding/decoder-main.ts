@@ -2,7 +2,7 @@
 // ./shrink-to-fit.ts made of it, as one JSON object on stdout, with the most memory it took. ./decoder.ts
 // starts it, with its memory and time limited; nothing else runs here.
 import { readFileSync } from 'node:fs';
-import { DECODER_MEMORY_MB, type Fit } from './fitted.js';
+import { DECODER_MEMORY_MB, type Fit } from '../fitted.js';
 import { shrinkToFit } from './shrink-to-fit.js';
 
 /**

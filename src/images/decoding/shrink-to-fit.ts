@@ -11,9 +11,9 @@ import {
   overPixelCap,
   px,
   type Fit,
-} from './fitted.js';
+} from '../fitted.js';
 import { fittedSize, shrink, type Pixels } from './scale.js';
-import { sniffImage, type ImageKind, type ImageMediaType } from './sniff.js';
+import { sniffImage, type ImageKind, type ImageMediaType } from '../sniff.js';
 
 const JPEG_QUALITIES = [85, 70, 50];
 

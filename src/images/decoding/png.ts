@@ -4,7 +4,7 @@
 // there, before pngjs reads it (pngjs then inflates the same data, to no more than that size).
 import { createInflate } from 'node:zlib';
 import { PNG } from 'pngjs';
-import { DamagedImage } from './fitted.js';
+import { DamagedImage } from '../fitted.js';
 import type { Pixels } from './scale.js';
 
 /** Channels per colour type, and the bit depths each allows (the PNG specification, table 11.1). */

@@ -1,8 +1,8 @@
 // The Octokit every GitHub call goes through, against the GitHub emulator over real HTTP.
 import { describe, expect, it } from 'vitest';
-import { createOctokit } from '../../src/github/octokit.js';
-import { redactor } from '../../src/text/redact.js';
-import { TEST_REPO, TEST_TOKEN, useEmulatorPerTest } from '../support/github/per-test.js';
+import { createOctokit } from '../../../src/github/api/octokit.js';
+import { redactor } from '../../../src/text/redact.js';
+import { TEST_REPO, TEST_TOKEN, useEmulatorPerTest } from '../../support/github/per-test.js';
 
 const startEmulator = useEmulatorPerTest();
 

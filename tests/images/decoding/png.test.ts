@@ -1,9 +1,9 @@
 import { inflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { DamagedImage } from '../../src/images/fitted.js';
-import { decodePng, inflatedSize, pngHeader } from '../../src/images/png.js';
-import { pngBomb, rgbaRows } from '../support/hostile-images.js';
+import { DamagedImage } from '../../../src/images/fitted.js';
+import { decodePng, inflatedSize, pngHeader } from '../../../src/images/decoding/png.js';
+import { pngBomb, rgbaRows } from '../../support/hostile-images.js';
 
 /** A real PNG by pngjs: the colour type and depth asked for, interlaced or not. */
 function png(width: number, height: number, options: { colorType?: 0 | 2 | 4 | 6; bitDepth?: 8 | 16 } = {}) {

@@ -3,8 +3,8 @@
 import { getOctokit } from '@actions/github';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
-import { redactor } from '../text/redact.js';
-import { WritePacer } from './write-pacer.js';
+import { redactor } from '../../text/redact.js';
+import { WritePacer } from '../write-pacer.js';
 
 export type Octokit = ReturnType<typeof getOctokit>;
 

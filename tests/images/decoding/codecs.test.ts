@@ -1,9 +1,9 @@
 // The decoders are held to what an image declares: checked in this process (the checks come before any
 // allocation), as the decoder's process runs them.
 import { describe, expect, it } from 'vitest';
-import { decode } from '../../src/images/codecs.js';
-import { DamagedImage } from '../../src/images/fitted.js';
-import { gifFrameBomb, webpCanvasLie } from '../support/hostile-images.js';
+import { decode } from '../../../src/images/decoding/codecs.js';
+import { DamagedImage } from '../../../src/images/fitted.js';
+import { gifFrameBomb, webpCanvasLie } from '../../support/hostile-images.js';
 
 describe('decode', () => {
   it('refuses a GIF whose first frame is larger than its screen, before sizing a buffer for it', async () => {
