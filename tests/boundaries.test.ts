@@ -360,6 +360,7 @@ describe('the layout', () => {
       'mcp',
       'model',
       'network',
+      'network/runner',
       'record',
       'runner',
       'runtime',

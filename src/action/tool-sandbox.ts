@@ -48,8 +48,8 @@ export async function startSandbox(
       github: { serverUrl: settings.serverUrl, apiUrl: settings.apiUrl, packages: packages(packageHosts) },
       guarded: model ? [{ host: model, what: "the model's API endpoint" }] : [],
       env: childEnv(process.env, [...secrets]),
-      ...(process.env.HOME ? { home: process.env.HOME } : {}),
     },
+    ...(process.env.HOME ? { home: process.env.HOME } : {}),
   };
   if (settings.inputs.sandbox === 'off') {
     log.warning(
@@ -117,6 +117,9 @@ function logList(gate: NetworkGate): void {
       log.group(`Network allowlist (${list.rules.length} hosts)`, [
         ...list.rules.map((rule) => `${ruleText(rule)}  (${rule.source})`),
         ...list.guarded.map(({ host, what }) => `${host}: ${what}, reached only when allowed_hosts names it`),
+        ...(list.unanswered
+          ? [`Incomplete: ${list.unanswered.join(', ')} had not said which registries they use in time.`]
+          : []),
       ]),
     (error: unknown) => log.warning(`The network allowlist could not be made: ${errorSentence(error)}`),
   );

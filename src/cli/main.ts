@@ -200,8 +200,8 @@ async function openRuntime(
       },
       guarded: model ? [{ host: model, what: "the model's API endpoint" }] : [],
       env: childEnv(process.env, secrets),
-      ...(process.env.HOME ? { home: process.env.HOME } : {}),
     },
+    ...(process.env.HOME ? { home: process.env.HOME } : {}),
   };
   if (values['no-sandbox']) return await ToolRuntime.open(workspace, request);
   let runtime: ToolRuntime;
@@ -216,9 +216,16 @@ async function openRuntime(
     return await ToolRuntime.open(workspace, request);
   }
   void runtime.gate?.allowlist.then((list) =>
-    say(`network allowlist: ${list.rules.map(ruleText).join(', ')}`),
+    say(`network allowlist: ${list.rules.map(ruleText).join(', ')}${incomplete(list.unanswered)}`),
   );
   return runtime;
+}
+
+/** What an allowlist made before every toolchain answered lacks (empty for a complete one). */
+export function incomplete(unanswered: readonly string[] = []): string {
+  return unanswered.length > 0
+    ? ` (incomplete: ${unanswered.join(', ')} had not said which registries they use, so theirs are not in it)`
+    : '';
 }
 
 /** The instruction files as HEAD has them (not as the model edits them); none outside a git repository. */

@@ -7,6 +7,7 @@ import { isLocal, type ServerConfig } from '../settings/mcp-servers.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { SNAPSHOT_MOUNT } from '../sandbox/init.js';
 import { openSibling } from '../sandbox/setup.js';
+import { outOfSight } from '../sandbox/runner-files.js';
 import { Service, type ServiceExit } from '../sandbox/run-command.js';
 import { localLaunch } from './local.js';
 import { CappedOutput } from '../sandbox/capped-output.js';
@@ -218,18 +219,26 @@ export class Connection {
     return `${what} (${status})${lines ? `: ${lines}` : ''}${this.#outOfSight()}`;
   }
 
-  /** Where the server's command or a file it names lies under a /tmp, which its sandbox gives it empty. */
+  /**
+   * Where the server's command or a file it names lies out of its sandbox's sight: under a directory the
+   * sandbox gives it empty (/tmp), or in a path it hides (the runner's files), as the sandbox has them.
+   */
   #outOfSight(): string {
     if (!this.#sandbox || !isLocal(this.server)) return '';
-    const named = [this.server.command, ...this.server.args].find((arg) => TEMP_PATH.test(arg));
-    return named
-      ? `; ${named} is under ${named.startsWith('/var') ? '/var/tmp' : '/tmp'}, which the sandbox gives the server a new, empty one of: put the server in the repository (it runs from the base commit) or install it outside /tmp in an earlier step`
-      : '';
+    const config = this.#sandbox.config;
+    const paths = [this.server.command, ...this.server.args].map((arg) => arg.replace(/^--?[\w-]+=/, ''));
+    for (const named of paths) {
+      const where = outOfSight(config, named);
+      if (!where) continue;
+      const why =
+        where.kind === 'own'
+          ? `is under ${where.dir}, which the sandbox gives the server a new, empty one of`
+          : `is ${where.dir === named ? '' : `under ${where.dir}, `}a path the sandbox hides (the runner's own files)`;
+      return `; ${named} ${why}: put the server in the repository (it runs from the base commit) or install it in an earlier step where the sandbox shows it (the workspace, HOME, the tool cache)`;
+    }
+    return '';
   }
 }
-
-/** An absolute path in /tmp or /var/tmp (or one of them itself). */
-const TEMP_PATH = /^\/(?:var\/)?tmp(?:\/|$)/;
 
 /**
  * Lines of a failing process's stderr that say nothing of why: blank ones, stack frames, a lone brace or caret,

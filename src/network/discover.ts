@@ -7,10 +7,7 @@
 // written into a directory of the probe's own, where every toolchain is asked, inside the sandbox, as the
 // tools' user, with no network settings (no proxy: its namespace has no route out), Python isolated (no
 // module of the working directory, no PYTHON* variable), all at once, each with a short timeout, before the
-// first tool call. The runner's own files that the sandbox hides (what setup-node and setup-java left) are
-// read here, for their URLs alone.
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+// first tool call. The runner's own settings are read on the trusted side (runner/settings.ts).
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { runCommand } from '../sandbox/run-command.js';
 import { ruleFromUrl, type HostRule } from './hosts.js';
@@ -37,7 +34,11 @@ done
 cd "$p" || exit 1
 export PYTHONSAFEPATH=1
 unset TODO_AGENT_PROJECT_FILES
-ask() { name=$1; shift; timeout -k 1 ${PROBE_SECONDS} "$@" > "$d/$name" 2>/dev/null < /dev/null & }
+ask() {
+  name=$1; shift
+  { timeout -k 1 ${PROBE_SECONDS} "$@" > "$d/$name" 2>/dev/null < /dev/null
+    s=$?; if [ "$s" -eq 124 ] || [ "$s" -eq 137 ]; then echo "$name" >> "$d/.late"; fi; } &
+}
 ask npm npm config list --json
 ask pip sh -c 'python3 -I -m pip config list 2>/dev/null || pip3 config list 2>/dev/null || pip config list'
 ask pypi sh -c 'for py in python3 python; do "$py" -I -c "from pip._internal.models.index import PyPI as i; print(i.simple_url); print(\"https://\" + i.file_storage_domain + \"/\")" 2>/dev/null && break; done'
@@ -48,6 +49,7 @@ ask apt sh -c 'cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt
 ask maven sh -c 'cat "${'$'}{MAVEN_HOME:-/usr/share/maven}/conf/settings.xml" .mvn/settings.xml 2>/dev/null'
 wait
 for f in "$d"/*; do printf '\n@@todo-agent-probe %s\n' "${'$'}{f##*/}"; head -c 262144 "$f"; done
+printf '\n@@todo-agent-probe late\n'; cat "$d/.late" 2>/dev/null
 `;
 
 /** The toolchains' answers, by probe name. */
@@ -117,7 +119,7 @@ function aptRules(text: string): HostRule[] {
  * Maven: the URL of each mirror and repository of a settings.xml, its commented-out examples and the mirrors
  * it marks `<blocked>` (Maven's stock settings carry one at 0.0.0.0) left out.
  */
-function mavenRules(xml: string): HostRule[] {
+export function mavenRules(xml: string): HostRule[] {
   const live = xml
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<mirror>(?:(?!<\/mirror>)[\s\S])*<blocked>\s*true\s*<\/blocked>[\s\S]*?<\/mirror>/g, '');
@@ -156,38 +158,33 @@ export function rulesFromEnv(env: NodeJS.ProcessEnv): HostRule[] {
   });
 }
 
-/**
- * The runner's own files a setup step left and the sandbox hides (they hold credentials): setup-node's
- * .npmrc (NPM_CONFIG_USERCONFIG) and setup-java's Maven settings in HOME. Only their registry URLs are read.
- */
-export async function rulesFromRunnerFiles(
-  env: NodeJS.ProcessEnv,
-  home: string | undefined,
-): Promise<HostRule[]> {
-  const read = (file: string | undefined) =>
-    file ? readFile(file, 'utf8').catch(() => '') : Promise.resolve('');
-  const [npmrc, maven] = await Promise.all([
-    read(env.NPM_CONFIG_USERCONFIG ?? env.npm_config_userconfig),
-    read(home && path.join(home, '.m2', 'settings.xml')),
-  ]);
-  const registries = [...npmrc.matchAll(/^\s*(?:@[^:\s]+:)?registry\s*=\s*(\S+)/gm)].flatMap((m) =>
-    urlRules(m[1]!, 'setup-node registry'),
-  );
-  return [...registries, ...mavenRules(maven)];
-}
-
 /** A project file's path as the probe writes it: relative, plain, never leaving its directory. */
 const PROJECT_PATH = /^(?!\.\.?\/)(?:[\w.-]+\/)*[\w.-]+$/;
 
+/** The toolchains the probe asks, as a list of those that had not answered names them. */
+const TOOLCHAINS = ['npm', 'pip', 'go', 'gem', 'cargo', 'apt', 'maven'];
+
+/**
+ * The toolchains that had not answered in time (`pypi`, pip's own default, counted as pip); all of them when
+ * the probe gave no answer at all (the sandbox closed first, or the call failed).
+ */
+export function unansweredToolchains(output: string | undefined): string[] {
+  if (output === undefined || !output.includes('@@todo-agent-probe late')) return TOOLCHAINS;
+  const late = (probeSections(output).get('late') ?? '')
+    .split('\n')
+    .map((name) => (name === 'pypi' ? 'pip' : name));
+  return TOOLCHAINS.filter((name) => late.includes(name));
+}
+
 /**
  * Asks the toolchains in the sandbox, in a directory that holds `projectFiles` (path → text) alone; the
- * rules their answers name (none when the sandbox call fails).
+ * rules their answers name, and the toolchains that had not answered (all when the sandbox call fails).
  */
 export async function askToolchains(
   sandbox: Sandbox,
   env: NodeJS.ProcessEnv,
   projectFiles: Readonly<Record<string, string>> = {},
-): Promise<HostRule[]> {
+): Promise<{ rules: HostRule[]; unanswered: string[] }> {
   const files = Object.entries(projectFiles).filter(
     ([file]) => PROJECT_PATH.test(file) && !file.split('/').includes('..'),
   );
@@ -203,5 +200,8 @@ export async function askToolchains(
     networkEnv: false,
     limit: 2_000_000,
   }).catch(() => undefined);
-  return result ? rulesFromProbes(result.output) : [];
+  return {
+    rules: result ? rulesFromProbes(result.output) : [],
+    unanswered: unansweredToolchains(result?.output),
+  };
 }

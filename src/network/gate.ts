@@ -17,7 +17,7 @@
 import { connectionCapReason, LIMITS, type SettingNames } from '../sandbox/limits.js';
 import type { BridgeEnds, NetworkRefusal, Sandbox, ToolNetwork } from '../sandbox/namespaces.js';
 import { proxyEnv } from './client-env.js';
-import { askToolchains, MAX_DISCOVERED, rulesFromEnv, rulesFromRunnerFiles } from './discover.js';
+import { askToolchains, MAX_DISCOVERED, rulesFromEnv } from './discover.js';
 import { GateRefusal, gatedFetch } from './fetch.js';
 import { githubHosts } from './github-hosts.js';
 import { addressKind } from './addresses.js';
@@ -28,6 +28,8 @@ import { ToolProxy, type ProxyLimits, type RefusedRequest, type Target, type Ver
 import { toolsResolver, type Resolver } from './resolver.js';
 
 export { GateRefusal };
+/** The runner's npm and pip settings: what the sandbox shows of them, and the mirrors they name. */
+export { readRunnerSettings } from './runner/settings.js';
 
 /** A run's caps: enough for any install or build, not for a runaway or a bulk copy of the runner's disk. */
 export const GATE_LIMITS: ProxyLimits = { connections: LIMITS.connections, bytes: 8 * 2 ** 30 };
@@ -55,8 +57,11 @@ export interface GateOptions {
   guarded?: ReadonlyArray<{ host: string; what: string }>;
   /** The tools' environment (without secrets): the registry variables it names join the list. */
   env: NodeJS.ProcessEnv;
-  /** The runner's HOME, where a setup step's settings lie. */
-  home?: string;
+  /**
+   * The registries and mirrors the runner's own settings name (runner/settings.ts): they may lead to a
+   * loopback or private address, and one on the runner's loopback with a port of its own is forwarded.
+   */
+  runner?: readonly HostRule[];
   resolver?: Resolver;
   limits?: ProxyLimits;
 }
@@ -107,8 +112,9 @@ export class NetworkGate implements ToolNetwork {
       options.resolver ?? toolsResolver(),
       options.sandbox.config.names,
     );
-    gate.#forwards = forwardedPorts(options.allowedHosts);
-    gate.#known = knownList(options, []);
+    gate.#forwards = forwardedPorts([...options.allowedHosts, ...(options.runner ?? [])]);
+    // The runner's own mirrors are known from the start too: no answer of the toolchains changes them.
+    gate.#known = knownList(options, [], options.runner ?? []);
     gate.#limits = options.limits ?? GATE_LIMITS;
     gate.#proxy = await gate.#answer(bridge);
     options.sandbox.attachNetwork(gate);
@@ -231,16 +237,16 @@ export class NetworkGate implements ToolNetwork {
 
 /** The list: allowed_hosts, GitHub's hosts, and the toolchains' registries once they (and GitHub) answered. */
 async function buildAllowlist(options: GateOptions): Promise<Allowlist> {
-  const [probed, runnerFiles, packages] = await Promise.all([
+  const [{ rules: probed, unanswered }, packages] = await Promise.all([
     options.toolchains.then(({ env, projectFiles }) => askToolchains(options.sandbox, env, projectFiles)),
-    rulesFromRunnerFiles(options.env, options.home),
     options.github.packages ?? [],
   ]);
-  const discovered = uniqueRules([...probed, ...rulesFromEnv(options.env), ...runnerFiles]).slice(
+  // The runner's own first: the same host and port from the toolchains' answers is the same mirror.
+  const discovered = uniqueRules([...(options.runner ?? []), ...probed, ...rulesFromEnv(options.env)]).slice(
     0,
     MAX_DISCOVERED,
   );
-  return knownList(options, packages, discovered);
+  return { ...knownList(options, packages, discovered), ...(unanswered.length > 0 ? { unanswered } : {}) };
 }
 
 /** allowed_hosts, GitHub's hosts (with the package hosts given) and what the toolchains named, in that order. */
@@ -258,8 +264,9 @@ function knownList(
 
 /**
  * Whether no rule the toolchains or GitHub could add would let `host` through: not a host name, a host only
- * allowed_hosts may allow (GitHub's API, the model's endpoint), or an address no rule but allowed_hosts' may
- * lead to (loopback, private, link-local, reserved: policy.ts's addressRefusal).
+ * allowed_hosts may allow (GitHub's API, the model's endpoint), or an address no rule but allowed_hosts' and
+ * the runner's own mirrors (both known from the start) may lead to (loopback, private, link-local, reserved:
+ * policy.ts's addressRefusal).
  */
 function answersCannotAllow(requested: string, guarded: Allowlist['guarded']): boolean {
   const host = normalizeHost(requested.replace(/^\[|\]$/g, ''));
@@ -268,15 +275,16 @@ function answersCannotAllow(requested: string, guarded: Allowlist['guarded']): b
 }
 
 /**
- * The loopback services allowed_hosts names with a port (`localhost:5432`): the tools reach each at the same
- * port on their own loopback, through the gate.
+ * The loopback services allowed_hosts names with a port (`localhost:5432`), and the runner's own mirrors
+ * there (`http://127.0.0.1:3141/` in its pip.conf): the tools reach each at the same port on their own
+ * loopback, through the gate.
  */
 export function forwardedPorts(rules: readonly HostRule[]): Array<{ host: string; port: number }> {
   const loopback = (host: string) => host === 'localhost' || addressKind(host) === 'loopback';
   const ports = new Map<number, string>();
   for (const rule of rules)
     if (
-      rule.source === ALLOWED_HOSTS &&
+      (rule.source === ALLOWED_HOSTS || rule.runner) &&
       rule.port !== undefined &&
       loopback(rule.host) &&
       !ports.has(rule.port)

@@ -12,6 +12,11 @@ export interface HostRule {
   port?: number;
   /** `allowed_hosts`, or the setting that named it (`npm registry`, `GitHub`…). */
   source: string;
+  /**
+   * Named by the runner's own settings (its npm and pip configuration, its environment), never the
+   * repository's: the host may lead to a loopback or private address, on the ports the rule allows.
+   */
+  runner?: true;
 }
 
 /** The ports a rule without a port of its own allows: plain HTTP and TLS, never ssh or a database. */

@@ -20,6 +20,8 @@ export interface Allowlist {
    * with a token it was handed).
    */
   guarded: ReadonlyArray<{ host: string; what: string }>;
+  /** The toolchains that had not said which registries they use when the list was made: theirs are missing. */
+  unanswered?: readonly string[];
 }
 
 /** Why a request is refused, and the allowed_hosts entry that would let it through, where one would. */
@@ -70,9 +72,11 @@ export function ruleFor(allowlist: Allowlist, requested: string, port: number): 
 
 /**
  * Decides on one address `host` led to under `rule`. A public address is fine. A loopback, private or
- * link-local one only for a host the maintainer named exactly in allowed_hosts: a wildcard, a registry a
- * configuration named, or a rebinding answer must not lead a tool to the runner's own services or the cloud's
- * metadata. A reserved or multicast address never. `trusted` skips the check (a test's resolver map alone).
+ * link-local one only for a host the maintainer named exactly in allowed_hosts: a wildcard, a registry the
+ * repository's configuration named, or a rebinding answer must not lead a tool to the runner's own services
+ * or the cloud's metadata. A registry the runner's own settings name (`rule.runner`: the organization's
+ * mirror) may lead to a loopback or private address, on the ports its rule allows, never a link-local one.
+ * A reserved or multicast address never. `trusted` skips the check (a test's resolver map alone).
  */
 export function addressRefusal(
   rule: HostRule,
@@ -87,7 +91,7 @@ export function addressRefusal(
   const named = rule.source === ALLOWED_HOSTS && !rule.host.startsWith('*.');
   if (kind === 'reserved')
     return { reason: `${host} resolves to ${kindWords(kind)} (${address}), which no tool may reach` };
-  if (named) return undefined;
+  if (named || (rule.runner && (kind === 'loopback' || kind === 'private'))) return undefined;
   return {
     reason: `${host} resolves to ${kindWords(kind)} (${address}); only a host named in allowed_hosts may lead there`,
     allow: entryFor(host, port),

@@ -3,7 +3,7 @@
 // one object, and closed in the one right order (the servers, each stopped and then killed with what it
 // started; then the sandbox, its gate with it) whatever failed.
 import type { HostRule } from '../network/hosts.js';
-import { forwardedPorts, NetworkGate, type GateOptions } from '../network/gate.js';
+import { forwardedPorts, NetworkGate, readRunnerSettings, type GateOptions } from '../network/gate.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { openSandbox, type SandboxRequest } from '../sandbox/setup.js';
 import { SANDBOX_NETWORKS, type ToolNetworkSetting } from '../settings/parse.js';
@@ -18,7 +18,9 @@ export interface ToolRuntimeRequest {
   /** allowed_hosts (--allowed-hosts). */
   allowedHosts: readonly HostRule[];
   /** What the gate needs besides the sandbox and allowed_hosts (used under `allowlist` with a sandbox). */
-  gate: Omit<GateOptions, 'sandbox' | 'allowedHosts'>;
+  gate: Omit<GateOptions, 'sandbox' | 'allowedHosts' | 'runner'>;
+  /** The runner's HOME, where its npm and pip settings lie (runner/settings.ts). */
+  home?: string;
 }
 
 export interface ServersRequest {
@@ -45,19 +47,34 @@ export class ToolRuntime {
     this.gate = gate;
   }
 
-  /** Opens the sandbox and, under `allowlist`, its gate; throws (SandboxError for the sandbox) leaving nothing open. */
+  /**
+   * Opens the sandbox, which shows the runner's npm and pip settings without their secrets, and under
+   * `allowlist` its gate, which allows the registries they name; throws (SandboxError for the sandbox)
+   * leaving nothing open.
+   */
   static async open(workspace: string, request: ToolRuntimeRequest): Promise<ToolRuntime> {
     if (!request.sandbox) return new ToolRuntime(workspace, undefined, undefined);
     const network = SANDBOX_NETWORKS[request.network];
+    const runner = await readRunnerSettings(request.gate.env, request.home, workspace);
+    const gated = network === 'gated';
     const sandbox = await openSandbox({
       ...request.sandbox,
       workspace,
       network,
-      forwardedPorts: forwardedPorts(request.allowedHosts).map(({ port }) => port),
+      hidden: [...(request.sandbox.hidden ?? []), ...runner.hidden],
+      shown: runner.shown,
+      forwardedPorts: forwardedPorts([...request.allowedHosts, ...(gated ? runner.rules : [])]).map(
+        ({ port }) => port,
+      ),
     });
-    if (network !== 'gated') return new ToolRuntime(workspace, sandbox, undefined);
+    if (!gated) return new ToolRuntime(workspace, sandbox, undefined);
     try {
-      const gate = await NetworkGate.open({ ...request.gate, sandbox, allowedHosts: request.allowedHosts });
+      const gate = await NetworkGate.open({
+        ...request.gate,
+        sandbox,
+        allowedHosts: request.allowedHosts,
+        runner: runner.rules,
+      });
       return new ToolRuntime(workspace, sandbox, gate);
     } catch (error) {
       sandbox.close();

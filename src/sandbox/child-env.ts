@@ -1,4 +1,5 @@
 // The environment handed to the agent's commands: the runner's, minus anything that could be a secret.
+import { withoutUrlCredentials } from '../text/redact.js';
 
 const SECRET_PREFIXES = ['INPUT_', 'ACTIONS_', 'ANTHROPIC_'];
 const SECRET_NAMES = new Set(['GITHUB_TOKEN', 'GH_TOKEN']);
@@ -22,6 +23,10 @@ const RUNNER_FILE_COMMANDS = new Set([
 const MIN_EMBEDDED_SECRET_LENGTH = 8;
 
 const FORCED: Record<string, string> = { GIT_TERMINAL_PROMPT: '0', PAGER: 'cat', GIT_PAGER: 'cat' };
+
+/** Variables that name a registry or index (pip's, uv's, npm's, yarn's, Go's, cargo's): their URLs' logins go. */
+const REGISTRY_VARIABLE =
+  /^(?:PIP_(?:EXTRA_)?INDEX_URL|PIP_FIND_LINKS|UV_\w*INDEX\w*|npm_config_\w*registry|YARN_NPM_REGISTRY_SERVER|GOPROXY|CARGO_REGISTRIES_\w+_INDEX)$/i;
 
 function isSecretName(name: string): boolean {
   const upper = name.toUpperCase();
@@ -50,7 +55,7 @@ export function childEnv(
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(source)) {
     if (value === undefined || isSecretName(name) || holdsSecret(value, extraSecrets)) continue;
-    env[name] = value;
+    env[name] = REGISTRY_VARIABLE.test(name) ? withoutUrlCredentials(value) : value;
   }
   return { ...env, ...FORCED };
 }

@@ -8,7 +8,7 @@
 // however it died), the kernel kills every process of every call with it, so no tool outlives the action.
 //
 //   sh -c TEMPLATE todo-agent-sandbox PRIVATE WORKSPACE ACCESS NETWORK OWNER IDMAP TEMP_SIZE IDMAP_PL HOME
-//     TOOLS GIT SNAPSHOT GUARD C GITS… M HIDDEN…
+//     TOOLS GIT SNAPSHOT GUARD C GITS… M HIDDEN… K (TARGET NAME)…
 //
 // PRIVATE is the sandbox's own directory on the host (private-dirs.ts). The script puts the sandbox's own
 // views in place: a tmpfs of TEMP_SIZE each as /tmp and /var/tmp; an overlay on HOME and on TOOLS (the
@@ -25,7 +25,8 @@
 // where it may not make devices, as rootless), and covers each HIDDEN path (a directory with an empty
 // read-only tmpfs, a file with /dev/null). With NETWORK `none` or `gated` it also covers /run (where host
 // sockets live) and answers name lookups from /etc/hosts only, so they fail at once (gated, the proxy looks
-// names up outside). It prints `ready <its pid>` (as the host numbers it) when done and exits when stdin
+// names up outside). Then it shows each file NAME of PRIVATE/shown read-only at its TARGET (the runner's
+// settings with their secrets left out, and the CA files they name). It prints `ready <its pid>` (as the host numbers it) when done and exits when stdin
 // closes. With SNAPSHOT a directory (the trusted snapshot, src/git/snapshot.ts), it is shown read-only at
 // SNAPSHOT_MOUNT in this sandbox's own /tmp: the sandbox of one MCP server, which no tool can reach. With
 // GUARD (GIT_GUARD's text) and C paths of git programs (GITS, the first the one to run), each of them is
@@ -50,6 +51,8 @@
 // Keys, shared memory and semaphores therefore go with the call's namespaces. Nothing privileged stays in the
 // namespace, and when the command returns, the kernel kills every process left in it, setsid and
 // double-forked ones included.
+
+import { SHOW_FILES } from './private-dirs.js';
 
 /** Where a server's sandbox shows the trusted snapshot (SNAPSHOT), read-only, in its own /tmp. */
 export const SNAPSHOT_MOUNT = '/tmp/todo-agent-snapshot';
@@ -236,6 +239,9 @@ if [ -n "$tools" ] && [ -n "$idmap_ns" ]; then
   layer tools "$private/tools-lower" "$owner"
 fi
 mount -t tmpfs -o "nosuid,nodev,mode=1777,size=$temp_size" tmpfs tmp
+# The files to show, in reach once the host's /tmp (which holds PRIVATE) is covered; gone once shown.
+mkdir tmp/.todo-agent-shown
+mount --bind shown tmp/.todo-agent-shown
 if [ -n "$snapshot" ]; then
   mkdir tmp/todo-agent-snapshot
   mount --rbind "$snapshot" tmp/todo-agent-snapshot
@@ -352,12 +358,16 @@ done
 n=$1; shift
 while [ "$n" -gt 0 ]; do
   if [ -d "$1" ] && [ ! -L "$1" ]; then
-    mount -t tmpfs -o ro,nosuid,nodev,noexec,mode=555,size=4k tmpfs "$1"
+    # Read-only as a mount (not as a filesystem), so that a file to show below can get its mount point.
+    mount -t tmpfs -o nosuid,nodev,noexec,mode=555,size=4k todo-agent-hidden "$1"
+    mount -o remount,bind,ro,nosuid,nodev,noexec "$1"
   elif [ -e "$1" ] && [ ! -L "$1" ]; then
     mount --bind /dev/null "$1"
   fi
   n=$((n - 1)); shift
 done
+
+${SHOW_FILES}
 
 ip link set lo up 2>/dev/null || true
 echo "ready $host_pid"

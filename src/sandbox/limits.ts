@@ -70,6 +70,7 @@ export function limitNote(
       `[todo-agent: the command reached the sandbox's limit of ${LIMITS.processes} processes per call; a fork failed]`,
     );
   notes.push(...refusalNotes(refused, names));
+  if (failed && LOGIN_NEEDED.test(output)) notes.push(LOGIN_NOTE);
   // With the network off, whatever the exit status (`npm ci | tail` exits 0): no host was reached.
   if (network === 'none' && (NETWORK_FAILED.test(output) || OFFLINE_FAILED.test(output)))
     notes.push(networkOffNote(names));
@@ -108,6 +109,14 @@ function refusalNotes(refused: readonly Refused[], names: SettingNames): string[
 /** Name lookup and connection failures, as npm, pip, curl, git and others report them. */
 const NETWORK_FAILED =
   /ENOTFOUND|EAI_AGAIN|EAI_NONAME|getaddrinfo|Could not resolve host|Temporary failure in name resolution|Name or service not known|No address associated with hostname|Network is unreachable|NewConnectionError|Failed to establish a new connection|ECONNREFUSED|Connection refused|nodename nor servname/i;
+
+/** A registry or index that wants a login, as npm, yarn, pnpm, pip and curl say so. */
+const LOGIN_NEEDED =
+  /\bE401\b|code E401|401 Unauthorized|401 Client Error|Unable to authenticate|ERR_PNPM_FETCH_401|Response Code: 401|HTTP error 401|The requested URL returned error: 401/i;
+
+/** Why a registry that wants a login turns the tools away, and what works instead. */
+export const LOGIN_NOTE =
+  "[todo-agent: a registry asked for a login: the sandbox has the runner's registry settings but never their tokens, passwords or client keys, so the tools cannot log in; install from that registry before the run (an earlier workflow step), and the tools find the packages in place]";
 
 /**
  * With the network off: pip's only line when it reached no index at all; npm's, Go's and cargo's, told to stay

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CALL, ENV_FILE_PL, GIT_GUARD, IDMAP_PL, KEYRING_PL, TEMPLATE } from './init.js';
 import { LIMITS, NETWORK_OFF_ENV, type SettingNames } from './limits.js';
-import { makePrivateDirs, removePrivateDirs } from './private-dirs.js';
+import { makePrivateDirs, removePrivateDirs, writeShownFiles, type ShownFile } from './private-dirs.js';
 
 /** `read-only` mounts the workspace read-only for every call (plan-only runs). */
 export type WorkspaceAccess = 'read-write' | 'read-only';
@@ -19,10 +19,7 @@ export type Isolation = 'root' | 'sudo' | 'rootless';
 
 export interface SandboxConfig {
   isolation: Isolation;
-  /**
-   * Runs a program as root: empty when the action is root, `sudo -n --` through sudo, and as root of a user
-   * namespace of its own when rootless.
-   */
+  /** Runs a program as root: empty when the action is root, `sudo -n --`, or rootless its own user namespace. */
   escalate: readonly string[];
   /** Absolute paths of the programs the sandbox is built with. */
   programs: { sh: string; perl: string; unshare: string; nsenter: string; setpriv: string; rm: string };
@@ -49,6 +46,7 @@ export interface SandboxConfig {
   layerGitDir?: boolean;
   /** Paths replaced by an empty read-only directory (or /dev/null for a file). */
   hidden: readonly string[];
+  shown?: readonly ShownFile[]; // files shown read-only in place of the runner's (its settings, filtered)
   /** The trusted snapshot's directory, shown read-only at SNAPSHOT_MOUNT (an MCP server's sandbox). */
   snapshot?: string;
   /** git programs to cover with GIT_GUARD (init.ts), the first the one it runs (an MCP server's sandbox). */
@@ -178,10 +176,9 @@ export class Sandbox {
   }
 
   /**
-   * The environment of a call: the tools' own, told that the network is off (`none`, or a `gated` one
-   * without its gate), or, `gated`, given the proxy's address over anything the workflow set (a proxy of the
-   * runner's own is out of the tools' reach). `networkEnv: false` leaves both out (the gate's own look at
-   * the toolchains' settings).
+   * The environment of a call: the tools' own, told that the network is off (`none`, or `gated` without its
+   * gate), or, `gated`, given the proxy's address over anything the workflow set (the runner's own proxy is
+   * out of reach). `networkEnv: false` leaves both out (the gate's own look at the toolchains' settings).
    */
   toolEnv(env: NodeJS.ProcessEnv, networkEnv = true): NodeJS.ProcessEnv {
     if (!networkEnv || this.config.network === 'host') return env;
@@ -349,6 +346,7 @@ async function startTemplate(
     ...(config.gits?.length ? [GIT_GUARD, String(config.gits.length), ...config.gits] : ['', '0']),
     String(config.hidden.length),
     ...config.hidden,
+    ...(await writeShownFiles(privateDir, config.shown)),
   ];
   const [program, ...args] = argv;
   const template = spawn(program as string, args, {

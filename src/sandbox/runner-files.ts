@@ -1,9 +1,11 @@
 // The runner's own files, which the tools' sandbox hides: the file commands (GITHUB_ENV, GITHUB_OUTPUT…)
 // that set variables and outputs for later steps, the event file, RUNNER_TEMP (where actions/checkout v6
 // keeps the persisted token, and setup-* actions their credentials), the runner's installation, and the
-// work folder around the workspace. setup.ts keeps the workspace and the tool cache in sight wherever one of
-// these holds them, and covers everything beside the way down to them instead.
+// work folder around the workspace. setup.ts keeps the workspace and the tool cache in sight wherever one
+// of these holds them, and covers everything beside the way down to them instead. And where a path lies out
+// of a sandbox's sight (`outOfSight`), as an MCP server's start message names it.
 import path from 'node:path';
+import type { SandboxConfig } from './namespaces.js';
 
 const RUNNER_PATH_VARIABLES = [
   'RUNNER_TEMP',
@@ -52,4 +54,25 @@ function workFolder(env: NodeJS.ProcessEnv): string | undefined {
   if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) return undefined;
   const parent = path.dirname(path.resolve(runnerWorkspace));
   return parent === path.parse(parent).root ? undefined : parent;
+}
+
+/** `inner` is `outer` or inside it. */
+const isWithin = (inner: string, outer: string): boolean =>
+  /^(?!\.\.(?:\/|$))/.test(path.relative(outer, inner));
+
+/**
+ * Where `file` lies out of the sight of a call in a sandbox of `config`: in a directory the sandbox gives
+ * a new, empty one of (`own`: /tmp, /var/tmp, and /run without the host's network), or in a path it hides
+ * (the runner's files, credentials); undefined when the call sees it as the runner has it.
+ */
+export function outOfSight(
+  config: Pick<SandboxConfig, 'network' | 'hidden'>,
+  file: string,
+): { dir: string; kind: 'own' | 'hidden' } | undefined {
+  if (!path.isAbsolute(file)) return undefined;
+  const hidden = config.hidden.find((dir) => isWithin(path.resolve(file), dir));
+  if (hidden) return { dir: hidden, kind: 'hidden' };
+  const own = ['/tmp', '/var/tmp', ...(config.network === 'host' ? [] : ['/run', '/var/run'])];
+  const fresh = own.find((dir) => isWithin(file, dir));
+  return fresh ? { dir: fresh, kind: 'own' } : undefined;
 }

@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Bridge } from './bridge.js';
+import type { ShownFile } from './private-dirs.js';
 import { rootlessEscalation } from './rootless.js';
 import { runCommand } from './run-command.js';
 import {
@@ -86,6 +87,8 @@ export interface SandboxRequest {
   forwardedPorts?: readonly number[];
   /** Further paths to hide (the runner's files, for the action). */
   hidden?: readonly string[];
+  /** Files shown read-only in place of what is at their path (the runner's settings, their secrets left out). */
+  shown?: readonly ShownFile[];
   /** HOME of the tools (default: this process's): shown read-only, with a private layer for their writes. */
   home?: string;
   /** `read-only` for runs that must not change the workspace (plans); default `read-write`. */
@@ -226,6 +229,9 @@ export async function sandboxConfig(request: SandboxRequest): Promise<SandboxCon
     ...(toolCache && toolCache !== shownHome ? { toolCache } : {}),
     ...(request.layerGitDir && gitDir?.isDirectory() ? { layerGitDir: true } : {}),
     hidden: await coverable(toHide, [request.workspace, ...(toolCache ? [toolCache] : [])], request.warn),
+    shown: (request.shown ?? []).filter(
+      (file) => !file.ifHidden || toHide.some((hidden) => isWithin(path.resolve(file.path), hidden)),
+    ),
   };
 }
 

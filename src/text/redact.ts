@@ -139,3 +139,8 @@ export function redactAndCut(text: string, max: number, redact = (t: string) => 
         .trimEnd()}…`
     : chars.join('');
 }
+
+/** `text` with the user and password of every URL in it removed (`https://user:pass@host/` → `https://host/`). */
+export function withoutUrlCredentials(text: string): string {
+  return text.replace(/\b([a-z][\w+.-]*:\/\/)[^\s/@'"]*@/gi, '$1');
+}

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -62,6 +62,25 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     expect(stdout).toContain('4/4');
     expect(stdout).not.toContain('\u001b['); // not a TTY: no colours
   });
+
+  it('says the allowlist is incomplete, and which toolchains had not answered, when one never did', async () => {
+    await writeFile(join(dir, 'hello.py'), HELLO_FILES['hello.py']!);
+    // A `go` first on the PATH that never answers `go env`.
+    await mkdir(join(dir, 'slow-bin'));
+    await writeFile(join(dir, 'slow-bin', 'go'), '#!/bin/sh\nexec sleep 60\n', { mode: 0o755 });
+    server = await startModelServer(helloScript(), { apiKey: KEY });
+    const { code, stderr } = await cli([HELLO_TASK], {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: server.url,
+      PATH: `${join(dir, 'slow-bin')}:${process.env.PATH ?? ''}`,
+    });
+    expect(code).toBe(0);
+    expect(stderr.match(/^todo-agent: network allowlist: .*$/gm)).toEqual([
+      expect.stringMatching(
+        / github\.com\b.* \(incomplete: (?:\w+, )*go(?:, \w+)* had not said which registries they use, so theirs are not in it\)$/,
+      ),
+    ]);
+  }, 60_000);
 
   it('runs it on Sonnet 5.5 with --effort and --max-context-tokens, sending effort as output_config', async () => {
     await writeFile(join(dir, 'hello.py'), HELLO_FILES['hello.py']!);

@@ -14,7 +14,7 @@ import { runnerLayout } from '../support/sandbox-layout.js';
 import { startRemoteMcpServer } from '../support/mcp/http-server.js';
 import ownPackage from '../../package.json' with { type: 'json' };
 
-const { ws, sandbox, env } = await runnerLayout();
+const { ws, sandbox, env, hiddenDir } = await runnerLayout();
 const REPO = path.resolve(import.meta.dirname, '../..');
 const HOSTILE = path.join(REPO, 'tests/support/mcp/hostile-server.mjs');
 const EVERYTHING = path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -188,6 +188,7 @@ describe('hostile servers', () => {
       {
         broken: { command: node, args: [HOSTILE, 'exit'], tools: ['*'] },
         intmp: { command: node, args: ['/tmp/todo-agent-no-such-server/index.js'], tools: ['search'] },
+        inhidden: { command: node, args: [path.join(hiddenDir, 'server.mjs')], tools: ['*'] },
         silent: { command: node, args: [HOSTILE, 'silent'], tools: ['*'] },
         fine: { command: node, args: [HOSTILE], tools: ['fail'] },
       },
@@ -205,6 +206,10 @@ describe('hostile servers', () => {
       /^MCP server "intmp" is left out: it exited at start \(exit code 1\): Error: Cannot find module '\/tmp\/todo-agent-no-such-server\/index\.js'; \/tmp\/todo-agent-no-such-server\/index\.js is under \/tmp, which the sandbox gives the server a new, empty one of: /,
     );
     expect(intmp).not.toMatch(/Node\.js v|\| \}|MODULE_NOT_FOUND/);
+    // A path the sandbox hides (the runner's files), as the sandbox itself lists them.
+    expect(warnings.find((line) => line.startsWith('MCP server "inhidden"'))).toContain(
+      `; ${path.join(hiddenDir, 'server.mjs')} is under ${hiddenDir}, a path the sandbox hides (the runner's own files): put the server in the repository`,
+    );
     expect(servers.refusal('mcp__intmp__search')).toMatch(
       /^mcp__intmp__search cannot be used: the MCP server "intmp" did not start \(it exited at start \(exit code 1\): Error: Cannot find module/,
     );
@@ -213,11 +218,12 @@ describe('hostile servers', () => {
     expect([...servers.servers].sort()).toEqual([
       'broken: not available (it did not start)',
       'fine: 1 tool (6 more it has are not allowed)',
+      'inhidden: not available (it did not start)',
       'intmp: not available (it did not start)',
       'silent: not available (it did not start)',
     ]);
     expect(servers.summary).toBe(
-      'broken (not available), intmp (not available), silent (not available), fine (1 tool)',
+      'broken (not available), intmp (not available), inhidden (not available), silent (not available), fine (1 tool)',
     );
     await expect(tool(servers, 'mcp__fine__fail').run({}, context)).rejects.toThrow(
       'the MCP server "fine" answered with an error: the ticket system is down',

@@ -10,7 +10,7 @@ import {
   probeSections,
   rulesFromEnv,
   rulesFromProbes,
-  rulesFromRunnerFiles,
+  unansweredToolchains,
 } from '../../src/network/discover.js';
 import { openSandbox } from '../../src/sandbox/setup.js';
 
@@ -92,7 +92,16 @@ describe('rulesFromProbes', () => {
   });
 });
 
-describe('rulesFromEnv and rulesFromRunnerFiles', () => {
+describe('unansweredToolchains', () => {
+  it('names the toolchains that had not answered, pip for its default too; all of them without an answer', () => {
+    expect(unansweredToolchains(probes({ npm: '{}', late: 'pypi\ngo' }))).toEqual(['pip', 'go']);
+    expect(unansweredToolchains(probes({ npm: '{}', late: '' }))).toEqual([]);
+    expect(unansweredToolchains(undefined)).toEqual(['npm', 'pip', 'go', 'gem', 'cargo', 'apt', 'maven']);
+    expect(unansweredToolchains(probes({ npm: '{}' }))).toHaveLength(7);
+  });
+});
+
+describe('rulesFromEnv', () => {
   it('reads the variables that name an index or a registry', () => {
     expect(
       hosts(
@@ -111,27 +120,6 @@ describe('rulesFromEnv and rulesFromRunnerFiles', () => {
       'cargo.example cargo registry',
       'yarn.example yarn registry',
     ]);
-  });
-
-  it('reads only the registries of the .npmrc setup-node left and the mirrors of Maven’s settings in HOME', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'todo-agent-runner-files-'));
-    try {
-      await mkdir(path.join(dir, '.m2'));
-      await writeFile(
-        path.join(dir, '.npmrc'),
-        '//npm.pkg.example/:_authToken=XXXX\n@acme:registry=https://npm.pkg.example/\nalways-auth=true\n',
-      );
-      await writeFile(
-        path.join(dir, '.m2', 'settings.xml'),
-        '<servers><server><password>pw</password></server></servers><mirrors><mirror><url>https://artifactory.example/maven</url></mirror></mirrors>',
-      );
-      expect(
-        hosts(await rulesFromRunnerFiles({ NPM_CONFIG_USERCONFIG: path.join(dir, '.npmrc') }, dir)),
-      ).toEqual(['npm.pkg.example setup-node registry', 'artifactory.example Maven settings']);
-      expect(await rulesFromRunnerFiles({}, path.join(dir, 'missing'))).toEqual([]);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
   });
 });
 
@@ -180,6 +168,9 @@ describe('askToolchains in the sandbox', () => {
       `#!/bin/sh\n(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null\necho "https://uid-$(id -u).hostile.example/"\n`,
     );
     await chmod(path.join(bin, 'gem'), 0o755);
+    // A `go` that never answers: the list is made without it, and says so.
+    await writeFile(path.join(bin, 'go'), '#!/bin/sh\nexec sleep 60\n');
+    await chmod(path.join(bin, 'go'), 0o755);
     const sandbox = await openSandbox({ workspace: ws, network: 'gated' });
     cleanups.push(() => sandbox.close());
     const env = {
@@ -188,13 +179,12 @@ describe('askToolchains in the sandbox', () => {
       LANG: 'C.UTF-8',
       PYTHONPATH: path.join(ws, 'py'),
     };
-    const found = hosts(
-      await askToolchains(sandbox, env, {
-        '.npmrc': '@acme:registry=https://npm.acme.example/\n',
-        '.cargo/config.toml': '[registries.acme]\nindex = "sparse+https://cargo.acme.example/index/"\n',
-        '../escape': 'registry=https://escape.evil.example/\n',
-      }),
-    );
+    const asked = await askToolchains(sandbox, env, {
+      '.npmrc': '@acme:registry=https://npm.acme.example/\n',
+      '.cargo/config.toml': '[registries.acme]\nindex = "sparse+https://cargo.acme.example/index/"\n',
+      '../escape': 'registry=https://escape.evil.example/\n',
+    });
+    const found = hosts(asked.rules);
     expect(found).toEqual(
       expect.arrayContaining([
         'npm.acme.example npm registry of @acme',
@@ -205,6 +195,8 @@ describe('askToolchains in the sandbox', () => {
     expect(found.filter((host) => host.includes('evil'))).toEqual([]);
     expect(sandbox.config.uid).not.toBe(0);
     expect(heard).toEqual([]);
+    expect(asked.unanswered).toContain('go');
+    expect(asked.unanswered).not.toContain('npm');
   }, 60_000);
 
   it('runs no `pip` package of the work tree or of the project files: Python is asked isolated, away from both', async () => {
@@ -224,7 +216,7 @@ describe('askToolchains in the sandbox', () => {
     cleanups.push(() => sandbox.close());
     const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
     // As the snapshot would hand it over had it held one: written into the probe's own directory.
-    const found = hosts(await askToolchains(sandbox, env, planted));
+    const found = hosts((await askToolchains(sandbox, env, planted)).rules);
     expect(found.filter((host) => host.includes('evil'))).toEqual([]);
     await expect(readFile(path.join(ws, 'pip-ran'))).rejects.toThrow(/ENOENT/);
   }, 60_000);

@@ -115,6 +115,22 @@ describe('addressRefusal: where an allowed name may lead', () => {
     expect(addressRefusal(named, 'db.internal', 443, '127.0.0.1')).toBeUndefined();
   });
 
+  it("lets a mirror the runner's own settings name lead to a loopback or private address, never a link-local one", () => {
+    const mirror: HostRule = { ...rule('pypi.corp.test', "the runner's pip settings", 3141), runner: true };
+    expect(addressRefusal(mirror, 'pypi.corp.test', 3141, '127.0.0.1')).toBeUndefined();
+    expect(addressRefusal(mirror, 'pypi.corp.test', 3141, '10.1.2.3')).toBeUndefined();
+    expect(addressRefusal(mirror, 'pypi.corp.test', 3141, '169.254.169.254')).toEqual({
+      reason:
+        'pypi.corp.test resolves to a link-local address (where cloud metadata services answer) (169.254.169.254); only a host named in allowed_hosts may lead there',
+      allow: 'pypi.corp.test:3141',
+    });
+    // Only on its own port: the name allows no other (ruleFor), whatever it resolves to.
+    const list: Allowlist = { rules: [mirror], guarded: [] };
+    expect(ruleFor(list, 'pypi.corp.test', 5432)).toMatchObject({
+      refused: { reason: expect.stringContaining('port 5432 of pypi.corp.test is not allowed') },
+    });
+  });
+
   it('never lets anything lead to a reserved or multicast address, named or not', () => {
     expect(addressRefusal(named, 'db.internal', 443, '0.0.0.0')).toEqual({
       reason: 'db.internal resolves to a reserved or multicast address (0.0.0.0), which no tool may reach',

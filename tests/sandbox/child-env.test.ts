@@ -52,6 +52,24 @@ describe('childEnv', () => {
     });
   });
 
+  it("keeps a registry variable's URLs without their logins, and every other URL as it is", () => {
+    const urls = childEnv({
+      PIP_INDEX_URL: 'https://ci:pip_secret0001@pypi.corp.test/simple',
+      PIP_EXTRA_INDEX_URL: 'https://a.corp.test/simple https://tok@b.corp.test/simple',
+      npm_config_registry: 'https://u:p@npm.corp.test/',
+      GOPROXY: 'https://go:pw@goproxy.corp.test,direct',
+      DATABASE_URL: 'postgres://app:app@localhost:5432/app',
+    });
+    expect(urls).toMatchObject({
+      PIP_INDEX_URL: 'https://pypi.corp.test/simple',
+      PIP_EXTRA_INDEX_URL: 'https://a.corp.test/simple https://b.corp.test/simple',
+      npm_config_registry: 'https://npm.corp.test/',
+      GOPROXY: 'https://goproxy.corp.test,direct',
+      // A job's own service is the tools' to reach as the job set it.
+      DATABASE_URL: 'postgres://app:app@localhost:5432/app',
+    });
+  });
+
   it('drops secrets by name', () => {
     for (const name of [
       'INPUT_GITHUB_TOKEN',

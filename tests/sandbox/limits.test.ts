@@ -3,6 +3,7 @@ import {
   AROUND_THE_GATE_NOTE,
   CLI_SETTINGS,
   limitNote,
+  LOGIN_NOTE,
   NETWORK_OFF_ENV,
   NETWORK_OFF_NOTE,
 } from '../../src/sandbox/limits.js';
@@ -32,6 +33,17 @@ describe('limitNote', () => {
     expect(limitNote(failed, 'gated', true)).toBe(AROUND_THE_GATE_NOTE);
     expect(limitNote(failed, 'host', true)).toBe('');
     expect(limitNote(failed, 'gated', false)).toBe('');
+  });
+
+  it('tells a command a registry turned away for want of a login that the tools never hold one, and what works', () => {
+    for (const output of [
+      'npm error code E401\nnpm error Unable to authenticate, your authentication token seems to be invalid.',
+      'ERROR: HTTP error 401 while getting https://pypi.corp.test/simple/x/',
+      'curl: (22) The requested URL returned error: 401',
+    ])
+      expect(limitNote(output, 'gated', true)).toBe(LOGIN_NOTE);
+    expect(limitNote('npm error code E401', 'gated', false)).toBe('');
+    expect(LOGIN_NOTE).toContain('an earlier workflow step');
   });
 
   it("tells a command refused by a port of its own loopback how to reach the runner's service there", () => {

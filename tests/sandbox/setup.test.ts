@@ -156,6 +156,41 @@ describe('the sandbox', () => {
     },
   );
 
+  it("shows a file in place of the runner's, read-only, over a hidden file and inside a hidden directory", async () => {
+    const npmrc = path.join(home, '.npmrc');
+    await writeFile(
+      npmrc,
+      'registry=https://npm.corp.test/\n//npm.corp.test/:_authToken=npm_hiddenToken01\n',
+    );
+    const ca = path.join(hiddenDir, 'corp', 'ca.pem');
+    const seen = path.join(home, 'seen-anyway.pem');
+    const shown = await openSandbox({
+      workspace: ws,
+      network: 'host',
+      home,
+      hidden: [hiddenDir],
+      shown: [
+        { path: npmrc, text: 'registry=https://npm.corp.test/\n' },
+        { path: ca, text: 'CA FOR THE TOOLS\n', ifHidden: true },
+        { path: seen, text: 'never written\n', ifHidden: true },
+      ],
+    });
+    onTestFinished(() => shown.close());
+    // Only what the sandbox would hide is shown: a CA file the tools see anyway is left as it is.
+    expect(shown.config.shown?.map((file) => file.path)).toEqual([npmrc, ca]);
+    const out = expectOk(
+      await run(
+        `cat "$HOME/.npmrc" ${ca}; cat ${hiddenDir}/credentials 2>&1; ` +
+          `echo x >> "$HOME/.npmrc" 2>&1; touch ${hiddenDir}/planted 2>&1; echo x >> ${ca} 2>&1; true`,
+        { sandbox: shown },
+      ),
+    );
+    expect(out).toContain('registry=https://npm.corp.test/\nCA FOR THE TOOLS\n');
+    expect(out).not.toMatch(/npm_hiddenToken01|SECRET-IN-DIR/);
+    // Not theirs to change: read-only, or (as root builds it) not their file either.
+    expect(out.match(/Read-only file system|Permission denied/g)).toHaveLength(3);
+  });
+
   it('never hides the workspace or a folder holding it, but covers what stands beside the way down', async () => {
     const config = await sandboxConfig({ workspace: ws, network: 'host', hidden: [root, ws, hiddenDir] });
     expect(config.hidden).toContain(hiddenDir);

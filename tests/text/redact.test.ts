@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactAndCut, Redactor, redactor } from '../../src/text/redact.js';
+import { redactAndCut, Redactor, redactor, withoutUrlCredentials } from '../../src/text/redact.js';
 
 describe('Redactor', () => {
   it('replaces every occurrence of a registered value', () => {
@@ -175,5 +175,13 @@ describe('Redactor.redactSlice: a piece cut from a longer text', () => {
       start: 0,
       end: SECRET.length + 4,
     });
+  });
+});
+
+describe('withoutUrlCredentials', () => {
+  it('removes a URL’s user and password, and nothing else', () => {
+    expect(withoutUrlCredentials('a https://u:p@h.test/x and git+https://tok@g.test/ b@c')).toBe(
+      'a https://h.test/x and git+https://g.test/ b@c',
+    );
   });
 });

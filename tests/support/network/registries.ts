@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,9 +25,11 @@ export interface LocalServer {
 async function serve(
   handler: (path: string) => Buffer | string | undefined,
   type: (path: string) => string = () => 'application/octet-stream',
+  /** Served over TLS with this key and certificate. */
+  tls?: { key: string; cert: string },
 ): Promise<LocalServer & { server: Server }> {
   const requests: string[] = [];
-  const server = createServer((req, res) => {
+  const listener: Parameters<typeof createServer>[1] = (req, res) => {
     requests.push(`${req.method} ${req.url} (${req.headers.host ?? ''})`);
     const body = handler(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
     if (body === undefined) {
@@ -36,7 +39,8 @@ async function serve(
     res
       .writeHead(200, { 'Content-Length': Buffer.byteLength(body), 'Content-Type': type(req.url ?? '') })
       .end(body);
-  });
+  };
+  const server: Server = tls ? createTlsServer(tls, listener) : createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   return {
@@ -60,9 +64,14 @@ export interface NpmRegistry extends LocalServer {
 
 /**
  * An npm registry of `packages` (each a real tarball made with tar, with its sha512 integrity), whose
- * packuments and lockfile name `url` (the test host name npm is configured with) as where they live.
+ * packuments and lockfile name `url` (the test host name npm is configured with) as where they live; over
+ * TLS with `tls`'s key and certificate.
  */
-export async function startNpmRegistry(packages: readonly NpmPackage[], url: string): Promise<NpmRegistry> {
+export async function startNpmRegistry(
+  packages: readonly NpmPackage[],
+  url: string,
+  tls?: { key: string; cert: string },
+): Promise<NpmRegistry> {
   const base = url.replace(/\/$/, '');
   const work = await mkdtemp(join(tmpdir(), 'todo-agent-npm-registry-'));
   const tarballs = new Map<string, Buffer>();
@@ -117,6 +126,7 @@ export async function startNpmRegistry(packages: readonly NpmPackage[], url: str
       return packument && JSON.stringify(packument);
     },
     (path) => (path.endsWith('.tgz') ? 'application/octet-stream' : 'application/json'),
+    tls,
   );
   return {
     ...served,

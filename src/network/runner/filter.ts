@@ -1,0 +1,102 @@
+// The runner's settings files as the tools may see them: npm's `.npmrc` and pip's `pip.conf` (both INI) with
+// every line that could hold a secret left out (tokens, passwords, client keys and certificates, a proxy of
+// the runner's own, per-registry credentials, comments), and the credentials of every URL removed; what is
+// left (registries, scoped registries, CA files, `strict-ssl` and their kin) reaches the tools. Pure.
+import { withoutUrlCredentials } from '../../text/redact.js';
+
+/**
+ * The settings files read here: npm's and pip's INI dialects (`key=value`, `//registry/:key=…`; `[section]`,
+ * continuation lines), and Maven's `settings.xml`.
+ */
+export type SettingsKind = 'npm' | 'pip' | 'maven';
+
+/** A key left out, whatever its value: it names a credential, a client identity or a proxy. */
+const SECRET_KEY: Record<'npm' | 'pip', RegExp> = {
+  // npm's `cert` and `key` are the client's certificate and key (its CA is `ca` / `cafile`).
+  npm: /auth|token|passw|secret|credential|otp|proxy|^_|^(?:username|email|cert|certfile|key|keyfile)$/i,
+  // pip's `cert` is the CA bundle it trusts; `client-cert` holds the client's key.
+  pip: /auth|token|passw|secret|credential|proxy|^client[-_]cert$/i,
+};
+
+/**
+ * The key of a `key = value` line (npm's `key[] = value` read as `key`; pip's `key: value` too), and where
+ * its value starts; undefined for anything else.
+ */
+function keyOf(kind: SettingsKind, line: string): { key: string; value: number } | undefined {
+  const match = (kind === 'pip' ? /^\s*([^=:\s;#[][^=:]*?)\s*[=:]/ : /^\s*([^=\s;#[][^=]*?)\s*=/).exec(line);
+  return match ? { key: match[1]!.replace(/\[\]$/, ''), value: match[0].length } : undefined;
+}
+
+/** Whether a settings key is one the tools never see (`//registry/:anything` is npm's per-registry login). */
+export function isSecretKey(kind: 'npm' | 'pip', key: string): boolean {
+  return key.startsWith('//') || SECRET_KEY[kind].test(key.replace(/^@[^:]+:/, ''));
+}
+
+/**
+ * `text` (an `.npmrc` or a `pip.conf`) with only the lines the tools may see: section headers, and the
+ * settings whose key names no secret, each URL without its credentials. A pip continuation line goes with
+ * its key; comments and blank lines go.
+ */
+export function filterSettings(kind: SettingsKind, text: string): string {
+  if (kind === 'maven') return filterMaven(text);
+  const kept: string[] = [];
+  let keep = false;
+  for (const line of text.split(/\r?\n/)) {
+    if (/^\s*(?:[;#]|$)/.test(line)) continue;
+    if (kind === 'pip' && /^\s/.test(line)) {
+      if (keep) kept.push(withoutUrlCredentials(line));
+      continue;
+    }
+    if (kind === 'pip' && /^\s*\[[^\]]*\]\s*$/.test(line)) {
+      kept.push(line.trim());
+      keep = false;
+      continue;
+    }
+    const key = keyOf(kind, line)?.key;
+    keep = key !== undefined && !isSecretKey(kind, key);
+    if (keep) kept.push(withoutUrlCredentials(line.trim()));
+  }
+  return kept.length > 0 ? `${kept.join('\n')}\n` : '';
+}
+
+/**
+ * A Maven `settings.xml` without its `<servers>` (their usernames, passwords, private keys and passphrases)
+ * and `<proxies>`, any such element elsewhere, comments, and URL credentials: its mirrors, repositories and
+ * profiles stay.
+ */
+function filterMaven(xml: string): string {
+  const secret = 'servers|proxies|password|privateKey|passphrase|username';
+  return withoutUrlCredentials(
+    xml
+      .replace(/<!--[\s\S]*?-->/g, '')
+      .replace(new RegExp(`<(${secret})\\b[^>]*?(?:/>|>[\\s\\S]*?</\\1\\s*>)`, 'g'), ''),
+  );
+}
+
+/** The values of `key` in a settings file (`pip.conf`: in any section; continuation lines each a value). */
+export function settingValues(kind: SettingsKind, text: string, key: RegExp): string[] {
+  const values: string[] = [];
+  let current = false;
+  for (const line of text.split(/\r?\n/)) {
+    if (/^\s*(?:[;#]|$)/.test(line)) continue;
+    if (kind === 'pip' && /^\s/.test(line)) {
+      if (current) values.push(line.trim());
+      continue;
+    }
+    const setting = keyOf(kind, line);
+    current = setting !== undefined && key.test(setting.key);
+    const value = current ? line.slice(setting!.value).trim() : '';
+    if (value) values.push(value.replace(/^(["'])(.*)\1$/, '$2'));
+  }
+  return values;
+}
+
+/**
+ * Whether `text` is a CA file the tools may be shown: PEM certificates and nothing else (never a private
+ * key, whatever a setting pointed at).
+ */
+export function isCertificateFile(text: string): boolean {
+  return (
+    /-----BEGIN CERTIFICATE-----/.test(text) && !/PRIVATE KEY|-----BEGIN (?!CERTIFICATE-----)/.test(text)
+  );
+}

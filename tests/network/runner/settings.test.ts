@@ -1,0 +1,122 @@
+// The runner's settings read on the trusted side: the copies the tools see, the client keys hidden, the CA
+// files shown, the registries marked as the runner's own; nothing read from the workspace.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readRunnerSettings, settingsFiles } from '../../../src/network/runner/settings.js';
+
+const CERT = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n';
+const root = await mkdtemp(path.join(tmpdir(), 'todo-agent-runner-settings-'));
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('settingsFiles', () => {
+  it('names where npm, pip and Maven read the runner’s settings', () => {
+    expect(settingsFiles({ XDG_CONFIG_DIRS: '/a:/b', PIP_CONFIG_FILE: '/p/pip.conf' }, '/home/r')).toEqual([
+      { kind: 'npm', file: '/home/r/.npmrc' },
+      { kind: 'pip', file: '/etc/pip.conf' },
+      { kind: 'pip', file: '/a/pip/pip.conf' },
+      { kind: 'pip', file: '/b/pip/pip.conf' },
+      { kind: 'pip', file: '/home/r/.config/pip/pip.conf' },
+      { kind: 'pip', file: '/home/r/.pip/pip.conf' },
+      { kind: 'pip', file: '/p/pip.conf' },
+      { kind: 'maven', file: '/home/r/.m2/settings.xml' },
+    ]);
+    // Named twice, read once.
+    expect(
+      settingsFiles({ PIP_CONFIG_FILE: '/home/r/.pip/pip.conf' }, '/home/r').filter(
+        ({ file }) => file === '/home/r/.pip/pip.conf',
+      ),
+    ).toHaveLength(1);
+    expect(
+      settingsFiles({ NPM_CONFIG_USERCONFIG: '/t/.npmrc', PIP_CONFIG_FILE: '/dev/null' }, undefined),
+    ).toEqual([
+      { kind: 'npm', file: '/t/.npmrc' },
+      { kind: 'pip', file: '/etc/pip.conf' },
+      { kind: 'pip', file: '/etc/xdg/pip/pip.conf' },
+    ]);
+  });
+});
+
+describe('readRunnerSettings', () => {
+  it('shows filtered copies and certificate files, hides client keys, and marks the registries as the runner’s', async () => {
+    const home = path.join(root, 'home');
+    const temp = path.join(root, 'temp');
+    const workspace = path.join(root, 'work');
+    await mkdir(path.join(home, '.config', 'pip'), { recursive: true });
+    await mkdir(path.join(home, '.m2'), { recursive: true });
+    await mkdir(temp, { recursive: true });
+    await mkdir(workspace, { recursive: true });
+    await writeFile(
+      path.join(home, '.npmrc'),
+      [
+        '@corp:registry=https://npm.corp.test:8443/',
+        '//npm.corp.test:8443/:_authToken=npm_runnerToken0001',
+        `cafile=${path.join(temp, 'ca.pem')}`,
+        `keyfile=${path.join(home, 'client.key')}`,
+        '',
+      ].join('\n'),
+    );
+    await writeFile(path.join(temp, 'ca.pem'), CERT);
+    await writeFile(path.join(temp, 'not-a-ca.pem'), `${CERT}-----BEGIN PRIVATE KEY-----\n`);
+    await writeFile(
+      path.join(home, '.config', 'pip', 'pip.conf'),
+      `[global]\nindex-url = http://pipuser:pip_secret0001@10.1.2.3:3141/simple\nclient_cert = ${path.join(home, 'pip.pem')}\n`,
+    );
+    await writeFile(path.join(workspace, 'ca.pem'), CERT);
+    await writeFile(
+      path.join(home, '.m2', 'settings.xml'),
+      '<servers><server><password>pw</password></server></servers><mirrors><mirror><url>https://maven.corp.test/m2</url></mirror></mirrors>',
+    );
+    const settings = await readRunnerSettings(
+      {
+        NODE_EXTRA_CA_CERTS: path.join(temp, 'not-a-ca.pem'),
+        SSL_CERT_FILE: path.join(workspace, 'ca.pem'),
+        PIP_EXTRA_INDEX_URL: 'https://extra.corp.test/simple',
+      },
+      home,
+      workspace,
+    );
+    // The host's own /etc/pip.conf may add its lines: only this test's files are compared.
+    const ours = <T extends { path: string }>(list: T[]) => list.filter((file) => file.path.startsWith(root));
+    expect(ours(settings.shown)).toEqual([
+      {
+        path: path.join(home, '.npmrc'),
+        text: `@corp:registry=https://npm.corp.test:8443/\ncafile=${path.join(temp, 'ca.pem')}\n`,
+      },
+      {
+        path: path.join(home, '.config', 'pip', 'pip.conf'),
+        text: '[global]\nindex-url = http://10.1.2.3:3141/simple\n',
+      },
+      {
+        path: path.join(home, '.m2', 'settings.xml'),
+        text: '<mirrors><mirror><url>https://maven.corp.test/m2</url></mirror></mirrors>',
+      },
+      { path: path.join(temp, 'ca.pem'), text: CERT, ifHidden: true },
+    ]);
+    expect(JSON.stringify(settings)).not.toMatch(/npm_runnerToken0001|pip_secret0001|pipuser|<password>/);
+    expect(settings.hidden.filter((file) => file.startsWith(root))).toEqual([
+      path.join(home, 'client.key'),
+      path.join(home, 'pip.pem'),
+    ]);
+    expect(settings.rules.filter(({ host }) => host.endsWith('.test') || host === '10.1.2.3')).toEqual([
+      { host: 'npm.corp.test', port: 8443, source: "the runner's npm settings", runner: true },
+      { host: '10.1.2.3', port: 3141, source: "the runner's pip settings", runner: true },
+      { host: 'maven.corp.test', source: 'Maven settings', runner: true },
+      { host: 'extra.corp.test', source: 'pip index', runner: true },
+    ]);
+  });
+
+  it('reads nothing in the workspace and nothing missing', async () => {
+    const workspace = path.join(root, 'ws2');
+    await mkdir(workspace, { recursive: true });
+    await writeFile(path.join(workspace, '.npmrc'), 'registry=https://from-the-work-tree.test/\n');
+    const settings = await readRunnerSettings(
+      { NPM_CONFIG_USERCONFIG: path.join(workspace, '.npmrc'), XDG_CONFIG_DIRS: path.join(root, 'none') },
+      path.join(root, 'missing-home'),
+      workspace,
+    );
+    expect(settings.rules.filter(({ host }) => host.includes('work-tree'))).toEqual([]);
+    expect(settings.shown.filter(({ path: shown }) => shown.startsWith(root))).toEqual([]);
+  });
+});
