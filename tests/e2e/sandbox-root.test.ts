@@ -56,14 +56,13 @@ describe.runIf(process.getuid?.() === 0)('the sandbox as root', () => {
       expect(existsSync(join(dir, 'written'))).toBe(false);
     });
 
-    it('a mount it cannot make read-only stops the build with a clear error, before the model is asked', async () => {
+    it('a mount it cannot make read-only stops the build with a clear error, before any tool runs', async () => {
+      // The first model request goes beside the sandbox's build (issue 37); the first tool call waits for it.
       const dir = await mountPoint(`/mnt/${MARK}\nnewline`);
-      const world = await open([reply(text('never asked'))]);
+      const world = await open([reply(text('asked beside the build'))]);
       await world.trigger('/agent probe', { bindMounts: [dir] });
-      expect([world.botComments()[0]!.body, world.model.requests.length]).toEqual([
-        expect.stringMatching(/cannot make these mounts read-only/),
-        0,
-      ]);
+      expect(world.botComments()[0]!.body).toMatch(/cannot make these mounts read-only/);
+      expect(world.botComments()[0]!.body).toMatch(/todo-agent (failed|did not start)/);
     });
   });
 
@@ -98,10 +97,14 @@ describe.runIf(process.getuid?.() === 0)('the sandbox as root', () => {
       run.stdout.match(/Sandbox ready in \d+ ms \(isolation: [^)]*\)/)?.[0].replace(/\d+ ms/, 'N ms'),
       run.outputs.status,
     ]).toEqual(['Sandbox ready in N ms (isolation: rootless user namespaces)', 'completed']);
-    // The checklist says so from its first version on.
-    expect(probes.world!.botComments()[0]!.versions[0]).toMatch(
-      /_planning…_[^]*sandbox: rootless user namespaces<\/sub>/,
-    );
+    // The checklist says so once the sandbox is built (its first version goes beside the first model request,
+    // before that: issue 37), and in every version after.
+    const versions = probes.world!.botComments()[0]!.versions;
+    const named = versions.findIndex((body) => body.includes('sandbox: rootless user namespaces</sub>'));
+    expect(named).toBeGreaterThan(-1);
+    expect(
+      versions.slice(named).every((body) => body.includes('sandbox: rootless user namespaces</sub>')),
+    ).toBe(true);
     // The user itself (65534), never root, in a PID namespace of its own, with the host read-only.
     expect(results[0]).toMatch(
       /^exit code: 1\n65534\n[1-9]\ntouch: cannot touch '\/usr\/probe': Read-only file system\n$/,
