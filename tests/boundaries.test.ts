@@ -85,7 +85,6 @@ const OWED: Record<string, string[]> = {
     'action/thread-reads.ts',
     'action/thread-view.ts',
     'action/tool-sandbox.ts',
-    'action/wait-turn.ts',
   ],
   "a fork's review, run whole by tests/e2e/forks.test.ts through dist/ (its suggestions have their test)": [
     'delivery/fork/review.ts',
