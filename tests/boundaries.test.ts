@@ -80,7 +80,6 @@ const OWED: Record<string, string[]> = {
     'action/live-checklist.ts',
     'action/prepare.ts',
     'action/main.ts',
-    'action/record.ts',
     'action/start.ts',
     'action/thread-reads.ts',
     'action/thread-view.ts',

@@ -4,11 +4,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lookAhead, waitingText, waitTurn } from '../../src/action/wait-turn.js';
 import type { WorkflowRunInfo } from '../../src/github/api/runs.js';
-import type { TriggerSource } from '../../src/github/trigger.js';
 import { readSettings } from '../../src/settings/settings.js';
 import { useApiPerTest } from '../support/github/per-test.js';
 import type { GitHubEmulator } from '../support/github/types.js';
-import { RUNNER_ENV } from '../support/runner-env.js';
+import { commentTrigger, RUNNER_ENV } from '../support/runner-env.js';
 
 const apiFor = useApiPerTest();
 
@@ -20,20 +19,7 @@ const settingsFor = (runId: string) =>
     INPUT_ANTHROPIC_API_KEY: 'sk-ant-wait-turn-test',
   });
 
-const trigger: TriggerSource = {
-  origin: { kind: 'issue_comment', id: 1, at: '2026-01-01T00:00:00Z' },
-  issueNumber: 1,
-  isPullRequest: false,
-  sender: 'maintainer',
-  owner: 'octo-org',
-  repo: 'hello-world',
-  issueTitle: 'Tidy up',
-  issueBody: 'Please tidy.',
-  issueAuthor: 'maintainer',
-  issueAuthorAssociation: 'OWNER',
-  issueState: 'open',
-  locked: false,
-};
+const trigger = commentTrigger();
 
 /** This run (20) and two runs of the same thread started before it, and one of another thread. */
 function queue(emu: GitHubEmulator): void {
