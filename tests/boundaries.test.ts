@@ -114,7 +114,6 @@ const OWED: Record<string, string[]> = {
     'github/reading/search.ts',
     'github/thread/run-context.ts',
     'images/fitted.ts',
-    'images/decoding/scale.ts',
     'images/decoding/shrink-to-fit.ts',
     'images/decoding/webp.ts',
     'model/federation.ts',
