@@ -101,7 +101,6 @@ const OWED: Record<string, string[]> = {
     'agent/tools/types.ts',
     'agent/turn.ts',
     'cli/keyless.ts',
-    'cli/output.ts',
     'delivery/api-commit.ts',
     'delivery/workflow-files.ts',
     'git/git-process.ts',
