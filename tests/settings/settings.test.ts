@@ -9,16 +9,9 @@ import {
   SettingsError,
 } from '../../src/settings/settings.js';
 import { NUMBER_SETTINGS } from '../../src/settings/parse.js';
+import { RUNNER_ENV } from '../support/runner-env.js';
 
-const RUNNER = {
-  GITHUB_REPOSITORY: 'octo-org/hello-world',
-  GITHUB_EVENT_NAME: 'issue_comment',
-  GITHUB_EVENT_PATH: '/tmp/event.json',
-  GITHUB_RUN_ID: '4242',
-  GITHUB_SERVER_URL: 'https://github.example.com/',
-  GITHUB_API_URL: 'https://api.github.example.com/',
-  GITHUB_WORKSPACE: '/work/repo',
-};
+const RUNNER = RUNNER_ENV;
 const KEYS = { INPUT_ANTHROPIC_API_KEY: 'sk-ant-settings-test', INPUT_GITHUB_TOKEN: 'ghs_settings-test' };
 
 const settingsError = (env: NodeJS.ProcessEnv): string => {
