@@ -291,6 +291,8 @@ export async function main(argv: string[]): Promise<number> {
       },
     );
     const { sandbox } = runtime;
+    // The copy (made beside the sandbox's build) is whole before any server or tool can write to the directory.
+    await snapshot.copyDone();
     const mcp = await startMcp(settings.mcp, settings.mcpTimeoutSeconds, { runtime, secrets, snapshot });
     const run = (async () =>
       runAgent({

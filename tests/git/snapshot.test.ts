@@ -88,6 +88,8 @@ describe('Snapshot', () => {
   it('in the CLI, is the whole working directory as the run starts', async () => {
     const { ws } = await checkout();
     const snapshot = await Snapshot.take({ workspace: ws, kind: 'directory', copy: true, env: process.env });
+    // The copy runs beside the start; the run waits for it before any server or tool can write (cli/main.ts).
+    await snapshot.copyDone();
     await writeFile(path.join(ws, 'tools', 'server.mjs'), 'written during the run\n');
     await writeFile(path.join(ws, '.npmrc'), 'registry=https://npm.evil.example/\n');
     expect((await snapshot.projectFiles())['.npmrc']).toBe('registry=https://npm.base.example/\n');
