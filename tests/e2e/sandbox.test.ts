@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { hostedRunnerFolders } from '../support/sandbox-layout.js';
+import { leaksOf } from '../support/secret-forms.js';
 import { createWorld, KEY, TOKEN, type World } from './setup.js';
 
 /** The isolation the sandbox must have here: root, through passwordless sudo, or rootless without either. */
@@ -48,29 +49,7 @@ async function startListener(): Promise<{ url: string; received: string[] }> {
   return { url: `http://127.0.0.1:${address.port}/`, received };
 }
 
-/** Every form a secret could leave in: raw, reversed, hex, base64 (also as git's basic-auth header). */
-function forms(secret: string): string[] {
-  const basic = Buffer.from(`x-access-token:${secret}`).toString('base64');
-  return [
-    secret,
-    [...secret].reverse().join(''),
-    Buffer.from(secret).toString('hex'),
-    Buffer.from(secret).toString('base64').replace(/=+$/, ''),
-    basic.replace(/=+$/, ''),
-    [...basic].reverse().join('').replace(/^=+/, ''),
-  ];
-}
-
-/** Whitespace removed, so that hex split over lines by xxd still shows. */
-const squash = (text: string) => text.replace(/\s+/g, '');
-
-function leaks(haystack: string): string[] {
-  const flat = squash(haystack);
-  const lower = flat.toLowerCase();
-  return [TOKEN, KEY, RUNTIME_TOKEN].flatMap((secret) =>
-    forms(secret).filter((form) => flat.includes(form) || lower.includes(form.toLowerCase())),
-  );
-}
+const leaks = (haystack: string) => leaksOf([TOKEN, KEY, RUNTIME_TOKEN], haystack);
 
 const PLAN = (status: 'in_progress' | 'completed') =>
   toolUse('todo', {
