@@ -46,6 +46,8 @@ export class Connection {
   readonly #options: ConnectionOptions;
   #client: Client | undefined;
   #service: Service | undefined;
+  /** The local server's exit, once its stderr has been read to the end too (or a second after the exit). */
+  #exited: Promise<ServiceExit> | undefined;
   /** A local server's own sandbox. */
   #sandbox: Sandbox | undefined;
   readonly #stderr = new CappedOutput(STDERR_TAIL);
@@ -150,7 +152,13 @@ export class Connection {
       });
       this.#service = service;
       service.stderr.on('data', (chunk: Buffer) => this.#stderr.write(chunk));
-      void service.exited.then((exit) => this.#lost(exit));
+      // The exit can come before the last of stderr is read (under load): the sentence waits for both.
+      const drained = new Promise<void>((resolve) => service.stderr.once('close', resolve));
+      this.#exited = service.exited.then(async (exit) => {
+        await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+        return exit;
+      });
+      void this.#exited.then((exit) => this.#lost(exit));
       const client = makeClient();
       this.#client = client;
       await client.connect(new ServiceTransport(service), { timeout: timeoutMs });
@@ -180,12 +188,12 @@ export class Connection {
   }
 
   async #failure(fallback: string): Promise<string> {
-    const service = this.#service;
-    if (!service) return fallback;
+    const exited = this.#exited;
+    if (!exited) return fallback;
     // A process that failed at start is gone in a moment: its exit status and stderr say more than "closed".
     const exit = await Promise.race([
-      service.exited,
-      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 200).unref()),
+      exited,
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1_500).unref()),
     ]);
     return exit ? this.#exitSentence('it exited at start', exit) : fallback;
   }

@@ -122,8 +122,9 @@ describe('Service', () => {
       { cwd: ws, env, sandbox },
     );
     expect(await line(service)).toBe('up');
-    // Its child (which carries the marker as its name) runs until the service is stopped.
-    expect(await processesNamed(marker)).toHaveLength(1);
+    // Its child (which carries the marker as its name) runs until the service is stopped; it may print `up`
+    // before the child's exec has given it that name.
+    await expect.poll(() => processesNamed(marker)).toHaveLength(1);
     const started = performance.now();
     const exit = await service.stop(300);
     expect(performance.now() - started).toBeLessThan(2_000);
