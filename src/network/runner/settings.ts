@@ -9,7 +9,7 @@
 // are, wherever they lie (a setup step may leave one in RUNNER_TEMP, which the sandbox hides), when they hold
 // certificates alone. The registries they name are the runner's own: such a mirror may lead to a loopback or
 // private address (policy.ts), which a registry the repository names may not.
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { mavenRules, rulesFromEnv } from '../discover.js';
 import { ruleFromUrl, type HostRule } from '../hosts.js';
@@ -40,10 +40,12 @@ const CA_VARIABLES = [
 /** More than this is no settings file or CA bundle of a runner's. */
 const MAX_BYTES = 4 * 2 ** 20;
 
+/** The file's text, when it is a regular file of at most MAX_BYTES (its size is asked before any read). */
 async function readSmall(file: string): Promise<string | undefined> {
   try {
-    const text = await readFile(file, 'utf8');
-    return text.length <= MAX_BYTES ? text : undefined;
+    const info = await stat(file);
+    if (!info.isFile() || info.size > MAX_BYTES) return undefined;
+    return await readFile(file, 'utf8');
   } catch {
     return undefined;
   }
@@ -94,14 +96,19 @@ export async function readRunnerSettings(
   home: string | undefined,
   workspace: string,
 ): Promise<RunnerSettings> {
-  const outside = (file: string) =>
-    path.isAbsolute(file) && /^\.\.(?:\/|$)/.test(path.relative(workspace, file));
+  const outsideOf = (root: string, file: string) => /^\.\.(?:\/|$)/.test(path.relative(root, file));
+  const realWorkspace = await realpath(workspace).catch(() => workspace);
+  // Judged where a link leads too: a runner file that is a link into the work tree is the work tree's.
+  const outside = async (file: string) =>
+    path.isAbsolute(file) &&
+    outsideOf(workspace, file) &&
+    outsideOf(realWorkspace, await realpath(file).catch(() => file));
   const shown: ShownFile[] = [];
   const hidden: string[] = [];
   const rules: HostRule[] = [];
   const caFiles = CA_VARIABLES.flatMap((name) => env[name] ?? []);
-  for (const { kind, file } of settingsFiles(env, home).filter(({ file }) => outside(file))) {
-    const text = await readSmall(file);
+  for (const { kind, file } of settingsFiles(env, home)) {
+    const text = (await outside(file)) ? await readSmall(file) : undefined;
     if (text === undefined) continue;
     const kept = filterSettings(kind, text);
     shown.push({ path: file, text: kept });
@@ -111,8 +118,8 @@ export async function readRunnerSettings(
     const keys = kind === 'npm' ? /(?:^|:)(?:keyfile|certfile)$/ : /^client[-_]cert$/;
     hidden.push(...settingValues(kind, text, keys).filter((value) => path.isAbsolute(value)));
   }
-  for (const file of new Set(caFiles.filter(outside))) {
-    const text = await readSmall(file);
+  for (const file of new Set(caFiles)) {
+    const text = (await outside(file)) ? await readSmall(file) : undefined;
     if (text !== undefined && isCertificateFile(text)) shown.push({ path: file, text, ifHidden: true });
   }
   rules.push(...rulesFromEnv(env).map(runnerRule));

@@ -1,6 +1,6 @@
 // The runner's settings read on the trusted side: the copies the tools see, the client keys hidden, the CA
 // files shown, the registries marked as the runner's own; nothing read from the workspace.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -117,6 +117,25 @@ describe('readRunnerSettings', () => {
       workspace,
     );
     expect(settings.rules.filter(({ host }) => host.includes('work-tree'))).toEqual([]);
+    expect(settings.shown.filter(({ path: shown }) => shown.startsWith(root))).toEqual([]);
+  });
+
+  it('reads no runner file that is a link into the workspace, nor one too large to be settings', async () => {
+    const workspace = path.join(root, 'ws3');
+    const home = path.join(root, 'home3');
+    await mkdir(workspace, { recursive: true });
+    await mkdir(home, { recursive: true });
+    await writeFile(path.join(workspace, '.npmrc'), 'registry=https://linked-work-tree.test/\n');
+    await symlink(path.join(workspace, '.npmrc'), path.join(home, '.npmrc'));
+    const big = path.join(root, 'big.pem');
+    await writeFile(big, CERT + 'x'.repeat(5 * 2 ** 20));
+    const settings = await readRunnerSettings(
+      { XDG_CONFIG_DIRS: path.join(root, 'none'), SSL_CERT_FILE: big },
+      home,
+      workspace,
+    );
+    expect(settings.rules.filter(({ host }) => host.includes('linked-work-tree'))).toEqual([]);
+    // The host's own /etc/pip.conf and its CA bundle may be shown; nothing of this test's files is.
     expect(settings.shown.filter(({ path: shown }) => shown.startsWith(root))).toEqual([]);
   });
 });
