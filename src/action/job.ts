@@ -181,8 +181,8 @@ export function stepOutcome(
       failure: `todo-agent could not deliver the work (kept as a patch in the comment and the run record): ${why}`,
     };
   }
-  if (delivery.withheld) {
-    const { paths, refusal } = delivery.withheld;
+  if (delivery.workflowPatch) {
+    const { paths, refusal } = delivery.workflowPatch;
     const where = delivery.pr ? 'attached to the pull request' : 'kept in the run record';
     const text = `todo-agent delivered the work without ${paths.join(', ')} (their change is ${where} as a patch): ${rule(refusal)}`;
     return result.status === 'completed'

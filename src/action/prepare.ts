@@ -343,7 +343,7 @@ function guardOf(
           }
         : {}),
     });
-  const putRight = (sentences: readonly string[]) => {
+  const repaired = (sentences: readonly string[]) => {
     saveCleaned(saveState);
     for (const sentence of sentences) {
       log.warning(sentence);
@@ -358,7 +358,7 @@ function guardOf(
     saved,
     git,
     ...(escalate ? { escalate } : {}),
-    tell: { armed, putRight, failed },
+    tell: { armed, repaired, failed },
   });
 }
 

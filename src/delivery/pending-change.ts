@@ -8,7 +8,7 @@ import { isWorkflowFile } from './workflow-files.js';
 export type PendingChange = ReturnType<typeof holdBack> & {
   /** Everything the staged tree changes since the start. */
   changes: TreeChange[];
-  /** What is left to commit once held back and withheld paths are out. */
+  /** What is left to commit once held back paths and workflow files (their patch) are out. */
   committed: TreeChange[];
   /** Workflow files the token may not change: left out, their change kept as a patch. */
   workflows: string[];

@@ -8,7 +8,7 @@ import { codeSpan, escapeMarkdown, markdownSentence, safeUrl } from '../text/mar
 import { inertMarkdown } from '../text/inert-markdown.js';
 import { closesLine } from '../github/closes-line.js';
 import { patchDetails } from '../github/checklist/kept-patch.js';
-import type { Withheld } from './workflow-files.js';
+import type { WorkflowPatch } from './workflow-files.js';
 
 /** A file the pull request changes, as its description lists it. */
 export interface ChangedFile {
@@ -18,7 +18,7 @@ export interface ChangedFile {
   deletions: number;
 }
 
-/** A withheld patch over this is not attached (the run record has it): a description stops at 65,536 characters. */
+/** A workflow patch over this is not attached (the run record has it): a description stops at 65,536 characters. */
 export const MAX_PULL_PATCH_CHARS = 30_000;
 
 export interface PullBodyParts {
@@ -34,7 +34,7 @@ export interface PullBodyParts {
   /** Why the commit was pushed with git, unsigned, although signed commits are on. */
   unsignedBecause?: string;
   /** The workflow files the token may not change: left out, their change attached as a patch. */
-  withheld?: Withheld;
+  workflowPatch?: WorkflowPatch;
 }
 
 export function pullBody({
@@ -44,7 +44,7 @@ export function pullBody({
   files,
   heldBack = [],
   unsignedBecause,
-  withheld,
+  workflowPatch,
 }: PullBodyParts): string {
   const usage = result.usage;
   const link = checklistUrl && safeUrl(checklistUrl);
@@ -64,7 +64,7 @@ export function pullBody({
         ]
       : []),
     ...(files ? ['### Files changed', filesSection(files.files, files.more)] : []),
-    ...(withheld ? ['### Not in this pull request', withheldSection(withheld)] : []),
+    ...(workflowPatch ? ['### Not in this pull request', workflowPatchSection(workflowPatch)] : []),
     ...(heldBack.length > 0 ? ['### Held back', heldBackSection(heldBack)] : []),
     ...(unsignedBecause
       ? [`_The commit was pushed with git, so GitHub did not sign it: ${markdownSentence(unsignedBecause)}._`]
@@ -113,7 +113,7 @@ function heldBackSection(heldBack: readonly HeldBack[]): string {
 }
 
 /** The workflow files this change leaves out: the rule, what to do, and their change as a patch. */
-function withheldSection({ paths, refusal, refused, patch }: Withheld): string {
+function workflowPatchSection({ paths, refusal, refused, patch }: WorkflowPatch): string {
   const files = paths.map((path) => codeSpan(path)).join(', ');
   const why = `${markdownSentence(refusal.rule)}${refused ? ' (GitHub refused them)' : ''}`;
   const attached =

@@ -67,13 +67,13 @@ describe('pullBody', () => {
   it('says which workflow files it leaves out and why, with their change as a patch that nothing in it can break out of', () => {
     const patch =
       'diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml\n+run: echo ```</details>\n';
-    const withheld = {
+    const workflowPatch = {
       paths: ['.github/workflows/ci.yml'],
       refusal: workflowRule(['.github/workflows/ci.yml']),
       patch,
       refused: true,
     };
-    const body = pullBody({ closes: 7, result: result(), withheld });
+    const body = pullBody({ closes: 7, result: result(), workflowPatch });
     const section = body.slice(body.indexOf('### Not in this pull request'), body.indexOf('### Summary'));
     expect(section).toContain(
       'The run also changed `.github/workflows/ci.yml`, which this pull request leaves out: the token may not create or change workflow files \\(.github/workflows/ci.yml\\) (GitHub refused them).',
@@ -82,7 +82,7 @@ describe('pullBody', () => {
     expect(section).toContain('````diff\n' + patch + '````');
     const large = pullBody({
       result: result(),
-      withheld: { ...withheld, patch: 'x'.repeat(MAX_PULL_PATCH_CHARS + 1) },
+      workflowPatch: { ...workflowPatch, patch: 'x'.repeat(MAX_PULL_PATCH_CHARS + 1) },
     });
     expect(large).toContain('is too large to attach here; it is kept in the run');
     expect(large.length).toBeLessThan(MAX_PULL_PATCH_CHARS);

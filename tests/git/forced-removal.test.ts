@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StubbornEntries } from '../../src/git/stubborn-entries.js';
+import { ForcedRemoval } from '../../src/git/forced-removal.js';
 import { asNotRoot, NOT_ROOT, useGitScratch } from '../support/git-fixture.js';
 
 const asRoot = process.getuid?.() === 0;
@@ -35,12 +35,12 @@ function lockedTree(at: string): void {
   chmodSync(at, 0o500);
 }
 
-describe('StubbornEntries', () => {
+describe('ForcedRemoval', () => {
   it('removes a tree its owner locked, opening up each directory first', async () => {
     const locked = join(dir, 'locked');
     mkdirSync(locked);
     lockedTree(locked);
-    const entries = new StubbornEntries({ root: dir });
+    const entries = new ForcedRemoval({ root: dir });
     expect(await asNotRoot([dir], () => entries.remove(locked))).toBe(true);
     expect(existsSync(locked)).toBe(false);
     expect(entries.found).toEqual({ left: [], unread: [] });
@@ -49,7 +49,7 @@ describe('StubbornEntries', () => {
   it('lists a directory its owner made unreadable, and says which it could not list', async () => {
     mkdirSync(join(dir, 'mine', 'inside'), { recursive: true });
     chmodSync(join(dir, 'mine'), 0o000);
-    const entries = new StubbornEntries({ root: dir });
+    const entries = new ForcedRemoval({ root: dir });
     const listed = await asNotRoot([dir], () => entries.list(join(dir, 'mine')));
     expect(listed.map((entry) => entry.name)).toEqual(['inside']);
     expect(entries.found.unread).toEqual([]);
@@ -58,7 +58,7 @@ describe('StubbornEntries', () => {
     const theirs = join(dir, 'theirs');
     mkdirSync(theirs);
     chmodSync(theirs, 0o700);
-    const other = new StubbornEntries({ root: dir });
+    const other = new ForcedRemoval({ root: dir });
     expect(await asNotRoot([], () => other.list(theirs))).toEqual([]);
     expect(other.found.unread).toEqual(['theirs']);
   });
@@ -68,7 +68,7 @@ describe('StubbornEntries', () => {
     mkdirSync(outside);
     writeFileSync(join(outside, 'keep'), 'keep\n');
     symlinkSync(outside, join(dir, 'link'));
-    const entries = new StubbornEntries({ root: dir });
+    const entries = new ForcedRemoval({ root: dir });
     expect(await entries.remove(join(dir, 'link'))).toBe(true);
     expect(readFileSync(join(outside, 'keep'), 'utf8')).toBe('keep\n');
   });
@@ -82,7 +82,7 @@ describe('StubbornEntries', () => {
       execFileSync('chown', [`${NOT_ROOT}:${NOT_ROOT}`, dir]);
       execFileSync('chown', ['-R', '4343:4343', theirs]);
       // Without the escalation: renamed aside (the parent is this user's), and reported.
-      const plain = new StubbornEntries({ root: dir });
+      const plain = new ForcedRemoval({ root: dir });
       expect(await asNotRoot([], () => plain.remove(theirs))).toBe(false);
       expect(plain.found.left).toEqual([
         { path: 'hooks', asideAs: expect.stringMatching(/^\.todo-agent-unremovable-\d+-1$/) },
@@ -90,7 +90,7 @@ describe('StubbornEntries', () => {
       const aside = join(dir, plain.found.left[0]!.asideAs!);
       expect(lstatSync(aside).isDirectory()).toBe(true);
       // With it: gone.
-      const escalated = new StubbornEntries({ root: dir, escalate: ['sudo', '-n', '--'] });
+      const escalated = new ForcedRemoval({ root: dir, escalate: ['sudo', '-n', '--'] });
       expect(await asNotRoot([], () => escalated.remove(aside))).toBe(true);
       expect(readdirSync(dir)).toEqual([]);
       expect(escalated.found.left).toEqual([]);
@@ -102,7 +102,7 @@ describe('StubbornEntries', () => {
     mkdirSync(hooks);
     writeFileSync(join(hooks, 'post-checkout'), '#!/bin/sh\n');
     execFileSync('chattr', ['+i', join(hooks, 'post-checkout')]);
-    const entries = new StubbornEntries({ root: dir });
+    const entries = new ForcedRemoval({ root: dir });
     try {
       expect(await entries.remove(hooks)).toBe(false);
       const [left] = entries.found.left;

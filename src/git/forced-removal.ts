@@ -9,14 +9,14 @@ import type { Dirent } from 'node:fs';
 import path from 'node:path';
 
 /** What could not be removed or read, as the log and the run record say it (relative to the workspace). */
-export interface Stubborn {
+export interface Resisted {
   /** Entries that stayed; `asideAs` when one was renamed out of git's way instead. */
   left: Array<{ path: string; asideAs?: string }>;
   /** Directories that could not be read, so whatever they hold was not checked. */
   unread: string[];
 }
 
-export interface StubbornOptions {
+export interface ForcedRemovalOptions {
   /** Runs a program as root (`sudo -n --`), for what this user cannot open up; absent where there is none. */
   escalate?: readonly string[];
   /** The workspace, to name entries relative to it. */
@@ -59,12 +59,12 @@ function run(argv: readonly string[]): Promise<boolean> {
 }
 
 /** Removes and reads entries for one clean-up, and remembers what resisted. */
-export class StubbornEntries {
-  readonly found: Stubborn = { left: [], unread: [] };
-  readonly #options: StubbornOptions;
+export class ForcedRemoval {
+  readonly found: Resisted = { left: [], unread: [] };
+  readonly #options: ForcedRemovalOptions;
   #asides = 0;
 
-  constructor(options: StubbornOptions) {
+  constructor(options: ForcedRemovalOptions) {
     this.#options = options;
   }
 
