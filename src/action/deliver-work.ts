@@ -5,15 +5,15 @@ import type { AgentResult } from '../agent/events.js';
 import { log } from '../runner/output.js';
 import type { Delivery } from '../delivery/deliver.js';
 import type { DeliverySession, LandRequest } from '../delivery/session.js';
-import { commitMessage } from '../delivery/commit-message.js';
-import { pullBody } from '../delivery/pull-body.js';
+import { commitMessage } from '../delivery/messages/commit-message.js';
+import { pullBody } from '../delivery/messages/pull-body.js';
 import { replyInThreads } from '../delivery/thread-replies.js';
-import { headline, type ForkPlan, type WorkPlan } from '../github/work-plan.js';
+import { headline, type ForkPlan, type WorkPlan } from '../github/request/work-plan.js';
 import { deliverForkReview, type ForkReviewRequest } from '../delivery/fork/review.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { redactAndCut } from '../text/redact.js';
 import type { LiveChecklist } from '../github/checklist/live.js';
-import type { JobRequest, Prepared } from './prepare.js';
+import type { JobRequest, Prepared } from './prepare/prepare.js';
 import { traced } from '../runner/trace.js';
 
 /**

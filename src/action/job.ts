@@ -12,9 +12,9 @@ import { agentOptions } from './agent-options.js';
 import { deliverWork } from './deliver-work.js';
 import { DeliverySession } from '../delivery/session.js';
 import { openChecklist } from './live-checklist.js';
-import { prepare, type JobRequest, type Prepared } from './prepare.js';
+import { prepare, type JobRequest, type Prepared } from './prepare/prepare.js';
 import { recordDelivery, recordForSummary } from './record.js';
-import { isolationOf } from './tool-sandbox.js';
+import { isolationOf } from './prepare/tool-sandbox.js';
 import { traced, traceStep } from '../runner/trace.js';
 import type { AgentObserver } from '../agent/events.js';
 

@@ -4,7 +4,7 @@
 // runs it with its hold on the branch: a new branch for a signed commit may be made on GitHub before.
 import type { AgentResult } from '../agent/events.js';
 import type { GitRepo } from '../git/repo.js';
-import type { ChangedFile } from './pull-body.js';
+import type { ChangedFile } from './messages/pull-body.js';
 import type { GitHubApi } from '../github/api/github-api.js';
 import type { OpenPull } from '../github/api/pulls.js';
 import { statusOf } from '../github/api/octokit.js';
@@ -12,7 +12,7 @@ import { errorMessage, errorSentence } from '../text/error-sentence.js';
 import { commitThroughApi } from './api-commit.js';
 import type { BranchClaim } from './branch-claim.js';
 import type { HeldBack } from './held-back.js';
-import { refusalOf, refusedWorkflowFile, type Refusal } from './refusal.js';
+import { refusalOf, refusedWorkflowFile, type Refusal } from './messages/refusal.js';
 import { pendingChange } from './pending-change.js';
 import { commitWithout, takeOutStagedWorkflows, type WorkflowPatch } from './workflow-files.js';
 

@@ -1,5 +1,5 @@
 // What would be committed now: the whole work tree staged in our own git directory, then what is held back
-// sorted out of it. The model's last look (review.ts, through the session) and the delivery (deliver.ts)
+// sorted out of it. The model's last look (messages/review.ts, through the session) and the delivery (deliver.ts)
 // both ask this module, so that the list the model is shown is the list that is committed.
 import type { GitRepo, TreeChange } from '../git/repo.js';
 import { holdBack, type NewFile } from './held-back.js';

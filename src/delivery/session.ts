@@ -9,7 +9,7 @@ import { log } from '../runner/output.js';
 import { BranchClaim, type BranchClaimOptions } from './branch-claim.js';
 import { deliver, type Delivery, type DeliveryRequest } from './deliver.js';
 import { pendingChange } from './pending-change.js';
-import { deliveryReview, fileLines } from './review.js';
+import { deliveryReview, fileLines } from './messages/review.js';
 
 /** What landing needs beyond what the session was opened with. */
 export type LandRequest = Omit<DeliveryRequest, keyof BranchClaimOptions>;

@@ -4,7 +4,7 @@
 // front when the token's kind tells, else once GitHub refused them, and keeps their change as a patch
 // attached to the pull request.
 import type { GitRepo, TreeChange } from '../git/repo.js';
-import { workflowRule, type Refusal } from './refusal.js';
+import { workflowRule, type Refusal } from './messages/refusal.js';
 
 const WORKFLOWS = '.github/workflows/';
 

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { Bridge } from './bridge.js';
 import type { ShownFile } from './private-dirs.js';
 import { rootlessEscalation } from './rootless.js';
-import { runCommand } from './run-command.js';
+import { runCommand } from './commands/run-command.js';
 import {
   Sandbox,
   SandboxError,

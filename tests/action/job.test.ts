@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentResult } from '../../src/agent/events.js';
 import { stepOutcome } from '../../src/action/job.js';
 import type { Delivery } from '../../src/delivery/deliver.js';
-import { workflowRule } from '../../src/delivery/refusal.js';
+import { workflowRule } from '../../src/delivery/messages/refusal.js';
 import { outcomeOf } from '../../src/github/checklist/outcome.js';
 import { renderChecklist } from '../../src/github/checklist/render.js';
 import { emptyUsage } from '../../src/model/usage.js';
