@@ -109,10 +109,7 @@ const OWED: Record<string, string[]> = {
     'github/thread/run-context.ts',
     'model/federation.ts',
     'model/messages.ts',
-    'sandbox/credential-files.ts',
     'sandbox/init.ts',
-    'settings/output-schema.ts',
-    'settings/parse.ts',
   ],
 };
 

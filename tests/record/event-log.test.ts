@@ -1,21 +1,15 @@
 // The CLI's `--events FILE`: every agent event the observer sees becomes one redacted JSON line.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openEventLog } from '../../src/record/event-log.js';
+import { useTempDir } from '../support/temp-dir.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'event-log-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDir('event-log');
 
 describe('openEventLog', () => {
   it('writes each event as a stamped JSON line, redacted, all on disk at the close', async () => {
-    const path = join(dir, 'events.jsonl');
+    const path = join(tempDir(), 'events.jsonl');
     const log = openEventLog(path, (text) => text.replaceAll('hunter2', '***'));
     log.observer({ type: 'turn_start', turn: 1 });
     log.observer({ type: 'assistant_text', turn: 1, text: 'the password is hunter2' });
@@ -32,7 +26,7 @@ describe('openEventLog', () => {
   });
 
   it('keeps every string as it is when nothing redacts', async () => {
-    const path = join(dir, 'events.jsonl');
+    const path = join(tempDir(), 'events.jsonl');
     const log = openEventLog(path);
     log.observer({ type: 'assistant_text', turn: 2, text: 'plain hunter2' });
     await log.close();

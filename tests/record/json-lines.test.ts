@@ -1,18 +1,12 @@
 // A JSON Lines file written as a run goes: one stamped object a line, every string redacted, nothing after
 // the close, and a path that cannot be written refused at the open, before any run.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { now, openJsonLines } from '../../src/record/json-lines.js';
+import { useTempDir } from '../support/temp-dir.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'json-lines-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDir('json-lines');
 
 const hide = (text: string) => text.replaceAll('s3cret', '***');
 const read = async (path: string) =>
@@ -24,7 +18,7 @@ const read = async (path: string) =>
 describe('openJsonLines', () => {
   it('writes one object a line, stamped, with every string redacted however deep', async () => {
     const before = now();
-    const lines = openJsonLines(join(dir, 'run.jsonl'), hide);
+    const lines = openJsonLines(join(tempDir(), 'run.jsonl'), hide);
     lines.write({ type: 'tool', input: { command: 'echo s3cret', args: ['s3cret', 3] } });
     lines.write({ type: 'end', at: 1 });
     await lines.close();
@@ -38,7 +32,7 @@ describe('openJsonLines', () => {
   });
 
   it('has every line on disk at a flush, and writes nothing after the close', async () => {
-    const lines = openJsonLines(join(dir, 'run.jsonl'), hide);
+    const lines = openJsonLines(join(tempDir(), 'run.jsonl'), hide);
     lines.write({ n: 1 });
     await lines.flush();
     expect((await read(lines.path)).map((line) => line.n)).toEqual([1]);
@@ -50,12 +44,12 @@ describe('openJsonLines', () => {
   });
 
   it('truncates the file at the open, and refuses a path it cannot write there and then', async () => {
-    const first = openJsonLines(join(dir, 'run.jsonl'), hide);
+    const first = openJsonLines(join(tempDir(), 'run.jsonl'), hide);
     first.write({ n: 1 });
     await first.close();
-    const second = openJsonLines(join(dir, 'run.jsonl'), hide);
+    const second = openJsonLines(join(tempDir(), 'run.jsonl'), hide);
     expect(await readFile(second.path, 'utf8')).toBe('');
     await second.close();
-    expect(() => openJsonLines(join(dir, 'missing', 'run.jsonl'), hide)).toThrow(/ENOENT/);
+    expect(() => openJsonLines(join(tempDir(), 'missing', 'run.jsonl'), hide)).toThrow(/ENOENT/);
   });
 });
