@@ -101,8 +101,6 @@ const OWED: Record<string, string[]> = {
     'agent/tools/syntax/parsers.ts',
     'agent/tools/text-file.ts',
     'cli/keyless.ts',
-    'delivery/api-commit.ts',
-    'delivery/workflow-files.ts',
     'git/git-process.ts',
     'github/reading/checks.ts',
     'github/reading/search.ts',
