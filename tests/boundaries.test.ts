@@ -102,10 +102,6 @@ const OWED: Record<string, string[]> = {
     'agent/tools/text-file.ts',
     'cli/keyless.ts',
     'git/git-process.ts',
-    'github/reading/checks.ts',
-    'github/reading/search.ts',
-    'github/thread/run-context.ts',
-    'model/federation.ts',
     'sandbox/init.ts',
   ],
 };
