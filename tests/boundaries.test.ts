@@ -82,10 +82,8 @@ const NEEDS_NO_TEST = new Map([
 const OWED: Record<string, string[]> = {
   'the wiring of one action run, run whole by tests/e2e/ through dist/ (stepOutcome alone has its test)': [
     'action/deliver-work.ts',
-    'action/live-checklist.ts',
     'action/prepare.ts',
     'action/main.ts',
-    'action/start.ts',
     'action/thread-reads.ts',
     'action/thread-view.ts',
     'action/tool-sandbox.ts',
