@@ -84,8 +84,6 @@ const OWED: Record<string, string[]> = {
     'action/deliver-work.ts',
     'action/prepare.ts',
     'action/main.ts',
-    'action/thread-reads.ts',
-    'action/thread-view.ts',
     'action/tool-sandbox.ts',
   ],
   "a fork's review, run whole by tests/e2e/forks.test.ts through dist/ (its suggestions have their test)": [
