@@ -90,12 +90,8 @@ const OWED: Record<string, string[]> = {
     'delivery/fork/review.ts',
   ],
   'exercised through the tests of the modules that call it': [
-    'agent/helpers/brief.ts',
-    'agent/helpers/task-tool.ts',
     'agent/tools/changed-region.ts',
-    'agent/tools/github.ts',
     'agent/tools/syntax/parsers.ts',
-    'agent/tools/text-file.ts',
     'cli/keyless.ts',
     'git/git-process.ts',
     'sandbox/init.ts',
