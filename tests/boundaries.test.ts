@@ -90,8 +90,6 @@ const OWED: Record<string, string[]> = {
     'delivery/fork/review.ts',
   ],
   'exercised through the tests of the modules that call it': [
-    'agent/tools/changed-region.ts',
-    'agent/tools/syntax/parsers.ts',
     'cli/keyless.ts',
     'git/git-process.ts',
     'sandbox/init.ts',
