@@ -89,7 +89,6 @@ const OWED: Record<string, string[]> = {
   "a fork's review, run whole by tests/e2e/forks.test.ts through dist/ (its suggestions have their test)": [
     'delivery/fork/review.ts',
   ],
-  'exercised through the tests of the modules that call it': ['sandbox/init.ts'],
 };
 
 let sources: Source[] = [];
