@@ -86,9 +86,6 @@ const OWED: Record<string, string[]> = {
     'action/main.ts',
     'action/tool-sandbox.ts',
   ],
-  "a fork's review, run whole by tests/e2e/forks.test.ts through dist/ (its suggestions have their test)": [
-    'delivery/fork/review.ts',
-  ],
 };
 
 let sources: Source[] = [];
