@@ -84,7 +84,6 @@ const OWED: Record<string, string[]> = {
     'action/deliver-work.ts',
     'action/prepare.ts',
     'action/main.ts',
-    'action/tool-sandbox.ts',
   ],
 };
 
