@@ -20,6 +20,7 @@ const settingsFor = (inputs: NodeJS.ProcessEnv) =>
     ...inputs,
   });
 
+const NO_TOOLCHAINS = Promise.resolve({ env: {}, projectFiles: {} });
 const warnings = () =>
   printed()
     .split('\n')
@@ -27,7 +28,13 @@ const warnings = () =>
 
 describe('startSandbox', () => {
   it('with sandbox: off, opens no sandbox and no gate, and warns of both things that follow', async () => {
-    const runtime = await startSandbox(settingsFor({ INPUT_SANDBOX: 'off' }), 'read-write', [], [], {});
+    const runtime = await startSandbox(
+      settingsFor({ INPUT_SANDBOX: 'off' }),
+      'read-write',
+      [],
+      [],
+      NO_TOOLCHAINS,
+    );
     try {
       expect(runtime.sandbox).toBeUndefined();
       expect(runtime.gate).toBeUndefined();
@@ -46,7 +53,7 @@ describe('startSandbox', () => {
       'read-only',
       [],
       [],
-      {},
+      NO_TOOLCHAINS,
     );
     await runtime.close();
     expect(warnings()).toHaveLength(1);
