@@ -28,7 +28,7 @@ import { ToolProxy, type ProxyLimits, type RefusedRequest, type Target, type Ver
 import { toolsResolver, type Resolver } from './resolver.js';
 
 export { GateRefusal };
-/** The runner's npm and pip settings: what the sandbox shows of them, and the mirrors they name. */
+/** The runner's toolchain settings: what the sandbox shows of them, and the mirrors they name. */
 export { readRunnerSettings } from './runner/settings.js';
 
 /** A run's caps: enough for any install or build, not for a runaway or a bulk copy of the runner's disk. */
