@@ -44,6 +44,15 @@ function readLine(line: string): Line | undefined {
 /** A key that is a URL (`"https://registry/": …`): its value is that registry's, a login when it is a scalar. */
 const isUrlKey = (key: string): boolean => /^[a-z][\w+.-]*:\/\//i.test(key);
 
+/** Whether a line may be shown where what is above it is: judged by its key, or an item by its first key. */
+function mayShow(line: Line, isSecret: (key: string) => boolean): boolean {
+  // A flow mapping (`corp: { npmAuthToken: … }`) is not read here: it goes whole.
+  if (/^[{[]/.test(line.value) && line.value.includes('{')) return false;
+  if (line.key !== undefined) return !isSecret(line.key) && !(isUrlKey(line.key) && line.value !== '');
+  const inner = readLine(line.value);
+  return inner?.key === undefined || (!isSecret(inner.key) && !isUrlKey(inner.key));
+}
+
 /**
  * `text` with the keys `isSecret` names left out, with everything below them; a URL key with a value on its
  * own line (a login for that registry) left out too; comments and blank lines gone; a key left with nothing
@@ -62,15 +71,7 @@ export function filterYaml(text: string, isSecret: (key: string) => boolean): st
       stack.pop();
     if (item && stack.at(-1)?.item && stack.at(-1)!.indent === indent) stack.pop();
     const parent = stack.at(-1);
-    let keep = line !== undefined && (parent ? parent.kept : !item);
-    // A flow mapping (`corp: { npmAuthToken: … }`) is not read here: it goes whole.
-    if (keep && /^[{[]/.test(line!.value) && line!.value.includes('{')) keep = false;
-    if (keep && line!.key !== undefined)
-      keep = !isSecret(line!.key) && !(isUrlKey(line!.key) && line!.value !== '');
-    if (keep && item && readLine(`${' '.repeat(indent + 2)}${line!.value}`)?.key !== undefined) {
-      const inner = readLine(`${' '.repeat(indent + 2)}${line!.value}`)!;
-      keep = !isSecret(inner.key!) && !isUrlKey(inner.key!);
-    }
+    const keep = line !== undefined && (parent ? parent.kept : !item) && mayShow(line, isSecret);
     stack.push({ indent, kept: keep, item });
     if (keep)
       kept.push({
