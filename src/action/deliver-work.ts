@@ -38,23 +38,14 @@ export async function deliverWork(
     if (plan.kind === 'fork' && plan.fork.delivery === 'review')
       return await deliverForkReview(forkReviewOf(request, { ...prepared, plan }, agentResult, checklist));
     const mayChangeWorkflows = await request.api.access.mayChangeWorkflows();
-    // The commit goes back to the workspace's repository while the pull request is opened (GitHub has it
-    // then; the pull request needs no git), or once the landing is over when no pull request follows.
-    let handedBack: Promise<void> | undefined;
-    const handOver = () => (handedBack ??= traced('commit handed back to the workspace', handBack(prepared)));
-    const landing = deliveryOf(request, prepared, agentResult, checklist);
     const delivered = await traced(
       'landed (commit, push, pull request)',
       session.land({
-        ...landing,
-        onLanded: () => {
-          landing.onLanded?.();
-          void handOver();
-        },
+        ...deliveryOf(request, prepared, agentResult, checklist),
         ...(mayChangeWorkflows === undefined ? {} : { mayChangeWorkflows }),
       }),
-    ).finally(() => handedBack);
-    await handOver();
+    );
+    await traced('commit handed back to the workspace', handBack(prepared));
     if (plan.kind === 'fork' && delivered.pr) await pointToSuccessor(request, plan, delivered.pr.number);
     return delivered;
   });
