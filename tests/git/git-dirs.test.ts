@@ -165,7 +165,7 @@ describe('disarmGitDirs', () => {
     git(dir, 'config', 'core.sshCommand', 'ssh -i key');
     const before = readFileSync(join(dir, '.git', 'config'), 'utf8');
     const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
-    expect(disarmed).toEqual({ links: [], configs: [], stubborn: { left: [], unread: [] } });
+    expect(disarmed).toEqual({ links: [], configs: [], resisted: { left: [], unread: [] } });
     expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(before);
   });
 
@@ -264,7 +264,7 @@ describe('disarmGitDirs', () => {
 
     expect(disarmed.configs).toEqual(['a/b/hidden/.git/config']);
     expect(disarmed.links).toEqual(['c/.git']);
-    expect(disarmed.stubborn).toEqual({ left: [], unread: [] });
+    expect(disarmed.resisted).toEqual({ left: [], unread: [] });
     laterStep(join(dir, 'a', 'b', 'hidden'));
     expect(readdirSync(marks)).toEqual([]);
   });
@@ -278,7 +278,7 @@ describe('disarmGitDirs', () => {
       execFileSync('chattr', ['+i', hook]);
       try {
         const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
-        expect(disarmed.stubborn.left).toEqual([
+        expect(disarmed.resisted.left).toEqual([
           {
             path: 'vendor/.git/hooks',
             asideAs: expect.stringMatching(/^vendor\/\.git\/\.todo-agent-unremovable-/),

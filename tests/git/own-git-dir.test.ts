@@ -120,7 +120,7 @@ describe('reserveGitDir', () => {
 
     // Handed back (after the disarm the run does first): the workspace's branch holds the commit, clean.
     await disarmGitDirs(dir, repo, [join(dir, '.git')]);
-    await own.handBack(repo, start);
+    await own.returnCommitToWorkspace(repo, start);
     expect(git(dir, 'rev-parse', 'HEAD')).toBe(sha);
     expect(git(dir, 'symbolic-ref', 'HEAD')).toBe('refs/heads/main');
     expect(git(dir, '-c', 'core.fsmonitor=false', 'status', '--porcelain')).toBe('');

@@ -17,11 +17,11 @@ import { saveConfig, type SavedConfig } from '../../src/git/config-guard.js';
 import { reserveGitDir, type OwnGitDir } from '../../src/git/own-git-dir.js';
 import { GitRepo } from '../../src/git/repo.js';
 import {
-  putGitDirsRight,
-  putRightAfterKill,
-  putRightSentences,
+  repairGitDirs,
+  repairAfterKill,
+  repairSentences,
   WorkspaceGuard,
-  type PutRightOptions,
+  type RepairOptions,
 } from '../../src/git/workspace-guard.js';
 import {
   asNotRoot,
@@ -51,7 +51,7 @@ useGitScratch('todo-agent-guard-', (scratch) => {
 });
 
 /** What a run has before its first tool call: the saved configuration and our own git directory, filled. */
-async function beforeTools(): Promise<{ own: OwnGitDir; saved: SavedConfig; options: PutRightOptions }> {
+async function beforeTools(): Promise<{ own: OwnGitDir; saved: SavedConfig; options: RepairOptions }> {
   const own = await reserveGitDir({ RUNNER_TEMP: root });
   const saved = await saveConfig(dir, own.path);
   const repo = await own.adopt(new GitRepo(dir, { env }), { env });
@@ -70,7 +70,7 @@ function laterStep(cwd: string): void {
     spawnSync('git', args, { cwd, env: { ...env, GIT_PAGER: 'cat' }, stdio: 'ignore' });
 }
 
-describe('putGitDirsRight', () => {
+describe('repairGitDirs', () => {
   it('replaces a .git moved away behind a link by a clean one, and disarms the moved one, never trusting it', async () => {
     const { options } = await beforeTools();
     const config = readFileSync(join(dir, '.git', 'config'), 'utf8');
@@ -83,7 +83,7 @@ describe('putGitDirsRight', () => {
     renameSync(join(dir, '.git'), join(dir, 'node_modules', '.g'));
     symlinkSync('node_modules/.g', join(dir, '.git'));
 
-    const report = await putGitDirsRight(options);
+    const report = await repairGitDirs(options);
 
     expect(report.remade).toBe(true);
     expect(report.configs).toEqual(['node_modules/.g/config']);
@@ -98,7 +98,7 @@ describe('putGitDirsRight', () => {
     laterStep(dir);
     laterStep(join(dir, 'node_modules', '.g'));
     expect(readdirSync(marks)).toEqual([]);
-    expect(putRightSentences(report)).toContain(
+    expect(repairSentences(report)).toContain(
       "The workspace's .git was not a directory: a clean one was made in its place.",
     );
   });
@@ -109,7 +109,7 @@ describe('putGitDirsRight', () => {
     rmSync(join(dir, '.git'), { recursive: true });
     writeFileSync(join(dir, '.git'), `gitdir: ${origin}\n`);
 
-    const report = await putGitDirsRight(options);
+    const report = await repairGitDirs(options);
 
     expect(report.remade).toBe(true);
     expect(lstatSync(join(dir, '.git')).isDirectory()).toBe(true);
@@ -120,7 +120,7 @@ describe('putGitDirsRight', () => {
   it('makes a .git where the model left none', async () => {
     const { options } = await beforeTools();
     rmSync(join(dir, '.git'), { recursive: true });
-    expect((await putGitDirsRight(options)).remade).toBe(true);
+    expect((await repairGitDirs(options)).remade).toBe(true);
     expect(git(dir, 'status', '--porcelain')).toBe('');
   });
 
@@ -131,9 +131,9 @@ describe('putGitDirsRight', () => {
     mkdirSync(join(dir, '.git', 'hooks', 'zz.d', 'x'), { recursive: true });
     chmodSync(join(dir, '.git', 'hooks', 'zz.d'), 0o000);
 
-    const report = await asNotRoot([dir, options.ownGitDir], () => putGitDirsRight(options));
+    const report = await asNotRoot([dir, options.ownGitDir], () => repairGitDirs(options));
 
-    expect(report).toMatchObject({ remade: false, stubborn: { left: [], unread: [] } });
+    expect(report).toMatchObject({ remade: false, resisted: { left: [], unread: [] } });
     expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(config);
     expect(existsSync(join(dir, '.git', 'hooks', 'zz.d'))).toBe(false);
     laterStep(dir);
@@ -147,7 +147,7 @@ describe('putGitDirsRight', () => {
     symlinkSync('.gitstore', join(dir, '.git'));
     await own.remove();
 
-    const report = await putGitDirsRight(options);
+    const report = await repairGitDirs(options);
 
     expect(report.remade).toBe(false);
     expect(report.notRemade).toBeDefined();
@@ -157,7 +157,7 @@ describe('putGitDirsRight', () => {
   });
 });
 
-describe('putRightAfterKill', () => {
+describe('repairAfterKill', () => {
   it('reads what was saved from our own git directory, as the post step of a killed run does', async () => {
     const { own } = await beforeTools();
     const config = readFileSync(join(dir, '.git', 'config'), 'utf8');
@@ -165,7 +165,7 @@ describe('putRightAfterKill', () => {
     renameSync(join(dir, '.git'), join(dir, '.gitstore'));
     symlinkSync('.gitstore', join(dir, '.git'));
 
-    const report = await putRightAfterKill({ workspace: dir, ownGitDir: own.path });
+    const report = await repairAfterKill({ workspace: dir, ownGitDir: own.path });
 
     expect(report.remade).toBe(true);
     expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(config);
@@ -185,23 +185,23 @@ describe('WorkspaceGuard', () => {
       ownDir: own,
       tell: {
         armed: () => told.push('armed'),
-        putRight: (sentences) => told.push(`put right: ${sentences.join(' ')}`),
+        repaired: (sentences) => told.push(`repaired: ${sentences.join(' ')}`),
         failed: (why) => told.push(`failed: ${why}`),
       },
     });
     return { guard, own, told };
   }
 
-  it('is armed once made, and puts right once, whoever asks first, telling what it changed', async () => {
+  it('is armed once made, and repairs once, whoever asks first, telling what it changed', async () => {
     const { guard, told } = await armed();
     expect(told).toEqual(['armed']);
     git(dir, 'init', '-q', 'nested');
     arm(join(dir, 'nested', '.git'));
-    const [one, two] = await Promise.all([guard.putRight(), guard.putRight()]);
+    const [one, two] = await Promise.all([guard.repair(), guard.repair()]);
     expect(two).toBe(one);
-    expect(await guard.putRight()).toBe(one);
+    expect(await guard.repair()).toBe(one);
     expect(one.configs).toHaveLength(1);
-    expect(told).toEqual(['armed', `put right: ${putRightSentences(one).join(' ')}`]);
+    expect(told).toEqual(['armed', `repaired: ${repairSentences(one).join(' ')}`]);
     expect(told[1]).toMatch(/Cut nested git configuration down to inert settings: .*nested/);
   });
 
@@ -210,18 +210,18 @@ describe('WorkspaceGuard', () => {
     arm(join(dir, '.git'));
     await guard.finish();
     await guard.finish();
-    expect(told).toEqual(['armed', 'put right: ']);
+    expect(told).toEqual(['armed', 'repaired: ']);
     expect(existsSync(own.path)).toBe(false);
     laterStep(dir);
     expect(readdirSync(marks)).toEqual([]);
   });
 
   it('leaves our own git directory for the post step when putting right failed, and says why', async () => {
-    // Two runs' guards of one workspace that then vanishes: realpath fails, nothing can be put right.
+    // Two runs' guards of one workspace that then vanishes: realpath fails, nothing can be repaired.
     const asked = await armed();
     const unasked = await armed();
     rmSync(dir, { recursive: true, force: true });
-    await expect(asked.guard.putRight()).rejects.toThrow();
+    await expect(asked.guard.repair()).rejects.toThrow();
     await asked.guard.finish();
     expect(asked.told).toEqual(['armed']);
     expect(existsSync(asked.own.path)).toBe(true);
