@@ -15,6 +15,7 @@ import type { HeldBack } from './held-back.js';
 import { refusalOf, refusedWorkflowFile, type Refusal } from './messages/refusal.js';
 import { pendingChange } from './pending-change.js';
 import { commitWithout, takeOutStagedWorkflows, type WorkflowPatch } from './workflow-files.js';
+import { traced } from '../runner/trace.js';
 
 export interface DeliveryRequest {
   git: GitRepo;
@@ -87,12 +88,18 @@ const PUSH_RETRY_DELAY_MS = 2_000;
 const MAX_LISTED_FILES = 100;
 
 export async function deliver(request: DeliveryRequest, claim: BranchHold): Promise<Delivery> {
-  const { heldBack, committed, workflowPatch: upFront } = await holdBackStrays(request);
+  const {
+    heldBack,
+    committed,
+    workflowPatch: upFront,
+  } = await traced('the work staged, strays held back', holdBackStrays(request));
   claim.claimEarly(committed);
-  const madeCommits = await commitLocally(request).catch(async (error: unknown) => {
-    await claim.abandon();
-    throw error;
-  });
+  const madeCommits = await traced('committed in our git directory', commitLocally(request)).catch(
+    async (error: unknown) => {
+      await claim.abandon();
+      throw error;
+    },
+  );
   if (!madeCommits && !request.continuesBranch) {
     await claim.abandon();
     return { heldBack, ...(upFront ? onlyWorkflowPatch(upFront) : nothingToDeliver(request.result)) };
@@ -102,7 +109,7 @@ export async function deliver(request: DeliveryRequest, claim: BranchHold): Prom
   let files = filesChanged(request);
   files.catch(() => undefined);
   let landed = madeCommits
-    ? await landCommit(request, claim)
+    ? await traced('commit landed on GitHub (pushed, or made through the API)', landCommit(request, claim))
     : { branch: request.branch, sha: await request.git.head(), signed: false };
   // A workflow file GitHub refused costs that file, not the rest: the rest goes again without it.
   if ('failed' in landed && refusedWorkflowFile(landed.message)) {
@@ -129,7 +136,7 @@ export async function deliver(request: DeliveryRequest, claim: BranchHold): Prom
     ...(landed.unsignedBecause ? { unsignedBecause: landed.unsignedBecause } : {}),
     ...(workflowPatch ? { workflowPatch } : {}),
   };
-  const pulled = await openPullRequest(request, landed.branch, delivered);
+  const pulled = await traced('pull request opened', openPullRequest(request, landed.branch, delivered));
   const note = [
     moved,
     workflowPatch && workflowPatchNote(workflowPatch, pulled.pr !== undefined),

@@ -29,14 +29,27 @@ export async function mayStartLocalServers(
 /** A start of the MCP servers longer than this is told to the maintainer, with why. */
 const SLOW_START_MS = 5_000;
 /** Commands that fetch their package when it is not in their cache (npx, uvx and the like). */
-const DOWNLOADERS = new Set(['npx', 'uvx', 'bunx', 'pipx', 'pnpx', 'dlx']);
+const DOWNLOADERS = new Set(['npx', 'uvx', 'bunx', 'pipx', 'pnpx']);
+/** Package managers whose first argument makes them one (`pnpm dlx`, `yarn dlx`, `uv tool run`, `bun x`). */
+const DOWNLOADING_VERBS: Readonly<Record<string, readonly string[]>> = {
+  pnpm: ['dlx'],
+  yarn: ['dlx'],
+  uv: ['tool'],
+  bun: ['x'],
+};
+
+/** Whether a local server's command fetches its package when the package is not in its cache. */
+function fetchesItsPackage(server: { command: string; args: readonly string[] }): boolean {
+  const program = path.basename(server.command);
+  return DOWNLOADERS.has(program) || (DOWNLOADING_VERBS[program]?.includes(server.args[0] ?? '') ?? false);
+}
 
 /** Says why the servers took `ms` to start, when that is longer than a few seconds; else undefined. */
 export function slowStart(ms: number, config: Pick<McpConfig, 'servers'>): string | undefined {
   if (ms < SLOW_START_MS) return undefined;
   const fetching = config.servers
     .filter(isLocal)
-    .filter((server) => DOWNLOADERS.has(path.basename(server.command)))
+    .filter(fetchesItsPackage)
     .map((server) => server.name);
   const why =
     fetching.length > 0

@@ -9,6 +9,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { NETWORK_OFF_NOTE } from '../../src/sandbox/limits.js';
 import { bashProbes, openingText } from './setup.js';
 
 const execFileAsync = promisify(execFile);
@@ -100,6 +101,54 @@ describe('tool_network: none', () => {
       expect.stringContaining('Network: off. The workflow sets `tool_network: none`'),
     ]);
   }, 60_000);
+
+  it('npm, pip, cargo and Go each fail with their own offline message and the note, piped away too (exit 0)', async () => {
+    // Each client is told through its own setting that the network is off (NETWORK_OFF_ENV), so it fails at
+    // once with its own words; `| tail … || true` makes the call's exit status 0 (the tool's bash has pipefail), and the note must come all the same.
+    const crate =
+      `mkdir -p crate/src && printf '[package]\\nname = "probe"\\nversion = "0.1.0"\\nedition = "2021"\\n\\n` +
+      `[dependencies]\\nmade-up-crate = "1"\\n' > crate/Cargo.toml && echo 'fn main() {}' > crate/src/main.rs`;
+    const module =
+      "mkdir -p mod && printf 'module probe.todo-agent.test/m\\n\\ngo 1.19\\n\\nrequire made-up.todo-agent.test/mod v1.0.0\\n' > mod/go.mod";
+    const piped = (program: string, command: string) =>
+      `command -v ${program} > /dev/null || { echo "${program} is absent"; exit 0; }; (${command}) 2>&1 | tail -n 4 || true`;
+    const clients = [
+      {
+        name: 'npm',
+        says: 'ENOTCACHED',
+        command: piped('npm', 'npm install --no-audit --no-fund made-up-package@1.0.0'),
+      },
+      {
+        name: 'pip',
+        says: '(from versions: none)',
+        command: piped(
+          'python3',
+          '/usr/bin/python3 -m pip install --no-cache-dir --target "$(mktemp -d)" made-up-package',
+        ),
+      },
+      { name: 'cargo', says: '--offline', command: piped('cargo', `${crate} && cd crate && cargo fetch`) },
+      { name: 'go', says: 'GOPROXY=off', command: piped('go', `${module} && cd mod && go mod download`) },
+    ];
+    const results = await calls(
+      clients.map(({ command }) => command),
+      { inputs: { tool_network: 'none' } },
+    );
+    const seen = clients.map(({ name, says }, i) => {
+      const result = results[i] ?? '';
+      if (result.includes(`${name === 'pip' ? 'python3' : name} is absent`)) return { name, absent: true };
+      return {
+        name,
+        exit0: result.startsWith('exit code: 0\n'),
+        ownMessage: result.includes(says),
+        note: result.includes(NETWORK_OFF_NOTE),
+      };
+    });
+    // npm and pip are on every runner; cargo and Go where the machine has them.
+    expect(seen.slice(0, 2).every((client) => !('absent' in client))).toBe(true);
+    for (const client of seen)
+      if (!('absent' in client))
+        expect(client).toEqual({ name: client.name, exit0: true, ownMessage: true, note: true });
+  }, 120_000);
 });
 
 describe('the tool cache', () => {

@@ -72,6 +72,13 @@ describe("the MCP servers' slow start", () => {
       local: { command: 'node', args: ['tools/mcp.mjs'], tools: ['*'] },
     });
     expect(slowStart(4_999, servers)).toBeUndefined();
+    // A package manager fetches only through its downloading verb (`pnpm dlx`), not when it runs a script.
+    const managers = config({
+      dlx: { command: 'pnpm', args: ['dlx', '@example/server-search'], tools: ['*'] },
+      tool: { command: 'uv', args: ['tool', 'run', 'notes-mcp'], tools: ['*'] },
+      script: { command: 'yarn', args: ['run', 'mcp'], tools: ['*'] },
+    });
+    expect(slowStart(6_000, managers)).toMatch(/waited for them: dlx, tool fetch their packages at each run/);
     expect(slowStart(7_250, servers)).toBe(
       'MCP servers took 7.3 s to start, and the model waited for them: memory, notes fetch their packages at ' +
         'each run unless an earlier step restores the cache or installs it (see docs/mcp.md, "Starting fast").',

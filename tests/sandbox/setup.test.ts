@@ -2,7 +2,7 @@
 // tests/sandbox/namespaces.test.ts needs; the tests that become another user need root.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -55,6 +55,31 @@ describe('the sandbox', () => {
     expect(seen).toMatch(/x'?: Read-only file system/);
     // What the server wrote stays its own; the tools never saw the snapshot.
     expectOk(await run('! cat /tmp/own && ! ls /tmp/todo-agent-snapshot'));
+  });
+
+  it('shows a server the package cache an earlier step restored in HOME: it reads it, its writes stay its own', async () => {
+    // As actions/cache restores npm's cache folder (`npm config get cache`, in HOME) before the action runs.
+    const npm = path.join(home, '.npm');
+    await mkdir(path.join(npm, '_cacache'), { recursive: true });
+    await writeFile(path.join(npm, '_cacache', 'restored'), 'from-an-earlier-step\n');
+    // Writable by the tools, who are not root even where the test is (on a runner, HOME is their own).
+    for (const dir of [npm, path.join(npm, '_cacache')]) await chmod(dir, 0o777);
+    await chmod(path.join(npm, '_cacache', 'restored'), 0o666);
+    const server = await openSibling(sandbox);
+    onTestFinished(() => server.close());
+    const seen = expectOk(
+      await run(
+        'cat "$HOME/.npm/_cacache/restored" && mkdir -p "$HOME/.npm/_npx/a1" && ' +
+          'echo installed > "$HOME/.npm/_npx/a1/x" && echo changed > "$HOME/.npm/_cacache/restored" && ' +
+          'cat "$HOME/.npm/_npx/a1/x"',
+        { sandbox: server },
+      ),
+    );
+    expect(seen).toBe('from-an-earlier-step\ninstalled\n');
+    // Neither the runner's cache nor the tools' sandbox sees what the server wrote there.
+    expect(existsSync(path.join(npm, '_npx'))).toBe(false);
+    expect(await readFile(path.join(npm, '_cacache', 'restored'), 'utf8')).toBe('from-an-earlier-step\n');
+    expectOk(await run('! ls "$HOME/.npm/_npx" 2>/dev/null'));
   });
 
   it("holds a server's git to the workspace's own repository: a nested one the tools make runs nothing of theirs", async () => {

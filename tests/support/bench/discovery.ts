@@ -6,6 +6,12 @@
 // start, and at once runs `true` in the sandbox: that command's time, less a second `true`'s once the list is
 // there, is what the discovery costs a run whose model asks for a command at once (a real model's first
 // reply takes a second or more, which the discovery overlaps).
+//
+// And the first refused host (issue 37, point 5): a request the list known from the start refuses (the cloud's
+// metadata address), sent through the gate's fetch as the gate opens (as an MCP server's request is), timed
+// to its refusal; and the same request from a command once the list is there (curl through the proxy),
+// timed from the command's start to the refusal the gate's watchers hear. A command that is the run's first
+// waits for the list before it starts (the first of these rows), so its first refusal is the two added.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +31,14 @@ export interface DiscoveryCost {
   hosts: number;
   /** Median first command less median command: what the wait for the list adds. */
   addedMs: number;
+  /** From the gate's opening to its fetch's refusal of an address no answer could allow (list not complete). */
+  fetchRefusalMs: number[];
+  /** From a command's start to the gate's refusal of its request, the list complete. */
+  commandRefusalMs: number[];
 }
+
+/** An address no toolchain's answer can allow: the cloud's metadata service (link-local). */
+const REFUSED_URL = 'http://169.254.169.254/';
 
 export async function measureDiscovery(reps: number): Promise<DiscoveryCost> {
   const root = await mkdtemp(join(tmpdir(), 'todo-agent-bench-discovery-'));
@@ -33,7 +46,15 @@ export async function measureDiscovery(reps: number): Promise<DiscoveryCost> {
   const home = join(root, 'home');
   await Promise.all([mkdir(workspace), mkdir(home)]);
   const env = { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8' };
-  const cost: DiscoveryCost = { listMs: [], firstCommandMs: [], commandMs: [], hosts: 0, addedMs: 0 };
+  const cost: DiscoveryCost = {
+    listMs: [],
+    firstCommandMs: [],
+    commandMs: [],
+    hosts: 0,
+    addedMs: 0,
+    fetchRefusalMs: [],
+    commandRefusalMs: [],
+  };
   const run = (sandbox: Awaited<ReturnType<typeof openSandbox>>) =>
     runCommand('true', { cwd: workspace, env, timeoutMs: 60_000, sandbox });
   try {
@@ -52,6 +73,12 @@ export async function measureDiscovery(reps: number): Promise<DiscoveryCost> {
           cost.listMs.push(performance.now() - opened);
           return list;
         });
+        const fetched = gate.fetch(REFUSED_URL).then(
+          () => {
+            throw new Error(`the gate let ${REFUSED_URL} through`);
+          },
+          () => cost.fetchRefusalMs.push(performance.now() - opened),
+        );
         const first = await run(sandbox);
         if (first.exitCode !== 0) throw new Error(`true failed in the sandbox: ${first.output}`);
         cost.firstCommandMs.push(performance.now() - opened);
@@ -59,6 +86,21 @@ export async function measureDiscovery(reps: number): Promise<DiscoveryCost> {
         const started = performance.now();
         await run(sandbox);
         cost.commandMs.push(performance.now() - started);
+        await fetched;
+        const refused = new Promise<number>((resolve) => {
+          const stop = gate.watch(() => {
+            stop();
+            resolve(performance.now());
+          });
+        });
+        const asked = performance.now();
+        await runCommand(`curl -s -o /dev/null ${REFUSED_URL}; true`, {
+          cwd: workspace,
+          env,
+          timeoutMs: 60_000,
+          sandbox,
+        });
+        cost.commandRefusalMs.push((await refused) - asked);
       } finally {
         sandbox.close();
       }
