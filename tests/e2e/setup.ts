@@ -273,6 +273,26 @@ export function useWorldsPerTest(): WorldsPerTest {
   };
 }
 
+/**
+ * Where a run's text reaches people, by name: the comments (every version), the pull request `pr`, the job log
+ * (less its ::add-mask:: lines, which name what they mask), the step summary and the outputs.
+ */
+export function placesShown(world: World, run: ActionRun, pr: { title: string; body: string }) {
+  return {
+    comments: world
+      .botComments()
+      .flatMap((c) => c.versions)
+      .join('\n'),
+    PR: `${pr.title}\n${pr.body}`,
+    log: run.stdout
+      .split('\n')
+      .filter((line) => !line.startsWith('::add-mask::'))
+      .join('\n'),
+    summary: run.summary,
+    outputs: JSON.stringify(run.outputs),
+  };
+}
+
 /** The merge of origin's `head` into main, checked out detached, as a pull request event's checkout is. */
 async function mergeCheckout(sandbox: Sandbox, head: string): Promise<void> {
   await sandbox.git(['fetch', '-q', 'origin', `+refs/heads/${head}:refs/remotes/origin/${head}`]);
