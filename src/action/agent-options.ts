@@ -10,10 +10,10 @@ import { threadHint } from '../github/thread/review-threads.js';
 import { runContext } from '../github/thread/run-context.js';
 import { networkFact, type Briefing, type RunFacts } from '../agent/briefing/prompt.js';
 import type { VerifySettings } from '../agent/verify.js';
-import type { ForkHead, WorkPlan } from '../github/work-plan.js';
+import type { ForkHead, WorkPlan } from '../github/request/work-plan.js';
 import { addSecret, githubIdToken, log } from '../runner/output.js';
 import type { Settings } from '../settings/settings.js';
-import type { JobRequest, Prepared, Started } from './prepare.js';
+import type { JobRequest, Prepared, Started } from './prepare/prepare.js';
 import { SANDBOX_NETWORKS } from '../settings/parse.js';
 import { RepositoryReading } from '../github/reading/reader.js';
 

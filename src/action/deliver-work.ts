@@ -5,15 +5,15 @@ import type { AgentResult } from '../agent/events.js';
 import { log } from '../runner/output.js';
 import type { Delivery } from '../delivery/deliver.js';
 import type { DeliverySession, LandRequest } from '../delivery/session.js';
-import { commitMessage } from '../delivery/commit-message.js';
-import { pullBody } from '../delivery/pull-body.js';
+import { commitMessage } from '../delivery/messages/commit-message.js';
+import { pullBody } from '../delivery/messages/pull-body.js';
 import { replyInThreads } from '../delivery/thread-replies.js';
-import { headline, type ForkPlan, type WorkPlan } from '../github/work-plan.js';
+import { headline, type ForkPlan, type WorkPlan } from '../github/request/work-plan.js';
 import { deliverForkReview, type ForkReviewRequest } from '../delivery/fork/review.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { redactAndCut } from '../text/redact.js';
 import type { LiveChecklist } from '../github/checklist/live.js';
-import type { JobRequest, Prepared } from './prepare.js';
+import type { JobRequest, Prepared } from './prepare/prepare.js';
 import { traced } from '../runner/trace.js';
 
 /**
@@ -24,7 +24,7 @@ export async function deliverWork(
   request: JobRequest,
   prepared: Prepared,
   agentResult: AgentResult,
-  checklist: Pick<LiveChecklist, 'url' | 'lookBack'>,
+  checklist: Pick<LiveChecklist, 'url' | 'readCommentBack'>,
   session: DeliverySession,
 ): Promise<{ result: AgentResult; delivery: Delivery }> {
   const { settings, trigger, api } = request;
@@ -32,7 +32,7 @@ export async function deliverWork(
   const { delivery, error } = await deliverSafely(async () => {
     // Every tool process is gone (the sandbox is closed); what the model configured goes too, before our
     // git stages anything (staging a nested repository reads its refs).
-    await traced("workspace's git directories put right", prepared.guard.putRight());
+    await traced("workspace's git directories repaired", prepared.guard.repair());
     // A plan delivers nothing: whatever its commands left in the workspace is not committed.
     if (plan.kind === 'plan') return {};
     if (plan.kind === 'fork' && plan.fork.delivery === 'review')
@@ -45,7 +45,7 @@ export async function deliverWork(
         ...(mayChangeWorkflows === undefined ? {} : { mayChangeWorkflows }),
       }),
     );
-    await traced('commit handed back to the workspace', handBack(prepared));
+    await traced('commit handed back to the workspace', returnCommitToWorkspace(prepared));
     if (plan.kind === 'fork' && delivered.pr) await pointToSuccessor(request, plan, delivered.pr.number);
     return delivered;
   });
@@ -75,7 +75,7 @@ function forkReviewOf(
   request: JobRequest,
   prepared: Prepared & { plan: ForkPlan },
   result: AgentResult,
-  checklist: Pick<LiveChecklist, 'url' | 'lookBack'>,
+  checklist: Pick<LiveChecklist, 'url' | 'readCommentBack'>,
 ): ForkReviewRequest {
   const { commitMessage, redact } = deliveryOf(request, prepared, result, checklist);
   return {
@@ -96,7 +96,7 @@ function deliveryOf(
   { settings, trigger, redactor }: JobRequest,
   { plan }: Prepared,
   result: AgentResult,
-  checklist: Pick<LiveChecklist, 'url' | 'lookBack'>,
+  checklist: Pick<LiveChecklist, 'url' | 'readCommentBack'>,
 ): LandRequest {
   const redact = (text: string) => redactor.redact(text);
   return {
@@ -105,7 +105,7 @@ function deliveryOf(
     openPull: plan.kind !== 'pull-request',
     redact,
     // The checklist's last look goes beside the pull request, the delivery's last request.
-    onLanded: () => checklist.lookBack(),
+    onLanded: () => checklist.readCommentBack(),
     // Git is not GitHub's API: the commit message is redacted (before it is cut) on its way to git here.
     commitMessage: redact(
       commitMessage({
@@ -120,7 +120,7 @@ function deliveryOf(
     pull: {
       title: firstLine(headline(plan), 100, redact),
       draft: settings.inputs.draft,
-      body: ({ files, heldBack, unsignedBecause, withheld }) =>
+      body: ({ files, heldBack, unsignedBecause, workflowPatch }) =>
         supersedes(plan) +
         pullBody({
           ...closesOf(plan, trigger.issueNumber),
@@ -129,15 +129,15 @@ function deliveryOf(
           files,
           heldBack,
           ...(unsignedBecause ? { unsignedBecause } : {}),
-          ...(withheld ? { withheld } : {}),
+          ...(workflowPatch ? { workflowPatch } : {}),
         }),
     },
   };
 }
 
 /** The commit goes back into the workspace's repository for later steps; failing that, a warning only. */
-async function handBack({ ownDir, git, startSha }: Prepared): Promise<void> {
-  await ownDir.handBack(git, startSha).catch((error: unknown) => {
+async function returnCommitToWorkspace({ ownDir, git, startSha }: Prepared): Promise<void> {
+  await ownDir.returnCommitToWorkspace(git, startSha).catch((error: unknown) => {
     log.warning(`The commit could not be handed back to the workspace's repository: ${errorSentence(error)}`);
   });
 }

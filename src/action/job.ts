@@ -12,9 +12,9 @@ import { agentOptions } from './agent-options.js';
 import { deliverWork } from './deliver-work.js';
 import { DeliverySession } from '../delivery/session.js';
 import { openChecklist } from './live-checklist.js';
-import { prepare, type JobRequest, type Prepared } from './prepare.js';
+import { prepare, type JobRequest, type Prepared } from './prepare/prepare.js';
 import { recordDelivery, recordForSummary } from './record.js';
-import { isolationOf } from './tool-sandbox.js';
+import { isolationOf } from './prepare/tool-sandbox.js';
 import { traced, traceStep } from '../runner/trace.js';
 import type { AgentObserver } from '../agent/events.js';
 
@@ -181,8 +181,8 @@ export function stepOutcome(
       failure: `todo-agent could not deliver the work (kept as a patch in the comment and the run record): ${why}`,
     };
   }
-  if (delivery.withheld) {
-    const { paths, refusal } = delivery.withheld;
+  if (delivery.workflowPatch) {
+    const { paths, refusal } = delivery.workflowPatch;
     const where = delivery.pr ? 'attached to the pull request' : 'kept in the run record';
     const text = `todo-agent delivered the work without ${paths.join(', ')} (their change is ${where} as a patch): ${rule(refusal)}`;
     return result.status === 'completed'

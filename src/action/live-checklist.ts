@@ -5,7 +5,7 @@ import { log } from '../runner/output.js';
 import { redactAndCut } from '../text/redact.js';
 import type { GitHubApi } from '../github/api/github-api.js';
 import { LiveChecklist } from '../github/checklist/live.js';
-import { headline, type WorkPlan } from '../github/work-plan.js';
+import { headline, type WorkPlan } from '../github/request/work-plan.js';
 
 /** How much of the task (redacted first) the agent-state keeps for a later `continue` (GitHub caps a comment). */
 const MAX_STORED_TASK = 4_000;

@@ -4,14 +4,14 @@ import type { Reaction } from '../github/api/issues.js';
 import { answer } from '../github/answer.js';
 import { cancelRun } from '../github/cancel.js';
 import { canWrite } from '../github/permissions.js';
-import { dispatchTrigger } from '../github/issue-triggers.js';
+import { dispatchTrigger } from '../github/request/issue-triggers.js';
 import {
   reactionTarget,
   taskProblem,
   type RunTrigger,
   type Trigger,
   type TriggerSource,
-} from '../github/trigger.js';
+} from '../github/request/trigger.js';
 import type { RunRecord } from '../record/run-record.js';
 import { startRecord } from './record.js';
 import type { EarlyEyes, Start } from './start.js';
@@ -20,7 +20,7 @@ import { runUrl } from '../github/urls.js';
 import { errorSentence } from '../text/error-sentence.js';
 import type { JobOutcome } from './job.js';
 import type { Delivery } from '../delivery/deliver.js';
-import { readThread } from './thread-reads.js';
+import { readThread } from './prepare/thread-reads.js';
 import { addSecret, log, setFailed, setOutput } from '../runner/output.js';
 import { traced, traceLines } from '../runner/trace.js';
 import { structuredOutputFailure, structuredOutputJson } from '../runner/summary.js';

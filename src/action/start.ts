@@ -9,8 +9,8 @@
 import { readFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { readTrigger, type DispatchRequest } from '../github/issue-triggers.js';
-import { reactionTarget, type Trigger, type TriggerSource } from '../github/trigger.js';
+import { readTrigger, type DispatchRequest } from '../github/request/issue-triggers.js';
+import { reactionTarget, type Trigger, type TriggerSource } from '../github/request/trigger.js';
 import { readSettings, type Settings } from '../settings/settings.js';
 
 export interface Start {

@@ -4,7 +4,7 @@ import { answer } from '../github/answer.js';
 import type { GitHubApi } from '../github/api/github-api.js';
 import type { WorkflowRunInfo } from '../github/api/runs.js';
 import { waitForTurn } from '../github/run-queue.js';
-import type { TriggerSource } from '../github/trigger.js';
+import type { TriggerSource } from '../github/request/trigger.js';
 import type { RunRecord } from '../record/run-record.js';
 import type { Settings } from '../settings/settings.js';
 import { errorSentence } from '../text/error-sentence.js';

@@ -1,7 +1,7 @@
 // The agent loop: ask the model, run its tools, keep the todo list, nudge when needed, stop on a clear reason.
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS } from './defaults.js';
-import { childEnv } from '../sandbox/child-env.js';
+import { childEnv } from '../sandbox/commands/child-env.js';
 import { ContextKeeper } from './context/keeper.js';
 import {
   tellAll,

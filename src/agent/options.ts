@@ -8,7 +8,7 @@ import type { Briefing } from './briefing/prompt.js';
 import type { TodoItem } from './todo/todos.js';
 import type { OutsideTools, RepositoryReader } from './tools/types.js';
 import type { ThreadPicture } from './pictures.js';
-import type { Redaction } from '../sandbox/capped-output.js';
+import type { Redaction } from '../sandbox/commands/capped-output.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import type { VerifySettings } from './verify.js';
 import type { HelperRole, TaskLimits } from './helpers/role.js';

@@ -3,7 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import type { VerifyReport } from './events.js';
 import { MAX_TODOS, type TodoItem } from './todo/todos.js';
-import { runCommand } from '../sandbox/run-command.js';
+import { runCommand } from '../sandbox/commands/run-command.js';
 import { withPipefail } from './tools/bash.js';
 import type { ToolContext } from './tools/types.js';
 

@@ -4,7 +4,7 @@ import { loadInstructions, type InstructionFile } from '../agent/briefing/instru
 import { runAgent } from '../agent/loop.js';
 import type { AgentOptions } from '../agent/options.js';
 import { GitRepo } from '../git/repo.js';
-import { childEnv } from '../sandbox/child-env.js';
+import { childEnv } from '../sandbox/commands/child-env.js';
 import { Model, type ModelOptions } from '../model/client.js';
 import { endpointHost, providerProblem, type Provider } from '../model/providers.js';
 import { parseAllowedHosts, ruleText, type HostRule } from '../network/hosts.js';

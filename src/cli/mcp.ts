@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { McpServers } from '../mcp/servers.js';
 import type { ToolRuntime } from '../runtime/tool-runtime.js';
-import { childEnv } from '../sandbox/child-env.js';
+import { childEnv } from '../sandbox/commands/child-env.js';
 import { McpConfigError, parseMcpConfig, type McpConfig } from '../settings/mcp-servers.js';
 import type { Snapshot } from '../git/snapshot.js';
 import { stderr } from './output.js';

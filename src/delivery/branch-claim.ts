@@ -27,7 +27,7 @@ export class BranchClaim {
   #settled = false;
   readonly #options: BranchClaimOptions;
 
-  /** Whether our checkout knows the branch on origin: asked once, up front, so that a stake goes out at once. */
+  /** Whether our checkout knows the branch on origin: asked once, up front, so that an early claim goes out at once. */
   readonly #known: Promise<boolean>;
 
   constructor(options: BranchClaimOptions) {
@@ -44,7 +44,7 @@ export class BranchClaim {
    * the name is one our checkout knows nothing of. A name taken, or any failure, claims nothing: delivery
    * then finds the branch its usual way.
    */
-  stake(committed: readonly TreeChange[]): void {
+  claimEarly(committed: readonly TreeChange[]): void {
     const { api, branch, startSha, signed, continuesBranch } = this.#options;
     if (this.#claim || this.#settled || !signed || continuesBranch) return;
     if (committed.length === 0 || inexpressible(committed)) return;

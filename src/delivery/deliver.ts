@@ -4,7 +4,7 @@
 // runs it with its hold on the branch: a new branch for a signed commit may be made on GitHub before.
 import type { AgentResult } from '../agent/events.js';
 import type { GitRepo } from '../git/repo.js';
-import type { ChangedFile } from './pull-body.js';
+import type { ChangedFile } from './messages/pull-body.js';
 import type { GitHubApi } from '../github/api/github-api.js';
 import type { OpenPull } from '../github/api/pulls.js';
 import { statusOf } from '../github/api/octokit.js';
@@ -12,9 +12,9 @@ import { errorMessage, errorSentence } from '../text/error-sentence.js';
 import { commitThroughApi } from './api-commit.js';
 import type { BranchClaim } from './branch-claim.js';
 import type { HeldBack } from './held-back.js';
-import { refusalOf, refusedWorkflowFile, type Refusal } from './refusal.js';
+import { refusalOf, refusedWorkflowFile, type Refusal } from './messages/refusal.js';
 import { pendingChange } from './pending-change.js';
-import { commitWithout, withholdStaged, type Withheld } from './workflow-files.js';
+import { commitWithout, takeOutStagedWorkflows, type WorkflowPatch } from './workflow-files.js';
 
 export interface DeliveryRequest {
   git: GitRepo;
@@ -48,9 +48,9 @@ export interface DeliveryRequest {
 /** What the pull request's description says of the delivery. */
 /**
  * The session's hold on the branch a signed commit goes on (made at the model's last look, or here): the
- * delivery stakes and uses it, says where the work landed, and gives it up through the session's abandon().
+ * delivery claims it early and uses it, says where the work landed, and gives it up through the session's abandon().
  */
-export type BranchHold = Pick<BranchClaim, 'stake' | 'claimed' | 'fresh' | 'landed'> & {
+export type BranchHold = Pick<BranchClaim, 'claimEarly' | 'claimed' | 'fresh' | 'landed'> & {
   abandon(): Promise<void>;
 };
 
@@ -60,7 +60,7 @@ export interface Delivered {
   /** Why the commit was pushed with git, unsigned, although signed commits are on. */
   unsignedBecause?: string;
   /** The workflow files the token may not change: left out, their change attached as a patch. */
-  withheld?: Withheld;
+  workflowPatch?: WorkflowPatch;
 }
 
 export interface Delivery {
@@ -77,7 +77,7 @@ export interface Delivery {
   /** The whole change as a patch (`git apply`), kept when it could not be delivered: for the run record. */
   patch?: string;
   /** The workflow part, left out of a delivery that went ahead without it. */
-  withheld?: Withheld;
+  workflowPatch?: WorkflowPatch;
 }
 
 const PUSH_ATTEMPTS = 3;
@@ -87,17 +87,17 @@ const PUSH_RETRY_DELAY_MS = 2_000;
 const MAX_LISTED_FILES = 100;
 
 export async function deliver(request: DeliveryRequest, claim: BranchHold): Promise<Delivery> {
-  const { heldBack, committed, withheld: upFront } = await holdBackStrays(request);
-  claim.stake(committed);
+  const { heldBack, committed, workflowPatch: upFront } = await holdBackStrays(request);
+  claim.claimEarly(committed);
   const madeCommits = await commitLocally(request).catch(async (error: unknown) => {
     await claim.abandon();
     throw error;
   });
   if (!madeCommits && !request.continuesBranch) {
     await claim.abandon();
-    return { heldBack, ...(upFront ? onlyWithheld(upFront) : nothingToDeliver(request.result)) };
+    return { heldBack, ...(upFront ? onlyWorkflowPatch(upFront) : nothingToDeliver(request.result)) };
   }
-  let withheld = upFront;
+  let workflowPatch = upFront;
   // The file list is read from our commit while it lands (GitHub's commit has the same tree).
   let files = filesChanged(request);
   files.catch(() => undefined);
@@ -108,7 +108,7 @@ export async function deliver(request: DeliveryRequest, claim: BranchHold): Prom
   if ('failed' in landed && refusedWorkflowFile(landed.message)) {
     const without = await commitWithout(request.git, request);
     if (without) {
-      withheld = without;
+      workflowPatch = without;
       files = filesChanged(request);
       files.catch(() => undefined);
       landed = await landCommit(request, claim);
@@ -127,10 +127,14 @@ export async function deliver(request: DeliveryRequest, claim: BranchHold): Prom
     files: await files,
     heldBack,
     ...(landed.unsignedBecause ? { unsignedBecause: landed.unsignedBecause } : {}),
-    ...(withheld ? { withheld } : {}),
+    ...(workflowPatch ? { workflowPatch } : {}),
   };
   const pulled = await openPullRequest(request, landed.branch, delivered);
-  const note = [moved, withheld && withheldNote(withheld, pulled.pr !== undefined), pulled.note]
+  const note = [
+    moved,
+    workflowPatch && workflowPatchNote(workflowPatch, pulled.pr !== undefined),
+    pulled.note,
+  ]
     .filter(Boolean)
     .join(' ');
   return {
@@ -139,7 +143,7 @@ export async function deliver(request: DeliveryRequest, claim: BranchHold): Prom
     heldBack,
     ...(pulled.pr ? { pr: pulled.pr } : {}),
     ...(note ? { note } : {}),
-    ...(withheld ? { withheld } : {}),
+    ...(workflowPatch ? { workflowPatch } : {}),
   };
 }
 
@@ -154,11 +158,13 @@ export async function holdBackStrays(
   const lockedWorkflows = request.mayChangeWorkflows === false;
   const sorted = await pendingChange(git, startSha, { lockedWorkflows });
   // The workflow part's patch is taken while it is staged; then it leaves the index as the strays do.
-  const withheld =
-    sorted.workflows.length > 0 ? await withholdStaged(git, startSha, sorted.workflows, redact) : undefined;
+  const workflowPatch =
+    sorted.workflows.length > 0
+      ? await takeOutStagedWorkflows(git, startSha, sorted.workflows, redact)
+      : undefined;
   await git.unstage(sorted.heldPaths);
   await git.restoreStaged(startSha, sorted.restored);
-  return { heldBack: sorted.heldBack, committed: sorted.committed, withheld };
+  return { heldBack: sorted.heldBack, committed: sorted.committed, workflowPatch };
 }
 
 /** 3a. The local commit of what is staged; whether the branch now holds commits the start did not. */
@@ -172,16 +178,16 @@ export async function commitLocally({
 }
 
 /** The work was nothing but workflow files the token may not change: kept as a patch, as refused work is. */
-function onlyWithheld(withheld: Withheld): Pick<Delivery, 'note' | 'patch' | 'refusal'> {
+function onlyWorkflowPatch(workflowPatch: WorkflowPatch): Pick<Delivery, 'note' | 'patch' | 'refusal'> {
   return {
     note: 'The work changes only workflow files, which this token may not create or change; the whole change is kept as a patch.',
-    patch: withheld.patch,
-    refusal: withheld.refusal,
+    patch: workflowPatch.patch,
+    refusal: workflowPatch.refusal,
   };
 }
 
 /** The sentence that says what the pull request leaves out, and why. */
-function withheldNote({ paths, refusal, refused }: Withheld, opened: boolean): string {
+function workflowPatchNote({ paths, refusal, refused }: WorkflowPatch, opened: boolean): string {
   const files = paths.map((path) => `\`${path}\``).join(', ');
   const why = `${refusal.rule}${refused ? ', and GitHub refused them' : ''}`;
   return opened

@@ -3,6 +3,11 @@
 // change adds.
 import path from 'node:path';
 
+/**
+ * A path held back: never delivered anywhere (not committed, not attached), only named in the pull request and
+ * the run record. Not to be confused with a `WorkflowPatch` (workflow-files.ts): work the token may not commit,
+ * left out of the commit but delivered beside it, as a patch in the pull request's description.
+ */
 export interface HeldBack {
   /** A folder (held back whole) or a file, relative to the repository's root. */
   path: string;

@@ -1,5 +1,5 @@
 // What would be committed now: the whole work tree staged in our own git directory, then what is held back
-// sorted out of it. The model's last look (review.ts, through the session) and the delivery (deliver.ts)
+// sorted out of it. The model's last look (messages/review.ts, through the session) and the delivery (deliver.ts)
 // both ask this module, so that the list the model is shown is the list that is committed.
 import type { GitRepo, TreeChange } from '../git/repo.js';
 import { holdBack, type NewFile } from './held-back.js';
@@ -8,7 +8,7 @@ import { isWorkflowFile } from './workflow-files.js';
 export type PendingChange = ReturnType<typeof holdBack> & {
   /** Everything the staged tree changes since the start. */
   changes: TreeChange[];
-  /** What is left to commit once held back and withheld paths are out. */
+  /** What is left to commit once held back paths and workflow files (their patch) are out. */
   committed: TreeChange[];
   /** Workflow files the token may not change: left out, their change kept as a patch. */
   workflows: string[];

@@ -9,7 +9,7 @@ import { log } from '../runner/output.js';
 import { BranchClaim, type BranchClaimOptions } from './branch-claim.js';
 import { deliver, type Delivery, type DeliveryRequest } from './deliver.js';
 import { pendingChange } from './pending-change.js';
-import { deliveryReview, fileLines } from './review.js';
+import { deliveryReview, fileLines } from './messages/review.js';
 
 /** What landing needs beyond what the session was opened with. */
 export type LandRequest = Omit<DeliveryRequest, keyof BranchClaimOptions>;
@@ -35,7 +35,7 @@ export class DeliverySession {
     try {
       const pending = await this.#pending();
       const review = await deliveryReview(git, startSha, pending);
-      if (review) this.#claim.stake(pending.committed);
+      if (review) this.#claim.claimEarly(pending.committed);
       return review;
     } catch {
       log.warning(
@@ -77,7 +77,7 @@ export class DeliverySession {
   async land(request: LandRequest): Promise<Delivery> {
     const claim = this.#claim;
     const hold = {
-      stake: claim.stake.bind(claim),
+      claimEarly: claim.claimEarly.bind(claim),
       claimed: claim.claimed.bind(claim),
       fresh: claim.fresh.bind(claim),
       landed: claim.landed.bind(claim),

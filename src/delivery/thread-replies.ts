@@ -12,8 +12,8 @@ import { commitUrl } from '../github/urls.js';
 import { renderTaskList } from '../github/checklist/render.js';
 import { codeSpan, safeUrl } from '../text/markdown.js';
 import type { ReviewThread } from '../github/thread/review-threads.js';
-import type { TriggerSource } from '../github/trigger.js';
-import type { WorkPlan } from '../github/work-plan.js';
+import type { TriggerSource } from '../github/request/trigger.js';
+import type { WorkPlan } from '../github/request/work-plan.js';
 
 /** `[T2]` in an item's text: the label of the thread it addresses (several may follow one another). */
 const LABEL = /\s*\[(T\d+)\]/gi;

@@ -4,7 +4,7 @@
 // front when the token's kind tells, else once GitHub refused them, and keeps their change as a patch
 // attached to the pull request.
 import type { GitRepo, TreeChange } from '../git/repo.js';
-import { workflowRule, type Refusal } from './refusal.js';
+import { workflowRule, type Refusal } from './messages/refusal.js';
 
 const WORKFLOWS = '.github/workflows/';
 
@@ -12,8 +12,12 @@ export function isWorkflowFile(path: string): boolean {
   return path.startsWith(WORKFLOWS);
 }
 
-/** The workflow part of the work, left out of the commit: its files, the rule, and its change as a patch. */
-export interface Withheld {
+/**
+ * The workflow part of the work, left out of the commit: its files, the rule, and its change as a patch that
+ * the pull request carries (the run record calls it `withheld`). Unlike a `HeldBack` path (held-back.ts),
+ * which is never delivered, this is the model's work, delivered another way.
+ */
+export interface WorkflowPatch {
   paths: string[];
   refusal: Refusal;
   /** Redacted, `git apply`-able on the branch the work started from. */
@@ -26,12 +30,12 @@ export interface Withheld {
  * Takes the workflow files out of what is staged (they stay on disk): their change as staged against the
  * start, then the index as the start had them.
  */
-export async function withholdStaged(
+export async function takeOutStagedWorkflows(
   git: GitRepo,
   startSha: string,
   paths: readonly string[],
   redact: (text: string) => string,
-): Promise<Withheld> {
+): Promise<WorkflowPatch> {
   const patch = redact(await git.patchSince(startSha, { staged: true, paths }));
   await git.restoreStaged(startSha, paths);
   return { paths: [...paths], refusal: workflowRule(paths), patch, refused: false };
@@ -49,7 +53,7 @@ export async function commitWithout(
     commitMessage,
     redact,
   }: { startSha: string; commitMessage: string; redact: (text: string) => string },
-): Promise<Withheld | undefined> {
+): Promise<WorkflowPatch | undefined> {
   const changes: TreeChange[] = await git.changesBetween(startSha, 'HEAD');
   const paths = changes.filter((change) => isWorkflowFile(change.path)).map((change) => change.path);
   if (paths.length === 0 || paths.length === changes.length) return undefined;

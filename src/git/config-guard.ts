@@ -7,7 +7,7 @@
 import { lstat, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitRepo } from './repo.js';
-import type { StubbornEntries } from './stubborn-entries.js';
+import type { ForcedRemoval } from './forced-removal.js';
 
 /** Files in .git that change which configuration or repository git reads; absent ones stay absent. */
 const CONFIG_FILES = ['config', 'config.worktree', 'commondir'] as const;
@@ -119,7 +119,7 @@ export interface SavedConfig {
    * false, changing nothing, when it is not (a link, a file, or gone): the caller makes a new one then. What
    * resists removal is opened up, renamed aside and reported through `entries`, never a throw.
    */
-  restore(entries: StubbornEntries): Promise<boolean>;
+  restore(entries: ForcedRemoval): Promise<boolean>;
   /** Writes the saved hooks into `hooksDir` (of a `.git` made anew). */
   writeHooks(hooksDir: string): Promise<void>;
 }
@@ -141,7 +141,7 @@ async function readHooks(hooksDir: string): Promise<Hook[]> {
  * them. A `hooks` that is no longer a directory (a link to a directory outside) is removed, never what it
  * names, and a directory made in its place.
  */
-async function restoreHooks(hooksDir: string, saved: Hook[], entries: StubbornEntries): Promise<void> {
+async function restoreHooks(hooksDir: string, saved: Hook[], entries: ForcedRemoval): Promise<void> {
   const stat = await lstat(hooksDir).catch(() => undefined);
   if (stat && !stat.isDirectory()) await entries.remove(hooksDir);
   if (!stat?.isDirectory()) {
@@ -174,7 +174,7 @@ async function writeHooks(hooksDir: string, saved: Hook[]): Promise<void> {
 }
 
 /** A new file renamed over `file`: a link planted in its place is replaced, never followed. */
-async function writeOver(file: string, text: string, entries: StubbornEntries): Promise<void> {
+async function writeOver(file: string, text: string, entries: ForcedRemoval): Promise<void> {
   const temporary = `${file}.todo-agent-${process.pid}`;
   await entries.remove(temporary);
   await writeFile(temporary, text, { flag: 'wx' });

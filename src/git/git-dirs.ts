@@ -6,12 +6,12 @@
 // editor, alias, sshCommand, credential helper, include…) and no hooks. Runs after the last tool call, when
 // no process of the model is left, and before our own git stages anything (staging a nested repository
 // reads its HEAD and refs). A git directory is trusted for what it is (the top `.git`, a real directory that
-// config-guard.ts put right), never for where a link or `realpath` leads; what the model made unreadable or
-// unremovable is opened up, removed or renamed aside, and reported (stubborn-entries.ts), never a stop.
+// config-guard.ts repairs), never for where a link or `realpath` leads; what the model made unreadable or
+// unremovable is opened up, removed or renamed aside, and reported (forced-removal.ts), never a stop.
 import { lstat, readFile, readlink, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitRepo } from './repo.js';
-import { StubbornEntries, type Stubborn } from './stubborn-entries.js';
+import { ForcedRemoval, type Resisted } from './forced-removal.js';
 
 export interface Disarmed {
   /** Links (and pointer files) removed because they led out of the workspace, relative to it. */
@@ -19,7 +19,7 @@ export interface Disarmed {
   /** Nested git directories whose configuration was cut down to inert settings, relative to the workspace. */
   configs: string[];
   /** What could not be removed or read. */
-  stubborn: Stubborn;
+  resisted: Resisted;
 }
 
 /** Inert settings a nested repository keeps (names as `git config --list` prints them). */
@@ -54,7 +54,7 @@ const WALK_PARALLEL = 16;
  */
 async function findGitEntries(
   root: string,
-  entries: StubbornEntries,
+  entries: ForcedRemoval,
 ): Promise<Array<{ path: string; bare: boolean }>> {
   const found: Array<{ path: string; bare: boolean }> = [];
   for (const queue = [root]; queue.length > 0;) {
@@ -81,9 +81,9 @@ class Disarm {
   readonly #git: GitRepo;
   readonly #trusted: ReadonlySet<string>;
   readonly #seen = new Set<string>();
-  readonly #entries: StubbornEntries;
+  readonly #entries: ForcedRemoval;
 
-  constructor(root: string, git: GitRepo, trusted: ReadonlySet<string>, entries: StubbornEntries) {
+  constructor(root: string, git: GitRepo, trusted: ReadonlySet<string>, entries: ForcedRemoval) {
     this.#root = root;
     this.#git = git;
     this.#trusted = trusted;
@@ -283,16 +283,16 @@ export async function disarmGitDirs(
   workspace: string,
   git: GitRepo,
   trusted: readonly string[] = [],
-  entries?: StubbornEntries,
+  entries?: ForcedRemoval,
 ): Promise<Disarmed> {
   const root = await realpath(workspace);
-  const stubborn = entries ?? new StubbornEntries({ root });
+  const stubborn = entries ?? new ForcedRemoval({ root });
   const disarm = new Disarm(root, git, await trustedDirs(trusted), stubborn);
   await disarm.disarmWorkTree(root);
   // Sorted: the log reads the same whatever order the file system lists entries in.
   return {
     links: disarm.result.links.sort(),
     configs: disarm.result.configs.sort(),
-    stubborn: stubborn.found,
+    resisted: stubborn.found,
   };
 }

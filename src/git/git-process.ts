@@ -211,3 +211,16 @@ export async function readBlobs(
   }
   return blobs;
 }
+
+/**
+ * The configuration, passed in the environment (GIT_CONFIG_COUNT…), that sends the token to `serverUrl` the
+ * way actions/checkout does: basic auth as `x-access-token`.
+ */
+export function authEnv(serverUrl: string, token: string): NodeJS.ProcessEnv {
+  const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
+  return {
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: `http.${serverUrl.replace(/\/+$/, '')}/.extraheader`,
+    GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`,
+  };
+}

@@ -28,7 +28,7 @@ export interface OwnGitDir {
    * tree is clean there again. Call it only once every `.git` of the workspace was disarmed (git-dirs.ts):
    * git then writes nothing through a link. Does nothing when no commit was made.
    */
-  handBack(repo: GitRepo, startSha: string): Promise<void>;
+  returnCommitToWorkspace(repo: GitRepo, startSha: string): Promise<void>;
   /** Deletes it (at the end of the run). */
   remove(): Promise<void>;
 }
@@ -53,7 +53,7 @@ export async function reserveGitDir(env: NodeJS.ProcessEnv = process.env): Promi
         async () => await mkdtemp(path.join(tmpdir(), prefix)),
       )
     : await mkdtemp(path.join(tmpdir(), prefix));
-  // The environment adopt was given (secret-free), for handBack's git too.
+  // The environment adopt was given (secret-free), for returnCommitToWorkspace's git too.
   let gitBase: NodeJS.ProcessEnv = process.env;
   return {
     path: dir,
@@ -61,7 +61,8 @@ export async function reserveGitDir(env: NodeJS.ProcessEnv = process.env): Promi
       gitBase = options.env ?? process.env;
       return await adopt(dir, checkout, options);
     },
-    handBack: async (repo, startSha) => await handBack(dir, repo, startSha, gitBase),
+    returnCommitToWorkspace: async (repo, startSha) =>
+      await returnCommitToWorkspace(dir, repo, startSha, gitBase),
     remove: async () => await rm(dir, { recursive: true, force: true }),
   };
 }
@@ -176,7 +177,7 @@ export async function remakeGitDir(
   await rename(building, target);
 }
 
-async function handBack(
+async function returnCommitToWorkspace(
   dir: string,
   repo: GitRepo,
   startSha: string,

@@ -5,8 +5,15 @@
 // (own-git-dir.ts) with the workspace as its work tree only.
 import { isAbsolute, join, relative } from 'node:path';
 import { errorMessage } from '../text/error-sentence.js';
-import { GitError, gitEnv, readBlobs, runGit, type GitOutput } from './git-process.js';
-import { blobSizes, treeChanges, type TreeChange } from './tree-changes.js';
+import { authEnv, GitError, gitEnv, readBlobs, runGit, type GitOutput } from './git-process.js';
+import {
+  blobSizes,
+  isLocallyRejected,
+  lineCountsOf,
+  statusPaths,
+  treeChanges,
+  type TreeChange,
+} from './tree-changes.js';
 
 export { GitError } from './git-process.js';
 export type { TreeChange } from './tree-changes.js';
@@ -300,12 +307,7 @@ export class GitRepo {
       from,
       ...(staged ? [] : ['HEAD']),
     ]);
-    const counts = new Map<string, { additions: number; deletions: number }>();
-    for (const entry of numstat.split('\0').filter(Boolean)) {
-      const [added = '-', removed = '-', ...path] = entry.split('\t');
-      counts.set(path.join('\t'), { additions: Number(added) || 0, deletions: Number(removed) || 0 });
-    }
-    return counts;
+    return lineCountsOf(numstat);
   }
 
   /** The commit where HEAD left `rev`, or undefined when they share none (or `rev` is unknown). */
@@ -346,11 +348,9 @@ export class GitRepo {
   /** What the work tree holds that no commit does (.gitignore respected): what a commit left out. */
   async uncommitted(): Promise<string[]> {
     // -z: each path as it is (without it, git quotes one with a space or a non-ASCII letter).
-    const entries = await this.#git(['status', '--porcelain', '-z', '--no-renames', '--untracked-files=all']);
-    return entries
-      .split('\0')
-      .filter(Boolean)
-      .map((entry) => entry.slice(3));
+    return statusPaths(
+      await this.#git(['status', '--porcelain', '-z', '--no-renames', '--untracked-files=all']),
+    );
   }
 
   /** Runs git, throws GitError unless it exits 0, returns stdout. */
@@ -366,19 +366,6 @@ export class GitRepo {
   }
 }
 
-/**
- * The configuration, passed in the environment (GIT_CONFIG_COUNT…), that sends the token to `serverUrl` the
- * way actions/checkout does: basic auth as `x-access-token`.
- */
-function authEnv(serverUrl: string, token: string): NodeJS.ProcessEnv {
-  const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
-  return {
-    GIT_CONFIG_COUNT: '1',
-    GIT_CONFIG_KEY_0: `http.${serverUrl.replace(/\/+$/, '')}/.extraheader`,
-    GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`,
-  };
-}
-
 function lines(text: string): string[] {
   return text.split('\n').filter((line) => line !== '');
 }
@@ -388,13 +375,4 @@ function assertNotOption(value: string, command: string): void {
   if (value === '' || value.startsWith('-')) {
     throw new GitError([command], `not run: invalid ref name '${value}' (empty or starting with '-')`);
   }
-}
-
-/**
- * `git push --porcelain` marks refs it refused itself (non-fast-forward, fetch first, already exists) as
- * `!` with `[rejected]`; a server-side refusal (`[remote rejected]`, e.g. a protected branch) is not a race
- * that a retry under another name or after a fetch would fix.
- */
-function isLocallyRejected(porcelain: string): boolean {
-  return porcelain.split('\n').some((line) => line.startsWith('!') && line.includes('[rejected]'));
 }

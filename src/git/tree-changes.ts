@@ -1,5 +1,6 @@
-// What git says of two trees, read: `diff-tree --raw -z` as one change a file, `ls-tree -l -z` as each blob's
-// size. Pure parsing; repo.ts runs the commands.
+// What git says of a change, read: `diff-tree --raw -z` as one change a file, `ls-tree -l -z` as each blob's
+// size, `diff --numstat -z` as lines added and removed, `status --porcelain -z` as paths, and what `push
+// --porcelain` refused itself. Pure parsing; repo.ts runs the commands.
 
 /** One file's change between two trees, as `git diff-tree --raw` reports it, with the new blob's size. */
 export interface TreeChange {
@@ -38,4 +39,31 @@ export function blobSizes(listing: string): Map<string, number> {
     sizes.set(entry.slice(tab + 1), Number.isFinite(size) ? size : 0);
   }
   return sizes;
+}
+
+/** Lines added and removed per file, from `git diff --numstat -z --no-renames` (binary files count none). */
+export function lineCountsOf(numstat: string): Map<string, { additions: number; deletions: number }> {
+  const counts = new Map<string, { additions: number; deletions: number }>();
+  for (const entry of numstat.split('\0').filter(Boolean)) {
+    const [added = '-', removed = '-', ...path] = entry.split('\t');
+    counts.set(path.join('\t'), { additions: Number(added) || 0, deletions: Number(removed) || 0 });
+  }
+  return counts;
+}
+
+/** Each path `git status --porcelain -z --no-renames` lists, as it is (-z: never quoted). */
+export function statusPaths(porcelain: string): string[] {
+  return porcelain
+    .split('\0')
+    .filter(Boolean)
+    .map((entry) => entry.slice(3));
+}
+
+/**
+ * `git push --porcelain` marks refs it refused itself (non-fast-forward, fetch first, already exists) as
+ * `!` with `[rejected]`; a server-side refusal (`[remote rejected]`, e.g. a protected branch) is not a race
+ * that a retry under another name or after a fetch would fix.
+ */
+export function isLocallyRejected(porcelain: string): boolean {
+  return porcelain.split('\n').some((line) => line.startsWith('!') && line.includes('[rejected]'));
 }

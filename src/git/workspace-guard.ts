@@ -1,4 +1,4 @@
-// The workspace's git directories put right once the tools are done, however the run ends: by the action
+// The workspace's git directories repaired once the tools are done, however the run ends: by the action
 // after its last tool call (and from the job's `finally` when it throws), and by the action's post step when
 // its process was killed (src/post.ts). The top `.git` gets back the configuration, hooks and `shallow` saved
 // before the first tool call; one that is no longer a directory (a link, a `.git` file, nothing) is replaced
@@ -11,17 +11,17 @@ import { loadConfig, type SavedConfig } from './config-guard.js';
 import { disarmGitDirs, type Disarmed } from './git-dirs.js';
 import { remakeGitDir, type OwnGitDir } from './own-git-dir.js';
 import { GitRepo } from './repo.js';
-import { StubbornEntries } from './stubborn-entries.js';
+import { ForcedRemoval } from './forced-removal.js';
 import { errorSentence } from '../text/error-sentence.js';
 
-export interface PutRight extends Disarmed {
+export interface Repaired extends Disarmed {
   /** The top `.git` was not a directory and a clean one was made in its place. */
   remade: boolean;
   /** Why no clean `.git` could be made, when one was needed and could not be. */
   notRemade?: string;
 }
 
-export interface PutRightOptions {
+export interface RepairOptions {
   workspace: string;
   /** Our own git directory: the source of a new `.git`, and where `git config --file` runs. */
   ownGitDir: string;
@@ -35,11 +35,11 @@ export interface PutRightOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Puts the workspace's git directories right (see the top of this file); never throws for an entry. */
-export async function putGitDirsRight(options: PutRightOptions): Promise<PutRight> {
+/** Repairs the workspace's git directories (see the top of this file); never throws for an entry. */
+export async function repairGitDirs(options: RepairOptions): Promise<Repaired> {
   const { workspace, ownGitDir, saved, git } = options;
   const root = await realpath(workspace);
-  const entries = new StubbornEntries({ root, ...(options.escalate ? { escalate: options.escalate } : {}) });
+  const entries = new ForcedRemoval({ root, ...(options.escalate ? { escalate: options.escalate } : {}) });
   const gitDir = path.join(workspace, '.git');
   // A new `.git` a killed run left half made: made again below if needed.
   await entries.remove(path.join(workspace, '.git.todo-agent-new'));
@@ -63,13 +63,13 @@ export async function putGitDirsRight(options: PutRightOptions): Promise<PutRigh
 export interface GuardTold {
   /** Armed, before the first tool call: save what a post step needs if this process is killed. */
   armed(): void;
-  /** Put right (once): the post step has nothing left to do; each sentence says what changed or resisted. */
-  putRight(sentences: readonly string[]): void;
-  /** Putting right failed when the job ended: the post step does it, from what was saved. */
+  /** Repaired (once): the post step has nothing left to do; each sentence says what changed or resisted. */
+  repaired(sentences: readonly string[]): void;
+  /** The repair failed when the job ended: the post step does it, from what was saved. */
   failed(why: string): void;
 }
 
-export interface GuardOptions extends Omit<PutRightOptions, 'ownGitDir'> {
+export interface GuardOptions extends Omit<RepairOptions, 'ownGitDir'> {
   /** Our own git directory: the source of a new `.git`, removed once the guard is done with it. */
   ownDir: Pick<OwnGitDir, 'path' | 'remove'>;
   tell: GuardTold;
@@ -77,13 +77,13 @@ export interface GuardOptions extends Omit<PutRightOptions, 'ownGitDir'> {
 
 /**
  * One run's owner of the workspace's git directories, from the first tool call to the job's end: `arm()`
- * before the tools run, `putRight()` once they are gone (delivery asks first; later calls get the first
- * call's result), `finish()` from the job's end, whatever happened, which puts right what nobody did and
- * then removes our own git directory, or leaves it for the post step when putting right failed.
+ * before the tools run, `repair()` once they are gone (delivery asks first; later calls get the first
+ * call's result), `finish()` from the job's end, whatever happened, which repairs them if nobody did and
+ * then removes our own git directory, or leaves it for the post step when the repair failed.
  */
 export class WorkspaceGuard {
   readonly #options: GuardOptions;
-  #putRight: Promise<PutRight> | undefined;
+  #repair: Promise<Repaired> | undefined;
   #done = false;
   #finished: Promise<void> | undefined;
 
@@ -98,23 +98,23 @@ export class WorkspaceGuard {
   }
 
   /** Call it once no tool process is left (the sandbox closed); later calls get the first call's result. */
-  async putRight(): Promise<PutRight> {
-    this.#putRight ??= putGitDirsRight({ ...this.#options, ownGitDir: this.#options.ownDir.path }).then(
+  async repair(): Promise<Repaired> {
+    this.#repair ??= repairGitDirs({ ...this.#options, ownGitDir: this.#options.ownDir.path }).then(
       (report) => {
         this.#done = true;
-        this.#options.tell.putRight(putRightSentences(report));
+        this.#options.tell.repaired(repairSentences(report));
         return report;
       },
     );
-    return await this.#putRight;
+    return await this.#repair;
   }
 
   /** The job's end, once no tool is left; safe to call again. */
   async finish(): Promise<void> {
     this.#finished ??= (async () => {
-      if (!this.#putRight)
-        await this.putRight().catch((error: unknown) => this.#options.tell.failed(errorSentence(error)));
-      // Left for the post step when putting right failed: it holds what was saved, and a clean `.git`.
+      if (!this.#repair)
+        await this.repair().catch((error: unknown) => this.#options.tell.failed(errorSentence(error)));
+      // Left for the post step when the repair failed: it holds what was saved, and a clean `.git`.
       if (this.#done) await this.#options.ownDir.remove();
     })();
     await this.#finished;
@@ -125,9 +125,9 @@ export class WorkspaceGuard {
  * The same, for the post step: what was saved is read back from our own git directory (left behind by a
  * killed run), our git runs with a minimal environment.
  */
-export async function putRightAfterKill(options: Omit<PutRightOptions, 'saved' | 'git'>): Promise<PutRight> {
+export async function repairAfterKill(options: Omit<RepairOptions, 'saved' | 'git'>): Promise<Repaired> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C' };
-  return await putGitDirsRight({
+  return await repairGitDirs({
     ...options,
     saved: await loadConfig(options.workspace, options.ownGitDir),
     git: new GitRepo(options.workspace, { gitDir: options.ownGitDir, env }),
@@ -136,7 +136,7 @@ export async function putRightAfterKill(options: Omit<PutRightOptions, 'saved' |
 }
 
 /** What was changed and what resisted, one warning each, for the log and the run record; names only. */
-export function putRightSentences(report: PutRight): string[] {
+export function repairSentences(report: Repaired): string[] {
   return [
     report.remade ? "The workspace's .git was not a directory: a clean one was made in its place." : '',
     report.notRemade
@@ -147,16 +147,16 @@ export function putRightSentences(report: PutRight): string[] {
 }
 
 /** What disarming the git directories changed and what resisted, one warning each; names only. */
-export function disarmSentences({ links, configs, stubborn }: Disarmed): string[] {
-  const left = stubborn.left.map(({ path: entry, asideAs }) =>
+export function disarmSentences({ links, configs, resisted }: Disarmed): string[] {
+  const left = resisted.left.map(({ path: entry, asideAs }) =>
     asideAs ? `${entry} (renamed to ${asideAs})` : entry,
   );
   return [
     links.length > 0 ? `Removed links leading out of the workspace: ${links.join(', ')}.` : '',
     configs.length > 0 ? `Cut nested git configuration down to inert settings: ${configs.join(', ')}.` : '',
     left.length > 0 ? `Could not remove from the workspace: ${left.join(', ')}.` : '',
-    stubborn.unread.length > 0
-      ? `Could not read, so not checked for git directories: ${stubborn.unread.join(', ')}.`
+    resisted.unread.length > 0
+      ? `Could not read, so not checked for git directories: ${resisted.unread.join(', ')}.`
       : '',
   ].filter(Boolean);
 }

@@ -1,7 +1,7 @@
 // Where the action answers a request it does not run (refused, usage, declined, cancel): in the review thread
 // the request was written in, else on the or pull request's conversation.
 import type { GitHubApi } from './api/github-api.js';
-import type { TriggerSource } from './trigger.js';
+import type { TriggerSource } from './request/trigger.js';
 
 export async function answer(
   api: GitHubApi,

@@ -3,8 +3,8 @@
 import type { GitHubApi } from './api/github-api.js';
 import { answer as reply } from './answer.js';
 import { isRunning } from './checklist/render.js';
-import type { RunTrigger } from './trigger.js';
-import { earlierRun } from './work-plan.js';
+import type { RunTrigger } from './request/trigger.js';
+import { earlierRun } from './request/work-plan.js';
 
 export type CancelOutcome = 'completed' | 'skipped' | 'failed';
 

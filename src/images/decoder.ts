@@ -56,7 +56,7 @@ function command(bundle?: string): { args: string[]; cwd: string } {
 let queue: Promise<unknown> = Promise.resolve();
 
 /** `bytes` made fit in the decoder's process, one image at a time across the whole process. */
-export function decodeApart(bytes: Uint8Array, options: DecodeOptions = {}): Promise<Decoded> {
+export function decodeInChildProcess(bytes: Uint8Array, options: DecodeOptions = {}): Promise<Decoded> {
   const turn = queue.then(() => runDecoder(bytes, options));
   queue = turn.catch(() => undefined);
   return turn;

@@ -2,7 +2,7 @@
 // vision guide's advice), and at most 5 MB once base64-encoded (the API refuses more). One that fits already
 // is sent as it is, never decoded here; one to be scaled is decoded in a process of its own (./decoder.ts),
 // after its declared size was checked against the cap (milliseconds, whatever the format). What cannot be made fit is skipped with the reason, never sent broken.
-import { decodeApart } from './decoder.js';
+import { decodeInChildProcess } from './decoder.js';
 import { base64Length, MAX_EDGE, MAX_IMAGE_BASE64_BYTES, overPixelCap, type Fit } from './fitted.js';
 import { sniffImage, webpFrameSize } from './sniff.js';
 
@@ -21,5 +21,5 @@ export async function fitImage(bytes: Uint8Array, signal?: AbortSignal): Promise
   const frame = mediaType === 'image/webp' ? webpFrameSize(bytes) : undefined;
   const over = overPixelCap(width, height) ?? (frame && overPixelCap(frame.width, frame.height));
   if (over) return { skipped: over };
-  return (await decodeApart(bytes, signal ? { signal } : {})).fit;
+  return (await decodeInChildProcess(bytes, signal ? { signal } : {})).fit;
 }

@@ -1,4 +1,4 @@
-// One MCP server for the length of a run: started (a local one in the sandbox, sandbox/run-command.ts; a remote
+// One MCP server for the length of a run: started (a local one in the sandbox, sandbox/commands/run-command.ts; a remote
 // one through the egress rule), its tools listed once, each call answered within the timeout, and what went
 // wrong said in one sentence that names it. A server that fails stays failed: its tools answer with why.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,9 +8,9 @@ import type { Sandbox } from '../sandbox/namespaces.js';
 import { SNAPSHOT_MOUNT } from '../sandbox/init.js';
 import { openSibling } from '../sandbox/setup.js';
 import { outOfSight } from '../sandbox/runner-files.js';
-import { Service, type ServiceExit } from '../sandbox/run-command.js';
+import { Service, type ServiceExit } from '../sandbox/commands/run-command.js';
 import { localLaunch } from './local.js';
-import { CappedOutput } from '../sandbox/capped-output.js';
+import { CappedOutput } from '../sandbox/commands/capped-output.js';
 import { ToolError, type ToolAnswer, type ToolContext } from '../agent/tools/types.js';
 import { errorMessage } from '../text/error-sentence.js';
 import { ServiceTransport } from './stdio.js';
@@ -31,7 +31,7 @@ export interface ConnectionOptions {
   sandbox?: Sandbox;
   /** The trusted snapshot's directory, made when the first local server needs it (src/git/snapshot.ts). */
   snapshot?: () => Promise<string>;
-  /** The tools' environment (sandbox/child-env.ts): a local server gets it and its own `env`, nothing more. */
+  /** The tools' environment (sandbox/commands/child-env.ts): a local server gets it and its own `env`, nothing more. */
   env: NodeJS.ProcessEnv;
   /** How long a server has to start, and to answer each call. */
   timeoutMs: number;

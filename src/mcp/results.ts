@@ -5,7 +5,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { fitImage, imageMagic, type FittedImage } from '../images/fit.js';
 import { describeImage, MAX_IMAGE_FILE_BYTES } from '../agent/tools/image-file.js';
 import { ToolError, type ToolAnswer } from '../agent/tools/types.js';
-import { CappedOutput, DEFAULT_OUTPUT_LIMIT, formatCount, type Redaction } from '../sandbox/capped-output.js';
+import {
+  CappedOutput,
+  DEFAULT_OUTPUT_LIMIT,
+  formatCount,
+  type Redaction,
+} from '../sandbox/commands/capped-output.js';
 
 /** Pictures one result may show; more are named and left out (the history holds at most 80 in all). */
 export const MAX_RESULT_IMAGES = 8;

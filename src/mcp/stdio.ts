@@ -1,5 +1,5 @@
 // The MCP client's transport to a local server: JSON-RPC messages, one per line, over the stdio of a process
-// the sandbox started (sandbox/run-command.ts). The SDK's own StdioClientTransport spawns its process itself,
+// the sandbox started (sandbox/commands/run-command.ts). The SDK's own StdioClientTransport spawns its process itself,
 // outside the sandbox, so this one takes a process already started; it frames with the SDK's
 // serializeMessage and deserializeMessage. Lines are gathered a chunk at a time (the SDK's ReadBuffer
 // copies its whole buffer on every chunk, which a server printing tens of megabytes on one line makes
@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Service } from '../sandbox/run-command.js';
+import type { Service } from '../sandbox/commands/run-command.js';
 
 /** The longest message a server may send: room for a few scaled screenshots, not for a runaway. */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;

@@ -9,7 +9,7 @@
 // module of the working directory, no PYTHON* variable), all at once, each with a short timeout, before the
 // first tool call. The runner's own settings are read on the trusted side (runner/settings.ts).
 import type { Sandbox } from '../sandbox/namespaces.js';
-import { runCommand } from '../sandbox/run-command.js';
+import { runCommand } from '../sandbox/commands/run-command.js';
 import { ruleFromUrl, type HostRule } from './hosts.js';
 
 /** How long one toolchain may take to answer. */

@@ -5,7 +5,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
-import type { Route, Target, Verdict } from './proxy.js';
+import type { Route, Target, Verdict } from './proxy/proxy.js';
 import { refusalSentence, type SettingNames } from '../sandbox/limits.js';
 
 /** A refusal of the gate's, as the error a gated fetch rejects with. */

@@ -1,6 +1,6 @@
 // The network gate: the one way out for everything a model makes run under `tool_network: allowlist`. The
 // tools' sandbox has a network namespace with loopback alone; its bridge (src/sandbox/bridge.ts) leads the
-// proxy's port there to the proxy here (proxy.ts), which lets a request through only to a host the allowlist
+// proxy's port there to the proxy here (proxy/proxy.ts), which lets a request through only to a host the allowlist
 // names (policy.ts) and an address that host may lead to.
 //
 // How the rest of the action uses it:
@@ -24,8 +24,14 @@ import { addressKind } from './addresses.js';
 import { isIP } from 'node:net';
 import { ALLOWED_HOSTS, normalizeHost, uniqueRules, type HostRule } from './hosts.js';
 import { addressRefusal, ruleFor, type Allowlist, type NameVerdict } from './policy.js';
-import { ToolProxy, type ProxyLimits, type RefusedRequest, type Target, type Verdict } from './proxy.js';
-import { toolsResolver, type Resolver } from './resolver.js';
+import {
+  ToolProxy,
+  type ProxyLimits,
+  type RefusedRequest,
+  type Target,
+  type Verdict,
+} from './proxy/proxy.js';
+import { toolsResolver, type Resolver } from './proxy/resolver.js';
 
 export { GateRefusal };
 /** The runner's npm and pip settings: what the sandbox shows of them, and the mirrors they name. */

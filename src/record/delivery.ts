@@ -15,11 +15,11 @@ export async function deliveryRecord(
   error?: string,
 ): Promise<RecordDelivery> {
   const committed = await git.changedSince(startSha).catch(() => []);
-  const withheld = delivery.withheld;
+  const workflowPatch = delivery.workflowPatch;
   // Grouped as the last look and the pull request show them (a virtualenv once, not its every file).
   const known = [
     ...(delivery.heldBack ?? []),
-    ...(withheld?.paths.map((path) => ({
+    ...(workflowPatch?.paths.map((path) => ({
       path,
       why: 'a workflow file the token may not change',
       files: 1,
@@ -33,12 +33,12 @@ export async function deliveryRecord(
     ...(delivery.pushedBranch ? { pushed: delivery.pushedBranch } : {}),
     ...(delivery.pr ? { pr: { number: delivery.pr.number, url: delivery.pr.url } } : {}),
     ...(note ? { note } : {}),
-    ...(withheld
+    ...(workflowPatch
       ? {
           withheld: {
-            paths: withheld.paths,
-            reason: `${withheld.refusal.rule}. ${withheld.refusal.advice}`,
-            patch: cut(withheld.patch),
+            paths: workflowPatch.paths,
+            reason: `${workflowPatch.refusal.rule}. ${workflowPatch.refusal.advice}`,
+            patch: cut(workflowPatch.patch),
           },
         }
       : {}),

@@ -33,7 +33,10 @@ export interface RecordDelivery {
   pr?: { number: number; url: string };
   /** The push was refused or failed: why, and the work as a patch, so that it is not lost. */
   refused?: { reason: string; patch: string };
-  /** Workflow files the token may not change, left out of a delivery that went ahead: why, and their patch. */
+  /**
+   * Workflow files the token may not change, left out of a delivery that went ahead: why, and their patch
+   * (the delivery's `WorkflowPatch`; unlike `heldBack`, this work was delivered, as a patch).
+   */
   withheld?: { paths: string[]; reason: string; patch: string };
   note?: string;
 }

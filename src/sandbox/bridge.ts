@@ -15,7 +15,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connectionCapReason, LIMITS } from './limits.js';
-import { SandboxError, waitForLine, type BridgeEnds, type Sandbox } from './namespaces.js';
+import { SandboxError, type BridgeEnds, type Sandbox } from './namespaces.js';
+import { waitForLine } from './ready-line.js';
 
 /**
  * `perl -e BRIDGE CAP IDLE ANSWER PROXY_SOCKET [PORT=SOCKET…]`: listens on 127.0.0.1 (an ephemeral port for

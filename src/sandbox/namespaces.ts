@@ -4,11 +4,11 @@
 // `gated`, the bridge (bridge.ts) and the network gate that answers it (src/network/) are its way out.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CALL, ENV_FILE_PL, GIT_GUARD, IDMAP_PL, KEYRING_PL, TEMPLATE } from './init.js';
 import { LIMITS, NETWORK_OFF_ENV, type SettingNames } from './limits.js';
+import { waitForLine } from './ready-line.js';
 import { makePrivateDirs, removePrivateDirs, writeShownFiles, type ShownFile } from './private-dirs.js';
 
 /** `read-only` mounts the workspace read-only for every call (plan-only runs). */
@@ -361,38 +361,4 @@ async function startTemplate(
   for (const stream of [template.stdin, template.stdout, template.stderr])
     (stream as unknown as { unref?: () => void }).unref?.();
   return [template, pid];
-}
-
-/**
- * The match once a process of the sandbox's (the template, the bridge) printed the line that says it is
- * ready; else, the process killed, what went wrong (and the end of its stderr).
- */
-export async function waitForLine(
-  child: ChildProcessWithoutNullStreams,
-  line: RegExp,
-  timeoutMs: number,
-): Promise<RegExpExecArray | { failed: string; detail: string }> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk.slice(0, 4000)));
-  const ready = new Promise<RegExpExecArray>((resolve) => {
-    const onData = (): void => {
-      const match = line.exec(stdout);
-      if (!match) return;
-      child.stdout.off('data', onData);
-      resolve(match);
-    };
-    child.stdout.on('data', onData);
-  });
-  const failed = Promise.race([
-    once(child, 'error').then(([error]) => (error as Error).message),
-    once(child, 'exit').then(([code, signal]) => `exited with ${signal ?? `code ${code}`}`),
-    new Promise<string>((resolve) => setTimeout(resolve, timeoutMs, 'timed out').unref()),
-  ]);
-  const outcome = await Promise.race([ready, failed]);
-  if (typeof outcome !== 'string') return outcome;
-  child.kill('SIGKILL');
-  const detail = stderr.trim().split('\n').slice(-3).join(' ');
-  return { failed: outcome, detail: detail ? `: ${detail}` : '' };
 }

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { Bridge } from './bridge.js';
 import type { ShownFile } from './private-dirs.js';
 import { rootlessEscalation } from './rootless.js';
-import { runCommand } from './run-command.js';
+import { runCommand } from './commands/run-command.js';
 import {
   Sandbox,
   SandboxError,
@@ -274,7 +274,7 @@ async function coverable(
   warn: SandboxRequest['warn'],
 ): Promise<string[]> {
   const covered: string[] = [];
-  for (const hidden of paths) covered.push(...(await besideTheWay(path.resolve(hidden), keep, warn)));
+  for (const hidden of paths) covered.push(...(await coverAllBut(path.resolve(hidden), keep, warn)));
   return [...new Set(covered)];
 }
 
@@ -282,7 +282,7 @@ async function coverable(
  * `hidden` itself, or, where it holds paths of `keep`, what stands in it beside the way down to each; a
  * folder on the way that this process may not list is a warning (what is in it stays in sight).
  */
-async function besideTheWay(
+async function coverAllBut(
   hidden: string,
   keep: readonly string[],
   warn: SandboxRequest['warn'],
@@ -301,7 +301,7 @@ async function besideTheWay(
   });
   for (const name of names) {
     const entry = path.join(hidden, name);
-    covered.push(...(ways.has(name) ? await besideTheWay(entry, held, warn) : [entry]));
+    covered.push(...(ways.has(name) ? await coverAllBut(entry, held, warn) : [entry]));
   }
   return covered;
 }

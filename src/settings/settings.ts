@@ -1,7 +1,7 @@
 // The action's inputs and runner context, read and validated once into one typed settings object.
 import { tmpdir } from 'node:os';
 import { z } from 'zod';
-import { SECRET_NAME_PATTERN } from '../sandbox/child-env.js';
+import { SECRET_NAME_PATTERN } from '../sandbox/commands/child-env.js';
 import { DEFAULT_MODEL } from '../model/catalogue.js';
 import { credentialFileSecrets } from '../sandbox/credential-files.js';
 import { providerProblem, type Provider } from '../model/providers.js';

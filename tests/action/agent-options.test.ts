@@ -3,7 +3,7 @@
 // here from real settings read from a runner's environment. agentOptions as a whole runs in tests/e2e/.
 import { describe, expect, it } from 'vitest';
 import { briefingOf, modelAuth, modelChoices, runFacts, verifyGate } from '../../src/action/agent-options.js';
-import type { OwnPlan, WorkPlan } from '../../src/github/work-plan.js';
+import type { OwnPlan, WorkPlan } from '../../src/github/request/work-plan.js';
 import { addSecret, githubIdToken } from '../../src/runner/output.js';
 import { readSettings } from '../../src/settings/settings.js';
 import { RUNNER_ENV } from '../support/runner-env.js';

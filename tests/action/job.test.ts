@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentResult } from '../../src/agent/events.js';
 import { stepOutcome } from '../../src/action/job.js';
 import type { Delivery } from '../../src/delivery/deliver.js';
-import { workflowRule } from '../../src/delivery/refusal.js';
+import { workflowRule } from '../../src/delivery/messages/refusal.js';
 import { outcomeOf } from '../../src/github/checklist/outcome.js';
 import { renderChecklist } from '../../src/github/checklist/render.js';
 import { emptyUsage } from '../../src/model/usage.js';
@@ -22,16 +22,21 @@ const result = (status: AgentResult['status']): AgentResult => ({
 });
 
 const WORKFLOW = '.github/workflows/ci.yml';
-const withheld: Delivery = {
+const workflowPatch: Delivery = {
   pushedBranch: 'agent/issue-1',
   pr: { number: 7, url: 'https://github.example/o/r/pull/7', reused: false },
-  withheld: { paths: [WORKFLOW], refusal: workflowRule([WORKFLOW]), patch: '+name: ci\n', refused: false },
+  workflowPatch: {
+    paths: [WORKFLOW],
+    refusal: workflowRule([WORKFLOW]),
+    patch: '+name: ci\n',
+    refused: false,
+  },
 };
 const where = { serverUrl: 'https://github.example', owner: 'o', repo: 'r' };
 
 describe('stepOutcome', () => {
   it('calls a pull request opened without a workflow file partial: the step passes with a warning', () => {
-    const step = stepOutcome(result('completed'), withheld);
+    const step = stepOutcome(result('completed'), workflowPatch);
     expect(step.status).toBe('partial');
     expect(step.failure).toBeUndefined();
     expect(step.warning).toContain(`without ${WORKFLOW} (their change is attached to the pull request`);
@@ -39,8 +44,8 @@ describe('stepOutcome', () => {
   });
 
   it('says the same in the checklist heading', () => {
-    const step = stepOutcome(result('completed'), withheld);
-    const state = outcomeOf(result('completed'), withheld, where, step.status);
+    const step = stepOutcome(result('completed'), workflowPatch);
+    const state = outcomeOf(result('completed'), workflowPatch, where, step.status);
     expect(state.phase).toBe('partial');
     const body = renderChecklist({
       task: 'Fix add()',
@@ -56,7 +61,7 @@ describe('stepOutcome', () => {
   });
 
   it('keeps a stopped run stopped, with the warning', () => {
-    const step = stepOutcome(result('incomplete'), withheld);
+    const step = stepOutcome(result('incomplete'), workflowPatch);
     expect(step).toMatchObject({ status: 'incomplete' });
     expect(step.warning).toContain(WORKFLOW);
   });

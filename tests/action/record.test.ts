@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RECORD_FILE, recordDelivery, recordForSummary, startRecord } from '../../src/action/record.js';
 import { GitRepo } from '../../src/git/repo.js';
-import type { WorkPlan } from '../../src/github/work-plan.js';
+import type { WorkPlan } from '../../src/github/request/work-plan.js';
 import type { RunRecord } from '../../src/record/run-record.js';
 import { readSettings } from '../../src/settings/settings.js';
 import { redactor } from '../../src/text/redact.js';

@@ -2,7 +2,7 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { childEnv } from '../../src/sandbox/child-env.js';
+import { childEnv } from '../../src/sandbox/commands/child-env.js';
 import type { VerifyReport } from '../../src/agent/events.js';
 import { MAX_TODOS, type TodoItem } from '../../src/agent/todo/todos.js';
 import { failureMessage, FIX_ITEM, VerifyGate, withFixItem } from '../../src/agent/verify.js';

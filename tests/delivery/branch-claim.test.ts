@@ -43,8 +43,8 @@ const refCalls = (emu: { calls: Array<{ operationId?: string }> }) =>
 describe('BranchClaim', () => {
   it('makes the branch at the start once, for a change the API can carry', async () => {
     const { emu, claim, startSha } = await claimFor();
-    claim.stake([change('hello.py')]);
-    claim.stake([change('hello.py')]);
+    claim.claimEarly([change('hello.py')]);
+    claim.claimEarly([change('hello.py')]);
     expect(await claim.claimed()).toBe(BRANCH);
     expect(onOrigin()).toBe(startSha);
     expect(refCalls(emu)).toEqual(['git/create-ref']);
@@ -64,7 +64,7 @@ describe('BranchClaim', () => {
       [{ continuesBranch: true }, [change('hello.py')]],
     ] as const) {
       const { emu, claim } = await claimFor(options);
-      claim.stake(changes);
+      claim.claimEarly(changes);
       expect(await claim.claimed()).toBeUndefined();
       expect(onOrigin()).toBeUndefined();
       expect(refCalls(emu)).toEqual([]);
@@ -76,25 +76,25 @@ describe('BranchClaim', () => {
     const tree = git(current().origin, 'rev-parse', 'main^{tree}');
     const other = git(current().origin, ...WHO, 'commit-tree', tree, '-m', 'Other work');
     git(current().origin, 'update-ref', `refs/heads/${BRANCH}`, other);
-    taken.claim.stake([change('hello.py')]);
+    taken.claim.claimEarly([change('hello.py')]);
     expect(await taken.claim.claimed()).toBeUndefined();
     await taken.claim.drop();
     expect(onOrigin()).toBe(other); // someone else's branch is never deleted
 
     git(current().dir, 'fetch', '--quiet', 'origin', `+refs/heads/${BRANCH}:refs/remotes/origin/${BRANCH}`);
     const known = await claimFor();
-    known.claim.stake([change('hello.py')]);
+    known.claim.claimEarly([change('hello.py')]);
     expect(await known.claim.claimed()).toBeUndefined();
     expect(refCalls(known.emu)).toEqual([]);
   });
 
   it('deletes a claimed branch the work never reached, and claims nothing after', async () => {
     const { emu, claim } = await claimFor();
-    claim.stake([change('hello.py')]);
+    claim.claimEarly([change('hello.py')]);
     expect(await claim.claimed()).toBe(BRANCH);
     await claim.drop();
     expect(onOrigin()).toBeUndefined();
-    claim.stake([change('hello.py')]);
+    claim.claimEarly([change('hello.py')]);
     expect(refCalls(emu)).toEqual(['git/create-ref', 'git/delete-ref']);
     expect(emu.violations).toEqual([]);
   });
@@ -114,7 +114,7 @@ describe('BranchClaim', () => {
 
   it('deletes a branch made for the work once, when the work landed elsewhere or not at all', async () => {
     const elsewhere = await claimFor();
-    elsewhere.claim.stake([change('hello.py')]);
+    elsewhere.claim.claimEarly([change('hello.py')]);
     expect(await elsewhere.claim.claimed()).toBe(BRANCH);
     await elsewhere.claim.landed(`${BRANCH}-2`); // a push that had to move on to a fresh name
     await elsewhere.claim.drop();

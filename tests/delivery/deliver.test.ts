@@ -37,16 +37,16 @@ describe('deliver', () => {
     const delivery = await deliver(request);
     expect(delivery.pr).toMatchObject({ number: expect.any(Number), reused: false });
     expect(onBranch()).toEqual(['index.js']);
-    expect(delivery.withheld).toMatchObject({
+    expect(delivery.workflowPatch).toMatchObject({
       paths: ['.github/workflows/ci.yml', '.github/workflows/release.yml'],
       refused: true,
       refusal: {
         rule: 'the token may not create or change workflow files (.github/workflows/ci.yml, .github/workflows/release.yml)',
       },
     });
-    expect(delivery.withheld?.patch).toContain('+on: push');
-    expect(delivery.withheld?.patch).toContain('+name: release');
-    expect(delivery.withheld?.patch).not.toContain('index.js');
+    expect(delivery.workflowPatch?.patch).toContain('+on: push');
+    expect(delivery.workflowPatch?.patch).toContain('+name: release');
+    expect(delivery.workflowPatch?.patch).not.toContain('index.js');
     expect(delivery.note).toContain('The work went ahead without `.github/workflows/ci.yml`');
     expect(delivery.patch).toBeUndefined();
     // The branch made for the refused commit took the second one: made once, never deleted.
@@ -66,7 +66,10 @@ describe('deliver', () => {
     expect(delivery.pr).toBeDefined();
     expect(onBranch()).toEqual(['index.js']);
     expect(git(scratch.origin, 'rev-list', '--count', `main..${BRANCH}`)).toBe('1');
-    expect(delivery.withheld?.paths).toEqual(['.github/workflows/ci.yml', '.github/workflows/release.yml']);
+    expect(delivery.workflowPatch?.paths).toEqual([
+      '.github/workflows/ci.yml',
+      '.github/workflows/release.yml',
+    ]);
     expect(emu.violations).toEqual([]);
   });
 
@@ -76,8 +79,8 @@ describe('deliver', () => {
     changeCodeAndWorkflows();
     const delivery = await deliver(request);
     expect(onBranch()).toEqual(['index.js']);
-    expect(delivery.withheld).toMatchObject({ refused: false });
-    expect(delivery.withheld?.patch).toContain('diff --git a/.github/workflows/release.yml');
+    expect(delivery.workflowPatch).toMatchObject({ refused: false });
+    expect(delivery.workflowPatch?.patch).toContain('diff --git a/.github/workflows/release.yml');
     expect(refCalls(emu)).toEqual(['git/create-ref 201']);
     expect(emu.calls.filter((c) => c.operationId === 'graphql')).toHaveLength(1);
     // The work tree keeps them: later steps (and the record) see what the model wrote.

@@ -19,7 +19,7 @@ import {
   type SavedConfig,
 } from '../../src/git/config-guard.js';
 import { GitRepo } from '../../src/git/repo.js';
-import { StubbornEntries } from '../../src/git/stubborn-entries.js';
+import { ForcedRemoval } from '../../src/git/forced-removal.js';
 import {
   asNotRoot,
   cloneNewOrigin,
@@ -80,7 +80,7 @@ describe('saveConfig', () => {
     return await saveConfig(scratch.dir, into);
   };
   const restore = async (saved: SavedConfig) => {
-    const entries = new StubbornEntries({ root: scratch.dir });
+    const entries = new ForcedRemoval({ root: scratch.dir });
     return { restored: await saved.restore(entries), found: entries.found };
   };
 

@@ -168,7 +168,7 @@ describe('disarmGitDirs', () => {
     const disarmed = await disarmGitDirs(scratch.dir, new GitRepo(scratch.dir, { env }), [
       join(scratch.dir, '.git'),
     ]);
-    expect(disarmed).toEqual({ links: [], configs: [], stubborn: { left: [], unread: [] } });
+    expect(disarmed).toEqual({ links: [], configs: [], resisted: { left: [], unread: [] } });
     expect(readFileSync(join(scratch.dir, '.git', 'config'), 'utf8')).toBe(before);
   });
 
@@ -279,7 +279,7 @@ describe('disarmGitDirs', () => {
 
     expect(disarmed.configs).toEqual(['a/b/hidden/.git/config']);
     expect(disarmed.links).toEqual(['c/.git']);
-    expect(disarmed.stubborn).toEqual({ left: [], unread: [] });
+    expect(disarmed.resisted).toEqual({ left: [], unread: [] });
     laterStep(join(scratch.dir, 'a', 'b', 'hidden'));
     expect(readdirSync(scratch.marks)).toEqual([]);
   });
@@ -295,7 +295,7 @@ describe('disarmGitDirs', () => {
         const disarmed = await disarmGitDirs(scratch.dir, new GitRepo(scratch.dir, { env }), [
           join(scratch.dir, '.git'),
         ]);
-        expect(disarmed.stubborn.left).toEqual([
+        expect(disarmed.resisted.left).toEqual([
           {
             path: 'vendor/.git/hooks',
             asideAs: expect.stringMatching(/^vendor\/\.git\/\.todo-agent-unremovable-/),

@@ -113,7 +113,7 @@ describe('reserveGitDir', () => {
 
     // Handed back (after the disarm the run does first): the workspace's branch holds the commit, clean.
     await disarmGitDirs(scratch.dir, repo, [join(scratch.dir, '.git')]);
-    await own.handBack(repo, start);
+    await own.returnCommitToWorkspace(repo, start);
     expect(git(scratch.dir, 'rev-parse', 'HEAD')).toBe(sha);
     expect(git(scratch.dir, 'symbolic-ref', 'HEAD')).toBe('refs/heads/main');
     expect(git(scratch.dir, '-c', 'core.fsmonitor=false', 'status', '--porcelain')).toBe('');

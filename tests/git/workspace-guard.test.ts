@@ -17,11 +17,11 @@ import { saveConfig, type SavedConfig } from '../../src/git/config-guard.js';
 import { reserveGitDir, type OwnGitDir } from '../../src/git/own-git-dir.js';
 import { GitRepo } from '../../src/git/repo.js';
 import {
-  putGitDirsRight,
-  putRightAfterKill,
-  putRightSentences,
+  repairGitDirs,
+  repairAfterKill,
+  repairSentences,
   WorkspaceGuard,
-  type PutRightOptions,
+  type RepairOptions,
 } from '../../src/git/workspace-guard.js';
 import { asNotRoot, git, GIT_ENV, shallowCloneOfSeeded, useGitScratch } from '../support/git-fixture.js';
 
@@ -33,7 +33,7 @@ const scratch = useGitScratch('todo-agent-guard-', () => {
 });
 
 /** What a run has before its first tool call: the saved configuration and our own git directory, filled. */
-async function beforeTools(): Promise<{ own: OwnGitDir; saved: SavedConfig; options: PutRightOptions }> {
+async function beforeTools(): Promise<{ own: OwnGitDir; saved: SavedConfig; options: RepairOptions }> {
   const own = await reserveGitDir({ RUNNER_TEMP: scratch.root });
   const saved = await saveConfig(scratch.dir, own.path);
   const repo = await own.adopt(new GitRepo(scratch.dir, { env }), { env });
@@ -58,7 +58,7 @@ function laterStep(cwd: string): void {
     spawnSync('git', args, { cwd, env: { ...env, GIT_PAGER: 'cat' }, stdio: 'ignore' });
 }
 
-describe('putGitDirsRight', () => {
+describe('repairGitDirs', () => {
   it('replaces a .git moved away behind a link by a clean one, and disarms the moved one, never trusting it', async () => {
     const { options } = await beforeTools();
     const config = readFileSync(join(scratch.dir, '.git', 'config'), 'utf8');
@@ -71,7 +71,7 @@ describe('putGitDirsRight', () => {
     renameSync(join(scratch.dir, '.git'), join(scratch.dir, 'node_modules', '.g'));
     symlinkSync('node_modules/.g', join(scratch.dir, '.git'));
 
-    const report = await putGitDirsRight(options);
+    const report = await repairGitDirs(options);
 
     expect(report.remade).toBe(true);
     expect(report.configs).toEqual(['node_modules/.g/config']);
@@ -86,7 +86,7 @@ describe('putGitDirsRight', () => {
     laterStep(scratch.dir);
     laterStep(join(scratch.dir, 'node_modules', '.g'));
     expect(readdirSync(scratch.marks)).toEqual([]);
-    expect(putRightSentences(report)).toContain(
+    expect(repairSentences(report)).toContain(
       "The workspace's .git was not a directory: a clean one was made in its place.",
     );
   });
@@ -97,7 +97,7 @@ describe('putGitDirsRight', () => {
     rmSync(join(scratch.dir, '.git'), { recursive: true });
     writeFileSync(join(scratch.dir, '.git'), `gitdir: ${scratch.origin}\n`);
 
-    const report = await putGitDirsRight(options);
+    const report = await repairGitDirs(options);
 
     expect(report.remade).toBe(true);
     expect(lstatSync(join(scratch.dir, '.git')).isDirectory()).toBe(true);
@@ -108,7 +108,7 @@ describe('putGitDirsRight', () => {
   it('makes a .git where the model left none', async () => {
     const { options } = await beforeTools();
     rmSync(join(scratch.dir, '.git'), { recursive: true });
-    expect((await putGitDirsRight(options)).remade).toBe(true);
+    expect((await repairGitDirs(options)).remade).toBe(true);
     expect(git(scratch.dir, 'status', '--porcelain')).toBe('');
   });
 
@@ -119,9 +119,9 @@ describe('putGitDirsRight', () => {
     mkdirSync(join(scratch.dir, '.git', 'hooks', 'zz.d', 'x'), { recursive: true });
     chmodSync(join(scratch.dir, '.git', 'hooks', 'zz.d'), 0o000);
 
-    const report = await asNotRoot([scratch.dir, options.ownGitDir], () => putGitDirsRight(options));
+    const report = await asNotRoot([scratch.dir, options.ownGitDir], () => repairGitDirs(options));
 
-    expect(report).toMatchObject({ remade: false, stubborn: { left: [], unread: [] } });
+    expect(report).toMatchObject({ remade: false, resisted: { left: [], unread: [] } });
     expect(readFileSync(join(scratch.dir, '.git', 'config'), 'utf8')).toBe(config);
     expect(existsSync(join(scratch.dir, '.git', 'hooks', 'zz.d'))).toBe(false);
     laterStep(scratch.dir);
@@ -135,7 +135,7 @@ describe('putGitDirsRight', () => {
     symlinkSync('.gitstore', join(scratch.dir, '.git'));
     await own.remove();
 
-    const report = await putGitDirsRight(options);
+    const report = await repairGitDirs(options);
 
     expect(report.remade).toBe(false);
     expect(report.notRemade).toBeDefined();
@@ -145,7 +145,7 @@ describe('putGitDirsRight', () => {
   });
 });
 
-describe('putRightAfterKill', () => {
+describe('repairAfterKill', () => {
   it('reads what was saved from our own git directory, as the post step of a killed run does', async () => {
     const { own } = await beforeTools();
     const config = readFileSync(join(scratch.dir, '.git', 'config'), 'utf8');
@@ -153,7 +153,7 @@ describe('putRightAfterKill', () => {
     renameSync(join(scratch.dir, '.git'), join(scratch.dir, '.gitstore'));
     symlinkSync('.gitstore', join(scratch.dir, '.git'));
 
-    const report = await putRightAfterKill({ workspace: scratch.dir, ownGitDir: own.path });
+    const report = await repairAfterKill({ workspace: scratch.dir, ownGitDir: own.path });
 
     expect(report.remade).toBe(true);
     expect(readFileSync(join(scratch.dir, '.git', 'config'), 'utf8')).toBe(config);
@@ -173,23 +173,23 @@ describe('WorkspaceGuard', () => {
       ownDir: own,
       tell: {
         armed: () => told.push('armed'),
-        putRight: (sentences) => told.push(`put right: ${sentences.join(' ')}`),
+        repaired: (sentences) => told.push(`repaired: ${sentences.join(' ')}`),
         failed: (why) => told.push(`failed: ${why}`),
       },
     });
     return { guard, own, told };
   }
 
-  it('is armed once made, and puts right once, whoever asks first, telling what it changed', async () => {
+  it('is armed once made, and repairs once, whoever asks first, telling what it changed', async () => {
     const { guard, told } = await armed();
     expect(told).toEqual(['armed']);
     git(scratch.dir, 'init', '-q', 'nested');
     arm(join(scratch.dir, 'nested', '.git'));
-    const [one, two] = await Promise.all([guard.putRight(), guard.putRight()]);
+    const [one, two] = await Promise.all([guard.repair(), guard.repair()]);
     expect(two).toBe(one);
-    expect(await guard.putRight()).toBe(one);
+    expect(await guard.repair()).toBe(one);
     expect(one.configs).toHaveLength(1);
-    expect(told).toEqual(['armed', `put right: ${putRightSentences(one).join(' ')}`]);
+    expect(told).toEqual(['armed', `repaired: ${repairSentences(one).join(' ')}`]);
     expect(told[1]).toMatch(/Cut nested git configuration down to inert settings: .*nested/);
   });
 
@@ -198,18 +198,18 @@ describe('WorkspaceGuard', () => {
     arm(join(scratch.dir, '.git'));
     await guard.finish();
     await guard.finish();
-    expect(told).toEqual(['armed', 'put right: ']);
+    expect(told).toEqual(['armed', 'repaired: ']);
     expect(existsSync(own.path)).toBe(false);
     laterStep(scratch.dir);
     expect(readdirSync(scratch.marks)).toEqual([]);
   });
 
   it('leaves our own git directory for the post step when putting right failed, and says why', async () => {
-    // Two runs' guards of one workspace that then vanishes: realpath fails, nothing can be put right.
+    // Two runs' guards of one workspace that then vanishes: realpath fails, nothing can be repaired.
     const asked = await armed();
     const unasked = await armed();
     rmSync(scratch.dir, { recursive: true, force: true });
-    await expect(asked.guard.putRight()).rejects.toThrow();
+    await expect(asked.guard.repair()).rejects.toThrow();
     await asked.guard.finish();
     expect(asked.told).toEqual(['armed']);
     expect(existsSync(asked.own.path)).toBe(true);

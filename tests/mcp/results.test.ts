@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { MAX_RESULT_IMAGES, TOOL_OUTPUT_HINT, toolAnswer } from '../../src/mcp/results.js';
 import { ToolError } from '../../src/agent/tools/types.js';
-import { DEFAULT_OUTPUT_LIMIT } from '../../src/sandbox/capped-output.js';
+import { DEFAULT_OUTPUT_LIMIT } from '../../src/sandbox/commands/capped-output.js';
 import { png } from '../support/pictures.js';
 
 const answer = (content: CallToolResult['content'], more: Partial<CallToolResult> = {}) =>

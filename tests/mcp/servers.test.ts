@@ -8,7 +8,7 @@ import { startMcpServers, type McpServers } from '../../src/mcp/servers.js';
 import { parseMcpConfig } from '../../src/settings/mcp-servers.js';
 import { Redactor } from '../../src/text/redact.js';
 import type { ToolContext } from '../../src/agent/tools/types.js';
-import { DEFAULT_OUTPUT_LIMIT } from '../../src/sandbox/capped-output.js';
+import { DEFAULT_OUTPUT_LIMIT } from '../../src/sandbox/commands/capped-output.js';
 import { processesNamed } from '../support/processes.js';
 import { runnerLayout } from '../support/sandbox-layout.js';
 import { startRemoteMcpServer } from '../support/mcp/http-server.js';

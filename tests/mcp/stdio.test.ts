@@ -4,7 +4,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_BYTES, ServiceTransport } from '../../src/mcp/stdio.js';
-import { Service } from '../../src/sandbox/run-command.js';
+import { Service } from '../../src/sandbox/commands/run-command.js';
 
 const started: Service[] = [];
 afterEach(async () => {

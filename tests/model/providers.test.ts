@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { classifyModelError, Model } from '../../src/model/client.js';
 import { credentialFileSecrets } from '../../src/sandbox/credential-files.js';
 import { platformModelId, providerProblem } from '../../src/model/providers.js';
-import { childEnv } from '../../src/sandbox/child-env.js';
+import { childEnv } from '../../src/sandbox/commands/child-env.js';
 import { secretValues } from '../../src/settings/settings.js';
 import { reply, text, type ScriptStep } from '../support/anthropic/server.js';
 import { failure, testTurn } from '../support/model-turns.js';

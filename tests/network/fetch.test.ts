@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gatedFetch, GateRefusal } from '../../src/network/fetch.js';
-import type { Target, Verdict } from '../../src/network/proxy.js';
+import type { Target, Verdict } from '../../src/network/proxy/proxy.js';
 
 const seen: Array<{ method?: string; url?: string; host?: string; body: string }> = [];
 const server = createServer((req, res) => {

@@ -5,7 +5,7 @@ import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { childEnv } from '../../src/sandbox/child-env.js';
+import { childEnv } from '../../src/sandbox/commands/child-env.js';
 import { ToolRuntime, type ToolRuntimeRequest } from '../../src/runtime/tool-runtime.js';
 import { processesNamed } from '../support/processes.js';
 

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Bridge } from '../../src/sandbox/bridge.js';
 import type { Sandbox } from '../../src/sandbox/namespaces.js';
 import { openSandbox } from '../../src/sandbox/setup.js';
-import { runCommand } from '../../src/sandbox/run-command.js';
+import { runCommand } from '../../src/sandbox/commands/run-command.js';
 
 const ws = await mkdtemp(path.join(tmpdir(), 'todo-agent-bridge-'));
 const sandbox = await openSandbox({ workspace: ws, network: 'gated', forwardedPorts: [15432] });

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { SandboxConfig } from '../../src/sandbox/namespaces.js';
 import { openSandbox } from '../../src/sandbox/setup.js';
-import { runCommand } from '../../src/sandbox/run-command.js';
+import { runCommand } from '../../src/sandbox/commands/run-command.js';
 import { asRoot, expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
 const execFileAsync = promisify(execFile);
@@ -158,7 +158,7 @@ describe('the sandbox', () => {
       await chown(owned, 4242, 4242);
       const script = `
         import { openSandbox } from ${JSON.stringify(path.resolve('src/sandbox/setup.ts'))};
-        import { runCommand } from ${JSON.stringify(path.resolve('src/sandbox/run-command.ts'))};
+        import { runCommand } from ${JSON.stringify(path.resolve('src/sandbox/commands/run-command.ts'))};
         const sandbox = await openSandbox({ workspace: ${JSON.stringify(owned)}, network: 'host' });
         const env = { PATH: '/usr/bin:/bin' };
         const { output } = await runCommand('id -G', { cwd: ${JSON.stringify(owned)}, env, timeoutMs: 20000, sandbox });
@@ -276,7 +276,7 @@ describe("the tools' git and processes", () => {
     const mark = `late-${process.pid}`;
     const script = `
       import { openSandbox } from ${JSON.stringify(path.resolve('src/sandbox/setup.ts'))};
-      import { runCommand } from ${JSON.stringify(path.resolve('src/sandbox/run-command.ts'))};
+      import { runCommand } from ${JSON.stringify(path.resolve('src/sandbox/commands/run-command.ts'))};
       const sandbox = await openSandbox({ workspace: ${JSON.stringify(ws)}, network: 'host' });
       const env = { PATH: '/usr/bin:/bin' };
       void runCommand('(setsid sleep 3; touch ${mark}-background) & sleep 3; touch ${mark}', { cwd: ${JSON.stringify(ws)}, env, timeoutMs: 20000, sandbox });

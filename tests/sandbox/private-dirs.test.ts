@@ -7,7 +7,7 @@ import { chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { runCommand } from '../../src/sandbox/run-command.js';
+import { runCommand } from '../../src/sandbox/commands/run-command.js';
 import { openSandbox } from '../../src/sandbox/setup.js';
 import { asRoot, expectOk, runnerLayout } from '../support/sandbox-layout.js';
 
@@ -139,7 +139,7 @@ describe("the tools' own HOME, /tmp and /var/tmp", () => {
       const merged = path.join(layers, 'merged');
       const script = `
       import { openSandbox } from ${JSON.stringify(path.resolve('src/sandbox/setup.ts'))};
-      import { runCommand } from ${JSON.stringify(path.resolve('src/sandbox/run-command.ts'))};
+      import { runCommand } from ${JSON.stringify(path.resolve('src/sandbox/commands/run-command.ts'))};
       const sandbox = await openSandbox({ workspace: ${JSON.stringify(ws)}, network: 'host', home: ${JSON.stringify(home)} });
       const env = { PATH: '/usr/bin:/bin', HOME: ${JSON.stringify(home)} };
       const first = await runCommand('echo in-home > ~/.container-probe', { cwd: ${JSON.stringify(ws)}, env, timeoutMs: 20000, sandbox });

@@ -4,8 +4,8 @@ import { chmod, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { childEnv } from '../../src/sandbox/child-env.js';
-import { runCommand } from '../../src/sandbox/run-command.js';
+import { childEnv } from '../../src/sandbox/commands/child-env.js';
+import { runCommand } from '../../src/sandbox/commands/run-command.js';
 import { runnerFiles } from '../../src/sandbox/runner-files.js';
 import { openSandbox } from '../../src/sandbox/setup.js';
 import {

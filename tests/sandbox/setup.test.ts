@@ -6,7 +6,7 @@ import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { runCommand } from '../../src/sandbox/run-command.js';
+import { runCommand } from '../../src/sandbox/commands/run-command.js';
 import { Sandbox, type SandboxConfig } from '../../src/sandbox/namespaces.js';
 import { openSandbox, openSibling, sandboxConfig, type SandboxRequest } from '../../src/sandbox/setup.js';
 import { lockdownEnv } from '../../src/git/git-process.js';

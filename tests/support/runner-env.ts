@@ -1,6 +1,6 @@
 // The job the action's unit tests run in: a runner's environment for a job on an issue comment in the tests'
 // repository (made-up hosts, no action inputs), and the comment's trigger as the action reads it.
-import type { TriggerSource } from '../../src/github/trigger.js';
+import type { TriggerSource } from '../../src/github/request/trigger.js';
 
 export const RUNNER_ENV = {
   GITHUB_REPOSITORY: 'octo-org/hello-world',

@@ -5,8 +5,8 @@ import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { childEnv } from '../../src/sandbox/child-env.js';
-import { runCommand, type CommandResult } from '../../src/sandbox/run-command.js';
+import { childEnv } from '../../src/sandbox/commands/child-env.js';
+import { runCommand, type CommandResult } from '../../src/sandbox/commands/run-command.js';
 import type { Sandbox } from '../../src/sandbox/namespaces.js';
 import { openSandbox } from '../../src/sandbox/setup.js';
 

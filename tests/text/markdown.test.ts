@@ -6,7 +6,7 @@ import { marked } from 'marked';
 import fc from 'fast-check';
 import { codeSpan, escapeMarkdown, markdownSentence } from '../../src/text/markdown.js';
 import { refusedWorkBlock } from '../../src/github/checklist/kept-patch.js';
-import { workflowRule } from '../../src/delivery/refusal.js';
+import { workflowRule } from '../../src/delivery/messages/refusal.js';
 
 const ENTITIES: Record<string, string> = {
   '&amp;': '&',

@@ -1,10 +1,14 @@
 // The bash tool: one shell command in the workspace, run by the sandbox module, with bounded output.
 import { z } from 'zod';
-import { runCommand, type CommandResult } from '../../sandbox/run-command.js';
+import { runCommand, type CommandResult } from '../../sandbox/commands/run-command.js';
 import type { Tool } from './types.js';
 import { ToolError } from './types.js';
 
-export { runCommand, type CommandResult, type RunCommandOptions } from '../../sandbox/run-command.js';
+export {
+  runCommand,
+  type CommandResult,
+  type RunCommandOptions,
+} from '../../sandbox/commands/run-command.js';
 
 /** A call without its own timeout gets this many seconds (or the ceiling, if that is lower). */
 export const DEFAULT_CALL_SECONDS = 120;

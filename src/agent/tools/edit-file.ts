@@ -1,7 +1,7 @@
 // edit_file: exact text replaced in a file of the workspace; a miss names the nearest lines.
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { formatCount } from '../../sandbox/capped-output.js';
+import { formatCount } from '../../sandbox/commands/capped-output.js';
 import { toolFile } from '../workspace.js';
 import {
   binaryFile,

@@ -1,7 +1,7 @@
 // The github tool: read-only questions about this repository (an issue, a pull request, its checks, a job's
 // log, a search), answered by a reader the wiring injects. It runs outside the sandbox; no tool holds the token.
 import { z } from 'zod';
-import { CappedOutput, DEFAULT_OUTPUT_LIMIT } from '../../sandbox/capped-output.js';
+import { CappedOutput, DEFAULT_OUTPUT_LIMIT } from '../../sandbox/commands/capped-output.js';
 import type { RepositoryReader, Tool } from './types.js';
 
 /** What the marker of a capped answer says: each answer is paged, and a page is capped like bash output. */

@@ -3,7 +3,7 @@
 import { open, stat } from 'node:fs/promises';
 import type { z } from 'zod';
 import { fitImage, imageMagic, MAX_EDGE, type FittedImage, type ImageMediaType } from '../../images/fit.js';
-import { formatCount } from '../../sandbox/capped-output.js';
+import { formatCount } from '../../sandbox/commands/capped-output.js';
 import { toolFile } from '../workspace.js';
 import { ToolError, type Tool, type ToolAnswer, type ToolContext } from './types.js';
 

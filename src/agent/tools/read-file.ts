@@ -7,7 +7,7 @@ import {
   dropHalfPair,
   formatCount,
   type Redaction,
-} from '../../sandbox/capped-output.js';
+} from '../../sandbox/commands/capped-output.js';
 import { toolFile } from '../workspace.js';
 import { binaryFile, decodeUtf8, fsFailure, SNIFF_BYTES, splitLines, statTextFile } from './text-file.js';
 import type { Tool } from './types.js';

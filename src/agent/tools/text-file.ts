@@ -1,7 +1,7 @@
 // What the file tools share: one text file in the workspace, stat-ed, decoded as strict UTF-8, its failures named.
 import { stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { formatCount } from '../../sandbox/capped-output.js';
+import { formatCount } from '../../sandbox/commands/capped-output.js';
 import { errorCode } from '../workspace.js';
 import { ToolError } from './types.js';
 

@@ -1,7 +1,7 @@
 // The shape every tool has. A tool throws ToolError (or any Error) to report a failure to the model.
 import type { z } from 'zod';
 import type { FittedImage } from '../../images/fit.js';
-import type { Redaction } from '../../sandbox/capped-output.js';
+import type { Redaction } from '../../sandbox/commands/capped-output.js';
 import type { Sandbox } from '../../sandbox/namespaces.js';
 
 export interface ToolContext {

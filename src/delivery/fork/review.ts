@@ -6,7 +6,7 @@ import type { GitRepo } from '../../git/repo.js';
 import type { GitHubApi } from '../../github/api/github-api.js';
 import { MAX_ATTACHED_PATCH_CHARS, patchDetails } from '../../github/checklist/kept-patch.js';
 import { statusOf } from '../../github/api/octokit.js';
-import type { ForkHead } from '../../github/work-plan.js';
+import type { ForkHead } from '../../github/request/work-plan.js';
 import { errorSentence } from '../../text/error-sentence.js';
 import { commitLocally, holdBackStrays, type Delivery } from '../deliver.js';
 import { commentableLines, suggestionsOf, type Suggestion } from './suggestions.js';

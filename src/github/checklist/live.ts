@@ -33,9 +33,9 @@ export interface LiveChecklistOptions {
 export class LiveChecklist {
   #commentId: number | undefined;
   #url: string | undefined;
-  /** A look taken by `lookBack`, and whether the next write may go on it. */
+  /** A look taken by `readCommentBack`, and whether the next write may go on it. */
   #look: Promise<unknown> | undefined;
-  #lookedBack = false;
+  #readBack = false;
   /** The run is over: the watch, if it has not started yet, never starts. */
   #over = false;
   readonly #edits: PendingEdits;
@@ -93,7 +93,7 @@ export class LiveChecklist {
    * write goes on that look rather than look again first: a round trip fewer after the model's last answer,
    * and a look late enough to see an edit the maintainer made while the work was being committed.
    */
-  lookBack(): void {
+  readCommentBack(): void {
     this.#look = this.#watch.check().catch(this.#warn('read'));
   }
 
@@ -110,7 +110,7 @@ export class LiveChecklist {
     this.#stop();
     if (this.#look) {
       await this.#look;
-      this.#lookedBack = true;
+      this.#readBack = true;
     }
     const progress = this.#progress;
     progress.update({
@@ -136,7 +136,7 @@ export class LiveChecklist {
    */
   async #write(body: string): Promise<void> {
     const { issues, issueNumber } = this.options;
-    if (this.#lookedBack) this.#lookedBack = false;
+    if (this.#readBack) this.#readBack = false;
     else if (await this.#watch.check().catch(this.#warn('read'))) body = this.#progress.body();
     if (this.#commentId !== undefined) {
       try {

@@ -7,7 +7,7 @@ import type { Permission } from '../api/access.js';
 import type { ReviewComment } from '../api/pulls.js';
 import { stripInvisible } from '../../text/invisible.js';
 import { commentEntry, humanComments } from './issue-context.js';
-import type { TriggerSource } from '../trigger.js';
+import type { TriggerSource } from '../request/trigger.js';
 
 export interface ReviewThread {
   /** `T1`, `T2`…: numbered by when each thread was started, so a label stays its thread's as others come. */

@@ -4,7 +4,7 @@ import type { IssueComment } from '../api/issues.js';
 import type { Permission } from '../api/access.js';
 import { issueContext } from './issue-context.js';
 import { reviewContext, type ReviewThread } from './review-threads.js';
-import type { TriggerSource } from '../trigger.js';
+import type { TriggerSource } from '../request/trigger.js';
 
 export function runContext(
   trigger: TriggerSource,

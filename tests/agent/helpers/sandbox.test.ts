@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ReadOnlySandbox } from '../../../src/agent/helpers/sandbox.js';
 import { openWorkspace } from '../../../src/agent/workspace.js';
-import { runCommand } from '../../../src/sandbox/run-command.js';
+import { runCommand } from '../../../src/sandbox/commands/run-command.js';
 import { openSandbox } from '../../../src/sandbox/setup.js';
 
 const dir = await openWorkspace(await mkdtemp(join(tmpdir(), 'helpers-sandbox-')));

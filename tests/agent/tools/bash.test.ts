@@ -3,7 +3,7 @@ import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { childEnv } from '../../../src/sandbox/child-env.js';
+import { childEnv } from '../../../src/sandbox/commands/child-env.js';
 import { createBashTool, runCommand } from '../../../src/agent/tools/bash.js';
 import type { ToolContext } from '../../../src/agent/tools/types.js';
 import { ToolError } from '../../../src/agent/tools/types.js';

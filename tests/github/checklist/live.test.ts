@@ -85,7 +85,7 @@ describe('the live checklist', () => {
     const [comment] = comments();
     // The maintainer ticks item 2 in the web editor; the look beside the delivery finds it.
     emu.editComment(comment!.id, comment!.body.replace('- [ ] Fix', '- [x] Fix'));
-    checklist.lookBack();
+    checklist.readCommentBack();
     const taken: ReturnType<LiveChecklist['inbox']> = [];
     await expect.poll(() => taken.push(...checklist.inbox())).toBe(1);
     expect(taken[0]!(list).items?.map((i) => i.status)).toEqual(['in_progress', 'completed']);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NetworkGate } from '../../../src/network/gate.js';
 import { openSandbox } from '../../../src/sandbox/setup.js';
-import { runCommand } from '../../../src/sandbox/run-command.js';
+import { runCommand } from '../../../src/sandbox/commands/run-command.js';
 import { median } from './stats.js';
 
 export interface DiscoveryCost {

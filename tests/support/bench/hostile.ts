@@ -11,7 +11,7 @@ import jpeg from 'jpeg-js';
 import { GifWriter } from 'omggif';
 import { PNG } from 'pngjs';
 import { stripHidden } from '../../../src/github/thread/hidden-text.js';
-import { decodeApart } from '../../../src/images/decoder.js';
+import { decodeInChildProcess } from '../../../src/images/decoder.js';
 import { createWorld } from '../../e2e/setup.js';
 import { ROOT } from '../action-harness.js';
 import { reply, startModelServer, text, toolUse } from '../anthropic/server.js';
@@ -155,7 +155,7 @@ export async function measureHostileInputs(filterReps: number, quick: boolean): 
   const all = await samples(quick);
   const decoder: DecodeCost[] = [];
   for (const sample of all) {
-    const decoded = await decodeApart(sample.bytes, { bundle: join(ROOT, 'dist/image-decoder.js') });
+    const decoded = await decodeInChildProcess(sample.bytes, { bundle: join(ROOT, 'dist/image-decoder.js') });
     const { fit } = decoded;
     decoder.push({
       sample: sample.name,

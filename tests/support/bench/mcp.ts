@@ -12,7 +12,7 @@ import { createToolbox } from '../../../src/agent/tools/index.js';
 import type { OutsideTool, OutsideTools, ToolContext } from '../../../src/agent/tools/types.js';
 import { startMcpServers } from '../../../src/mcp/servers.js';
 import { Model } from '../../../src/model/client.js';
-import { childEnv } from '../../../src/sandbox/child-env.js';
+import { childEnv } from '../../../src/sandbox/commands/child-env.js';
 import { openSandbox } from '../../../src/sandbox/setup.js';
 import { parseMcpConfig } from '../../../src/settings/mcp-servers.js';
 import { ROOT } from '../action-harness.js';

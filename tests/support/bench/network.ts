@@ -9,11 +9,11 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
-import { runCommand } from '../../../src/sandbox/run-command.js';
+import { runCommand } from '../../../src/sandbox/commands/run-command.js';
 import type { Sandbox } from '../../../src/sandbox/namespaces.js';
 import { openSandbox } from '../../../src/sandbox/setup.js';
 import { NetworkGate } from '../../../src/network/gate.js';
-import { systemResolver, type Resolver } from '../../../src/network/resolver.js';
+import { systemResolver, type Resolver } from '../../../src/network/proxy/resolver.js';
 import { NETWORK_OFF_NOTE } from '../../../src/sandbox/limits.js';
 import { ROOT } from '../action-harness.js';
 import { makeWheel, startSimpleIndex } from '../network/registries.js';

@@ -4,8 +4,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { childEnv } from '../../../src/sandbox/child-env.js';
-import { runCommand } from '../../../src/sandbox/run-command.js';
+import { childEnv } from '../../../src/sandbox/commands/child-env.js';
+import { runCommand } from '../../../src/sandbox/commands/run-command.js';
 import type { Sandbox } from '../../../src/sandbox/namespaces.js';
 import { openSandbox } from '../../../src/sandbox/setup.js';
 import { median } from './stats.js';

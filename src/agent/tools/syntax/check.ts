@@ -3,7 +3,7 @@
 // an error the edit brought in is reported (the text before it parsed, or the file is new), as information:
 // the edit stays made. A check that cannot run (no python3, no typescript installed) says nothing.
 import path from 'node:path';
-import { runCommand } from '../../../sandbox/run-command.js';
+import { runCommand } from '../../../sandbox/commands/run-command.js';
 import type { ParserName } from './parsers.js';
 import type { ToolContext } from '../types.js';
 
