@@ -98,7 +98,7 @@ function pipRules(config: string, defaults: string): HostRule[] {
 }
 
 /** Go: each proxy of GOPROXY, and the checksum database GOSUMDB names (by its URL, or its name). */
-function goRules(text: string): HostRule[] {
+export function goRules(text: string): HostRule[] {
   const [proxies = '', sumdb = ''] = text.split('\n').map((line) => line.trim());
   const rules = urlRules(proxies.replace(/[|,]/g, ' '), 'GOPROXY');
   if (sumdb && sumdb !== 'off') {

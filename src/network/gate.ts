@@ -34,7 +34,7 @@ import {
 import { toolsResolver, type Resolver } from './proxy/resolver.js';
 
 export { GateRefusal };
-/** The runner's npm and pip settings: what the sandbox shows of them, and the mirrors they name. */
+/** The runner's toolchain settings: what the sandbox shows of them, and the mirrors they name. */
 export { readRunnerSettings } from './runner/settings.js';
 
 /** A run's caps: enough for any install or build, not for a runaway or a bulk copy of the runner's disk. */

@@ -48,7 +48,7 @@ export class ToolRuntime {
   }
 
   /**
-   * Opens the sandbox, which shows the runner's npm and pip settings without their secrets, and under
+   * Opens the sandbox, which shows the runner's toolchain settings without their secrets, and under
    * `allowlist` its gate, which allows the registries they name; throws (SandboxError for the sandbox)
    * leaving nothing open.
    */

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { childEnv } from '../../src/sandbox/commands/child-env.js';
-import type { VerifyReport } from '../../src/agent/events.js';
 import { MAX_TODOS, type TodoItem } from '../../src/agent/todo/todos.js';
 import { failureMessage, FIX_ITEM, VerifyGate, withFixItem } from '../../src/agent/verify.js';
 import { Redactor } from '../../src/text/redact.js';
+import { verifyReport } from '../support/verify-report.js';
 
 let ws: string;
 beforeEach(async () => {
@@ -76,17 +76,7 @@ describe('withFixItem', () => {
 });
 
 describe('failureMessage', () => {
-  const report: VerifyReport = {
-    command: 'npm test',
-    passed: false,
-    round: 1,
-    attempts: 3,
-    exitCode: 1,
-    timedOut: false,
-    aborted: false,
-    durationMs: 1200,
-    outputTail: 'FAIL src/a.test.ts\n```inner fence```\n',
-  };
+  const report = verifyReport({ outputTail: 'FAIL src/a.test.ts\n```inner fence```\n' });
 
   it('names the command, the round, the exit code, and fences the output so it cannot break out', () => {
     const message = failureMessage(report, 600, true);

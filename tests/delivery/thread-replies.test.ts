@@ -1,23 +1,11 @@
 // Which review threads get a reply after a run, and what the reply says.
 import { describe, expect, it } from 'vitest';
 import type { TodoItem } from '../../src/agent/todo/todos.js';
-import type { ReviewComment } from '../../src/github/api/pulls.js';
 import { reviewThreads } from '../../src/github/thread/review-threads.js';
 import { addressedThreads, replyText } from '../../src/delivery/thread-replies.js';
+import { reviewComment } from '../support/review-comments.js';
 
-const at = '2026-01-02T03:04:05Z';
-const comment = (id: number): ReviewComment => ({
-  id,
-  body: 'please fix',
-  user: 'alice',
-  userType: 'User',
-  association: 'OWNER',
-  createdAt: at,
-  updatedAt: at,
-  htmlUrl: '',
-  path: 'hello.py',
-  diffHunk: '@@ -1 +1 @@',
-});
+const comment = (id: number) => reviewComment(id, { user: 'alice' });
 // T1 (id 10), T2 (id 20), T3 (id 30).
 const threads = reviewThreads([comment(10), comment(20), comment(30)], {
   origin: { kind: 'issue_comment', id: 1, at: '' },

@@ -152,4 +152,96 @@ describe("the runner's own settings", () => {
     expect(seen).not.toContain(PIP_PASSWORD);
     expect(seen).not.toContain('BEGIN PRIVATE KEY');
   }, 300_000);
+
+  it("shows bash yarn's, Gradle's, cargo's, Go's and RubyGems' settings without a secret, and hides Gradle's init scripts and the client keys", async () => {
+    world = await createWorld([
+      reply(ITEM('in_progress')),
+      reply(
+        toolUse('bash', {
+          command: [
+            'cd "$HOME"',
+            'for f in .yarnrc.yml .yarnrc .gradle/gradle.properties .cargo/config.toml .config/go/env .gemrc; do echo "== $f"; cat "$f"; done',
+            'echo "== init"; ls -A .gradle/init.d 2>&1; cat .gradle/init.gradle 2>&1',
+            'echo "== keys"; cat yarn-client.key .cargo/credentials.toml 2>&1',
+            'echo "== ca"; cat "$CORP_CA_DIR/ca.pem"',
+            'echo "== grep"; grep -rs KIN_SECRET "$HOME"; true',
+          ].join('; '),
+        }),
+      ),
+      reply(ITEM('completed')),
+      reply(text('Looked.')),
+    ]);
+    const home = world.sandbox.home;
+    const caDir = join(home, 'work', '_temp', 'corp-ca');
+    await mkdir(caDir, { recursive: true });
+    await writeFile(
+      join(caDir, 'ca.pem'),
+      '-----BEGIN CERTIFICATE-----\nMIIBkin\n-----END CERTIFICATE-----\n',
+    );
+    for (const dir of ['.gradle/init.d', '.cargo', '.config/go'])
+      await mkdir(join(home, dir), { recursive: true });
+    const secret = (n: number) => `KIN_SECRET_${n}`;
+    const files: Record<string, string> = {
+      '.yarnrc.yml': [
+        'npmRegistryServer: "https://npm.corp.example/"',
+        `npmAuthToken: ${secret(1)}`,
+        'npmScopes:',
+        '  corp:',
+        `    npmRegistryServer: "https://ci:${secret(2)}@scoped.corp.example/"`,
+        `    npmAuthIdent: "ci:${secret(3)}"`,
+        'httpsCaFilePath: "${CORP_CA_DIR}/ca.pem"',
+        `httpsKeyFilePath: ${join(home, 'yarn-client.key')}`,
+        '',
+      ].join('\n'),
+      '.yarnrc': `registry "https://npm.corp.example/"\n"//npm.corp.example/:_authToken" "${secret(4)}"\n`,
+      '.gradle/gradle.properties': `corpRepoUrl=https://maven.corp.example/all\ncorpRepoPassword=${secret(5)}\n`,
+      '.gradle/init.d/corp.init.gradle': `password = "${secret(6)}"\n`,
+      '.cargo/config.toml': `[registries.corp]\nindex = "sparse+https://crates.corp.example/index/"\ntoken = "${secret(7)}"\n`,
+      '.cargo/credentials.toml': `[registries.corp]\ntoken = "${secret(8)}"\n`,
+      '.config/go/env': `GOPROXY=https://ci:${secret(9)}@goproxy.corp.example\nGOPRIVATE=*.corp.example\n`,
+      '.gemrc': `:sources:\n- https://gems.corp.example/\n:rubygems_api_key: ${secret(10)}\n`,
+      'yarn-client.key': `-----BEGIN PRIVATE KEY-----\n${secret(11)}\n`,
+    };
+    for (const [file, content] of Object.entries(files)) await writeFile(join(home, file), content);
+    const run = await world.trigger('/agent look at the settings', {
+      env: { CORP_CA_DIR: caDir, RUNNER_TEMP: join(home, 'work', '_temp') },
+    });
+    expect([run.outputs.status, world.model.violations]).toEqual(['completed', []]);
+    const content = world.model.requests[2]!.body.messages.at(-1)!.content as Array<{ content?: unknown }>;
+    const seen = String(content[0]!.content);
+
+    expect(seen).toContain(
+      [
+        '== .yarnrc.yml',
+        'npmRegistryServer: "https://npm.corp.example/"',
+        'npmScopes:',
+        '  corp:',
+        '    npmRegistryServer: "https://scoped.corp.example/"',
+        // yarn's ${CORP_CA_DIR} resolved from the runner's environment; the CA file (in RUNNER_TEMP) shown.
+        `httpsCaFilePath: "${caDir}/ca.pem"`,
+        '== .yarnrc',
+        'registry "https://npm.corp.example/"',
+        '== .gradle/gradle.properties',
+        'corpRepoUrl=https://maven.corp.example/all',
+        '== .cargo/config.toml',
+        '[registries.corp]',
+        'index = "sparse+https://crates.corp.example/index/"',
+        '== .config/go/env',
+        'GOPROXY=https://goproxy.corp.example',
+        'GOPRIVATE=*.corp.example',
+        '== .gemrc',
+        ':sources:',
+        '- https://gems.corp.example/',
+        '== init',
+      ].join('\n'),
+    );
+    expect(seen).toContain('== ca\n-----BEGIN CERTIFICATE-----\nMIIBkin\n');
+    expect(seen).not.toMatch(/KIN_SECRET/);
+    expect(seen).not.toContain('BEGIN PRIVATE KEY');
+    // Gradle's init scripts are code: hidden whole, their names too.
+    expect(seen).not.toContain('corp.init.gradle');
+    // The runner's registries are in the list in force, as its own.
+    expect(run.stdout).toContain("crates.corp.example  (the runner's cargo settings)");
+    expect(run.stdout).toContain("goproxy.corp.example  (the runner's Go settings)");
+  }, 300_000);
 });

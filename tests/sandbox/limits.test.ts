@@ -40,6 +40,8 @@ describe('limitNote', () => {
       'npm error code E401\nnpm error Unable to authenticate, your authentication token seems to be invalid.',
       'ERROR: HTTP error 401 while getting https://pypi.corp.test/simple/x/',
       'curl: (22) The requested URL returned error: 401',
+      "> Could not GET 'https://maven.corp.example/all/x.pom'. Received status code 401 from server: Unauthorized",
+      'ERROR:  Could not find a valid gem (>= 0), here is why:\n  Unable to download data from https://gems.corp.example/ - bad response Unauthorized 401',
     ])
       expect(limitNote(output, 'gated', true)).toBe(LOGIN_NOTE);
     expect(limitNote('npm error code E401', 'gated', false)).toBe('');

@@ -100,3 +100,17 @@ export function isCertificateFile(text: string): boolean {
     /-----BEGIN CERTIFICATE-----/.test(text) && !/PRIVATE KEY|-----BEGIN (?!CERTIFICATE-----)/.test(text)
   );
 }
+
+/**
+ * A key's escapes resolved (`\uXXXX`, `\UXXXXXXXX`, `\xXX`, `\c`), so that a key is judged as its toolchain
+ * reads it (`npmAuth\u0054oken` in a YAML or TOML quoted key, or a Java properties key, is `npmAuthToken`).
+ */
+export function unescapeKey(text: string): string {
+  return text.replace(
+    /\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|x([0-9a-fA-F]{2})|(.))/g,
+    (_whole, u?: string, wide?: string, byte?: string, other?: string) => {
+      const code = u ?? wide ?? byte;
+      return code ? String.fromCodePoint(Math.min(parseInt(code, 16), 0x10ffff)) : other!;
+    },
+  );
+}

@@ -1,20 +1,20 @@
 // The runner's own toolchain settings, read on the trusted side (the runner's files and environment, never
 // the work tree): what of them the tools may see, and the registries and mirrors they name.
 //
-// npm's user configuration (NPM_CONFIG_USERCONFIG, or ~/.npmrc, which the sandbox hides: it can hold
-// tokens), pip's configuration files (PIP_CONFIG_FILE, the user's and the system's) and Maven's
-// ~/.m2/settings.xml (hidden too) are shown to the tools in their place as copies with every secret left out
-// (filter.ts); the client keys and certificates they name are
-// hidden; the CA files they or the environment name (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE…) are shown as they
+// The user settings of npm, pip, Maven, yarn, Gradle, cargo, Go and RubyGems (toolchains.ts says where each
+// is; the sandbox hides several of them whole, as they can hold tokens) are shown to the tools in their
+// place as copies with every secret left out; the client keys and certificates they name are hidden, and
+// so are Gradle's init scripts and cargo's credentials; the CA files they or the environment name (NODE_EXTRA_CA_CERTS, SSL_CERT_FILE…) are shown as they
 // are, wherever they lie (a setup step may leave one in RUNNER_TEMP, which the sandbox hides), when they hold
 // certificates alone. The registries they name are the runner's own: such a mirror may lead to a loopback or
 // private address (policy.ts), which a registry the repository names may not.
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { mavenRules, rulesFromEnv } from '../discover.js';
-import { ruleFromUrl, type HostRule } from '../hosts.js';
+import { rulesFromEnv } from '../discover.js';
+import type { HostRule } from '../hosts.js';
 import type { ShownFile } from '../../sandbox/private-dirs.js';
-import { filterSettings, isCertificateFile, settingValues, type SettingsKind } from './filter.js';
+import { isCertificateFile } from './filter.js';
+import { TOOLCHAINS, type ToolchainName } from './toolchains.js';
 
 export interface RunnerSettings {
   /** The runner's settings files as the tools see them, and the CA files they name. */
@@ -40,6 +40,12 @@ const CA_VARIABLES = [
 /** More than this is no settings file or CA bundle of a runner's. */
 const MAX_BYTES = 4 * 2 ** 20;
 
+const exists = (file: string): Promise<boolean> =>
+  lstat(file).then(
+    () => true,
+    () => false,
+  );
+
 /** The file's text, when it is a regular file of at most MAX_BYTES (its size is asked before any read). */
 async function readSmall(file: string): Promise<string | undefined> {
   try {
@@ -51,37 +57,14 @@ async function readSmall(file: string): Promise<string | undefined> {
   }
 }
 
-/** Where the runner's npm and pip read their settings, given its environment and HOME. */
+/** Where the runner's toolchains read their settings, given its environment and HOME (absolute paths, each once). */
 export function settingsFiles(
   env: NodeJS.ProcessEnv,
   home: string | undefined,
-): Array<{ kind: SettingsKind; file: string }> {
-  const npm = env.NPM_CONFIG_USERCONFIG || env.npm_config_userconfig || (home && path.join(home, '.npmrc'));
-  const config = env.XDG_CONFIG_HOME || (home && path.join(home, '.config'));
-  const pip = [
-    '/etc/pip.conf',
-    ...(env.XDG_CONFIG_DIRS || '/etc/xdg').split(':').map((dir) => path.join(dir, 'pip', 'pip.conf')),
-    ...(config ? [path.join(config, 'pip', 'pip.conf')] : []),
-    ...(home ? [path.join(home, '.pip', 'pip.conf')] : []),
-    ...(env.PIP_CONFIG_FILE && env.PIP_CONFIG_FILE !== '/dev/null' ? [env.PIP_CONFIG_FILE] : []),
-  ];
-  return [
-    ...(npm ? [{ kind: 'npm' as const, file: npm }] : []),
-    ...pip.map((file) => ({ kind: 'pip' as const, file })),
-    ...(home ? [{ kind: 'maven' as const, file: path.join(home, '.m2', 'settings.xml') }] : []),
-  ].filter(({ file }, i, all) => path.isAbsolute(file) && all.findIndex((one) => one.file === file) === i);
-}
-
-/** The registries a settings file names. */
-function registries(kind: SettingsKind, text: string): HostRule[] {
-  if (kind === 'maven') return mavenRules(text);
-  const [key, source] =
-    kind === 'npm'
-      ? [/^(?:@[^:]+:)?registry$/, "the runner's npm settings"]
-      : [/^(?:index[-_]url|extra[-_]index[-_]url|find[-_]links)$/, "the runner's pip settings"];
-  return settingValues(kind, text, key).flatMap((value) =>
-    value.split(/\s+/).flatMap((url) => ruleFromUrl(url, source) ?? []),
-  );
+): Array<{ kind: ToolchainName; file: string }> {
+  return TOOLCHAINS.flatMap((toolchain) =>
+    toolchain.files(env, home).map((file) => ({ kind: toolchain.name, file })),
+  ).filter(({ file }, i, all) => path.isAbsolute(file) && all.findIndex((one) => one.file === file) === i);
 }
 
 /** A rule of the runner's own settings: it may lead to a loopback or private address (policy.ts). */
@@ -106,21 +89,37 @@ export async function readRunnerSettings(
   const shown: ShownFile[] = [];
   const hidden: string[] = [];
   const rules: HostRule[] = [];
-  const caFiles = CA_VARIABLES.flatMap((name) => env[name] ?? []);
+  // Each CA file, and the copy that names it through a variable, with the name as written there.
+  const caFiles = new Map<string, { copy: ShownFile; raw: string } | undefined>(
+    CA_VARIABLES.flatMap((name) => env[name] ?? []).map((file) => [file, undefined]),
+  );
+  for (const toolchain of TOOLCHAINS)
+    for (const file of toolchain.hidden?.(env, home) ?? []) if (await exists(file)) hidden.push(file);
   for (const { kind, file } of settingsFiles(env, home)) {
+    const toolchain = TOOLCHAINS.find((one) => one.name === kind)!;
     const text = (await outside(file)) ? await readSmall(file) : undefined;
     if (text === undefined) continue;
-    const kept = filterSettings(kind, text);
-    shown.push({ path: file, text: kept });
-    rules.push(...registries(kind, text).map(runnerRule));
-    if (kind === 'maven') continue;
-    caFiles.push(...settingValues(kind, kept, kind === 'npm' ? /^cafile$/ : /^cert$/));
-    const keys = kind === 'npm' ? /(?:^|:)(?:keyfile|certfile)$/ : /^client[-_]cert$/;
-    hidden.push(...settingValues(kind, text, keys).filter((value) => path.isAbsolute(value)));
+    const copy: ShownFile = { path: file, text: toolchain.filter(text) };
+    shown.push(copy);
+    rules.push(...toolchain.registries(copy.text, env).map(runnerRule));
+    const base = toolchain.relativeTo?.(file);
+    const absolute = (value: string) => (base && !path.isAbsolute(value) ? path.resolve(base, value) : value);
+    for (const { raw, file: ca } of toolchain.caFiles(copy.text, env))
+      if (ca !== undefined && path.isAbsolute(absolute(ca)) && !caFiles.has(absolute(ca)))
+        caFiles.set(absolute(ca), raw === ca ? undefined : { copy, raw });
+    hidden.push(
+      ...toolchain
+        .clientKeys(text, env)
+        .map(absolute)
+        .filter((value) => path.isAbsolute(value)),
+    );
   }
-  for (const file of new Set(caFiles)) {
+  for (const [file, named] of caFiles) {
     const text = (await outside(file)) ? await readSmall(file) : undefined;
-    if (text !== undefined && isCertificateFile(text)) shown.push({ path: file, text, ifHidden: true });
+    if (text === undefined || !isCertificateFile(text)) continue;
+    shown.push({ path: file, text, ifHidden: true });
+    // A CA path its toolchain resolves from a variable is shown resolved: the tools' environment may lack it.
+    if (named) named.copy.text = named.copy.text.split(named.raw).join(file);
   }
   rules.push(...rulesFromEnv(env).map(runnerRule));
   return { shown, hidden, rules };

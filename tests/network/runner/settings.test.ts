@@ -12,7 +12,11 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe('settingsFiles', () => {
   it('names where npm, pip and Maven read the runner’s settings', () => {
-    expect(settingsFiles({ XDG_CONFIG_DIRS: '/a:/b', PIP_CONFIG_FILE: '/p/pip.conf' }, '/home/r')).toEqual([
+    const oldKinds = (files: ReturnType<typeof settingsFiles>) =>
+      files.filter(({ kind }) => ['npm', 'pip', 'maven'].includes(kind));
+    expect(
+      oldKinds(settingsFiles({ XDG_CONFIG_DIRS: '/a:/b', PIP_CONFIG_FILE: '/p/pip.conf' }, '/home/r')),
+    ).toEqual([
       { kind: 'npm', file: '/home/r/.npmrc' },
       { kind: 'pip', file: '/etc/pip.conf' },
       { kind: 'pip', file: '/a/pip/pip.conf' },
@@ -34,7 +38,48 @@ describe('settingsFiles', () => {
       { kind: 'npm', file: '/t/.npmrc' },
       { kind: 'pip', file: '/etc/pip.conf' },
       { kind: 'pip', file: '/etc/xdg/pip/pip.conf' },
+      { kind: 'gem', file: '/etc/gemrc' },
     ]);
+  });
+
+  it('names where yarn, Gradle, cargo, Go and RubyGems read them, their variables minded', () => {
+    const files = (env: NodeJS.ProcessEnv) =>
+      settingsFiles(env, '/home/r').filter(({ kind }) => !['npm', 'pip', 'maven'].includes(kind));
+    expect(files({})).toEqual([
+      { kind: 'yarn', file: '/home/r/.yarnrc.yml' },
+      { kind: 'yarn-classic', file: '/home/r/.yarnrc' },
+      { kind: 'gradle', file: '/home/r/.gradle/gradle.properties' },
+      { kind: 'cargo', file: '/home/r/.cargo/config.toml' },
+      { kind: 'cargo', file: '/home/r/.cargo/config' },
+      { kind: 'go', file: '/home/r/.config/go/env' },
+      { kind: 'gem', file: '/etc/gemrc' },
+      { kind: 'gem', file: '/home/r/.gemrc' },
+      { kind: 'gem', file: '/home/r/.config/gem/gemrc' },
+    ]);
+    expect(
+      files({
+        GRADLE_USER_HOME: '/g',
+        CARGO_HOME: '/c',
+        GOENV: '/e/go.env',
+        GEMRC: '/x/gemrc:relative/gemrc',
+        XDG_CONFIG_HOME: '/cfg',
+        YARN_RC_FILENAME: '.corp.yml',
+      }).map(({ file }) => file),
+    ).toEqual([
+      '/home/r/.yarnrc.yml',
+      '/home/r/.corp.yml',
+      '/home/r/.yarnrc',
+      '/g/gradle.properties',
+      '/c/config.toml',
+      '/c/config',
+      '/e/go.env',
+      '/etc/gemrc',
+      '/home/r/.gemrc',
+      '/cfg/gem/gemrc',
+      '/x/gemrc',
+    ]);
+    // GOENV=off: Go reads no file.
+    expect(files({ GOENV: 'off' }).some(({ kind }) => kind === 'go')).toBe(false);
   });
 });
 
@@ -136,6 +181,99 @@ describe('readRunnerSettings', () => {
     );
     expect(settings.rules.filter(({ host }) => host.includes('linked-work-tree'))).toEqual([]);
     // The host's own /etc/pip.conf and its CA bundle may be shown; nothing of this test's files is.
+    expect(settings.shown.filter(({ path: shown }) => shown.startsWith(root))).toEqual([]);
+  });
+});
+
+describe('readRunnerSettings, the other toolchains', () => {
+  it('shows yarn’s, Gradle’s, cargo’s, Go’s and RubyGems’ settings without their secrets, and hides what is code or keys', async () => {
+    const home = path.join(root, 'home-kin');
+    const workspace = path.join(root, 'ws-kin');
+    const ca = path.join(root, 'kin-ca');
+    for (const dir of ['.cargo', '.gradle/init.d', '.config/go', ''].map((d) => path.join(home, d)))
+      await mkdir(dir, { recursive: true });
+    await mkdir(workspace, { recursive: true });
+    await mkdir(ca, { recursive: true });
+    await writeFile(path.join(ca, 'ca.pem'), CERT);
+    await writeFile(path.join(home, 'corp-ca.pem'), CERT);
+    await writeFile(
+      path.join(home, '.yarnrc.yml'),
+      'npmRegistryServer: "https://npm.corp.example"\nnpmAuthToken: s3cr3t-yarn\nhttpsCaFilePath: ${CORP_CA}/ca.pem\nhttpsKeyFilePath: /home/r/yarn.key\n',
+    );
+    await writeFile(
+      path.join(home, '.npmrc'),
+      'cafile=${HOME}/corp-ca.pem\n//npm.corp.example/:_authToken=s3cr3t-npm\n',
+    );
+    await writeFile(
+      path.join(home, '.gradle', 'gradle.properties'),
+      'corpRepoUrl=https://maven.corp.example:8081/all\ncorpRepoPassword=s3cr3t-gradle\n',
+    );
+    await writeFile(path.join(home, '.gradle', 'init.d', 'corp.init.gradle'), 'password = "s3cr3t-init"\n');
+    await writeFile(
+      path.join(home, '.cargo', 'config.toml'),
+      '[registries.corp]\nindex = "sparse+http://10.0.0.7:8080/index/"\ntoken = "s3cr3t-cargo"\n[http]\ncainfo = "corp-ca.pem"\n',
+    );
+    await writeFile(
+      path.join(home, '.cargo', 'credentials.toml'),
+      '[registries.corp]\ntoken = "s3cr3t-cred"\n',
+    );
+    await writeFile(path.join(home, '.config', 'go', 'env'), 'GOPROXY=http://ci:s3cr3t-go@127.0.0.1:3000\n');
+    // A gemrc that is a directory, and a second one too large to be settings: neither is read.
+    await mkdir(path.join(home, '.gemrc'));
+    await writeFile(
+      path.join(root, 'huge-gemrc'),
+      `:sources:\n- https://huge.corp.example/\n${'#'.repeat(5 * 2 ** 20)}\n`,
+    );
+    const env = {
+      HOME: home,
+      CORP_CA: ca,
+      XDG_CONFIG_DIRS: path.join(root, 'none'),
+      GEMRC: path.join(root, 'huge-gemrc'),
+    };
+    const settings = await readRunnerSettings(env, home, workspace);
+    const ours = settings.shown.filter((file) => file.path.startsWith(root));
+    const shown = Object.fromEntries(ours.map((file) => [path.relative(root, file.path), file.text]));
+    expect(shown).toEqual({
+      // npm's ${HOME} and yarn's ${CORP_CA} resolved, as the toolchains would, in the copies the tools see.
+      'home-kin/.npmrc': `cafile=${path.join(home, 'corp-ca.pem')}\n`,
+      'home-kin/.yarnrc.yml': `npmRegistryServer: "https://npm.corp.example"\nhttpsCaFilePath: ${ca}/ca.pem\n`,
+      'home-kin/.gradle/gradle.properties': 'corpRepoUrl=https://maven.corp.example:8081/all\n',
+      'home-kin/.cargo/config.toml':
+        '[registries.corp]\nindex = "sparse+http://10.0.0.7:8080/index/"\n[http]\ncainfo = "corp-ca.pem"\n',
+      'home-kin/.config/go/env': 'GOPROXY=http://127.0.0.1:3000\n',
+      // The CA files: npm's, yarn's and cargo's (relative to the folder above ~/.cargo), each once.
+      'home-kin/corp-ca.pem': CERT,
+      'kin-ca/ca.pem': CERT,
+    });
+    expect(JSON.stringify(settings)).not.toMatch(/s3cr3t/);
+    expect(settings.hidden.filter((file) => file.startsWith(root))).toEqual([
+      path.join(home, '.gradle', 'init.d'),
+      path.join(home, '.cargo', 'credentials.toml'),
+    ]);
+    expect(settings.hidden).toContain('/home/r/yarn.key');
+    const described = settings.rules
+      .filter((rule) => rule.runner && /corp\.example|10\.0\.0\.7|127\.0\.0\.1/.test(rule.host))
+      .map((rule) => `${rule.host}${rule.port ? `:${rule.port}` : ''} (${rule.source})`);
+    expect(described).toEqual([
+      "npm.corp.example (the runner's yarn settings)",
+      "maven.corp.example:8081 (the runner's Gradle properties)",
+      "10.0.0.7:8080 (the runner's cargo settings)",
+      "127.0.0.1:3000 (the runner's Go settings)",
+    ]);
+  });
+
+  it('reads no cargo config that is a link into the workspace', async () => {
+    const home = path.join(root, 'home-link');
+    const workspace = path.join(root, 'ws-link');
+    await mkdir(path.join(home, '.cargo'), { recursive: true });
+    await mkdir(workspace, { recursive: true });
+    await writeFile(
+      path.join(workspace, 'config.toml'),
+      '[registries.x]\nindex = "https://linked.corp.example/"\n',
+    );
+    await symlink(path.join(workspace, 'config.toml'), path.join(home, '.cargo', 'config.toml'));
+    const settings = await readRunnerSettings({ XDG_CONFIG_DIRS: path.join(root, 'none') }, home, workspace);
+    expect(settings.rules.filter(({ host }) => host.startsWith('linked'))).toEqual([]);
     expect(settings.shown.filter(({ path: shown }) => shown.startsWith(root))).toEqual([]);
   });
 });

@@ -1,0 +1,63 @@
+// The runner's settings that are one `key = value` a line: Gradle's `gradle.properties` (Java properties:
+// `key=value`, `key: value` or `key value`, `#` and `!` comments, a `\` at the end going on to the next
+// line), Go's environment file (`go env -w` writes `NAME=value`; Go reads only lines that start with a
+// capital letter), and yarn classic's `~/.yarnrc` (`key value`, either maybe quoted). Pure.
+import { withoutUrlCredentials } from '../../text/redact.js';
+import { unescapeKey } from './filter.js';
+
+export type LineFormat = 'properties' | 'goenv' | 'yarnrc';
+
+/** A key and its value, from one logical line (continuations joined); undefined for anything else. */
+function entry(format: LineFormat, line: string): { key: string; value: string } | undefined {
+  const match =
+    format === 'properties'
+      ? /^\s*((?:[^\s=:\\]|\\.)+)\s*(?:[=:]\s*|\s+|$)(.*)$/.exec(line)
+      : format === 'goenv'
+        ? /^([A-Z][A-Za-z0-9_]*)=(.*)$/.exec(line)
+        : /^\s*("(?:[^"\\]|\\.)*"|[^\s"]+)(?:\s+(.*))?$/.exec(line);
+  if (!match) return undefined;
+  const unquote = (text: string) => text.trim().replace(/^"(.*)"$/, '$1');
+  return {
+    key: format === 'goenv' ? match[1]! : unescapeKey(unquote(match[1]!)),
+    value: unquote(match[2] ?? ''),
+  };
+}
+
+/** The file's logical lines, each with the physical lines it is made of (a properties file's `\` joins them). */
+function logicalLines(format: LineFormat, text: string): Array<{ joined: string; raw: string[] }> {
+  const result: Array<{ joined: string; raw: string[] }> = [];
+  const physical = text.split(/\r?\n/);
+  for (let i = 0; i < physical.length; i++) {
+    const raw = [physical[i]!];
+    let joined = physical[i]!;
+    // An odd number of backslashes at the end continues the line (properties only).
+    while (format === 'properties' && /(?:^|[^\\])(?:\\\\)*\\$/.test(joined) && i + 1 < physical.length) {
+      raw.push(physical[++i]!);
+      joined = joined.slice(0, -1) + physical[i]!.replace(/^\s+/, '');
+    }
+    result.push({ joined, raw });
+  }
+  return result;
+}
+
+const isComment = (format: LineFormat, line: string): boolean =>
+  format === 'properties' ? /^\s*(?:[#!]|$)/.test(line) : /^\s*(?:#|$)/.test(line);
+
+/** `text` with the lines whose key `isSecret` names left out (a continued line whole), comments gone, URL credentials removed. */
+export function filterLines(format: LineFormat, text: string, isSecret: (key: string) => boolean): string {
+  const kept: string[] = [];
+  for (const { joined, raw } of logicalLines(format, text)) {
+    if (isComment(format, joined)) continue;
+    const found = entry(format, joined);
+    if (found && !isSecret(found.key)) kept.push(...raw.map((line) => withoutUrlCredentials(line.trimEnd())));
+  }
+  return kept.length > 0 ? `${kept.join('\n')}\n` : '';
+}
+
+/** The values of the keys `key` matches. */
+export function lineValues(format: LineFormat, text: string, key: RegExp): string[] {
+  return logicalLines(format, text).flatMap(({ joined }) => {
+    const found = isComment(format, joined) ? undefined : entry(format, joined);
+    return found && key.test(found.key) && found.value ? [found.value] : [];
+  });
+}
