@@ -1,13 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { runAgent } from '../../src/agent/loop.js';
 import type { AgentOptions } from '../../src/agent/options.js';
 import { Model } from '../../src/model/client.js';
 import { REMINDER_PREFIX } from '../../src/agent/todo/reminder.js';
-import { openWorkspace } from '../../src/agent/workspace.js';
 import { Redactor } from '../../src/text/redact.js';
 import type { OutsideTools } from '../../src/agent/tools/types.js';
 import {
@@ -15,36 +13,25 @@ import {
   BINDING_BETA,
   MODE_MODEL_ID,
   reply,
-  startModelServer,
   text,
   toolSearch,
   toolUse,
   type ModelMode,
   type RecordedRequest,
   type ScriptStep,
-  type ScriptedModelServer,
 } from '../support/anthropic/server.js';
+import { useAgentWorkspace } from '../support/agent-workspace.js';
 
 const KEY = 'sk-ant-test-key-0000000000000000';
-let dir: string;
-let server: ScriptedModelServer | undefined;
-
-beforeEach(async () => {
-  dir = await openWorkspace(await mkdtemp(join(tmpdir(), 'loop-')));
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await rm(dir, { recursive: true, force: true });
-});
+const ws = useAgentWorkspace('loop-');
 
 async function play(script: ScriptStep[], options: Partial<AgentOptions> = {}, mode: ModelMode = 'classic') {
-  server = await startModelServer(script, { apiKey: KEY, mode });
+  const server = await ws.serve(script, { apiKey: KEY, mode });
   const events: AgentEvent[] = [];
   const result = await runAgent({
     task: 'Refactor hello.py',
     model: new Model({ apiKey: KEY, baseURL: server.url, maxRetries: 0, model: MODE_MODEL_ID[mode] }),
-    workspace: dir,
+    workspace: ws.dir,
     observers: [(event) => events.push(event)],
     ...options,
   });
@@ -87,7 +74,7 @@ describe('the agent loop', () => {
     expect(result.toolCalls).toBe(5);
     expect(result.lastText).toBe('Wrote out.txt and checked it.');
     expect(result.todos.map((t) => t.status)).toEqual(['completed', 'completed']);
-    expect(await readFile(join(dir, 'out.txt'), 'utf8')).toBe('hello\n');
+    expect(await readFile(join(ws.dir, 'out.txt'), 'utf8')).toBe('hello\n');
     expect(events.filter((e) => e.type === 'todos')).toHaveLength(3);
     expect(result.usage.input_tokens + result.usage.cache_read_input_tokens).toBeGreaterThan(0);
     // The read_file result went back to the model.
@@ -300,7 +287,7 @@ describe('the agent loop', () => {
     ]);
     expect(stop.result.status).toBe('incomplete');
     expect(stop.result.reason).toContain('context window');
-    await server?.close();
+    await ws.server?.close();
     const tooLong = await play([
       reply(plan('in_progress')),
       {
@@ -348,7 +335,7 @@ describe('the agent loop', () => {
   });
 
   it('keeps cache markers within the limit and reads the cached prefix on later requests', async () => {
-    await writeFile(join(dir, 'a.txt'), 'x'.repeat(5000));
+    await writeFile(join(ws.dir, 'a.txt'), 'x'.repeat(5000));
     const { requests, violations, result } = await play([
       reply(plan('in_progress')),
       reply(toolUse('read_file', { path: 'a.txt' })),
@@ -494,7 +481,7 @@ describe('the agent loop on a model with preserved thinking (sonnet-5-5 mode)', 
   });
 
   it('sends effort as output_config.effort, and not to a model that takes none', async () => {
-    server = await startModelServer([reply(text('a')), reply(text('b'))], {
+    const server = await ws.serve([reply(text('a')), reply(text('b'))], {
       apiKey: KEY,
       mode: 'sonnet-5-5',
     });
@@ -708,13 +695,13 @@ describe('tools from outside (MCP servers)', () => {
 
   it('loads every tool up front on a model without the tool search', async () => {
     const { toolset } = outside(40);
-    server = await startModelServer([reply(plan('completed')), reply(text('Nothing to do.'))], {
+    const server = await ws.serve([reply(plan('completed')), reply(text('Nothing to do.'))], {
       apiKey: KEY,
     });
     await runAgent({
       task: 'Look around',
       model: new Model({ apiKey: KEY, baseURL: server.url, maxRetries: 0, model: 'claude-opus-4-1' }),
-      workspace: dir,
+      workspace: ws.dir,
       outside: toolset,
     });
     expect(server.violations).toEqual([]);

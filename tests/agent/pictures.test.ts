@@ -1,8 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { runAgent } from '../../src/agent/loop.js';
 import {
@@ -12,16 +11,9 @@ import {
   pictureBlocks,
   picturesOverLimit,
 } from '../../src/agent/pictures.js';
-import { openWorkspace } from '../../src/agent/workspace.js';
 import { Model } from '../../src/model/client.js';
-import {
-  reply,
-  startModelServer,
-  text,
-  toolUse,
-  type ScriptStep,
-  type ScriptedModelServer,
-} from '../support/anthropic/server.js';
+import { reply, text, toolUse, type ScriptStep } from '../support/anthropic/server.js';
+import { useAgentWorkspace } from '../support/agent-workspace.js';
 
 const image = { mediaType: 'image/png' as const, data: 'A'.repeat(100_000), width: 800, height: 600 };
 
@@ -105,27 +97,18 @@ const imagesIn = (body: { messages: unknown[] }) =>
   JSON.stringify(body.messages).split('"type":"image"').length - 1;
 
 describe('pictures across a long run', () => {
-  let dir: string;
-  let server: ScriptedModelServer | undefined;
-  beforeEach(async () => {
-    dir = await openWorkspace(await mkdtemp(join(tmpdir(), 'pictures-')));
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    await rm(dir, { recursive: true, force: true });
-  });
+  const ws = useAgentWorkspace('pictures-');
 
   // Old tool results, pictures and all, are cleared before the history reaches the API's per-request
   // limits, against the scripted server that refuses past them as the API does.
   it('reads a screenshot 110 times, no request over the API image count, none refused', async () => {
-    await writeFile(join(dir, 'shot.png'), PNG.sync.write(new PNG({ width: 64, height: 48 })));
-    server = await startModelServer(screenshotScript(110), { apiKey: KEY });
+    await writeFile(join(ws.dir, 'shot.png'), PNG.sync.write(new PNG({ width: 64, height: 48 })));
+    const server = await ws.serve(screenshotScript(110), { apiKey: KEY });
     const events: AgentEvent[] = [];
     const result = await runAgent({
       task: 'Look at shot.png',
       model: new Model({ apiKey: KEY, baseURL: server.url, maxRetries: 0 }),
-      workspace: dir,
+      workspace: ws.dir,
       maxTurns: 200,
       observers: [(event) => events.push(event)],
     });

@@ -1,47 +1,29 @@
 // The tools' sandbox handed over while it is still being built (issue 37): the model is asked at once, and no
 // tool runs before it is ready.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { runAgent } from '../../src/agent/loop.js';
-import { openWorkspace } from '../../src/agent/workspace.js';
 import { Model } from '../../src/model/client.js';
 import type { Sandbox } from '../../src/sandbox/namespaces.js';
-import {
-  reply,
-  startModelServer,
-  text,
-  toolUse,
-  type ScriptStep,
-  type ScriptedModelServer,
-} from '../support/anthropic/server.js';
+import { reply, text, toolUse, type ScriptStep } from '../support/anthropic/server.js';
+import { useAgentWorkspace } from '../support/agent-workspace.js';
 
 const KEY = 'sk-ant-test-key-0000000000000000';
-let dir: string;
-let server: ScriptedModelServer | undefined;
-
-beforeEach(async () => {
-  dir = await openWorkspace(await mkdtemp(join(tmpdir(), 'tools-ready-')));
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await rm(dir, { recursive: true, force: true });
-});
+const ws = useAgentWorkspace('tools-ready-');
 
 const plan = (status: string) =>
   toolUse('todo', { items: [{ text: 'write it', status, activeForm: 'Writing it' }] });
 
 /** Runs `script` with a sandbox that is ready only when `ready` is resolved by the test. */
 async function play(script: ScriptStep[], ready: Promise<Sandbox | undefined>) {
-  server = await startModelServer(script, { apiKey: KEY });
+  const server = await ws.serve(script, { apiKey: KEY });
   const events: Array<AgentEvent & { at: number }> = [];
   const result = await runAgent({
     task: 'Write made.txt',
     model: new Model({ apiKey: KEY, baseURL: server.url, maxRetries: 0 }),
-    workspace: dir,
+    workspace: ws.dir,
     sandboxReady: ready,
     observers: [(event) => events.push({ ...event, at: Date.now() })],
   });
@@ -56,9 +38,9 @@ describe('a sandbox still being built', () => {
     const requestsWhenReady: number[] = [];
     // Made ready 200 ms after the first request arrived: no tool may have run before.
     const readySoon = (async () => {
-      while (!server || server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+      while (!ws.server || ws.server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
       await new Promise((r) => setTimeout(r, 200));
-      requestsWhenReady.push(server.requests.length);
+      requestsWhenReady.push(ws.server.requests.length);
       readyAt = Date.now();
       finish(undefined);
     })();
@@ -72,7 +54,7 @@ describe('a sandbox still being built', () => {
     );
     await readySoon;
     expect(result.status).toBe('completed');
-    expect(await readFile(join(dir, 'made.txt'), 'utf8')).toBe('made\n');
+    expect(await readFile(join(ws.dir, 'made.txt'), 'utf8')).toBe('made\n');
     // The model was asked before the sandbox was ready, and asked only once until it was.
     expect(requests[0]!.receivedAt).toBeLessThan(readyAt);
     expect(requestsWhenReady).toEqual([1]);
@@ -90,6 +72,6 @@ describe('a sandbox still being built', () => {
       (error: unknown) => (error as Error).message,
     );
     expect(outcome).toBe('the sandbox for the tools could not be built (no namespaces)');
-    await expect(readFile(join(dir, 'made.txt'), 'utf8')).rejects.toThrow();
+    await expect(readFile(join(ws.dir, 'made.txt'), 'utf8')).rejects.toThrow();
   });
 });

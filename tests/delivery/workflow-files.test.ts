@@ -21,7 +21,7 @@ describe('isWorkflowFile', () => {
 
 describe('takeOutStagedWorkflows', () => {
   it('unstages the workflow files, leaves them on disk, and keeps their change as a redacted patch', async () => {
-    const { dir, repo, start, write } = tree();
+    const { dir, repo, start, write } = tree;
     write(CI, 'name: ci\nenv: { TOKEN: s3cret }\n');
     write('index.js', 'module.exports = 2;\n');
     git(dir, 'add', '-A');
@@ -39,7 +39,7 @@ describe('commitWithout', () => {
   const message = 'Fix index.js';
 
   it('makes the commits since the start again as one without the workflow files, which it keeps as a patch', async () => {
-    const { dir, repo, start, write } = tree();
+    const { dir, repo, start, write } = tree;
     commitFiles(dir, { 'index.js': 'module.exports = 2;\n' }, 'one');
     write(CI, 'name: ci\n');
     commitFiles(dir, { 'README.md': '# Hello\n' }, 'two');
@@ -54,7 +54,7 @@ describe('commitWithout', () => {
   });
 
   it('changes nothing when the work is only workflow files, or touches none', async () => {
-    const { dir, repo, start, write } = tree();
+    const { dir, repo, start, write } = tree;
     write(CI, 'name: ci\n');
     commitFiles(dir, {}, 'only a workflow');
     const head = git(dir, 'rev-parse', 'HEAD');

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { estimateInputTokens, MODEL_MODES, reply, text, toolUse } from '../support/anthropic/server.js';
 import { LONG_RUN_FILE, longReadScript, longRunFileText } from '../support/bench/scripts.js';
 import {
@@ -8,13 +8,10 @@ import {
   helloScript,
   planAt,
 } from '../support/anthropic/scenarios.js';
-import { createWorld, KEY, TOKEN, type World } from './setup.js';
+import { KEY, TOKEN, type World, useWorldsPerTest } from './setup.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const worlds = useWorldsPerTest();
 
 const gitShow = (w: World, spec: string) =>
   w.sandbox.git(['--git-dir', w.sandbox.origin, 'show', spec], w.sandbox.root);
@@ -22,7 +19,7 @@ const gitShow = (w: World, spec: string) =>
 describe.each(MODEL_MODES)('the bundled action (dist/index.js) as a runner runs it (%s)', (mode) => {
   it('turns `/agent <task>` into a live checklist comment and a pull request that closes the issue', async () => {
     // A model that takes a moment per reply, so the comment shows the list moving.
-    world = await createWorld(helloScript(), { latencyMs: 400, mode });
+    world = await worlds.create(helloScript(), { latencyMs: 400, mode });
     // On Sonnet 5.5 the key and endpoint come from a job-level `env:` instead of the inputs.
     const fromEnv = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: world.model.url };
     const run = await world.trigger(
@@ -108,7 +105,7 @@ describe.each(MODEL_MODES)('the bundled action (dist/index.js) as a runner runs 
   });
 
   it('reminds the model after three turns without a todo update, and the run still completes', async () => {
-    world = await createWorld(
+    world = await worlds.create(
       [
         reply(planAt(0)),
         reply(toolUse('bash', { command: 'ls' })),
@@ -130,7 +127,7 @@ describe.each(MODEL_MODES)('the bundled action (dist/index.js) as a runner runs 
 
   it('runs 300 turns held to max_context_tokens, clearing as it goes, with no request refused or over budget', async () => {
     const budget = 40_000;
-    world = await createWorld(longReadScript(300), {
+    world = await worlds.create(longReadScript(300), {
       mode,
       files: { ...HELLO_FILES, [LONG_RUN_FILE]: longRunFileText(10_000) },
     });
@@ -157,7 +154,7 @@ describe.each(MODEL_MODES)('the bundled action (dist/index.js) as a runner runs 
       cache_read_input_tokens: 0,
     };
     const spend = (step: ReturnType<typeof reply>) => ({ ...step, usage });
-    world = await createWorld(
+    world = await worlds.create(
       [
         spend(reply(planAt(0))),
         spend(reply(toolUse('write_file', { path: 'NOTES.md', content: 'a start\n' }))),
@@ -178,7 +175,7 @@ describe.each(MODEL_MODES)('the bundled action (dist/index.js) as a runner runs 
 
 describe('the bundled action (dist/index.js) as a runner runs it', () => {
   it('stops at max_turns as incomplete, pushes the work to a branch, and opens no pull request', async () => {
-    world = await createWorld([
+    world = await worlds.create([
       reply(planAt(0)),
       reply(toolUse('write_file', { path: 'NOTES.md', content: 'half done\n' })),
       reply(toolUse('bash', { command: 'true' })),
@@ -197,7 +194,7 @@ describe('the bundled action (dist/index.js) as a runner runs it', () => {
   });
 
   it('says so, and opens no pull request, when a completed run changed nothing', async () => {
-    world = await createWorld([
+    world = await worlds.create([
       reply(planAt(0)),
       reply(toolUse('read_file', { path: 'hello.py' })),
       reply(planAt(4)),
@@ -219,7 +216,7 @@ describe('the bundled action (dist/index.js) as a runner runs it', () => {
   });
 
   it('refuses a user without write permission with one reply, and never calls the model', async () => {
-    world = await createWorld([reply(text('never'))]);
+    world = await worlds.create([reply(text('never'))]);
     const run = await world.trigger('/agent delete everything', { user: 'reader' });
     expect(run.outputs.status).toBe('refused');
     expect(world.model.requests).toHaveLength(0);
@@ -230,7 +227,7 @@ describe('the bundled action (dist/index.js) as a runner runs it', () => {
   });
 
   it('does nothing at all for a comment that is not a trigger', async () => {
-    world = await createWorld([reply(text('never'))]);
+    world = await worlds.create([reply(text('never'))]);
     const run = await world.trigger('Thanks, /agent looks great');
     expect(run.code).toBe(0);
     expect(run.outputs.status).toBe('skipped');
@@ -239,7 +236,7 @@ describe('the bundled action (dist/index.js) as a runner runs it', () => {
   });
 
   it('ignores bots, so its own comments can never trigger it', async () => {
-    world = await createWorld([reply(text('never'))]);
+    world = await worlds.create([reply(text('never'))]);
     const run = await world.trigger('/agent loop forever', { user: 'github-actions[bot]', userType: 'Bot' });
     expect(run.outputs.status).toBe('skipped');
     expect(world.github.calls).toHaveLength(0);
@@ -247,7 +244,7 @@ describe('the bundled action (dist/index.js) as a runner runs it', () => {
   });
 
   it('answers `/agent` with no task with a usage reply', async () => {
-    world = await createWorld([reply(text('never'))]);
+    world = await worlds.create([reply(text('never'))]);
     const run = await world.trigger('/agent');
     expect(run.outputs.status).toBe('skipped');
     expect(world.botComments()[0]!.body).toContain('Usage: `/agent <what to do>`');
@@ -255,7 +252,7 @@ describe('the bundled action (dist/index.js) as a runner runs it', () => {
   });
 
   it('reports a failed model readably: failed status, ❌ comment, 😕 reaction, no stack trace or secret', async () => {
-    world = await createWorld([
+    world = await worlds.create([
       { error: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' } },
     ]);
     const run = await world.trigger('/agent do it');

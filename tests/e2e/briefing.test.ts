@@ -1,16 +1,13 @@
 // What the model is told before its first turn: the run's facts and the maintainers' repository
 // instructions, read from the base branch, never from the model's own edits.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { firstMessageText } from '../support/requests.js';
 import { HELLO_FILES } from '../support/anthropic/scenarios.js';
-import { createWorld, type World } from './setup.js';
+import { type World, useWorldsPerTest } from './setup.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const worlds = useWorldsPerTest();
 
 const CLAUDE_MD = '# Working here\n\nRun `make check` before you finish. Use tabs.\n';
 const AGENTS_MD = 'Never touch vendor/.\n';
@@ -18,7 +15,7 @@ const ITEM = (status: string) => toolUse('todo', { items: [{ text: 'Edit the gui
 
 describe('the briefing', () => {
   it('gives the instruction files from the base branch, even after the model edited them on its branch', async () => {
-    world = await createWorld(
+    world = await worlds.create(
       [
         reply(ITEM('in_progress')),
         reply(
@@ -57,7 +54,7 @@ describe('the briefing', () => {
   });
 
   it('states the repository, the branches, the date and that the checkout is fresh', async () => {
-    world = await createWorld([reply(ITEM('completed')), reply(text('Nothing to do.'))]);
+    world = await worlds.create([reply(ITEM('completed')), reply(text('Nothing to do.'))]);
     const run = await world.trigger('/agent look around', { inputs: { verify_command: 'true' } });
     expect(run.outputs.status).toBe('completed');
     const briefing = firstMessageText(world.model.requests[0]!);

@@ -1,5 +1,5 @@
 // Issue 11, point 2: the checklist comment is editable; the next run starts from the list as it shows.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   reply,
   text,
@@ -9,13 +9,10 @@ import {
   type ScriptStep,
 } from '../support/anthropic/server.js';
 import { HELLO_FILES, HELLO_TASK, helloScript } from '../support/anthropic/scenarios.js';
-import { createWorld, type World } from './setup.js';
+import { type World, useWorldsPerTest } from './setup.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const worlds = useWorldsPerTest();
 
 const replace = (text: string, from: string, to: string) => {
   expect(text).toContain(from);
@@ -24,7 +21,7 @@ const replace = (text: string, from: string, to: string) => {
 
 describe('a checklist edited between runs', () => {
   it('is taken as shown by `continue`: reworded, added, deleted, ticked and unticked, ids kept', async () => {
-    world = await createWorld(helloScript().slice(0, 5));
+    world = await worlds.create(helloScript().slice(0, 5));
     const first = await world.trigger(`/agent ${HELLO_TASK}`, { inputs: { max_turns: '5' }, runId: '100' });
     expect(first.outputs.status).toBe('incomplete');
     const checklist = world.botComments()[0]!;
@@ -115,7 +112,7 @@ describe('a checklist edited while the run goes', () => {
       world!.github.editComment(checklist().id, replace(checklist().body, from, to));
     const withChangelog = [...ITEMS, { id: '4', text: 'Add a CHANGELOG entry' }];
     const withReadme = [...withChangelog, { id: '5', text: 'Update the README' }];
-    world = await createWorld([
+    world = await worlds.create([
       reply(todo(ITEMS, 'in_progress')),
       // Edit 1 lands while the model is busy: only the ~10 s watch can notice it.
       when(
@@ -176,7 +173,7 @@ describe('a checklist edited while the run goes', () => {
 
   it('takes no list line from a failed check’s output as the maintainer’s: `continue` hears of no edit', async () => {
     const item = { id: '1', text: 'Write the notes', activeForm: 'Writing the notes' };
-    world = await createWorld(
+    world = await worlds.create(
       [
         reply(toolUse('todo', { items: [{ ...item, status: 'in_progress' }] })),
         reply(toolUse('write_file', { path: 'notes.md', content: 'notes\n' })),
@@ -209,7 +206,7 @@ describe('a checklist edited while the run goes', () => {
       text: `Step ${i + 1}: ${'carefully '.repeat(400)}`,
       status: i === 0 ? 'in_progress' : 'pending',
     }));
-    world = await createWorld([
+    world = await worlds.create([
       reply(toolUse('todo', { items })),
       reply(toolUse('write_file', { path: 'notes.md', content: 'notes\n' })),
     ]);
@@ -227,7 +224,7 @@ describe('a checklist edited while the work is delivered', () => {
   // The final write goes on one look at the comment, taken beside the pull request's creation: late enough
   // to see an edit made while the commit was still on its way to GitHub.
   it('keeps an edit made while the commit lands: the final comment holds it', async () => {
-    world = await createWorld(helloScript());
+    world = await worlds.create(helloScript());
     const w = world;
     const release = w.github.holdNext({ method: 'POST', path: /^\/graphql$/ });
     const run = w.trigger(`/agent ${HELLO_TASK}`);

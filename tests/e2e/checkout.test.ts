@@ -1,6 +1,6 @@
 // A shallow checkout (actions/checkout's default `fetch-depth: 1`): a fresh run, `/agent continue` on the
 // branch an earlier run pushed, and a run on a pull request's head all work without the history.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   changelogScript,
   HELLO_RESULT,
@@ -8,13 +8,10 @@ import {
   helloScript,
   pushFeatureBranch,
 } from '../support/anthropic/scenarios.js';
-import { createWorld, type World } from './setup.js';
+import { type World, useWorldsPerTest } from './setup.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const worlds = useWorldsPerTest();
 
 const originLog = (w: World, ref: string) =>
   w.sandbox.git(['--git-dir', w.sandbox.origin, 'log', '--format=%s', ref], w.sandbox.root);
@@ -30,7 +27,7 @@ async function addHistory(w: World): Promise<void> {
 describe('a shallow checkout (fetch-depth: 1)', () => {
   it('runs, stops at max_turns, and finishes with `/agent continue` on the pushed branch', async () => {
     const script = helloScript();
-    world = await createWorld(script.slice(0, 5), { shallow: true });
+    world = await worlds.create(script.slice(0, 5), { shallow: true });
     await addHistory(world);
     const first = await world.trigger(`/agent ${HELLO_TASK}`, { inputs: { max_turns: '5' }, runId: '100' });
     expect(first.outputs.status).toBe('incomplete');
@@ -58,7 +55,7 @@ describe('a shallow checkout (fetch-depth: 1)', () => {
   });
 
   it("works on a pull request's head that forked from an older main, and pushes to it", async () => {
-    world = await createWorld(changelogScript(), {
+    world = await worlds.create(changelogScript(), {
       issue: { pull_request: { head: 'feature' } },
       shallow: true,
     });

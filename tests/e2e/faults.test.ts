@@ -2,7 +2,7 @@
 // are refused. Each run still ends where it should, and nothing the agent did is lost.
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GitHubEmulator } from '../support/github/emulator.js';
 import { secondaryRateLimit } from '../support/github/emulator.js';
 import {
@@ -14,13 +14,10 @@ import {
   type ScriptStep,
 } from '../support/anthropic/server.js';
 import { planAt } from '../support/anthropic/scenarios.js';
-import { createWorld, KEY, type World } from './setup.js';
+import { createWorld, KEY, type World, useWorldsPerTest } from './setup.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const worlds = useWorldsPerTest();
 
 const ITEMS = [
   { text: 'Write NOTES.md', activeForm: 'Writing NOTES.md' },
@@ -76,7 +73,7 @@ const writeOutcomes = (github: GitHubEmulator) =>
 
 describe('Anthropic faults are retried and the run completes', () => {
   it('429 rate_limit_error, then 500 api_error', async () => {
-    world = await createWorld(
+    world = await worlds.create(
       session({
         0: apiError(429, 'rate_limit_error', 'Number of request tokens has exceeded your rate limit', SOON),
         3: apiError(500, 'api_error', 'Internal server error', SOON),
@@ -89,7 +86,7 @@ describe('Anthropic faults are retried and the run completes', () => {
   });
 
   it('529 overloaded_error, then a connection dropped before any answer', async () => {
-    world = await createWorld(
+    world = await worlds.create(
       session({ 1: apiError(529, 'overloaded_error', 'Overloaded', SOON), 4: dropConnection() }),
     );
     const run = await world.trigger('/agent write notes');
@@ -103,7 +100,7 @@ describe('Anthropic faults are retried and the run completes', () => {
       ...reply(text('Half an'), text('answer')),
       streamError: { type: 'overloaded_error', message: 'Overloaded' },
     };
-    world = await createWorld(session({ 2: broken }));
+    world = await worlds.create(session({ 2: broken }));
     const run = await world.trigger('/agent write notes');
     await expectDelivered(world, run);
     expect(world.model.requests).toHaveLength(7);
@@ -127,7 +124,7 @@ describe('Anthropic refusals fail fast, with one request and a readable comment'
       'the Anthropic API refused the credentials (403',
     ],
   ])('%i %s', async (status, type, message, sentence) => {
-    world = await createWorld([apiError(status, type, message), reply(text('never'))]);
+    world = await worlds.create([apiError(status, type, message), reply(text('never'))]);
     const run = await world.trigger('/agent write notes');
     expect(run.code).toBe(1);
     expect(run.outputs.status).toBe('failed');
@@ -146,7 +143,7 @@ describe('Anthropic refusals fail fast, with one request and a readable comment'
 describe('GitHub faults', () => {
   it('retries a 5xx on a comment edit and on a reaction (plugin-retry)', async () => {
     // A model slow enough for the list to be edited while it works.
-    world = await createWorld(session(), { latencyMs: 700 });
+    world = await worlds.create(session(), { latencyMs: 700 });
     world.github.failNext(
       { method: 'PATCH', path: /\/issues\/comments\/\d+$/ },
       { status: 502, body: { message: 'Bad gateway' } },
@@ -172,7 +169,7 @@ describe('GitHub faults', () => {
   });
 
   it('waits out a secondary rate limit (403 + retry-after) on the first comment (plugin-throttling)', async () => {
-    world = await createWorld(session());
+    world = await worlds.create(session());
     world.github.failNext({ method: 'POST', path: /\/issues\/1\/comments$/ }, secondaryRateLimit(1));
     const run = await world.trigger('/agent write notes');
     await expectDelivered(world, run);
@@ -186,7 +183,7 @@ describe('GitHub faults', () => {
 
   it('never stops for comment edits that keep failing; the next write carries the latest state', async () => {
     // A model slow enough for the list to be written while it works (a fast one is done before the first edit).
-    world = await createWorld(session(), { latencyMs: 700 });
+    world = await worlds.create(session(), { latencyMs: 700 });
     // A 403 that neither plugin retries (it does not name a secondary rate limit) stands for an edit whose
     // retries are all used up; two in a row.
     world.github.failNext(
@@ -212,7 +209,7 @@ describe('GitHub faults', () => {
   });
 
   it('opens no pull request when GitHub refuses it, but still names the pushed branch', async () => {
-    world = await createWorld(session());
+    world = await worlds.create(session());
     world.github.failNext(
       { method: 'POST', path: /\/pulls$/ },
       {
@@ -276,7 +273,7 @@ describe('a checklist comment deleted in the middle of the run', () => {
 
 describe('git push faults', () => {
   it('moves to a fresh branch name when the branch exists with other history, and the PR uses it', async () => {
-    world = await createWorld(session());
+    world = await worlds.create(session());
     // Someone else's work already sits on the branch name this run would use.
     const tree = await gitIn(world, 'hash-object', '-t', 'tree', '-w', '/dev/null');
     const unrelated = await gitIn(world, 'commit-tree', tree, '-m', 'Unrelated work');
@@ -291,7 +288,7 @@ describe('git push faults', () => {
   });
 
   it('pushes again under the same name after a push the server refused once', async () => {
-    world = await createWorld(session());
+    world = await worlds.create(session());
     // A server-side hiccup: the origin refuses the first push it receives, then accepts.
     const hook = join(world.sandbox.origin, 'hooks', 'pre-receive');
     await writeFile(
@@ -305,7 +302,7 @@ describe('git push faults', () => {
   });
 
   it('reuses the pull request that is already open for the branch', async () => {
-    world = await createWorld(session());
+    world = await worlds.create(session());
     // The branch exists at main (so the push fast-forwards) and a maintainer already opened a PR from it.
     await gitIn(world, 'update-ref', `refs/heads/${BRANCH}`, 'main');
     seedPull(world.github, { number: 2, head: BRANCH, user: 'maintainer', body: 'Opened by hand.' });
@@ -330,7 +327,7 @@ describe('git push faults', () => {
 
 describe('a pull request the bot opened earlier', () => {
   it('is reused, with its description brought up to date', async () => {
-    world = await createWorld(session());
+    world = await worlds.create(session());
     await gitIn(world, 'update-ref', `refs/heads/${BRANCH}`, 'main');
     seedPull(world.github, {
       number: 2,

@@ -7,18 +7,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { validateWebhook } from '../support/github/openapi.js';
 import { leaksOf } from '../support/secret-forms.js';
 import { pullRequestReviewEvent, workflowDispatchEvent } from '../support/github/webhook-events.js';
-import { ACTION_USERS, blockData, createWorld, KEY, openingText, TOKEN, type World } from './setup.js';
+import { ACTION_USERS, blockData, KEY, openingText, TOKEN, type World, useWorldsPerTest } from './setup.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const worlds = useWorldsPerTest();
 
 const BASE_FILES = {
   'hello.py': 'print("hi")\n',
@@ -116,7 +113,7 @@ const originRefs = (w: World) =>
 
 describe.each(ACTION_USERS)('a pull request from a fork, as $who', ({ as }) => {
   it('works on refs/pull/N/head in the sandbox and answers with one review; nothing is pushed', async () => {
-    world = await createWorld(OBEYING, { files: BASE_FILES, issue: PULL });
+    world = await worlds.create(OBEYING, { files: BASE_FILES, issue: PULL });
     const head = await forkHead(world);
     const before = originRefs(world);
     const run = await world.trigger('/agent say hello instead', { pullRequest: true, ...(as ? { as } : {}) });
@@ -190,7 +187,7 @@ describe('a pull request from a fork, with `fork_delivery: pull-request`', () =>
   const inputs = { fork_delivery: 'pull-request' };
 
   it('pushes a branch here built on the head and opens a pull request that supersedes it', async () => {
-    world = await createWorld(SCRIPT, { files: BASE_FILES, issue: PULL });
+    world = await worlds.create(SCRIPT, { files: BASE_FILES, issue: PULL });
     const { '.github/workflows/evil.yml': _workflow, ...files } = HEAD_FILES;
     const head = await forkHead(world, files);
     const run = await world.trigger('/agent say hello instead', { pullRequest: true, inputs, runId: '77' });
@@ -215,7 +212,7 @@ describe('a pull request from a fork, with `fork_delivery: pull-request`', () =>
   }, 180_000);
 
   it('answers with the review instead when the head changes .github/, and says why', async () => {
-    world = await createWorld(SCRIPT, { files: BASE_FILES, issue: PULL });
+    world = await worlds.create(SCRIPT, { files: BASE_FILES, issue: PULL });
     const before = originRefs(world);
     await forkHead(world);
     const run = await world.trigger('/agent say hello instead', { pullRequest: true, inputs });
@@ -232,7 +229,7 @@ describe('a pull request from a fork, with `fork_delivery: pull-request`', () =>
 
 describe('a pull request from a fork: what cannot run', () => {
   it('with `sandbox: off` it is declined, saying why and what to change', async () => {
-    world = await createWorld([], { files: BASE_FILES, issue: PULL });
+    world = await worlds.create([], { files: BASE_FILES, issue: PULL });
     await forkHead(world);
     const headBefore = await world.sandbox.git(['rev-parse', 'HEAD']);
     const run = await world.trigger('/agent say hello instead', {
@@ -251,7 +248,7 @@ describe('a pull request from a fork: what cannot run', () => {
   }, 120_000);
 
   it('a workflow_dispatch naming the pull request runs as a comment would', async () => {
-    world = await createWorld(SCRIPT, { files: BASE_FILES, issue: PULL });
+    world = await worlds.create(SCRIPT, { files: BASE_FILES, issue: PULL });
     await forkHead(world);
     const event = workflowDispatchEvent({ issue: '1', task: 'say hello instead' });
     expect(validateWebhook('workflow-dispatch', event)).toEqual([]);
@@ -262,7 +259,7 @@ describe('a pull request from a fork: what cannot run', () => {
   }, 180_000);
 
   it('a review on a fork’s pull request answers with one line in the log and writes nothing', async () => {
-    world = await createWorld([], { files: BASE_FILES, issue: PULL });
+    world = await worlds.create([], { files: BASE_FILES, issue: PULL });
     const review = world.github.addReview(1, 'maintainer', {
       body: '/agent fix the greeting',
       state: 'COMMENTED',

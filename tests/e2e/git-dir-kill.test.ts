@@ -4,27 +4,20 @@
 // the sandbox on, the model's last bash call is still running when the action dies, and would plant a
 // repository after the post step: it must die with the action. Run as root, as `runner` with sudo, and
 // rootless (CI's user without sudo runs this file again).
-import { createServer, type Server } from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 import { lstat, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply, toolUse } from '../support/anthropic/server.js';
 import { laterSteps, marksFolder } from '../support/later-steps.js';
-import { ACTION_USERS, createWorld, TOKEN, type World } from './setup.js';
+import { ACTION_USERS, TOKEN, type World, useWorldsPerTest } from './setup.js';
 
 const GIT_SERVER = resolve(import.meta.dirname, '../support/mcp/git-server.mjs');
 
 let world: World | undefined;
-let killer: Server | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-  await new Promise((done) => (killer ? killer.close(done) : done(undefined)));
-  killer = undefined;
-});
+const worlds = useWorldsPerTest();
 
 const PLAN = toolUse('todo', {
   items: [{ id: '1', text: 'Greet politely', activeForm: 'Greeting', status: 'in_progress' }],
@@ -90,12 +83,11 @@ async function marksLeft(mark: string): Promise<string[]> {
 
 /** A server that SIGKILLs the action when the model's bash call asks it to. */
 async function startKiller(child: () => ChildProcess | undefined): Promise<number> {
-  killer = createServer((_request, response) => {
+  const { port } = await worlds.listen((_request, response) => {
     child()?.kill('SIGKILL');
     response.end('killed\n');
   });
-  await new Promise<void>((done) => killer!.listen(0, '127.0.0.1', done));
-  return (killer.address() as { port: number }).port;
+  return port;
 }
 
 describe.each(ACTION_USERS)('the action killed after the model armed .git, as $who', ({ as }) => {
@@ -104,7 +96,7 @@ describe.each(ACTION_USERS)('the action killed after the model armed .git, as $w
     async (sandbox) => {
       let action: ChildProcess | undefined;
       const port = await startKiller(() => action);
-      world = await createWorld([
+      world = await worlds.create([
         reply(PLAN),
         reply(toolUse('bash', { command: ARM(sandbox) })),
         reply(toolUse('bash', { command: LAST(port, sandbox) })),

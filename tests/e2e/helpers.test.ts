@@ -3,7 +3,7 @@
 // while it runs and folds to one line when it ends. The helper's bash runs in a read-only sandbox behind the
 // run's network gate; the parent's list, its reminder count and the saved state never see the helper's.
 import { readFile } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   reply,
   text,
@@ -13,13 +13,10 @@ import {
   type ScriptStep,
 } from '../support/anthropic/server.js';
 import { REMINDER_PREFIX } from '../../src/agent/todo/reminder.js';
-import { createWorld, openingText, type World } from './setup.js';
+import { openingText, type World, useWorldsPerTest } from './setup.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const worlds = useWorldsPerTest();
 
 const MARKER = 'HELPER-SURVEY';
 const isHelper = (request: RecordedRequest) => openingText(request).includes(MARKER);
@@ -89,7 +86,7 @@ function lastTexts(request: RecordedRequest): string[] {
 describe('the task tool in the bundled action', () => {
   it("nests the helper's list in the checklist while it runs, folds it when it ends, and keeps the parent's list its own", async () => {
     // A model that takes a moment per reply, so that the comment is written while the helper works.
-    world = await createWorld(script(), { latencyMs: 400 });
+    world = await worlds.create(script(), { latencyMs: 400 });
     const run = await world.trigger('/agent write notes on hello.py');
     expect([run.outputs.status, world.model.violations, world.github.violations, run.stderr]).toEqual([
       'completed',

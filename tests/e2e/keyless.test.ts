@@ -14,7 +14,7 @@ import { HELLO_FILES, HELLO_TASK, helloScript } from '../support/anthropic/scena
 import { startModelServer, type ScriptedModelServer } from '../support/anthropic/server.js';
 import type { FederationServerOptions } from '../support/anthropic/federation.js';
 import { GITHUB_OIDC_ISSUER, startOidcServer, type OidcServer } from '../support/github/oidc-server.js';
-import { ACTION_USERS, createWorld, type World } from './setup.js';
+import { ACTION_USERS, createWorld, placesShown, type World } from './setup.js';
 
 const FEDERATION: FederationServerOptions = {
   federationRuleId: 'fdrl_01e2eRuleExample',
@@ -77,17 +77,7 @@ describe.each(ACTION_USERS)('keyless auth, the action run as $who', ({ as }) => 
     const pr = world.github.state.pulls[0]!;
     const places = {
       'requests to the model': JSON.stringify(world.model.requests.map((request) => request.body)),
-      comments: world
-        .botComments()
-        .flatMap((c) => c.versions)
-        .join('\n'),
-      PR: `${pr.title}\n${pr.body}`,
-      log: run.stdout
-        .split('\n')
-        .filter((line) => !line.startsWith('::add-mask::'))
-        .join('\n'),
-      summary: run.summary,
-      outputs: JSON.stringify(run.outputs),
+      ...placesShown(world, run, pr),
       record,
     };
     const envDump = JSON.stringify(world.model.requests.at(-2)!.body);

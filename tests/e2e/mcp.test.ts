@@ -4,12 +4,12 @@
 // the secret reaches no comment, log, record or model request; nothing of the servers outlives the run.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse, type RecordedRequest } from '../support/anthropic/server.js';
 import { newestResults } from '../support/requests.js';
 import { processesNamed } from '../support/processes.js';
-import { startRemoteMcpServer, type RemoteMcpServer } from '../support/mcp/http-server.js';
-import { ACTION_USERS, createWorld, type World } from './setup.js';
+import { startRemoteMcpServer } from '../support/mcp/http-server.js';
+import { ACTION_USERS, type World, useWorldsPerTest } from './setup.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const HOSTILE = path.join(REPO, 'tests/support/mcp/hostile-server.mjs');
@@ -18,12 +18,7 @@ const MEMORY = path.join(REPO, 'node_modules/@modelcontextprotocol/server-memory
 const SECRET = 'mcp-remote-secret-3f9a1c77e2';
 
 let world: World | undefined;
-let remote: RemoteMcpServer | undefined;
-afterEach(async () => {
-  await world?.close();
-  await remote?.close();
-  world = remote = undefined;
-});
+const worlds = useWorldsPerTest();
 
 const ONE_ITEM = (status: string) =>
   toolUse('todo', { items: [{ text: 'Use the servers', activeForm: 'Using the servers', status }] });
@@ -32,7 +27,7 @@ const toolNames = (request: RecordedRequest): string[] =>
 
 describe.each(ACTION_USERS)('MCP servers in a run, as $who', ({ as }) => {
   it('offers the listed tools, answers from each server, keeps the secret and every command inert, and leaves nothing running', async () => {
-    remote = await startRemoteMcpServer(SECRET);
+    const remote = worlds.closeAfter(await startRemoteMcpServer(SECRET));
     const marker = `mcp-e2e-${process.pid}-${as ? 'runner' : 'root'}`;
     const config = {
       mcpServers: {
@@ -61,7 +56,7 @@ describe.each(ACTION_USERS)('MCP servers in a run, as $who', ({ as }) => {
         broken: { command: process.execPath, args: [HOSTILE, 'exit'], tools: ['*'] },
       },
     };
-    world = await createWorld([
+    world = await worlds.create([
       reply(
         ONE_ITEM('in_progress'),
         toolUse('mcp__everything__echo', { message: 'hello mcp' }),
@@ -175,7 +170,7 @@ describe.each(ACTION_USERS)('MCP servers in a run, as $who', ({ as }) => {
 
   it('reads a configuration file from the base branch, never the one changed in the work tree', async () => {
     const base = { mcpServers: { base: { command: process.execPath, args: [HOSTILE], tools: ['fail'] } } };
-    world = await createWorld(
+    world = await worlds.create(
       [
         reply(
           ONE_ITEM('in_progress'),
@@ -201,8 +196,8 @@ describe.each(ACTION_USERS)('MCP servers in a run, as $who', ({ as }) => {
   }, 120_000);
 
   it('reaches a remote server through the network gate: a host the gate guards is refused unless allowed_hosts names it', async () => {
-    remote = await startRemoteMcpServer(SECRET);
-    world = await createWorld([reply(ONE_ITEM('completed')), reply(text('Nothing to use.'))]);
+    const remote = worlds.closeAfter(await startRemoteMcpServer(SECRET));
+    world = await worlds.create([reply(ONE_ITEM('completed')), reply(text('Nothing to use.'))]);
     const config = { mcpServers: { docs: { type: 'http', url: remote.url, tools: ['lookup'] } } };
     const run = await world.trigger('/agent look', {
       inputs: { mcp_servers: JSON.stringify(config) },
@@ -217,7 +212,7 @@ describe.each(ACTION_USERS)('MCP servers in a run, as $who', ({ as }) => {
   }, 60_000);
 
   it('refuses a server without a tool list before the run starts, with a clear error', async () => {
-    world = await createWorld([]);
+    world = await worlds.create([]);
     const run = await world.trigger('/agent go', {
       inputs: { mcp_servers: JSON.stringify({ mcpServers: { db: { command: 'db-mcp' } } }) },
       ...(as ? { as } : {}),

@@ -5,24 +5,19 @@
 // checklist comment, the pull request and the run record.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { ROOT } from '../support/action-harness.js';
 import { HELLO_FILES } from '../support/anthropic/scenarios.js';
-import { startNpmRegistry, type NpmRegistry } from '../support/network/registries.js';
+import { startNpmRegistry } from '../support/network/registries.js';
 import { PACKAGE_HOSTS } from '../support/github/emulator.js';
-import { createWorld, openingText, type World } from './setup.js';
+import { openingText, type World, useWorldsPerTest } from './setup.js';
 
 const NPM_HOST = 'packages.todo-agent.test';
 const PRELOAD = join(ROOT, 'tests/support/network/resolver-preload.mjs');
 
 let world: World | undefined;
-let registry: NpmRegistry | undefined;
-afterEach(async () => {
-  await world?.close();
-  await registry?.close();
-  world = registry = undefined;
-});
+const worlds = useWorldsPerTest();
 
 const ITEM = (status: string) =>
   toolUse('todo', { items: [{ text: 'Install and look around', activeForm: 'Installing', status }] });
@@ -35,14 +30,16 @@ function result(n: number): string {
 
 describe('tool_network: allowlist, the default', () => {
   it('installs from the registry the repository names, refuses the rest, and names each refused host where the maintainer looks', async () => {
-    registry = await startNpmRegistry(
-      [
-        { name: 'gate-left', version: '1.0.0' },
-        { name: 'gate-right', version: '1.2.0', dependencies: { 'gate-left': '^1.0.0' } },
-      ],
-      `http://${NPM_HOST}/`,
+    const registry = worlds.closeAfter(
+      await startNpmRegistry(
+        [
+          { name: 'gate-left', version: '1.0.0' },
+          { name: 'gate-right', version: '1.2.0', dependencies: { 'gate-left': '^1.0.0' } },
+        ],
+        `http://${NPM_HOST}/`,
+      ),
     );
-    world = await createWorld(
+    world = await worlds.create(
       [
         reply(ITEM('in_progress')),
         reply(
@@ -135,7 +132,7 @@ describe('tool_network: allowlist, the default', () => {
   }, 240_000);
 
   it("goes on without GitHub's package hosts when GET /meta lists none, and says so in one line", async () => {
-    world = await createWorld(
+    world = await worlds.create(
       [
         reply(ITEM('in_progress')),
         reply(toolUse('bash', { command: 'echo looked' })),

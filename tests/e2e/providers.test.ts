@@ -9,7 +9,7 @@ import { startGoogleTokenServer, type GoogleTokenServer } from '../support/provi
 import type { PlatformRequest, PlatformServer } from '../support/providers/gateway.js';
 import { HELLO_RESULT, HELLO_TASK, helloScript } from '../support/anthropic/scenarios.js';
 import { startVertexServer, type VertexServerOptions } from '../support/providers/vertex-server.js';
-import { createWorld, type World } from './setup.js';
+import { createWorld, placesShown, type World } from './setup.js';
 
 const BOUND =
   'messages.1.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".';
@@ -57,17 +57,7 @@ async function expectCompletedAndClean(run: Awaited<ReturnType<World['trigger']>
   expect(envDump).toContain('PATH=');
   const places = {
     'requests to the model': bodies.join('\n'),
-    comments: world!
-      .botComments()
-      .flatMap((c) => c.versions)
-      .join('\n'),
-    PR: `${pr.title}\n${pr.body}`,
-    log: run.stdout
-      .split('\n')
-      .filter((line) => !line.startsWith('::add-mask::'))
-      .join('\n'),
-    summary: run.summary,
-    outputs: JSON.stringify(run.outputs),
+    ...placesShown(world!, run, pr),
     'pushed files': await git('grep', '-h', '-I', '', branch).catch(() => ''),
   };
   for (const [where, text] of Object.entries(places))

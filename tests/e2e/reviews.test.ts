@@ -3,17 +3,14 @@
 // thread a completed item names, and brings the PR body up to date; a review of someone else's PR is declined.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { pullRequestReviewCommentEvent, pullRequestReviewEvent } from '../support/action-harness.js';
 import { HELLO_FILES, HELLO_TASK, helloScript } from '../support/anthropic/scenarios.js';
-import { createWorld, openingText, type World } from './setup.js';
+import { openingText, type World, useWorldsPerTest } from './setup.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const worlds = useWorldsPerTest();
 
 const BOT = 'github-actions[bot]';
 const HUNK = '@@ -1,2 +1,5 @@\n+"""Greets people by name."""\n+\n+\n def greet(name: str) -> str:';
@@ -33,7 +30,7 @@ const replies = (w: World, top: number) =>
 
 describe('a review comment on a line of the agent’s pull request', () => {
   it('runs on the head with the threads as context, pushes there, and replies in the thread it addressed', async () => {
-    world = await createWorld(
+    world = await worlds.create(
       [
         ...helloScript(),
         reply(todo(['doc', 'Say what greet returns [T1]', 'in_progress'])),
@@ -127,7 +124,7 @@ describe('a review comment on a line of the agent’s pull request', () => {
 
 describe('a review submitted with /agent on the agent’s pull request', () => {
   it('works through that review’s comments and replies in each of its threads the run addressed', async () => {
-    world = await createWorld(
+    world = await worlds.create(
       [
         ...helloScript(),
         reply(
@@ -244,7 +241,7 @@ describe('a review submitted with /agent on the agent’s pull request', () => {
 
 describe('a review of a pull request the agent did not open', () => {
   it('is declined with one reply where it was asked (a reader is refused there too), and nothing runs', async () => {
-    world = await createWorld([reply(text('never'))], {
+    world = await worlds.create([reply(text('never'))], {
       issue: { title: 'Notes', user: 'maintainer', pull_request: { head: 'notes' } },
     });
     const comment = world.github.addReviewComment(1, 'maintainer', {

@@ -3,15 +3,14 @@
 // commands, leaves a process behind and plants git configuration for the action's own commit.
 import { processesNamed } from '../support/processes.js';
 import { spawnSync } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { chmod, copyFile, link, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { hostedRunnerFolders } from '../support/sandbox-layout.js';
 import { leaksOf } from '../support/secret-forms.js';
-import { createWorld, KEY, TOKEN, type World } from './setup.js';
+import { KEY, TOKEN, type World, useWorldsPerTest } from './setup.js';
 
 /** The isolation the sandbox must have here: root, through passwordless sudo, or rootless without either. */
 const ISOLATION =
@@ -24,18 +23,12 @@ const RUNTIME_TOKEN = 'ACTIONS-runtime-0123456789abcdefABCDEF';
 const MARKER = `todo-agent-leftover-${process.pid}`;
 
 let world: World | undefined;
-let listener: Server | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-  await new Promise((done) => (listener ? listener.close(done) : done(undefined)));
-  listener = undefined;
-});
+const worlds = useWorldsPerTest();
 
 /** A server on 127.0.0.1 that keeps every request line, header and body it receives. */
 async function startListener(): Promise<{ url: string; received: string[] }> {
   const received: string[] = [];
-  listener = createServer((request, response) => {
+  const { url } = await worlds.listen((request, response) => {
     let body = `${request.method} ${request.url}\n${JSON.stringify(request.headers)}\n`;
     request.setEncoding('utf8');
     request.on('data', (chunk: string) => (body += chunk));
@@ -44,9 +37,7 @@ async function startListener(): Promise<{ url: string; received: string[] }> {
       response.end('ok');
     });
   });
-  await new Promise<void>((done) => listener!.listen(0, '127.0.0.1', done));
-  const address = listener.address() as { port: number };
-  return { url: `http://127.0.0.1:${address.port}/`, received };
+  return { url: `${url}/`, received };
 }
 
 const leaks = (haystack: string) => leaksOf([TOKEN, KEY, RUNTIME_TOKEN], haystack);
@@ -102,7 +93,7 @@ describe('a prompt-injected model in the sandbox', () => {
       'echo TAMPER-DONE',
     ].join('\n');
 
-    world = await createWorld([
+    world = await worlds.create([
       reply(PLAN('in_progress')),
       reply(toolUse('bash', { command: steal })),
       reply(toolUse('bash', { command: tamper })),
@@ -222,7 +213,7 @@ describe('a prompt-injected model in the sandbox', () => {
       'echo INSTALL-DONE',
     ].join('\n');
     const use = `~/.local/bin/helper; cat /tmp/${planted} /var/tmp/${planted}; git config --global user.name`;
-    world = await createWorld([
+    world = await worlds.create([
       reply(PLAN('in_progress')),
       reply(toolUse('bash', { command: install })),
       reply(toolUse('bash', { command: use })),
@@ -278,7 +269,7 @@ describe('a prompt-injected model in the sandbox', () => {
       'cat ../../*/*/.env ../../_actions/*/*/*/* ../../_PipelineMapping/*/*/* 2>&1 | head -n 20',
       'echo LOOK-DONE',
     ].join('\n');
-    world = await createWorld(
+    world = await worlds.create(
       [
         reply(PLAN('in_progress')),
         reply(toolUse('bash', { command: look })),
@@ -314,7 +305,7 @@ describe('a prompt-injected model in the sandbox', () => {
   }, 120_000);
 
   it('runs without it when the workflow sets `sandbox: off`, and warns', async () => {
-    world = await createWorld([
+    world = await worlds.create([
       reply(PLAN('in_progress')),
       reply(toolUse('bash', { command: 'ls /proc | grep -cE "^[0-9]+$"' })),
       reply(PLAN('completed')),

@@ -1,10 +1,8 @@
 // The agent sees what the maintainer sees, in runs of dist/index.js: the thread's screenshot as an image
 // (scaled, from the signed URL the emulator's body_html gives), never an image from another host; a PR's
 // failing check and its job log through the github tool; a PNG through read_file; and no other repository.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { PNG } from 'pngjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { firstMessageText, newestResults } from '../support/requests.js';
 import { HELLO_FILES, pushFeatureBranch } from '../support/anthropic/scenarios.js';
@@ -13,16 +11,10 @@ import { validateResponse } from '../support/github/openapi.js';
 import { webp } from '../support/webp.js';
 import { pngBomb } from '../support/hostile-images.js';
 import { memoryProbe } from '../support/memory-probe.js';
-import { createWorld, type World } from './setup.js';
+import { type World, useWorldsPerTest } from './setup.js';
 
 let world: World | undefined;
-let elsewhere: Server | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-  await new Promise((resolve) => (elsewhere ? elsewhere.close(resolve) : resolve(undefined)));
-  elsewhere = undefined;
-});
+const worlds = useWorldsPerTest();
 
 const ONE_ITEM = (status: string) =>
   toolUse('todo', { items: [{ text: 'Do the task', activeForm: 'Doing the task', status }] });
@@ -42,12 +34,11 @@ function png(width: number, height: number): Buffer {
 /** A server on another host (another port of 127.0.0.1) that counts what reaches it. */
 async function otherHost(): Promise<{ url: string; hits: string[] }> {
   const hits: string[] = [];
-  elsewhere = createServer((req, res) => {
+  const { url } = await worlds.listen((req, res) => {
     hits.push(req.url ?? '');
     res.writeHead(200, { 'content-type': 'image/png' }).end(png(10, 10));
   });
-  await new Promise<void>((resolve) => elsewhere!.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`, hits };
+  return { url, hits };
 }
 
 /** No violations, and the answers of the reads this issue added are as GitHub's description documents them. */
@@ -90,7 +81,7 @@ const imagesOf = (content: unknown): ImageBlock[] =>
 describe('seeing the thread, CI and images', () => {
   it("shows the issue's screenshot as a scaled image and never fetches an image from another host", async () => {
     const camo = await otherHost();
-    world = await createWorld([reply(ONE_ITEM('completed')), reply(text('Looked at it.'))], {
+    world = await worlds.create([reply(ONE_ITEM('completed')), reply(text('Looked at it.'))], {
       camoUrl: camo.url,
     });
     const shot = world.github.addAttachment(png(2400, 1200));
@@ -123,7 +114,7 @@ describe('seeing the thread, CI and images', () => {
   });
 
   it("shows a submitted review's pictures, the asking review's first, a large WebP scaled to a PNG", async () => {
-    world = await createWorld([reply(ONE_ITEM('completed')), reply(text('Looked at both.'))], {
+    world = await worlds.create([reply(ONE_ITEM('completed')), reply(text('Looked at both.'))], {
       issue: { title: 'Tidy up', user: 'github-actions[bot]', pull_request: { head: 'feature' } },
     });
     await pushFeatureBranch((args) => world!.sandbox.git(args));
@@ -180,7 +171,7 @@ describe('seeing the thread, CI and images', () => {
   });
 
   it("tells the model when the thread's pictures cannot be read, and runs on", async () => {
-    world = await createWorld([reply(ONE_ITEM('completed')), reply(text('Done without it.'))]);
+    world = await worlds.create([reply(ONE_ITEM('completed')), reply(text('Done without it.'))]);
     world.github.state.issues.get(1)!.body = `See ![](${world.github.addAttachment(png(20, 20))})`;
     // The rendered description is refused (as for a token without issues: read on a private repository).
     world.github.failNext(
@@ -199,7 +190,7 @@ describe('seeing the thread, CI and images', () => {
 
   it("reads a PR's failing check and its job log with the github tool, fixes the file, and verify passes", async () => {
     const files = { ...HELLO_FILES, 'hello.py': 'def greet(name):\n    return "Helo, " + name + "!"\n' };
-    world = await createWorld(
+    world = await worlds.create(
       [
         reply(ONE_ITEM('in_progress')),
         reply(toolUse('github', { what: 'checks', number: 1 })),
@@ -269,7 +260,7 @@ describe('seeing the thread, CI and images', () => {
   });
 
   it('read_file of a PNG in the workspace returns an image block', async () => {
-    world = await createWorld(
+    world = await worlds.create(
       [
         reply(ONE_ITEM('in_progress')),
         reply(toolUse('read_file', { path: 'docs/shot.png' })),
@@ -296,7 +287,7 @@ describe('seeing the thread, CI and images', () => {
   });
 
   it('read_file of a PNG bomb says why it is not shown, and the action stays small', async () => {
-    world = await createWorld(
+    world = await worlds.create(
       [
         reply(ONE_ITEM('in_progress')),
         reply(toolUse('read_file', { path: 'docs/bomb.png' })),
@@ -325,7 +316,7 @@ describe('seeing the thread, CI and images', () => {
   });
 
   it("shows a stranger's real screenshot beside three PNG bombs, naming each bomb as not shown", async () => {
-    world = await createWorld([reply(ONE_ITEM('completed')), reply(text('Looked at the screenshot.'))]);
+    world = await worlds.create([reply(ONE_ITEM('completed')), reply(text('Looked at the screenshot.'))]);
     const bytes = await bomb();
     const bombs = [1, 2, 3].map(() => world!.github.addAttachment(bytes));
     const shot = world.github.addAttachment(png(2400, 1200));
@@ -356,7 +347,7 @@ describe('seeing the thread, CI and images', () => {
   });
 
   it('refuses a github search that names another repository, and asks GitHub nothing for it', async () => {
-    world = await createWorld([
+    world = await worlds.create([
       reply(ONE_ITEM('in_progress')),
       reply(toolUse('github', { what: 'search', query: 'crash repo:someone/else' })),
       reply(toolUse('github', { what: 'search', query: 'type hints' })),

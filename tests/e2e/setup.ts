@@ -1,4 +1,6 @@
 // One end-to-end world: a bare origin and its clone, the GitHub emulator, the scripted model, a trigger comment.
+import { createServer, type RequestListener } from 'node:http';
+import { Server, type AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 import {
   startGitHubEmulator,
@@ -224,6 +226,70 @@ export async function createWorld(
         .filter((comment) => comment.user === (options.tokenUser ?? options.appBot ?? 'github-actions[bot]'))
         .map(({ id, body, versions }) => ({ id, body, versions }));
     },
+  };
+}
+
+/** What else a test may start beside its world: a server with a promised close, or a node:net server. */
+type Closable = { close(): Promise<unknown> } | Server;
+
+/** The worlds and servers of the current test, all closed after it. */
+export interface WorldsPerTest {
+  /** createWorld, its world closed after the test. */
+  create: typeof createWorld;
+  /** Closes `server` (another server the test started) after the test, once its worlds are closed; returns it. */
+  closeAfter<T extends Closable>(server: T): T;
+  /** Starts an HTTP server on a free port of 127.0.0.1 that answers with `handler`, closed after the test. */
+  listen(handler: RequestListener): Promise<{ port: number; url: string }>;
+}
+
+/** Registers, in the calling test file, the closing after each test of what the returned object started in it. */
+export function useWorldsPerTest(): WorldsPerTest {
+  const worlds: World[] = [];
+  const others: Closable[] = [];
+  afterEach(async () => {
+    for (const world of worlds.splice(0)) await world.close();
+    for (const other of others.splice(0)) {
+      if (other instanceof Server) await new Promise((done) => other.close(done));
+      else await other.close();
+    }
+  });
+  const closeAfter = <T extends Closable>(server: T): T => {
+    others.push(server);
+    return server;
+  };
+  return {
+    async create(...args) {
+      const world = await createWorld(...args);
+      worlds.push(world);
+      return world;
+    },
+    closeAfter,
+    async listen(handler) {
+      const server = closeAfter(createServer(handler));
+      await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+      const { port } = server.address() as AddressInfo;
+      return { port, url: `http://127.0.0.1:${port}` };
+    },
+  };
+}
+
+/**
+ * Where a run's text reaches people, by name: the comments (every version), the pull request `pr`, the job log
+ * (less its ::add-mask:: lines, which name what they mask), the step summary and the outputs.
+ */
+export function placesShown(world: World, run: ActionRun, pr: { title: string; body: string }) {
+  return {
+    comments: world
+      .botComments()
+      .flatMap((c) => c.versions)
+      .join('\n'),
+    PR: `${pr.title}\n${pr.body}`,
+    log: run.stdout
+      .split('\n')
+      .filter((line) => !line.startsWith('::add-mask::'))
+      .join('\n'),
+    summary: run.summary,
+    outputs: JSON.stringify(run.outputs),
   };
 }
 

@@ -3,17 +3,14 @@
 // and the origin's pre-receive hook, in GitHub's words); the pull request opens with the rest, the workflow
 // part attached as a patch, and the step's error and the job summary name the rule.
 import { readFile } from 'node:fs/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse, type RecordedRequest } from '../support/anthropic/server.js';
 import { planAt } from '../support/anthropic/scenarios.js';
 import { refuseWorkflowPushes } from '../support/github/origin-rules.js';
-import { ACTION_USERS, createWorld, type World } from './setup.js';
+import { ACTION_USERS, type World, useWorldsPerTest } from './setup.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const worlds = useWorldsPerTest();
 
 const FILES = {
   'package.json': '{ "name": "adder", "scripts": { "test": "node test.js" } }\n',
@@ -50,7 +47,7 @@ const sent = (request: RecordedRequest) => JSON.stringify(request.body.messages)
 
 describe.each(ACTION_USERS)('workflow files the token may not change (dist/index.js), as $who', ({ as }) => {
   it('with the workflow token: the model is told up front, the rest becomes the pull request', async () => {
-    world = await createWorld(script(), { files: FILES, workflowsPermission: false });
+    world = await worlds.create(script(), { files: FILES, workflowsPermission: false });
     await refuseWorkflowPushes(world.sandbox.origin);
     const run = await world.trigger(`/agent ${TASK}`, { as });
     const { github, model } = world;
@@ -101,7 +98,7 @@ describe.each(ACTION_USERS)('workflow files the token may not change (dist/index
   });
 
   it('with an app token GitHub refuses: the push goes again without the workflow, in one commit', async () => {
-    world = await createWorld(script(), {
+    world = await worlds.create(script(), {
       files: FILES,
       workflowsPermission: false,
       appBot: 'todo-app[bot]',

@@ -19,15 +19,10 @@ import { asNotRoot, commitFiles, git, GIT_ENV, useGitScratch, WHO } from '../sup
 const env = GIT_ENV;
 const who = WHO;
 
-let root: string;
-let dir: string;
-let marks: string;
-
-useGitScratch('todo-agent-git-dirs-', (scratch) => {
-  ({ root, dir, marks } = scratch);
-  mkdirSync(dir);
-  git(dir, 'init', '--quiet', '--initial-branch=main');
-  commitFiles(dir, { 'README.md': '# hello\n' }, 'init');
+const scratch = useGitScratch('todo-agent-git-dirs-', () => {
+  mkdirSync(scratch.dir);
+  git(scratch.dir, 'init', '--quiet', '--initial-branch=main');
+  commitFiles(scratch.dir, { 'README.md': '# hello\n' }, 'init');
 });
 
 /** A nested repository whose configuration runs something on every plain git command it can. */
@@ -38,13 +33,13 @@ function plantNested(path: string): void {
   git(path, 'add', '-A');
   git(path, ...who, 'commit', '-qm', 'x');
   writeFileSync(join(path, 'x.txt'), 'changed\n');
-  const mark = (name: string) => `touch ${marks}/${name}`;
+  const mark = (name: string) => `touch ${scratch.marks}/${name}`;
   writeFileSync(join(path, '.gitattributes'), '* filter=evil diff=evil\n');
-  const included = join(root, 'included.config');
+  const included = join(scratch.root, 'included.config');
   writeFileSync(included, `[core]\n\tpager = ${mark('include-pager')}; cat\n`);
   for (const [key, value] of [
     ['core.fsmonitor', `${mark('fsmonitor')}; false`],
-    ['core.hooksPath', marks],
+    ['core.hooksPath', scratch.marks],
     ['core.pager', `${mark('pager')}; cat`],
     ['core.editor', mark('editor')],
     ['core.sshCommand', mark('ssh')],
@@ -89,19 +84,21 @@ function linksOut(dir: string, within: string): string[] {
 
 describe('disarmGitDirs', () => {
   it('leaves a nested repository that a later plain git status, log, diff or alias runs nothing of', async () => {
-    const nested = join(dir, 'vendor', 'lib');
+    const nested = join(scratch.dir, 'vendor', 'lib');
     plantNested(nested);
     // The check that the marks are reached at all: before, the plain commands run the plants.
     laterStep(nested);
-    expect(readdirSync(marks).length).toBeGreaterThan(3);
-    for (const name of readdirSync(marks)) rmSync(join(marks, name));
+    expect(readdirSync(scratch.marks).length).toBeGreaterThan(3);
+    for (const name of readdirSync(scratch.marks)) rmSync(join(scratch.marks, name));
 
-    const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+    const disarmed = await disarmGitDirs(scratch.dir, new GitRepo(scratch.dir, { env }), [
+      join(scratch.dir, '.git'),
+    ]);
 
     expect(disarmed.configs).toEqual(['vendor/lib/.git/config']);
     laterStep(nested);
-    laterStep(dir);
-    expect(readdirSync(marks)).toEqual([]);
+    laterStep(scratch.dir);
+    expect(readdirSync(scratch.marks)).toEqual([]);
     // What makes it a repository stays: its commit, its remote-less state, its changed file.
     expect(git(nested, 'log', '--format=%s')).toBe('x');
     expect(git(nested, 'status', '--porcelain')).toContain('x.txt');
@@ -109,28 +106,30 @@ describe('disarmGitDirs', () => {
   });
 
   it('removes every link in a .git that leads out, and .git files, commondir and alternates that do', async () => {
-    const secret = join(root, 'npmrc');
+    const secret = join(scratch.root, 'npmrc');
     writeFileSync(secret, '//npm.registry.example/:_authToken=npm_packedRefsLeak\n');
-    const nested = join(dir, 'nested');
+    const nested = join(scratch.dir, 'nested');
     plantNested(nested);
     rmSync(join(nested, '.git', 'packed-refs'), { force: true });
     symlinkSync(secret, join(nested, '.git', 'packed-refs'));
-    symlinkSync(root, join(dir, '.git', 'logs', 'outside-dir'));
-    symlinkSync(join(dir, 'README.md'), join(dir, '.git', 'inside'));
-    symlinkSync(join(root, 'missing'), join(dir, '.git', 'dangling'));
+    symlinkSync(scratch.root, join(scratch.dir, '.git', 'logs', 'outside-dir'));
+    symlinkSync(join(scratch.dir, 'README.md'), join(scratch.dir, '.git', 'inside'));
+    symlinkSync(join(scratch.root, 'missing'), join(scratch.dir, '.git', 'dangling'));
     // A .git file naming a repository outside, and a worktree-like git dir whose commondir leads out.
-    mkdirSync(join(dir, 'pointer'));
-    writeFileSync(join(dir, 'pointer', '.git'), `gitdir: ${root}\n`);
-    mkdirSync(join(dir, 'wt'));
-    const linked = join(dir, '.git', 'worktrees', 'wt');
+    mkdirSync(join(scratch.dir, 'pointer'));
+    writeFileSync(join(scratch.dir, 'pointer', '.git'), `gitdir: ${scratch.root}\n`);
+    mkdirSync(join(scratch.dir, 'wt'));
+    const linked = join(scratch.dir, '.git', 'worktrees', 'wt');
     mkdirSync(linked, { recursive: true });
     writeFileSync(join(linked, 'HEAD'), 'ref: refs/heads/main\n');
-    writeFileSync(join(linked, 'commondir'), `${root}\n`);
-    writeFileSync(join(dir, '.git', 'objects', 'info', 'alternates'), '/usr/share/objects\n');
+    writeFileSync(join(linked, 'commondir'), `${scratch.root}\n`);
+    writeFileSync(join(scratch.dir, '.git', 'objects', 'info', 'alternates'), '/usr/share/objects\n');
     // A work-tree link out is the work's content: it stays.
-    symlinkSync('/etc/passwd', join(dir, 'passwd-link'));
+    symlinkSync('/etc/passwd', join(scratch.dir, 'passwd-link'));
 
-    const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+    const disarmed = await disarmGitDirs(scratch.dir, new GitRepo(scratch.dir, { env }), [
+      join(scratch.dir, '.git'),
+    ]);
 
     expect(disarmed.links.sort()).toEqual(
       [
@@ -142,48 +141,54 @@ describe('disarmGitDirs', () => {
         'pointer/.git',
       ].sort(),
     );
-    expect(linksOut(join(dir, '.git'), dir)).toEqual([]);
-    expect(linksOut(join(nested, '.git'), dir)).toEqual([]);
-    expect(existsSync(join(dir, '.git', 'inside'))).toBe(true);
-    expect(lstatSync(join(dir, 'passwd-link')).isSymbolicLink()).toBe(true);
+    expect(linksOut(join(scratch.dir, '.git'), scratch.dir)).toEqual([]);
+    expect(linksOut(join(nested, '.git'), scratch.dir)).toEqual([]);
+    expect(existsSync(join(scratch.dir, '.git', 'inside'))).toBe(true);
+    expect(lstatSync(join(scratch.dir, 'passwd-link')).isSymbolicLink()).toBe(true);
     expect(readFileSync(secret, 'utf8')).toContain('npm_packedRefsLeak');
   });
 
   it('treats a directory that git would take for a bare repository as one', async () => {
-    const bare = join(dir, 'fake');
-    git(root, 'init', '--quiet', '--bare', bare);
-    git(bare, 'config', 'core.pager', `touch ${marks}/bare-pager; cat`);
-    git(bare, 'config', 'alias.st', `!touch ${marks}/bare-alias`);
-    const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+    const bare = join(scratch.dir, 'fake');
+    git(scratch.root, 'init', '--quiet', '--bare', bare);
+    git(bare, 'config', 'core.pager', `touch ${scratch.marks}/bare-pager; cat`);
+    git(bare, 'config', 'alias.st', `!touch ${scratch.marks}/bare-alias`);
+    const disarmed = await disarmGitDirs(scratch.dir, new GitRepo(scratch.dir, { env }), [
+      join(scratch.dir, '.git'),
+    ]);
     expect(disarmed.configs).toEqual(['fake/config']);
     laterStep(bare);
-    expect(readdirSync(marks)).toEqual([]);
+    expect(readdirSync(scratch.marks)).toEqual([]);
     expect(git(bare, 'rev-parse', '--is-bare-repository')).toBe('true');
   });
 
   it('keeps the configuration and hooks of the git dirs it is told to trust', async () => {
-    git(dir, 'config', 'core.sshCommand', 'ssh -i key');
-    const before = readFileSync(join(dir, '.git', 'config'), 'utf8');
-    const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+    git(scratch.dir, 'config', 'core.sshCommand', 'ssh -i key');
+    const before = readFileSync(join(scratch.dir, '.git', 'config'), 'utf8');
+    const disarmed = await disarmGitDirs(scratch.dir, new GitRepo(scratch.dir, { env }), [
+      join(scratch.dir, '.git'),
+    ]);
     expect(disarmed).toEqual({ links: [], configs: [], resisted: { left: [], unread: [] } });
-    expect(readFileSync(join(dir, '.git', 'config'), 'utf8')).toBe(before);
+    expect(readFileSync(join(scratch.dir, '.git', 'config'), 'utf8')).toBe(before);
   });
 
   it('finds every nested repository in a wide, deep tree, and one inside a bare repository’s hooks is no trouble', async () => {
     // A node_modules-like tree: 300 directories, two repositories deep inside it.
     for (let a = 0; a < 20; a++)
       for (let b = 0; b < 15; b++)
-        mkdirSync(join(dir, 'node_modules', `p${a}`, `d${b}`), { recursive: true });
-    plantNested(join(dir, 'node_modules', 'p3', 'd7', 'deep'));
-    plantNested(join(dir, 'node_modules', 'p19', 'd14', 'deeper'));
+        mkdirSync(join(scratch.dir, 'node_modules', `p${a}`, `d${b}`), { recursive: true });
+    plantNested(join(scratch.dir, 'node_modules', 'p3', 'd7', 'deep'));
+    plantNested(join(scratch.dir, 'node_modules', 'p19', 'd14', 'deeper'));
     // A bare repository whose hooks hold a `.git`: the hooks go when the bare one is disarmed, before it.
-    const bare = join(dir, 'fake');
-    git(root, 'init', '--quiet', '--bare', bare);
-    git(bare, 'config', 'core.pager', `touch ${marks}/bare-pager; cat`);
+    const bare = join(scratch.dir, 'fake');
+    git(scratch.root, 'init', '--quiet', '--bare', bare);
+    git(bare, 'config', 'core.pager', `touch ${scratch.marks}/bare-pager; cat`);
     mkdirSync(join(bare, 'hooks', 'sub'), { recursive: true });
-    writeFileSync(join(bare, 'hooks', 'sub', '.git'), `gitdir: ${root}\n`);
+    writeFileSync(join(bare, 'hooks', 'sub', '.git'), `gitdir: ${scratch.root}\n`);
 
-    const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+    const disarmed = await disarmGitDirs(scratch.dir, new GitRepo(scratch.dir, { env }), [
+      join(scratch.dir, '.git'),
+    ]);
 
     expect(disarmed.configs).toEqual([
       'fake/config',
@@ -191,8 +196,9 @@ describe('disarmGitDirs', () => {
       'node_modules/p3/d7/deep/.git/config',
     ]);
     expect(existsSync(join(bare, 'hooks'))).toBe(false);
-    for (const nested of ['p3/d7/deep', 'p19/d14/deeper']) laterStep(join(dir, 'node_modules', nested));
-    expect(readdirSync(marks)).toEqual([]);
+    for (const nested of ['p3/d7/deep', 'p19/d14/deeper'])
+      laterStep(join(scratch.dir, 'node_modules', nested));
+    expect(readdirSync(scratch.marks)).toEqual([]);
   });
 
   it('never trusts a .git link for where it leads: a moved .git, in the work tree or in node_modules, is disarmed', async () => {
@@ -200,84 +206,95 @@ describe('disarmGitDirs', () => {
       ['.gitstore', '.gitstore'],
       ['node_modules/.g', 'node_modules/.g'],
     ] as const) {
-      git(dir, 'config', 'core.fsmonitor', `touch ${marks}/fsmonitor; false`);
-      git(dir, 'config', 'alias.st', `!touch ${marks}/alias`);
-      mkdirSync(join(dir, 'node_modules'), { recursive: true });
-      execFileSync('mv', [join(dir, '.git'), join(dir, store)]);
-      symlinkSync(link, join(dir, '.git'));
+      git(scratch.dir, 'config', 'core.fsmonitor', `touch ${scratch.marks}/fsmonitor; false`);
+      git(scratch.dir, 'config', 'alias.st', `!touch ${scratch.marks}/alias`);
+      mkdirSync(join(scratch.dir, 'node_modules'), { recursive: true });
+      execFileSync('mv', [join(scratch.dir, '.git'), join(scratch.dir, store)]);
+      symlinkSync(link, join(scratch.dir, '.git'));
 
-      const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+      const disarmed = await disarmGitDirs(scratch.dir, new GitRepo(scratch.dir, { env }), [
+        join(scratch.dir, '.git'),
+      ]);
 
       expect(disarmed.configs).toEqual([`${store}/config`]);
-      laterStep(dir);
-      expect(readdirSync(marks)).toEqual([]);
+      laterStep(scratch.dir);
+      expect(readdirSync(scratch.marks)).toEqual([]);
       // Put back for the next round: the link goes, the directory comes home.
-      rmSync(join(dir, '.git'));
-      execFileSync('mv', [join(dir, store), join(dir, '.git')]);
+      rmSync(join(scratch.dir, '.git'));
+      execFileSync('mv', [join(scratch.dir, store), join(scratch.dir, '.git')]);
     }
   });
 
   it("disarms a submodule whose gitfile the model replaced by a repository of its own, which the top's status enters", async () => {
-    const lib = join(root, 'lib');
+    const lib = join(scratch.root, 'lib');
     mkdirSync(lib);
     git(lib, 'init', '--quiet', '--initial-branch=main');
     commitFiles(lib, { 'lib.txt': 'lib\n' }, 'lib');
-    git(dir, '-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', lib, 'lib');
-    git(dir, ...who, 'commit', '-qm', 'submodule');
+    git(scratch.dir, '-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', lib, 'lib');
+    git(scratch.dir, ...who, 'commit', '-qm', 'submodule');
     // The gitfile goes; a repository of the model's takes its place, its fsmonitor armed.
-    rmSync(join(dir, 'lib', '.git'));
-    git(join(dir, 'lib'), 'init', '--quiet');
-    git(join(dir, 'lib'), 'config', 'core.fsmonitor', `touch ${marks}/submodule-fsmonitor; false`);
+    rmSync(join(scratch.dir, 'lib', '.git'));
+    git(join(scratch.dir, 'lib'), 'init', '--quiet');
+    git(
+      join(scratch.dir, 'lib'),
+      'config',
+      'core.fsmonitor',
+      `touch ${scratch.marks}/submodule-fsmonitor; false`,
+    );
     // The top's plain status runs it (it asks each checked-out submodule for its own status)…
-    laterStep(dir);
-    expect(readdirSync(marks)).toEqual(['submodule-fsmonitor']);
-    rmSync(join(marks, 'submodule-fsmonitor'));
+    laterStep(scratch.dir);
+    expect(readdirSync(scratch.marks)).toEqual(['submodule-fsmonitor']);
+    rmSync(join(scratch.marks, 'submodule-fsmonitor'));
 
-    const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+    const disarmed = await disarmGitDirs(scratch.dir, new GitRepo(scratch.dir, { env }), [
+      join(scratch.dir, '.git'),
+    ]);
 
     // …and no longer once disarmed (the submodule's own git directory under .git/modules holds nothing to cut).
     expect(disarmed.configs).toEqual(['lib/.git/config']);
-    laterStep(dir);
+    laterStep(scratch.dir);
     spawnSync(
       'git',
       ['submodule', 'foreach', '--recursive', 'git config --local --name-only --get-regexp core'],
       {
-        cwd: dir,
+        cwd: scratch.dir,
         stdio: 'ignore',
       },
     );
-    expect(readdirSync(marks)).toEqual([]);
+    expect(readdirSync(scratch.marks)).toEqual([]);
   });
 
   it('walks into directories the model made unreadable, and removes a .git file it made unreadable', async () => {
-    plantNested(join(dir, 'a', 'b', 'hidden'));
-    mkdirSync(join(dir, 'c'));
-    writeFileSync(join(dir, 'c', '.git'), `gitdir: ${root}\n`);
-    chmodSync(join(dir, 'c', '.git'), 0o000);
-    chmodSync(join(dir, 'a', 'b'), 0o000);
-    chmodSync(join(dir, 'a'), 0o000);
-    chmodSync(root, 0o755);
+    plantNested(join(scratch.dir, 'a', 'b', 'hidden'));
+    mkdirSync(join(scratch.dir, 'c'));
+    writeFileSync(join(scratch.dir, 'c', '.git'), `gitdir: ${scratch.root}\n`);
+    chmodSync(join(scratch.dir, 'c', '.git'), 0o000);
+    chmodSync(join(scratch.dir, 'a', 'b'), 0o000);
+    chmodSync(join(scratch.dir, 'a'), 0o000);
+    chmodSync(scratch.root, 0o755);
 
-    const disarmed = await asNotRoot([dir], () =>
-      disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]),
+    const disarmed = await asNotRoot([scratch.dir], () =>
+      disarmGitDirs(scratch.dir, new GitRepo(scratch.dir, { env }), [join(scratch.dir, '.git')]),
     );
 
     expect(disarmed.configs).toEqual(['a/b/hidden/.git/config']);
     expect(disarmed.links).toEqual(['c/.git']);
     expect(disarmed.resisted).toEqual({ left: [], unread: [] });
-    laterStep(join(dir, 'a', 'b', 'hidden'));
-    expect(readdirSync(marks)).toEqual([]);
+    laterStep(join(scratch.dir, 'a', 'b', 'hidden'));
+    expect(readdirSync(scratch.marks)).toEqual([]);
   });
 
   it.runIf(process.getuid?.() === 0)(
     'renames aside what cannot be removed (an immutable hook), so that git no longer finds it, and says so',
     async () => {
-      const nested = join(dir, 'vendor');
+      const nested = join(scratch.dir, 'vendor');
       plantNested(nested);
       const hook = join(nested, '.git', 'hooks', 'post-checkout');
       execFileSync('chattr', ['+i', hook]);
       try {
-        const disarmed = await disarmGitDirs(dir, new GitRepo(dir, { env }), [join(dir, '.git')]);
+        const disarmed = await disarmGitDirs(scratch.dir, new GitRepo(scratch.dir, { env }), [
+          join(scratch.dir, '.git'),
+        ]);
         expect(disarmed.resisted.left).toEqual([
           {
             path: 'vendor/.git/hooks',
@@ -286,7 +303,7 @@ describe('disarmGitDirs', () => {
         ]);
         expect(existsSync(join(nested, '.git', 'hooks'))).toBe(false);
         git(nested, 'checkout', '-q', '-b', 'other');
-        expect(readdirSync(marks)).toEqual([]);
+        expect(readdirSync(scratch.marks)).toEqual([]);
       } finally {
         execFileSync('chattr', ['-R', '-i', join(nested, '.git')]);
       }

@@ -18,7 +18,7 @@ const tree = useWorkTree('git-process-', { 'a.txt': 'one\n', 'b.bin': '\u0000\u0
 
 describe('runGit', () => {
   it('runs no hook and no pager the repository configures, and reports a failing exit code without throwing', async () => {
-    const { dir } = tree();
+    const { dir } = tree;
     const ran = join(dir, 'hook-ran');
     writeFileSync(join(dir, '.git/hooks/pre-commit'), `#!/bin/sh\ntouch ${ran}\n`, { mode: 0o755 });
     git(dir, 'config', 'core.pager', `touch ${ran}`);
@@ -83,7 +83,7 @@ describe('gitEnv', () => {
 
 describe('readBlobs', () => {
   it('reads many blobs byte for byte, in the order asked, from one process', async () => {
-    const { dir } = tree();
+    const { dir } = tree;
     const [a, b] = ['a.txt', 'b.bin'].map((path) => git(dir, 'rev-parse', `HEAD:${path}`));
     const blobs = await readBlobs(dir, gitEnv(process.env), [b!, a!, b!]);
     expect(blobs.map((blob) => blob.toString('latin1'))).toEqual([

@@ -86,22 +86,27 @@ export interface WorkTree {
   write(path: string, content: string): void;
 }
 
-/** Per test: a repository (no origin) whose one commit holds `files`, and our git on it. */
-export function useWorkTree(prefix: string, files: Record<string, string>): () => WorkTree {
-  let tree: WorkTree;
+/**
+ * Per test: a repository (no origin) whose one commit holds `files`, and our git on it. The returned work tree
+ * is the current test's: its fields are set anew before each test.
+ */
+export function useWorkTree(prefix: string, files: Record<string, string>): WorkTree {
+  const tree: WorkTree = {
+    dir: '',
+    repo: undefined as unknown as GitRepo,
+    start: '',
+    write(path, content) {
+      mkdirSync(join(tree.dir, path, '..'), { recursive: true });
+      writeFileSync(join(tree.dir, path), content);
+    },
+  };
   useGitScratch(prefix, ({ dir }) => {
     mkdirSync(dir);
     git(dir, 'init', '-q', '-b', 'main');
     commitFiles(dir, files, 'start');
-    tree = {
-      dir,
-      repo: new GitRepo(dir, { env: GIT_ENV }),
-      start: git(dir, 'rev-parse', 'HEAD'),
-      write(path, content) {
-        mkdirSync(join(dir, path, '..'), { recursive: true });
-        writeFileSync(join(dir, path), content);
-      },
-    };
+    tree.dir = dir;
+    tree.repo = new GitRepo(dir, { env: GIT_ENV });
+    tree.start = git(dir, 'rev-parse', 'HEAD');
   });
-  return () => tree;
+  return tree;
 }

@@ -49,18 +49,21 @@ export function gitScratch(prefix: string): GitScratch {
   return scratch;
 }
 
-/** Registers, in the calling test file, a fresh scratch before each test (then `setup` on it) and its removal after. */
-export function useGitScratch(prefix: string, setup: (scratch: GitScratch) => void): void {
-  let root: string | undefined;
+/**
+ * Registers, in the calling test file, a fresh scratch before each test (then `setup` on it) and its removal
+ * after. Returns the current test's scratch: one object whose paths are set anew before each test.
+ */
+export function useGitScratch(prefix: string, setup: (scratch: GitScratch) => void): GitScratch {
+  const current: GitScratch = { root: '', dir: '', origin: '', marks: '' };
   beforeEach(() => {
-    const scratch = gitScratch(prefix);
-    root = scratch.root;
-    setup(scratch);
+    Object.assign(current, gitScratch(prefix));
+    setup(current);
   });
   afterEach(() => {
-    if (root) rmSync(root, { recursive: true, force: true });
-    root = undefined;
+    if (current.root) rmSync(current.root, { recursive: true, force: true });
+    current.root = '';
   });
+  return current;
 }
 
 /** Makes the scratch's empty bare origin, on `main`, and clones it into `into` (on `main` too). */
@@ -68,6 +71,19 @@ export function cloneNewOrigin(scratch: GitScratch, into: string): void {
   git(scratch.root, 'init', '--quiet', '--bare', '--initial-branch=main', scratch.origin);
   git(scratch.root, 'clone', '--quiet', scratch.origin, into);
   git(into, 'symbolic-ref', 'HEAD', 'refs/heads/main');
+}
+
+/**
+ * What actions/checkout gives with its default fetch-depth: 1, in the scratch's `dir`: a clone of `depth` 1
+ * of the scratch's origin, whose `main` a seed clone (in `root`/seed) filled with `commits` commits, one file
+ * each (`f1.txt` holding `1`, …).
+ */
+export function shallowCloneOfSeeded(scratch: GitScratch, commits: number): void {
+  const seed = join(scratch.root, 'seed');
+  cloneNewOrigin(scratch, seed);
+  for (let n = 1; n <= commits; n++) commitFiles(seed, { [`f${n}.txt`]: `${n}\n` }, `c${n}`);
+  git(seed, 'push', '-q', 'origin', 'main');
+  git(scratch.root, 'clone', '--quiet', '--depth', '1', `file://${scratch.origin}`, scratch.dir);
 }
 
 /** Writes `files` (path to content) in the work tree `dir` and commits everything with the tests' identity. */

@@ -1,43 +1,31 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clearOldToolResults, dropOldTurns } from '../../../src/agent/context/clearing.js';
 import { withoutThinking } from '../../../src/model/messages.js';
 import type { AgentEvent } from '../../../src/agent/events.js';
 import { runAgent } from '../../../src/agent/loop.js';
 import { Model } from '../../../src/model/client.js';
 import { type MessageParam } from '../../../src/model/messages.js';
-import { openWorkspace } from '../../../src/agent/workspace.js';
 import { LONG_RUN_FILE, longReadScript, longRunFileText } from '../../support/bench/scripts.js';
 import {
   estimateInputTokens,
   MODE_MODEL_ID,
   MODEL_MODES,
-  startModelServer,
   type ModelMode,
-  type ScriptedModelServer,
 } from '../../support/anthropic/server.js';
+import { useAgentWorkspace } from '../../support/agent-workspace.js';
 
 const KEY = 'sk-ant-context-test-000000000000';
-let dir: string;
-let server: ScriptedModelServer | undefined;
-beforeEach(async () => {
-  dir = await openWorkspace(await mkdtemp(join(tmpdir(), 'context-')));
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await rm(dir, { recursive: true, force: true });
-});
+const ws = useAgentWorkspace('context-');
 
 /** A long run of `turns` turns against the server in `mode`, every turn reading `file` characters. */
 async function longRun(
   mode: ModelMode,
   options: { turns: number; budget?: number; fileChars: number; window?: number },
 ) {
-  await writeFile(join(dir, LONG_RUN_FILE), longRunFileText(options.fileChars));
-  server = await startModelServer(longReadScript(options.turns), {
+  await writeFile(join(ws.dir, LONG_RUN_FILE), longRunFileText(options.fileChars));
+  const server = await ws.serve(longReadScript(options.turns), {
     apiKey: KEY,
     mode,
     ...(options.window ? { contextWindow: options.window } : {}),
@@ -46,7 +34,7 @@ async function longRun(
   const result = await runAgent({
     task: 'Summarise the logs',
     model: new Model({ apiKey: KEY, baseURL: server.url, maxRetries: 0, model: MODE_MODEL_ID[mode] }),
-    workspace: dir,
+    workspace: ws.dir,
     maxTurns: options.turns + 100,
     ...(options.budget ? { maxContextTokens: options.budget } : {}),
     observers: [(event) => events.push(event)],

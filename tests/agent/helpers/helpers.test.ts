@@ -1,37 +1,25 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/agent/events.js';
 import { runAgent } from '../../../src/agent/loop.js';
 import type { AgentOptions } from '../../../src/agent/options.js';
 import { Model } from '../../../src/model/client.js';
 import { REMINDER_PREFIX } from '../../../src/agent/todo/reminder.js';
-import { openWorkspace } from '../../../src/agent/workspace.js';
 import { MAX_ANSWER_CHARS } from '../../../src/agent/helpers/brief.js';
 import {
   reply,
-  startModelServer,
   text,
   toolUse,
   type RecordedRequest,
   type ScriptedResponse,
   type ScriptStep,
-  type ScriptedModelServer,
 } from '../../support/anthropic/server.js';
+import { useAgentWorkspace } from '../../support/agent-workspace.js';
 
 const KEY = 'sk-ant-test-key-0000000000000000';
-let dir: string;
-let server: ScriptedModelServer | undefined;
-
-beforeEach(async () => {
-  dir = await openWorkspace(await mkdtemp(join(tmpdir(), 'helpers-')));
+const ws = useAgentWorkspace('helpers-', async (dir) => {
   await writeFile(join(dir, 'hello.txt'), 'hello from the workspace\n');
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** The first message's text: a helper's names the marker its prompt carries. */
@@ -58,12 +46,12 @@ function routed(main: ScriptedResponse[], helpers: Record<string, ScriptedRespon
 }
 
 async function play(script: ScriptStep[], options: Partial<AgentOptions> = {}) {
-  server = await startModelServer(script, { apiKey: KEY });
+  const server = await ws.serve(script, { apiKey: KEY });
   const events: AgentEvent[] = [];
   const result = await runAgent({
     task: 'Survey hello.txt',
     model: new Model({ apiKey: KEY, baseURL: server.url, maxRetries: 0, model: 'claude-sonnet-4-5' }),
-    workspace: dir,
+    workspace: ws.dir,
     tasks: { maxParallel: 3, maxTurns: 40 },
     ...options,
     observers: [(event) => events.push(event), ...(options.observers ?? [])],
@@ -308,7 +296,7 @@ describe('the task tool: helpers with lists of their own', () => {
   it('has no task tool when max_parallel_tasks is 0, and cuts a long answer to size', async () => {
     const none = await play([reply(text('Nothing to do.'))], { tasks: { maxParallel: 0, maxTurns: 40 } });
     expect(toolNames(none.requests[0]!)).not.toContain('task');
-    await server?.close();
+    await ws.server?.close();
     const long = 'x'.repeat(MAX_ANSWER_CHARS + 500);
     const { events } = await play(
       routed(

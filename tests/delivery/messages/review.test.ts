@@ -1,33 +1,25 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pendingChange } from '../../../src/delivery/pending-change.js';
 import { deliveryReview, MAX_REVIEW_FILES } from '../../../src/delivery/messages/review.js';
-import type { GitRepo } from '../../../src/git/repo.js';
-import { useWorkTree, type WorkTree } from '../../support/delivery-fixture.js';
+import { useWorkTree } from '../../support/delivery-fixture.js';
 
 const tree = useWorkTree('review-', { 'hello.py': 'a\nb\nc\n', 'old.txt': 'gone\n' });
-let dir: string;
-let repo: GitRepo;
-let start: string;
-let write: WorkTree['write'];
-beforeEach(() => {
-  ({ dir, repo, start, write } = tree());
-});
 
 /** The last look at what would be committed now, as the session makes it. */
 async function lastLook(options: { lockedWorkflows?: boolean } = {}) {
-  return await deliveryReview(repo, start, await pendingChange(repo, start, options));
+  return await deliveryReview(tree.repo, tree.start, await pendingChange(tree.repo, tree.start, options));
 }
 
 describe('deliveryReview', () => {
   it('lists what will be committed with line counts, and what is held back, in one message', async () => {
-    write('hello.py', 'a\nB\nc\nd\n');
-    rmSync(join(dir, 'old.txt'));
-    write('tool.py', 'x = 1\n');
-    write('.venv/pyvenv.cfg', 'home = /usr\n');
-    write('.venv/lib/site.py', 'pass\n');
-    write('node_modules/pad/index.js', 'module.exports = 1\n');
+    tree.write('hello.py', 'a\nB\nc\nd\n');
+    rmSync(join(tree.dir, 'old.txt'));
+    tree.write('tool.py', 'x = 1\n');
+    tree.write('.venv/pyvenv.cfg', 'home = /usr\n');
+    tree.write('.venv/lib/site.py', 'pass\n');
+    tree.write('node_modules/pad/index.js', 'module.exports = 1\n');
     const look = (await lastLook())!;
     expect(look.paths).toEqual(['hello.py', 'old.txt', 'tool.py']);
     expect(look.text).toBe(
@@ -46,7 +38,8 @@ describe('deliveryReview', () => {
 
   it('is undefined when the run changed nothing, and counts the files past the listed ones', async () => {
     expect(await lastLook()).toBeUndefined();
-    for (let i = 0; i < MAX_REVIEW_FILES + 3; i++) write(`gen/f${String(i).padStart(3, '0')}.txt`, 'x\n');
+    for (let i = 0; i < MAX_REVIEW_FILES + 3; i++)
+      tree.write(`gen/f${String(i).padStart(3, '0')}.txt`, 'x\n');
     const look = (await lastLook())!;
     expect(look.paths).toHaveLength(MAX_REVIEW_FILES + 3);
     expect(look.text).toContain(`committed (${MAX_REVIEW_FILES + 3}):`);
@@ -55,8 +48,8 @@ describe('deliveryReview', () => {
   });
 
   it('lists workflow files apart when the token may not change them: left out, their patch attached', async () => {
-    write('hello.py', 'a\nB\nc\n');
-    write('.github/workflows/ci.yml', 'name: ci\n');
+    tree.write('hello.py', 'a\nB\nc\n');
+    tree.write('.github/workflows/ci.yml', 'name: ci\n');
     const locked = (await lastLook({ lockedWorkflows: true }))!;
     expect(locked.paths).toEqual(['hello.py']);
     expect(locked.text).toContain(

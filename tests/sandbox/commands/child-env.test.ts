@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { childEnv } from '../../../src/sandbox/commands/child-env.js';
 
-const source: NodeJS.ProcessEnv = {
+/** The ordinary variables of a runner's job: every one is handed on as it is. */
+const ORDINARY = {
   PATH: '/usr/bin:/bin',
   HOME: '/home/runner',
   LANG: 'C.UTF-8',
@@ -9,6 +10,10 @@ const source: NodeJS.ProcessEnv = {
   GITHUB_WORKSPACE: '/work/repo',
   GITHUB_REPOSITORY: 'octo/repo',
   GITHUB_RUN_ID: '123',
+};
+
+const source: NodeJS.ProcessEnv = {
+  ...ORDINARY,
   INPUT_GITHUB_TOKEN: 'input-token-value',
   INPUT_MODEL: 'claude',
   ACTIONS_RUNTIME_TOKEN: 'runtime',
@@ -40,16 +45,7 @@ describe('childEnv', () => {
   const env = childEnv(source);
 
   it('keeps the ordinary variables', () => {
-    expect(env).toMatchObject({
-      PATH: '/usr/bin:/bin',
-      HOME: '/home/runner',
-      LANG: 'C.UTF-8',
-      CI: 'true',
-      GITHUB_WORKSPACE: '/work/repo',
-      GITHUB_REPOSITORY: 'octo/repo',
-      GITHUB_RUN_ID: '123',
-      PLAIN: 'ghp_ is just text here',
-    });
+    expect(env).toMatchObject({ ...ORDINARY, PLAIN: 'ghp_ is just text here' });
   });
 
   it("keeps a registry variable's URLs without their logins, and every other URL as it is", () => {
