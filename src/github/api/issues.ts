@@ -17,17 +17,45 @@ export interface IssueComment {
   htmlUrl: string;
 }
 
-/** An issue (or pull request) as a dispatch names it: the fields a comment's payload would have carried. */
+/**
+ * An issue (or pull request) as a run knows it: what a comment's payload carries (github/request/trigger.ts
+ * reads it there) and what the API gives for a dispatch, which names only its number (`issue()`).
+ */
 export interface IssueSummary {
   issueNumber: number;
   isPullRequest: boolean;
   issueTitle: string;
   issueBody: string;
+  /** Who opened the issue, and GitHub's author_association for them. */
   issueAuthor: string;
   issueAuthorAssociation: string;
   issueState: string;
   locked: boolean;
-  htmlUrl: string;
+}
+
+/** An issue as both the REST API and an event's payload write it: the fields a summary is read from. */
+export interface IssueData {
+  number: number;
+  title: string;
+  body?: string | null;
+  user?: { login: string } | null;
+  author_association?: string | null;
+  state: string;
+  locked?: boolean | null;
+}
+
+/** The one reading of GitHub's issue object into a summary, for the payload and the API alike. */
+export function issueSummary(data: IssueData, isPullRequest: boolean): IssueSummary {
+  return {
+    issueNumber: data.number,
+    isPullRequest,
+    issueTitle: data.title,
+    issueBody: data.body ?? '',
+    issueAuthor: data.user?.login ?? 'ghost',
+    issueAuthorAssociation: data.author_association ?? 'NONE',
+    issueState: data.state,
+    locked: data.locked ?? false,
+  };
 }
 
 /** A comment as one of our writes left it. */
@@ -49,19 +77,9 @@ export class Issues {
   }
 
   /** An issue (or pull request) as a dispatch names it: what a comment's payload would have carried. */
-  async issue(issueNumber: number): Promise<IssueSummary> {
+  async issue(issueNumber: number): Promise<IssueSummary & { htmlUrl: string }> {
     const { data } = await this.scope.octokit.rest.issues.get({ ...this.#repo, issue_number: issueNumber });
-    return {
-      issueNumber: data.number,
-      isPullRequest: data.pull_request != null,
-      issueTitle: data.title,
-      issueBody: data.body ?? '',
-      issueAuthor: data.user?.login ?? 'ghost',
-      issueAuthorAssociation: data.author_association ?? 'NONE',
-      issueState: data.state,
-      locked: data.locked,
-      htmlUrl: data.html_url,
-    };
+    return { ...issueSummary(data, data.pull_request != null), htmlUrl: data.html_url };
   }
 
   /** The issue's (or pull request's) description as GitHub renders it, with its images' signed URLs. */
