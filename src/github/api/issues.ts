@@ -1,4 +1,5 @@
 // Issues, their comments and the reactions on them (a review comment's reaction too): reads and writes.
+import { issueSummary, type IssueSummary } from './issue-summary.js';
 import { BESIDE_OTHER_WRITES, statusOf, type RepoScope } from './octokit.js';
 
 export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1' | '-1' | 'laugh' | 'heart' | 'hooray';
@@ -15,47 +16,6 @@ export interface IssueComment {
   createdAt: string;
   updatedAt: string;
   htmlUrl: string;
-}
-
-/**
- * An issue (or pull request) as a run knows it: what a comment's payload carries (github/request/trigger.ts
- * reads it there) and what the API gives for a dispatch, which names only its number (`issue()`).
- */
-export interface IssueSummary {
-  issueNumber: number;
-  isPullRequest: boolean;
-  issueTitle: string;
-  issueBody: string;
-  /** Who opened the issue, and GitHub's author_association for them. */
-  issueAuthor: string;
-  issueAuthorAssociation: string;
-  issueState: string;
-  locked: boolean;
-}
-
-/** An issue as both the REST API and an event's payload write it: the fields a summary is read from. */
-export interface IssueData {
-  number: number;
-  title: string;
-  body?: string | null;
-  user?: { login: string } | null;
-  author_association?: string | null;
-  state: string;
-  locked?: boolean | null;
-}
-
-/** The one reading of GitHub's issue object into a summary, for the payload and the API alike. */
-export function issueSummary(data: IssueData, isPullRequest: boolean): IssueSummary {
-  return {
-    issueNumber: data.number,
-    isPullRequest,
-    issueTitle: data.title,
-    issueBody: data.body ?? '',
-    issueAuthor: data.user?.login ?? 'ghost',
-    issueAuthorAssociation: data.author_association ?? 'NONE',
-    issueState: data.state,
-    locked: data.locked ?? false,
-  };
 }
 
 /** A comment as one of our writes left it. */

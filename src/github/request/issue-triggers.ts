@@ -2,7 +2,7 @@
 // (the issue's title and body are the task), and `workflow_dispatch` with inputs `issue` and `task`. Pure:
 // reads the payload only; a dispatch names an issue that the caller then reads (dispatchTrigger).
 import { z } from 'zod';
-import { issueSummary, type IssueSummary } from '../api/issues.js';
+import { issueSummary, type IssueSummary } from '../api/issue-summary.js';
 import { stripHidden } from '../thread/hidden-text.js';
 import {
   askFor,

@@ -1,6 +1,6 @@
 // What an event asks of the action: run a task, show usage, or nothing. Pure: reads the payload only.
 import { z } from 'zod';
-import { issueSummary, type IssueSummary } from '../api/issues.js';
+import { issueSummary, type IssueSummary } from '../api/issue-summary.js';
 import { stripHidden } from '../thread/hidden-text.js';
 
 export const MAX_TASK_CHARS = 20_000;
