@@ -121,7 +121,7 @@ export function runFacts(
   return {
     repository: `${owner}/${repo}`,
     baseBranch: plan.base,
-    branch: plan.branch,
+    ...(plan.kind === 'plan' ? {} : { branch: plan.branch }),
     date: new Date().toISOString().slice(0, 10),
     freshCheckout: true,
     ...(plan.kind === 'fork' ? { contributor: contributorOf(plan.fork) } : {}),

@@ -9,6 +9,7 @@ import { commitMessage } from '../delivery/messages/commit-message.js';
 import { pullBody } from '../delivery/messages/pull-body.js';
 import { replyInThreads } from '../delivery/thread-replies.js';
 import { headline, type ForkPlan, type WorkPlan } from '../github/request/work-plan.js';
+import { delivers, deliversAsReview } from '../github/request/run-kinds.js';
 import { deliverForkReview, type ForkReviewRequest } from '../delivery/fork/review.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { redactAndCut } from '../text/redact.js';
@@ -25,7 +26,8 @@ export async function deliverWork(
   prepared: Prepared,
   agentResult: AgentResult,
   checklist: Pick<LiveChecklist, 'url' | 'readCommentBack'>,
-  session: DeliverySession,
+  /** Absent for a run that delivers nothing (a plan: run-kinds.ts). */
+  session: DeliverySession | undefined,
 ): Promise<{ result: AgentResult; delivery: Delivery }> {
   const { settings, trigger, api } = request;
   const { git, startSha, threads, plan } = prepared;
@@ -33,9 +35,9 @@ export async function deliverWork(
     // Every tool process is gone (the sandbox is closed); what the model configured goes too, before our
     // git stages anything (staging a nested repository reads its refs).
     await traced("workspace's git directories repaired", prepared.guard.repair());
-    // A plan delivers nothing: whatever its commands left in the workspace is not committed.
-    if (plan.kind === 'plan') return {};
-    if (plan.kind === 'fork' && plan.fork.delivery === 'review')
+    // A plan delivers nothing (it has no session): whatever its commands left in the workspace is not committed.
+    if (!delivers(plan) || !session) return {};
+    if (deliversAsReview(plan))
       return await deliverForkReview(forkReviewOf(request, { ...prepared, plan }, agentResult, checklist));
     const mayChangeWorkflows = await request.api.access.mayChangeWorkflows();
     const delivered = await traced(

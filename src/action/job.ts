@@ -11,6 +11,7 @@ import { RunSummary } from '../runner/summary.js';
 import { agentOptions } from './agent-options.js';
 import { deliverWork } from './deliver-work.js';
 import { DeliverySession } from '../delivery/session.js';
+import { claimsBranch, delivers } from '../github/request/run-kinds.js';
 import { openChecklist } from './live-checklist.js';
 import { prepare, type JobRequest, type Prepared } from './prepare/prepare.js';
 import { recordDelivery, recordForSummary } from './record.js';
@@ -61,20 +62,23 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     ({ sandbox }) => checklist.later({ sandbox: isolationOf(sandbox) }),
     () => undefined,
   );
-  // The delivery, opened before the loop: the model's last look previews it, and it may claim the branch then.
-  const session = ready.then(
-    (prepared) =>
-      new DeliverySession({
-        git: prepared.git,
-        api,
-        branch: prepared.plan.branch,
-        startSha: prepared.startSha,
-        // A fork's pull request is answered with a review: no branch is claimed for it.
-        signed: settings.inputs.signed_commits && prepared.plan.kind !== 'fork',
-        continuesBranch: prepared.plan.continuesBranch,
-      }),
-  );
-  session.catch(() => undefined);
+  // The delivery, opened before the loop for a run that delivers (a plan does not): the model's last look
+  // previews it, and it may claim the branch then.
+  const plan = started.plan;
+  const session = delivers(plan)
+    ? ready.then(
+        (prepared) =>
+          new DeliverySession({
+            git: prepared.git,
+            api,
+            branch: plan.branch,
+            startSha: prepared.startSha,
+            signed: settings.inputs.signed_commits && claimsBranch(plan),
+            continuesBranch: plan.continuesBranch,
+          }),
+      )
+    : undefined;
+  session?.catch(() => undefined);
   try {
     const summary = new RunSummary();
     const { record } = request;
@@ -86,21 +90,25 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       traceObserver(),
     ];
     // A plan delivers nothing, so its model is shown no last look.
-    const review = started.plan.kind === 'plan' ? undefined : async () => (await session).preview();
-    const changedFiles = review && (async () => (await session).changedFiles());
-    const options = await traced(
-      "agent's options",
-      agentOptions(request, started, ready, {
-        observers,
-        inbox: checklist.inbox,
-        review,
-        ...(changedFiles ? { changedFiles } : {}),
-      }),
-    );
-    // The servers go first (each is stopped, then killed with everything it started), then the sandbox.
-    const agentResult = await runAgent(options).finally(
-      async () => await traced('tools closed (servers, sandbox)', closeTools(ready)),
-    );
+    const review = session && (async () => (await session).preview());
+    const changedFiles = session && (async () => (await session).changedFiles());
+    // The tools' runtime lives for the agent's run alone: closed once, here, whatever happened (the servers
+    // first, each stopped, then killed with everything it started, then the sandbox), before delivery.
+    let agentResult: AgentResult;
+    try {
+      const options = await traced(
+        "agent's options",
+        agentOptions(request, started, ready, {
+          observers,
+          inbox: checklist.inbox,
+          review,
+          ...(changedFiles ? { changedFiles } : {}),
+        }),
+      );
+      agentResult = await runAgent(options);
+    } finally {
+      await traced('tools closed (servers, sandbox)', closeTools(ready));
+    }
     const prepared = await ready;
     checklist.hold();
     const { result, delivery } = await traced(
@@ -108,7 +116,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       deliverWork(request, prepared, agentResult, checklist, await session),
     );
     // A claim the delivery never reached (it broke off before landing) goes now.
-    await traced('branch claim settled', (await session).abandon());
+    if (session) await traced('branch claim settled', (await session).abandon());
     const failedDelivery = result.status !== agentResult.status ? result.reason : undefined;
     await recordDelivery(record, prepared, delivery, failedDelivery);
     const step = stepOutcome(result, delivery);
@@ -126,12 +134,11 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     const pushed = delivery.pushedBranch;
     return { ...step, result, delivery, ...(pushed ? { branch: pushed } : {}) };
   } catch (error) {
-    await (await session.catch(() => undefined))?.abandon();
+    await (await session?.catch(() => undefined))?.abandon();
     await checklist.fail(error);
     throw error;
   } finally {
-    // A throw anywhere before delivery put them right: do it now, once no tool is left.
-    await closeTools(ready);
+    // A throw anywhere before delivery put them right: do it now (the tools were closed above).
     const prepared = await ready.catch(() => undefined);
     // Puts right what nobody did, then removes our own git directory (or leaves it to the post step when
     // putting right failed). Without the tools' part, no tool ran and the post step was told nothing: ours.

@@ -37,14 +37,14 @@ export async function openChecklist(
       resume: {
         task: redactAndCut(headline(plan), MAX_STORED_TASK),
         issue: issueNumber,
-        ...(plan.branch ? { branch: plan.branch } : {}),
+        ...(plan.kind === 'plan' ? {} : { branch: plan.branch }),
         base: plan.base,
         runId: settings.runId,
       },
       ...(plan.notice ? { note: plan.notice } : {}),
     },
     repo: settings,
-    startBranch: plan.branch,
+    startBranch: plan.kind === 'plan' ? undefined : plan.branch,
     warn: (message) => log.warning(message),
   });
 }

@@ -96,13 +96,10 @@ describe('recordDelivery', () => {
     commitFiles(dir, { 'hello.py': 'print("hello")\n' }, 'work');
     return { git: new GitRepo(dir), startSha };
   }
-  const plan = (kind: 'fresh' | 'plan'): WorkPlan => ({
-    kind,
-    branch: 'agent/issue-7',
-    base: 'main',
-    task: 'Tidy',
-    continuesBranch: false,
-  });
+  const plan = (kind: 'fresh' | 'plan'): WorkPlan =>
+    kind === 'plan'
+      ? { kind, base: 'main', task: 'Tidy' }
+      : { kind, branch: 'agent/issue-7', base: 'main', task: 'Tidy', continuesBranch: false };
   const delivery = { pushedBranch: 'agent/issue-7', pr: { number: 2, url: 'u', reused: false } };
 
   it('writes what the commits hold and where they went', async () => {

@@ -21,6 +21,7 @@ import { answer } from '../../github/answer.js';
 import type { ReviewThread } from '../../github/thread/review-threads.js';
 import type { RunTrigger } from '../../github/request/trigger.js';
 import { planWork, type WorkPlan } from '../../github/request/work-plan.js';
+import { workspaceAccess } from '../../github/request/run-kinds.js';
 import { errorSentence } from '../../text/error-sentence.js';
 import type { Settings } from '../../settings/settings.js';
 import { log, saveState } from '../../runner/output.js';
@@ -140,7 +141,7 @@ export async function prepare(request: JobRequest): Promise<Started | { decline:
       // What actions/checkout gave us, before any branch switch: the fallback source of the instructions.
       return { dir: ownDir, checkoutSha: await traced('checkout HEAD read', git.head()) };
     })();
-    const access = trigger.request.kind === 'plan' ? 'read-only' : 'read-write';
+    const access = workspaceAccess(trigger.request);
     const runtimeReady = local.then(({ dir }) =>
       traced(
         'sandbox and gate opened',

@@ -1,4 +1,5 @@
 // Issues, their comments and the reactions on them (a review comment's reaction too): reads and writes.
+import { issueSummary, type IssueSummary } from './issue-summary.js';
 import { BESIDE_OTHER_WRITES, statusOf, type RepoScope } from './octokit.js';
 
 export type Reaction = 'eyes' | 'rocket' | 'confused' | '+1' | '-1' | 'laugh' | 'heart' | 'hooray';
@@ -14,19 +15,6 @@ export interface IssueComment {
   association: string;
   createdAt: string;
   updatedAt: string;
-  htmlUrl: string;
-}
-
-/** An issue (or pull request) as a dispatch names it: the fields a comment's payload would have carried. */
-export interface IssueSummary {
-  issueNumber: number;
-  isPullRequest: boolean;
-  issueTitle: string;
-  issueBody: string;
-  issueAuthor: string;
-  issueAuthorAssociation: string;
-  issueState: string;
-  locked: boolean;
   htmlUrl: string;
 }
 
@@ -49,19 +37,9 @@ export class Issues {
   }
 
   /** An issue (or pull request) as a dispatch names it: what a comment's payload would have carried. */
-  async issue(issueNumber: number): Promise<IssueSummary> {
+  async issue(issueNumber: number): Promise<IssueSummary & { htmlUrl: string }> {
     const { data } = await this.scope.octokit.rest.issues.get({ ...this.#repo, issue_number: issueNumber });
-    return {
-      issueNumber: data.number,
-      isPullRequest: data.pull_request != null,
-      issueTitle: data.title,
-      issueBody: data.body ?? '',
-      issueAuthor: data.user?.login ?? 'ghost',
-      issueAuthorAssociation: data.author_association ?? 'NONE',
-      issueState: data.state,
-      locked: data.locked,
-      htmlUrl: data.html_url,
-    };
+    return { ...issueSummary(data, data.pull_request != null), htmlUrl: data.html_url };
   }
 
   /** The issue's (or pull request's) description as GitHub renders it, with its images' signed URLs. */

@@ -60,6 +60,11 @@ export class Pulls {
     return { owner: this.scope.owner, repo: this.scope.repo };
   }
 
+  /** What every page of a pull request's review comments or reviews is asked with: full pages, bodies rendered. */
+  #allPages(pullNumber: number) {
+    return { ...this.#repo, pull_number: pullNumber, per_page: 100, headers: REVIEW_BODY_FULL };
+  }
+
   /**
    * The head branch of a pull request (for a run triggered on a PR), the repository it is in (a fork's, or
    * `(deleted fork)`), and who opened it.
@@ -87,12 +92,7 @@ export class Pulls {
   /** The review comments on a pull request's lines, oldest first. */
   async reviewComments(pullNumber: number): Promise<ReviewComment[]> {
     const { octokit } = this.scope;
-    const all = await octokit.paginate(octokit.rest.pulls.listReviewComments, {
-      ...this.#repo,
-      pull_number: pullNumber,
-      per_page: 100,
-      headers: REVIEW_BODY_FULL,
-    });
+    const all = await octokit.paginate(octokit.rest.pulls.listReviewComments, this.#allPages(pullNumber));
     return all.map((comment) => ({
       ...commentOf(comment),
       ...(comment.in_reply_to_id ? { inReplyTo: comment.in_reply_to_id } : {}),
@@ -106,12 +106,7 @@ export class Pulls {
   /** The pull request's submitted reviews (pending ones have no date), oldest first, with rendered bodies. */
   async reviews(pullNumber: number): Promise<SubmittedReview[]> {
     const { octokit } = this.scope;
-    const all = await octokit.paginate(octokit.rest.pulls.listReviews, {
-      ...this.#repo,
-      pull_number: pullNumber,
-      per_page: 100,
-      headers: REVIEW_BODY_FULL,
-    });
+    const all = await octokit.paginate(octokit.rest.pulls.listReviews, this.#allPages(pullNumber));
     return all.flatMap((review) =>
       review.submitted_at
         ? [

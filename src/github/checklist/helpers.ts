@@ -19,7 +19,8 @@ export interface HelperView {
 
 const DESCRIPTION_MAX_CHARS = 100;
 
-const ENDED: Record<AgentStatus, string> = {
+/** The mark of each way a run (or a helper) ends, wherever the checklist says how it ended. */
+export const STATUS_MARK: Record<AgentStatus, string> = {
   completed: '✅',
   incomplete: '⏸',
   failed: '❌',
@@ -68,7 +69,7 @@ function headLine({ kind, description, items, ended }: HelperView): string {
   const done = items.length > 0 ? `${countDone(items)} of ${items.length} done` : 'planning';
   if (!ended) return `🔄 ${title} · ${done}`;
   const turns = `${ended.turns} turn${ended.turns === 1 ? '' : 's'}`;
-  return `${ENDED[ended.status]} ${title} · ${ended.status}, ${items.length > 0 ? `${done}, ` : ''}${turns}`;
+  return `${STATUS_MARK[ended.status]} ${title} · ${ended.status}, ${items.length > 0 ? `${done}, ` : ''}${turns}`;
 }
 
 function nestedItem(item: TodoItem, maxChars: number): string {

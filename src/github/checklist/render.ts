@@ -8,7 +8,7 @@ import { countDone } from '../../agent/todo/todos.js';
 import type { TodoItem } from '../../agent/todo/todos.js';
 import { redactor } from '../../text/redact.js';
 import { refusedWorkBlock, type RefusedWork } from './kept-patch.js';
-import { helperLines, type HelperView } from './helpers.js';
+import { helperLines, STATUS_MARK, type HelperView } from './helpers.js';
 import {
   shortNumber,
   formatDuration,
@@ -76,13 +76,13 @@ const BAR_CELLS = 20;
 const HEADINGS: Record<ChecklistPhase, string> = {
   planning: '🤖 todo-agent is working on:',
   working: '🤖 todo-agent is working on:',
-  completed: '✅ todo-agent finished:',
+  completed: `${STATUS_MARK.completed} todo-agent finished:`,
   partial: '⚠️ todo-agent finished, with a part left out:',
-  incomplete: '⏸ todo-agent stopped:',
-  failed: '❌ todo-agent failed:',
-  cancelled: '⏹ todo-agent was cancelled:',
+  incomplete: `${STATUS_MARK.incomplete} todo-agent stopped:`,
+  failed: `${STATUS_MARK.failed} todo-agent failed:`,
+  cancelled: `${STATUS_MARK.cancelled} todo-agent was cancelled:`,
   refused: '🚫 todo-agent declined:',
-  planned: '📝 plan',
+  planned: `${STATUS_MARK.planned} plan`,
 };
 
 const REFUSED_HEADING = '🚫 GitHub refused the delivery of:';

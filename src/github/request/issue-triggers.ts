@@ -2,14 +2,13 @@
 // (the issue's title and body are the task), and `workflow_dispatch` with inputs `issue` and `task`. Pure:
 // reads the payload only; a dispatch names an issue that the caller then reads (dispatchTrigger).
 import { z } from 'zod';
+import { issueSummary, type IssueSummary } from '../api/issue-summary.js';
 import { stripHidden } from '../thread/hidden-text.js';
 import {
   askFor,
   commentEventSchema,
   describeIssues,
   isBot,
-  issueFields,
-  type IssueFields,
   parseTrigger,
   repositorySchema,
   senderSchema,
@@ -36,9 +35,6 @@ export interface DispatchRequest {
   owner: string;
   repo: string;
 }
-
-/** The issue a dispatch names, as `GET /repos/{owner}/{repo}/issues/{n}` gives it, or a payload carries it. */
-export type DispatchedIssue = IssueFields & { htmlUrl: string };
 
 const issuesEventSchema = z.object({
   action: z.string(),
@@ -93,7 +89,7 @@ function issuesTrigger(payload: unknown, { label, assignee }: IssueTriggerOption
       { kind: source, at: issue.updated_at },
       event.sender.login,
       event.repository,
-      issueFields(issue, issue.pull_request != null),
+      issueSummary(issue, issue.pull_request != null),
     ),
   };
 }
@@ -122,8 +118,12 @@ function dispatchRequest(payload: unknown): DispatchRequest | Trigger {
 /**
  * A dispatch as if its sender had commented the task on the issue: `plan`, `go`, `continue` and `cancel`
  * read as in a comment. No bot rule: only people (or their automation) with write access can dispatch.
+ * `issue`: the one the dispatch names, as `GET /repos/{owner}/{repo}/issues/{n}` gives it.
  */
-export function dispatchTrigger(request: DispatchRequest, issue: DispatchedIssue): Trigger {
+export function dispatchTrigger(
+  request: DispatchRequest,
+  issue: IssueSummary & { htmlUrl: string },
+): Trigger {
   const task = stripHidden(request.task).trim();
   const { htmlUrl: _, ...fields } = issue;
   const source = issueSource(
@@ -140,7 +140,7 @@ function issueSource(
   origin: TriggerSource['origin'] & { kind: 'label' | 'assignment' | 'dispatch' },
   sender: string,
   repository: z.infer<typeof repositorySchema>,
-  issue: IssueFields,
+  issue: IssueSummary,
 ): TriggerSource {
   return { origin, ...issue, sender, owner: repository.owner.login, repo: repository.name };
 }

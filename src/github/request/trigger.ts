@@ -1,5 +1,6 @@
 // What an event asks of the action: run a task, show usage, or nothing. Pure: reads the payload only.
 import { z } from 'zod';
+import { issueSummary, type IssueSummary } from '../api/issue-summary.js';
 import { stripHidden } from '../thread/hidden-text.js';
 
 export const MAX_TASK_CHARS = 20_000;
@@ -30,24 +31,15 @@ export type RunRequest =
   /** `cancel`: stop the run going on this thread. */
   | { kind: 'cancel'; task: string };
 
-/** Who asked, where, and what the issue (or pull request) says. */
-export interface TriggerSource {
+/** Who asked, where, and what the issue (or pull request) says (its summary, as the API reads it too). */
+export interface TriggerSource extends IssueSummary {
   origin: TriggerOrigin;
-  issueNumber: number;
-  isPullRequest: boolean;
   /** Login of the commenter. */
   sender: string;
   /** The commenter's numeric account id (for the commit's Co-authored-by address). */
   senderId?: number;
   owner: string;
   repo: string;
-  issueTitle: string;
-  issueBody: string;
-  /** Who opened the issue, and GitHub's author_association for them. */
-  issueAuthor: string;
-  issueAuthorAssociation: string;
-  issueState: string;
-  locked: boolean;
 }
 
 /**
@@ -221,39 +213,12 @@ function readRequest(eventName: string, payload: unknown): Request | { error: z.
     fromFork: head !== undefined && head.repo?.full_name.toLowerCase() !== here,
     source: {
       origin: read.origin,
-      ...issueFields(issue, read.isPullRequest),
+      ...issueSummary(issue, read.isPullRequest),
       sender: sender.login,
       ...(sender.id === undefined ? {} : { senderId: sender.id }),
       owner: repository.owner.login,
       repo: repository.name,
     },
-  };
-}
-
-/** What a trigger holds of the issue (or pull request) it is on. */
-export type IssueFields = Pick<
-  TriggerSource,
-  | 'issueNumber'
-  | 'isPullRequest'
-  | 'issueTitle'
-  | 'issueBody'
-  | 'issueAuthor'
-  | 'issueAuthorAssociation'
-  | 'issueState'
-  | 'locked'
->;
-
-/** A payload's issue or pull request as a trigger holds it. */
-export function issueFields(issue: z.infer<typeof pullSchema>, isPullRequest: boolean): IssueFields {
-  return {
-    issueNumber: issue.number,
-    isPullRequest,
-    issueTitle: issue.title,
-    issueBody: issue.body ?? '',
-    issueAuthor: issue.user?.login ?? 'ghost',
-    issueAuthorAssociation: issue.author_association ?? 'NONE',
-    issueState: issue.state,
-    locked: issue.locked ?? false,
   };
 }
 

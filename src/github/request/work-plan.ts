@@ -56,21 +56,14 @@ export interface ForkHead {
   fallback?: string;
 }
 
-/** What a run is: where it works, what it starts from, and (for a fork's pull request) how the work goes back. */
-export type WorkPlan = OwnPlan | ForkPlan;
+/**
+ * What a run is: where it works, what it starts from, and (for a fork's pull request) how the work goes back.
+ * What each kind then does (writes, last look, delivery, branch claim) is said in run-kinds.ts.
+ */
+export type WorkPlan = OwnPlan | ForkPlan | PlanOnly;
 
-/** A fork's pull request: the work goes back as its `delivery` says (see ForkHead), on a branch of this run. */
-export interface ForkPlan extends Omit<OwnPlan, 'kind'> {
-  kind: 'fork';
-  fork: ForkHead;
-  continuesBranch: false;
-}
-
-export interface OwnPlan {
-  /** `plan`: a plan-only run, which works on no branch and delivers nothing. */
-  kind: 'fresh' | 'resume' | 'pull-request' | 'plan';
-  /** The branch the work is committed to and pushed to. */
-  branch: string;
+/** What every run has, whatever its kind. */
+interface PlanCommon {
   base: string;
   /** The maintainer's instruction for this run: the only text that goes in the model's task slot. */
   task: string;
@@ -80,9 +73,31 @@ export interface OwnPlan {
   closes?: number;
   /** A sentence for the maintainer in the new checklist (an edit that could not be taken). */
   notice?: string;
+}
+
+/** `plan <task>`: a plan-only run, which reads the base (or the PR's head), works on no branch and delivers nothing. */
+export interface PlanOnly extends PlanCommon {
+  kind: 'plan';
+}
+
+/** A run whose work is committed to a branch of this repository and delivered as a pull request. */
+export interface OwnPlan extends PlanCommon {
+  kind: 'fresh' | 'resume' | 'pull-request';
+  /** The branch the work is committed to and pushed to. */
+  branch: string;
   /** Push to the branch as it is (a PR head or an earlier run's branch) rather than to a fresh name. */
   continuesBranch: boolean;
 }
+
+/** A fork's pull request: the work goes back as its `delivery` says (see ForkHead), on a branch of this run. */
+export interface ForkPlan extends Omit<OwnPlan, 'kind'> {
+  kind: 'fork';
+  fork: ForkHead;
+  continuesBranch: false;
+}
+
+/** A run that works on a branch: every kind but a plan. */
+export type BranchPlan = OwnPlan | ForkPlan;
 
 export type PlanOutcome = { plan: WorkPlan } | { decline: string };
 
@@ -239,7 +254,7 @@ async function forkDelivery(
 
 /** A plan works on the checked-out base and pushes nothing: it lands in the checklist's saved state. */
 function planOnBase({ trigger, baseBranch }: PlanRequest): WorkPlan {
-  return { kind: 'plan', branch: '', base: baseBranch, task: trigger.request.task, continuesBranch: false };
+  return { kind: 'plan', base: baseBranch, task: trigger.request.task };
 }
 
 /** A run on an issue: `continue` resumes an earlier run's branch; anything else starts a fresh branch. */
