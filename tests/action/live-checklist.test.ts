@@ -68,7 +68,7 @@ describe('openChecklist', () => {
     const long = `Use ${SECRET} then ${'x'.repeat(5000)}`;
     const checklist = await openChecklist(
       { settings, issueNumber: 1, api },
-      plan({ kind: 'plan', branch: '', task: long, earlier: undefined, notice: undefined }),
+      { kind: 'plan', base: 'main', task: long },
     );
     await checklist.fail(new Error('stopped'));
     const state = parseAgentState([...emu.state.comments.values()][0]!.versions[0]!)!;
