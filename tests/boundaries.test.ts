@@ -83,7 +83,6 @@ const OWED: Record<string, string[]> = {
   'the wiring of one action run, run whole by tests/e2e/ through dist/ (stepOutcome alone has its test)': [
     'action/deliver-work.ts',
     'action/prepare/prepare.ts',
-    'action/main.ts',
   ],
 };
 
