@@ -1,38 +1,11 @@
 // The action's first sign of life, against the GitHub emulator over real HTTP: the request read from the
 // event file, and the 👀 on the comment that asked sent at once through node:http, answered with the login
 // the token writes as; nothing sent when the event asks for nothing or a proxy stands between.
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readStart } from '../../src/action/start.js';
-import { issueCommentEvent } from '../support/github/webhook-events.js';
-import { TEST_TOKEN, useEmulatorPerTest } from '../support/github/per-test.js';
-import { RUNNER_ENV } from '../support/runner-env.js';
-import { useTempDir } from '../support/temp-dir.js';
+import { useActionStart } from '../support/action-start.js';
+import { TEST_TOKEN } from '../support/github/per-test.js';
 
-const startEmulator = useEmulatorPerTest();
-const tempDir = useTempDir('action-start');
-
-/** A runner's environment for `event`, written to a file, with the emulator as GitHub's API. */
-async function runnerFor(event: Record<string, unknown>, apiUrl: string, more: NodeJS.ProcessEnv = {}) {
-  const path = join(tempDir(), 'event.json');
-  await writeFile(path, JSON.stringify(event));
-  return {
-    ...RUNNER_ENV,
-    GITHUB_EVENT_PATH: path,
-    GITHUB_API_URL: apiUrl,
-    INPUT_GITHUB_TOKEN: TEST_TOKEN,
-    INPUT_ANTHROPIC_API_KEY: 'sk-ant-start-test',
-    ...more,
-  };
-}
-
-async function asked(body: string, more: NodeJS.ProcessEnv = {}) {
-  const emu = await startEmulator({ issues: [{ number: 1, title: 'Tidy up', body: 'Please tidy.' }] });
-  const comment = emu.addComment(1, 'maintainer', body);
-  const env = await runnerFor(issueCommentEvent({ body, commentId: comment.id }), emu.url, more);
-  return { emu, comment, start: await readStart(env) };
-}
+const asked = useActionStart();
 
 describe('readStart', () => {
   it('reads the run asked for, and puts the 👀 on its comment at once, learning who the token writes as', async () => {
@@ -49,7 +22,7 @@ describe('readStart', () => {
   });
 
   it('says why when GitHub refuses the 👀, without throwing', async () => {
-    const { start } = await asked('/agent tidy', { INPUT_GITHUB_TOKEN: 'ghs_wrongToken' });
+    const { start } = await asked('/agent tidy', { env: { INPUT_GITHUB_TOKEN: 'ghs_wrongToken' } });
     expect(await start.eyes!.answer).toEqual({ ok: false, why: 'GitHub answered 401' });
   });
 
@@ -57,7 +30,7 @@ describe('readStart', () => {
     const skipped = await asked('Thanks, looks good.');
     expect(skipped.start.asked.kind).toBe('skip');
     expect(skipped.start.eyes).toBeUndefined();
-    const proxied = await asked('/agent tidy', { HTTPS_PROXY: 'http://proxy.example:3128' });
+    const proxied = await asked('/agent tidy', { env: { HTTPS_PROXY: 'http://proxy.example:3128' } });
     expect(proxied.start.asked.kind).toBe('run');
     expect(proxied.start.eyes).toBeUndefined();
     expect([...skipped.emu.calls, ...proxied.emu.calls]).toEqual([]);
