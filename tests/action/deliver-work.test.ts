@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { deliverWork } from '../../src/action/deliver-work.js';
 import type { JobRequest, Prepared } from '../../src/action/prepare/prepare.js';
 import type { DeliverySession } from '../../src/delivery/session.js';
-import type { OwnPlan } from '../../src/github/request/work-plan.js';
+import type { WorkPlan } from '../../src/github/request/work-plan.js';
 import { RESULT } from '../support/delivery-fixture.js';
 import { useApiPerTest } from '../support/github/per-test.js';
 import { commentTrigger } from '../support/runner-env.js';
@@ -22,15 +22,13 @@ const untouchable = <T extends object>(name: string): T =>
   });
 
 /** The run's request and preparation, as far as these decisions read them. */
-async function world(kind: OwnPlan['kind'], repair: () => Promise<unknown>) {
+async function world(kind: WorkPlan['kind'], repair: () => Promise<unknown>) {
   const { api, emu } = await apiFor();
-  const plan: OwnPlan = {
-    kind,
-    branch: 'agent/issue-1-7',
-    base: 'main',
-    task: 'Tidy',
-    continuesBranch: false,
-  };
+  const plan = (
+    kind === 'plan'
+      ? { kind, base: 'main', task: 'Tidy' }
+      : { kind, branch: 'agent/issue-1-7', base: 'main', task: 'Tidy', continuesBranch: false }
+  ) as WorkPlan;
   const request = {
     settings: untouchable('settings'),
     trigger: { ...commentTrigger(), kind: 'run', request: { kind: 'task', task: 'Tidy' } },
@@ -47,7 +45,13 @@ async function world(kind: OwnPlan['kind'], repair: () => Promise<unknown>) {
   } as unknown as Prepared;
   const checklist = { url: undefined, readCommentBack: () => undefined };
   const deliver = () =>
-    deliverWork(request, prepared, RESULT, checklist, untouchable<DeliverySession>('session'));
+    deliverWork(
+      request,
+      prepared,
+      RESULT,
+      checklist,
+      kind === 'plan' ? undefined : untouchable<DeliverySession>('session'),
+    );
   return { deliver, emu };
 }
 
