@@ -48,6 +48,20 @@ setup_users_and_node24() {
   echo "Node 24: $("$NODE24" --version)"
 }
 
+# cargo and Go from Debian, so that tests/e2e/sandbox-limits.test.ts sees them fail fast with the network off
+# (it skips a toolchain the machine lacks). Never fails CI: a machine that cannot install them says so.
+install_toolchains() {
+  local missing=()
+  command -v cargo >/dev/null || missing+=(cargo)
+  command -v go >/dev/null || missing+=(golang-go)
+  if [ "${#missing[@]}" -gt 0 ]; then
+    { apt-get -o DPkg::Lock::Timeout=300 update -qq &&
+      DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends \
+        "${missing[@]}" >/dev/null; } || echo "Could not install ${missing[*]}: their tool_network rows are skipped."
+  fi
+  echo "cargo: $(cargo --version 2>/dev/null || echo absent); go: $(go version 2>/dev/null || echo absent)"
+}
+
 # A user's own copy of the clone, in its HOME: its files are the user's, node_modules links to the clone's
 # packages (or is a copy, where the clone is out of the user's reach), and vitest's caches are its own.
 # Nothing a user's run writes lands in the clone. The copy's name is this run's own (two CI runs on one host
