@@ -193,11 +193,14 @@ export class GitRepo {
     return this.head();
   }
 
-  /** Pushes HEAD to origin's `branch` (never forced); `rejected` when the remote moved or the ref exists. */
-  async push(branch: string): Promise<PushResult> {
-    assertNotOption(branch, 'push');
+  /**
+   * Pushes HEAD to `branch` of origin (or of `remote`, a URL on the server the token is for: a fork's), never
+   * forced; `rejected` when the remote moved or the ref exists. The token goes as for any fetch of ours.
+   */
+  async push(branch: string, remote = 'origin'): Promise<PushResult> {
+    for (const value of [branch, remote]) assertNotOption(value, 'push');
     // --no-verify: a pre-push hook the agent's `npm install` set up must not block (or see) the delivery.
-    const args = ['push', '--porcelain', '--no-verify', 'origin', `HEAD:refs/heads/${branch}`];
+    const args = ['push', '--porcelain', '--no-verify', remote, `HEAD:refs/heads/${branch}`];
     let result: GitOutput;
     try {
       result = await this.#run(args, this.#authEnv);
@@ -340,7 +343,8 @@ export class GitRepo {
   /** The files the commits since `sha` change, as `git diff --name-status` lists them (`M\thello.py`). */
   async changedSince(sha: string): Promise<string[]> {
     assertNotOption(sha, 'diff');
-    return lines(await this.#git(['diff', '--name-status', '--no-renames', sha, 'HEAD']));
+    const output = await this.#git(['diff', '--name-status', '--no-renames', sha, 'HEAD']);
+    return output.split('\n').filter((line) => line !== '');
   }
 
   /** What the work tree holds that no commit does (.gitignore respected): what a commit left out. */
@@ -377,10 +381,6 @@ function authEnv(serverUrl: string, token: string): NodeJS.ProcessEnv {
     GIT_CONFIG_KEY_0: `http.${serverUrl.replace(/\/+$/, '')}/.extraheader`,
     GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`,
   };
-}
-
-function lines(text: string): string[] {
-  return text.split('\n').filter((line) => line !== '');
 }
 
 /** A name starting with '-' would be read as an option. */
