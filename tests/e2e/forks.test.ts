@@ -182,7 +182,9 @@ describe.each(ACTION_USERS)('a pull request from a fork, as $who', ({ as }) => {
     expect(existsSync(path.join(marksOf(world), 'post-checkout'))).toBe(true);
     // The checklist says where the work went.
     const final = world.botComments().at(-1)!.body;
-    expect(final).toContain('as a review');
+    expect(final).toContain(
+      'The change went back as a review (1 suggestion and the whole change as a patch): https://',
+    );
   }, 180_000);
 });
 
@@ -405,9 +407,11 @@ describe('a pull request from a fork that allows edits from maintainers', () => 
     expect(reviews.map((r) => r.commit_id)).toEqual([head]);
     const final = read(w.botComments().at(-1)!.body);
     expect(final).toContain(
-      '@contributor pushed to `contributor/hello-world:feature` while the agent worked',
+      '@contributor pushed to their branch while the agent worked; nothing of theirs is overwritten.',
     );
-    expect(final).toContain('as a review');
+    expect(final).toContain(
+      'The change went back as a review (1 suggestion and the whole change as a patch): https://',
+    );
     expect(run.summary).toContain('while the agent worked');
     expect(w.github.violations).toEqual([]);
   }, 180_000);
@@ -416,7 +420,7 @@ describe('a pull request from a fork that allows edits from maintainers', () => 
     {
       why: 'without edits from maintainers allowed',
       options: { canModify: false, tokenUser: MACHINE },
-      line: '@contributor does not allow edits from maintainers on this pull request',
+      line: '@contributor does not allow edits from maintainers, so nothing was pushed to their branch.',
     },
     {
       why: "with the workflow's GITHUB_TOKEN",
@@ -435,7 +439,9 @@ describe('a pull request from a fork that allows edits from maintainers', () => 
       expect(w.github.state.reviews.size).toBe(1);
       const final = read(w.botComments().at(-1)!.body);
       expect(final).toContain(line);
-      expect(final).toContain('as a review');
+      expect(final).toContain(
+        'The change went back as a review (1 suggestion and the whole change as a patch): https://',
+      );
       expect(read(run.summary)).toContain(line);
       expect(w.github.violations).toEqual([]);
     },
@@ -454,9 +460,7 @@ describe('a pull request from a fork that allows edits from maintainers', () => 
     const reviews = [...w.github.state.reviews.values()];
     expect(reviews.map((r) => r.commit_id)).toEqual([head]);
     const final = read(w.botComments().at(-1)!.body);
-    expect(final).toContain(
-      'GitHub refused the push to `contributor/hello-world:feature` (this token may not push to the fork)',
-    );
+    expect(final).toContain('GitHub refused the push to their branch (this token may not push to the fork).');
     // The review holds the whole change, the commit the push would have carried undone first.
     expect(reviews[0]!.body).toContain('+++ b/NOTES.md');
     expect(w.github.violations).toEqual([]);

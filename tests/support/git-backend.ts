@@ -10,13 +10,15 @@ export interface GitBackendRequest {
   url: URL;
   /** More CGI variables (REMOTE_USER, which enables pushes) and environment for the hooks. */
   env?: NodeJS.ProcessEnv;
+  /** Run once git is done and before the answer ends (what the server does after a push, seen by then). */
+  beforeEnd?: () => Promise<void>;
 }
 
 /** Answers `req` with git http-backend; resolves once the answer is sent. */
 export function serveGitBackend(
   req: IncomingMessage,
   res: ServerResponse,
-  { root, url, env = {} }: GitBackendRequest,
+  { root, url, env = {}, beforeEnd }: GitBackendRequest,
 ): Promise<void> {
   return new Promise((resolve) => {
     const backend = spawn('git', ['http-backend'], {
@@ -56,8 +58,10 @@ export function serveGitBackend(
       res.write(head.subarray(end + 4));
     });
     backend.on('close', () => {
-      res.end();
-      resolve();
+      void (beforeEnd?.() ?? Promise.resolve()).finally(() => {
+        res.end();
+        resolve();
+      });
     });
     backend.on('error', () => {
       res.destroy();

@@ -30,18 +30,17 @@ export type ForkPush = { delivery: Delivery } | { declined: string | undefined }
 
 export async function pushOntoFork(request: ForkPushRequest): Promise<ForkPush> {
   const { git, api, startSha, fork, redact } = request;
-  const where = `\`${fork.repo}:${fork.ref}\``;
+  // The sentences that say why not are short: the checklist's note (one line, cut at 300 characters) also
+  // carries the review's, with its link.
   if (!fork.maintainerCanModify)
     return {
-      declined: `@${fork.author} does not allow edits from maintainers on this pull request, so nothing was pushed to ${where}.`,
+      declined: `@${fork.author} does not allow edits from maintainers, so nothing was pushed to their branch.`,
     };
   if (await api.access.isWorkflowToken())
-    return {
-      declined: `The workflow's GITHUB_TOKEN cannot push to a fork, so nothing was pushed to ${where} (a maintainer's personal access token as \`github_token\` can, where the contributor allows edits from maintainers).`,
-    };
+    return { declined: "The workflow's GITHUB_TOKEN cannot push to a fork." };
   const { heldBack } = await holdBackStrays({ git, startSha, redact });
   if (!(await commitLocally(request))) return { declined: undefined };
-  const declined = await pushed(request, where);
+  const declined = await pushed(request);
   if (declined) {
     // The commit is made again by the delivery that follows (a review is of the head, not of our commit).
     await git.uncommitSince(startSha);
@@ -49,6 +48,7 @@ export async function pushOntoFork(request: ForkPushRequest): Promise<ForkPush> 
   }
   const sha = await git.head();
   const url = `${request.serverUrl}/${fork.repo}/commit/${sha}`;
+  const where = `\`${fork.repo}:${fork.ref}\``;
   return {
     delivery: {
       heldBack,
@@ -59,18 +59,18 @@ export async function pushOntoFork(request: ForkPushRequest): Promise<ForkPush> 
 }
 
 /** The push of HEAD onto the fork's branch; the sentence that says why not, or undefined once it is there. */
-async function pushed(request: ForkPushRequest, where: string) {
+async function pushed(request: ForkPushRequest) {
   const { git, startSha, fork, serverUrl, redact } = request;
   if (!request.completed)
-    return `The run did not complete its list, so its work was not pushed to ${where}: the review carries it.`;
+    return 'The run did not complete its list, so its work was not pushed to their branch.';
   const touched = (await git.changesBetween(startSha, 'HEAD')).filter((c) => c.path.startsWith('.github/'));
   if (touched.length > 0)
-    return `The work changes files under \`.github/\`, which would run in @${fork.author}'s fork with its secrets, so it was not pushed to ${where}.`;
+    return `The work changes files under \`.github/\`, which would run in @${fork.author}'s fork with its secrets, so it was not pushed there.`;
   const outcome = await git.push(fork.ref, `${serverUrl.replace(/\/+$/, '')}/${fork.repo}.git`);
   if (outcome.ok) return undefined;
   if (outcome.rejected)
-    return `@${fork.author} pushed to ${where} while the agent worked, so nothing was pushed there (nothing of theirs is overwritten).`;
-  return `GitHub refused the push to ${where} (${refusedBecause(outcome.message, redact)}), so nothing was pushed there.`;
+    return `@${fork.author} pushed to their branch while the agent worked; nothing of theirs is overwritten.`;
+  return `GitHub refused the push to their branch (${refusedBecause(outcome.message, redact)}).`;
 }
 
 /** Why GitHub refused the push, in a few words: the token's access, a rule, or git's own reason. */

@@ -78,7 +78,7 @@ describe('pushOntoFork', () => {
     const outcome = await pushOntoFork(request);
     expect(outcome).toEqual({
       declined:
-        '@contributor pushed to `contributor/hello-world:feature` while the agent worked, so nothing was pushed there (nothing of theirs is overwritten).',
+        '@contributor pushed to their branch while the agent worked; nothing of theirs is overwritten.',
     });
     expect(tipOf()).toBe(theirs);
     // Our commit is undone: HEAD is the head again, the change is staged for the review to commit.
@@ -90,12 +90,12 @@ describe('pushOntoFork', () => {
     {
       why: 'the contributor does not allow edits from maintainers',
       options: { fork: { maintainerCanModify: false } },
-      line: '@contributor does not allow edits from maintainers on this pull request',
+      line: '@contributor does not allow edits from maintainers, so nothing was pushed to their branch.',
     },
     {
       why: "the token is the workflow's",
       options: { workflowToken: true },
-      line: "The workflow's GITHUB_TOKEN cannot push to a fork",
+      line: "The workflow's GITHUB_TOKEN cannot push to a fork.",
     },
   ])('tries nothing when $why', async ({ options, line }) => {
     const request = await requestFor(options);

@@ -98,8 +98,8 @@ function forkGit(
       root,
       url,
       env: { REMOTE_USER: login, EMU_PUSHABLE: pushable.join(' ') },
+      ...(service === 'git-receive-pack' ? { beforeEnd: () => followHeads(emu, owner, gitDir) } : {}),
     });
-    if (service === 'git-receive-pack') await followHeads(emu, owner, gitDir);
   })();
 }
 
