@@ -312,8 +312,9 @@ const headsOf = (w: World) =>
     .split('\n')
     .filter((ref) => ref.startsWith('refs/heads/'));
 
-/** A comment's text as read: without the markdown escapes and the joiner that keeps `@x` from mentioning. */
-const read = (body: string) => body.replace(/\u200d/g, '').replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
+/** A comment's text as read: without the markdown escapes and the joiners that keep `@x` and links inert. */
+const read = (body: string) =>
+  body.replace(/[\u200b\u200d]/g, '').replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
 
 /** A world whose pull request 1 comes from `contributor`'s fork, served with its own repository. */
 async function forkWorld(
