@@ -114,6 +114,10 @@ const originRefs = (w: World) =>
     encoding: 'utf8',
   });
 
+/** A comment's text as read: without the markdown escapes and the joiners that keep `@x` and links inert. */
+const read = (body: string) =>
+  body.replace(/[\u200b\u200d]/g, '').replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
+
 describe.each(ACTION_USERS)('a pull request from a fork, as $who', ({ as }) => {
   it('works on refs/pull/N/head in the sandbox and answers with one review; nothing is pushed', async () => {
     world = await createWorld(OBEYING, { files: BASE_FILES, issue: PULL });
@@ -181,7 +185,7 @@ describe.each(ACTION_USERS)('a pull request from a fork, as $who', ({ as }) => {
     // The hooks were armed: a plain git in the workspace (the test's own checkout of the head) runs them.
     expect(existsSync(path.join(marksOf(world), 'post-checkout'))).toBe(true);
     // The checklist says where the work went.
-    const final = world.botComments().at(-1)!.body;
+    const final = read(world.botComments().at(-1)!.body);
     expect(final).toContain(
       'The change went back as a review (1 suggestion and the whole change as a patch): https://',
     );
@@ -311,10 +315,6 @@ const headsOf = (w: World) =>
   originRefs(w)
     .split('\n')
     .filter((ref) => ref.startsWith('refs/heads/'));
-
-/** A comment's text as read: without the markdown escapes and the joiners that keep `@x` and links inert. */
-const read = (body: string) =>
-  body.replace(/[\u200b\u200d]/g, '').replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
 
 /** A world whose pull request 1 comes from `contributor`'s fork, served with its own repository. */
 async function forkWorld(
