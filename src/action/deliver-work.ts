@@ -11,6 +11,7 @@ import { replyInThreads } from '../delivery/thread-replies.js';
 import { headline, type ForkPlan, type WorkPlan } from '../github/request/work-plan.js';
 import { delivers, deliversAsReview } from '../github/request/run-kinds.js';
 import { deliverForkReview, type ForkReviewRequest } from '../delivery/fork/review.js';
+import { pushOntoFork, type ForkPushRequest } from '../delivery/fork/push.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { redactAndCut } from '../text/redact.js';
 import type { LiveChecklist } from '../github/checklist/live.js';
@@ -37,8 +38,18 @@ export async function deliverWork(
     await traced("workspace's git directories repaired", prepared.guard.repair());
     // A plan delivers nothing (it has no session): whatever its commands left in the workspace is not committed.
     if (!delivers(plan) || !session) return {};
-    if (deliversAsReview(plan))
-      return await deliverForkReview(forkReviewOf(request, { ...prepared, plan }, agentResult, checklist));
+    let declined: string | undefined;
+    if (plan.kind === 'fork') {
+      // Onto the contributor's own branch first, where they allow it and the token can; else as chosen.
+      const forkDelivery = forkDeliveryOf(request, { ...prepared, plan }, agentResult, checklist);
+      const onto = await traced('pushed onto the fork', pushOntoFork(forkDelivery));
+      if ('delivery' in onto) return onto.delivery;
+      declined = onto.declined;
+      if (deliversAsReview(plan)) {
+        const fallback = [declined, plan.fork.fallback].filter(Boolean).join(' ') || undefined;
+        return await deliverForkReview({ ...forkDelivery, fork: { ...plan.fork, fallback } });
+      }
+    }
     const mayChangeWorkflows = await request.api.access.mayChangeWorkflows();
     const delivered = await traced(
       'landed (commit, push, pull request)',
@@ -49,7 +60,8 @@ export async function deliverWork(
     );
     await traced('commit handed back to the workspace', returnCommitToWorkspace(prepared));
     if (plan.kind === 'fork' && delivered.pr) await pointToSuccessor(request, plan, delivered.pr.number);
-    return delivered;
+    const note = [declined, delivered.note].filter(Boolean).join(' ');
+    return { ...delivered, ...(note ? { note } : {}) };
   });
   const result: AgentResult = error ? { ...agentResult, status: 'failed', reason: error } : agentResult;
   if (delivery.pushedBranch)
@@ -72,13 +84,16 @@ async function pointToSuccessor({ api }: JobRequest, plan: ForkPlan, successor: 
   });
 }
 
-/** A fork's pull request: the review that carries the work back to it (delivery/fork/review.ts). */
-function forkReviewOf(
+/**
+ * A fork's pull request: what the push onto the contributor's branch (delivery/fork/push.ts) and the review
+ * that carries the work back otherwise (delivery/fork/review.ts) are given.
+ */
+function forkDeliveryOf(
   request: JobRequest,
   prepared: Prepared & { plan: ForkPlan },
   result: AgentResult,
   checklist: Pick<LiveChecklist, 'url' | 'readCommentBack'>,
-): ForkReviewRequest {
+): ForkReviewRequest & ForkPushRequest {
   const { commitMessage, redact } = deliveryOf(request, prepared, result, checklist);
   return {
     git: prepared.git,
@@ -87,6 +102,8 @@ function forkReviewOf(
     startSha: prepared.startSha,
     base: prepared.plan.base,
     fork: prepared.plan.fork,
+    serverUrl: request.settings.serverUrl,
+    completed: result.status === 'completed',
     commitMessage,
     redact,
     ...(checklist.url ? { checklistUrl: checklist.url } : {}),

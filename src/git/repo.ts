@@ -200,11 +200,14 @@ export class GitRepo {
     return this.head();
   }
 
-  /** Pushes HEAD to origin's `branch` (never forced); `rejected` when the remote moved or the ref exists. */
-  async push(branch: string): Promise<PushResult> {
-    assertNotOption(branch, 'push');
+  /**
+   * Pushes HEAD to `branch` of origin (or of `remote`, a URL on the server the token is for: a fork's), never
+   * forced; `rejected` when the remote moved or the ref exists. The token goes as for any fetch of ours.
+   */
+  async push(branch: string, remote = 'origin'): Promise<PushResult> {
+    for (const value of [branch, remote]) assertNotOption(value, 'push');
     // --no-verify: a pre-push hook the agent's `npm install` set up must not block (or see) the delivery.
-    const args = ['push', '--porcelain', '--no-verify', 'origin', `HEAD:refs/heads/${branch}`];
+    const args = ['push', '--porcelain', '--no-verify', remote, `HEAD:refs/heads/${branch}`];
     let result: GitOutput;
     try {
       result = await this.#run(args, this.#authEnv);

@@ -95,7 +95,14 @@ describe('runFacts', () => {
       ...plan(),
       kind: 'fork',
       continuesBranch: false,
-      fork: { number: 9, repo: 'someone/hello-world', ref: 'patch-1', author: 'someone', delivery: 'review' },
+      fork: {
+        number: 9,
+        repo: 'someone/hello-world',
+        ref: 'patch-1',
+        author: 'someone',
+        maintainerCanModify: false,
+        delivery: 'review',
+      },
     };
     const facts = runFacts(settingsWith({ INPUT_VERIFY_COMMAND: 'make check' }), fork);
     expect(facts.contributor).toEqual({ login: 'someone', from: 'someone/hello-world', delivery: 'review' });

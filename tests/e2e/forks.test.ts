@@ -111,6 +111,10 @@ const originRefs = (w: World) =>
     encoding: 'utf8',
   });
 
+/** A comment's text as read: without the markdown escapes and the joiners that keep `@x` and links inert. */
+const read = (body: string) =>
+  body.replace(/[\u200b\u200d]/g, '').replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1');
+
 describe.each(ACTION_USERS)('a pull request from a fork, as $who', ({ as }) => {
   it('works on refs/pull/N/head in the sandbox and answers with one review; nothing is pushed', async () => {
     world = await worlds.create(OBEYING, { files: BASE_FILES, issue: PULL });
@@ -178,8 +182,10 @@ describe.each(ACTION_USERS)('a pull request from a fork, as $who', ({ as }) => {
     // The hooks were armed: a plain git in the workspace (the test's own checkout of the head) runs them.
     expect(existsSync(path.join(marksOf(world), 'post-checkout'))).toBe(true);
     // The checklist says where the work went.
-    const final = world.botComments().at(-1)!.body;
-    expect(final).toContain('as a review');
+    const final = read(world.botComments().at(-1)!.body);
+    expect(final).toContain(
+      'The change went back as a review (1 suggestion and the whole change as a patch): https://',
+    );
   }, 180_000);
 });
 
@@ -277,4 +283,184 @@ describe('a pull request from a fork: what cannot run', () => {
     expect(world.github.writes()).toEqual([]);
     expect(world.model.requests).toHaveLength(0);
   }, 60_000);
+});
+
+/**
+ * The fork's own repository, as the emulator serves it (`<root>/forks/contributor/hello-world.git`), its
+ * `feature` branch at the pull request's head.
+ */
+async function forkRepo(w: World, head: string): Promise<string> {
+  const dir = path.join(w.sandbox.root, 'forks', 'contributor', 'hello-world.git');
+  await mkdir(dir, { recursive: true });
+  execFileSync('git', ['init', '-q', '--bare', dir]);
+  await w.sandbox.git(['push', '-q', '--no-verify', dir, `${head}:refs/heads/feature`]);
+  return dir;
+}
+
+const gitIn = (dir: string, ...args: string[]) =>
+  execFileSync('git', ['--git-dir', dir, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...IDENTITY },
+  }).trim();
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'Contributor',
+  GIT_AUTHOR_EMAIL: 'contributor@example.com',
+  GIT_COMMITTER_NAME: 'Contributor',
+  GIT_COMMITTER_EMAIL: 'contributor@example.com',
+};
+const headsOf = (w: World) =>
+  originRefs(w)
+    .split('\n')
+    .filter((ref) => ref.startsWith('refs/heads/'));
+
+/** A world whose pull request 1 comes from `contributor`'s fork, served with its own repository. */
+async function forkWorld(
+  script: Parameters<typeof worlds.create>[0],
+  { canModify, tokenUser, appBot }: { canModify: boolean; tokenUser?: string; appBot?: string },
+) {
+  const w = await worlds.create(script, {
+    files: BASE_FILES,
+    forks: true,
+    issue: { ...PULL, pull_request: { head: 'feature', fork: { ...FORK, maintainerCanModify: canModify } } },
+    ...(tokenUser ? { tokenUser } : {}),
+    ...(appBot ? { appBot } : {}),
+    permissions: { maintainer: 'admin', 'agent-machine-user': 'write', reader: 'read' },
+  });
+  const { '.github/workflows/evil.yml': _workflow, ...files } = HEAD_FILES;
+  const head = await forkHead(w, files);
+  const fork = await forkRepo(w, head);
+  // The fork's repository is on the server GITHUB_SERVER_URL names, over HTTPS: the emulator plays it.
+  const certificate = path.join(w.sandbox.root, 'forks-ca.pem');
+  await writeFile(certificate, w.github.forks!.certificate, { mode: 0o644 });
+  const env = { GITHUB_SERVER_URL: w.github.forks!.url, GIT_SSL_CAINFO: certificate };
+  return { w, head, fork, env };
+}
+
+describe('a pull request from a fork that allows edits from maintainers', () => {
+  const MACHINE = 'agent-machine-user';
+  const SECOND = [
+    reply(todo('in_progress')),
+    reply(toolUse('write_file', { path: 'GREETING.md', content: 'Say hello.\n' })),
+    reply(todo('completed')),
+    reply(text('Done again.')),
+  ];
+
+  it("with a maintainer's token, pushes onto the contributor's branch on top of the head; a second /agent goes on from there", async () => {
+    const { w, head, fork, env } = await forkWorld([...SCRIPT, ...SECOND], {
+      canModify: true,
+      tokenUser: MACHINE,
+    });
+    world = w;
+    const heads = headsOf(w);
+    const run = await w.trigger('/agent say hello instead', { pullRequest: true, env });
+    expect(run.outputs.status, run.stdout + run.stderr).toBe('completed');
+    expect(w.github.violations).toEqual([]);
+    // The agent's commit is on the fork's branch, its parent the head the run started from: not forced.
+    const pushed = gitIn(fork, 'rev-parse', 'feature');
+    expect(gitIn(fork, 'rev-parse', 'feature~1')).toBe(head);
+    expect(gitIn(fork, 'show', 'feature:hello.py')).toContain('print("hello")');
+    expect(w.github.forkPushes).toEqual([{ repo: 'contributor/hello-world', login: MACHINE, allowed: true }]);
+    // Nothing reached this repository's branches, no review, no pull request of ours.
+    expect(headsOf(w)).toEqual(heads);
+    expect(w.github.state.reviews.size).toBe(0);
+    expect(w.github.state.pulls).toHaveLength(1);
+    // The checklist and the job summary say where the work went.
+    const said = 'so the work was pushed onto `contributor/hello-world:feature`, on top of the head';
+    expect(w.botComments().at(-1)!.body).toContain(said);
+    expect(run.summary).toContain(said);
+
+    // GitHub's refs/pull/1/head follows the branch: a second /agent starts from it and goes on on top.
+    const again = await w.trigger('/agent add a greeting note', { pullRequest: true, env });
+    expect(again.outputs.status, again.stdout + again.stderr).toBe('completed');
+    expect(gitIn(fork, 'rev-parse', 'feature~1')).toBe(pushed);
+    expect(gitIn(fork, 'show', 'feature:GREETING.md')).toBe('Say hello.');
+    expect(gitIn(fork, 'show', 'feature:hello.py')).toContain('print("hello")');
+    expect(headsOf(w)).toEqual(heads);
+    expect(w.github.violations).toEqual([]);
+  }, 240_000);
+
+  it('the contributor pushed meanwhile: nothing is overwritten, the work goes back as the review', async () => {
+    let theirs = '';
+    const { w, head, fork, env } = await forkWorld(
+      [
+        SCRIPT[0]!,
+        // While the agent works, the contributor pushes a commit of their own to the branch.
+        () => {
+          const tree = gitIn(fork, 'rev-parse', 'feature^{tree}');
+          theirs = gitIn(fork, 'commit-tree', '-p', 'feature', '-m', 'Contributor: more work', tree);
+          gitIn(fork, 'update-ref', 'refs/heads/feature', theirs);
+          return SCRIPT[1]!;
+        },
+        ...SCRIPT.slice(2),
+      ],
+      { canModify: true, tokenUser: MACHINE },
+    );
+    world = w;
+    const run = await w.trigger('/agent say hello instead', { pullRequest: true, env });
+    expect(run.outputs.status, run.stdout + run.stderr).toBe('completed');
+    expect(theirs).not.toBe('');
+    expect(gitIn(fork, 'rev-parse', 'feature')).toBe(theirs);
+    expect(gitIn(fork, 'rev-parse', 'feature~1')).toBe(head);
+    const reviews = [...w.github.state.reviews.values()];
+    expect(reviews.map((r) => r.commit_id)).toEqual([head]);
+    const final = read(w.botComments().at(-1)!.body);
+    expect(final).toContain(
+      '@contributor pushed to their branch while the agent worked; nothing of theirs is overwritten.',
+    );
+    expect(final).toContain(
+      'The change went back as a review (1 suggestion and the whole change as a patch): https://',
+    );
+    expect(run.summary).toContain('while the agent worked');
+    expect(w.github.violations).toEqual([]);
+  }, 180_000);
+
+  it.each([
+    {
+      why: 'without edits from maintainers allowed',
+      options: { canModify: false, tokenUser: MACHINE },
+      line: '@contributor does not allow edits from maintainers, so nothing was pushed to their branch.',
+    },
+    {
+      why: "with the workflow's GITHUB_TOKEN",
+      options: { canModify: true },
+      line: "The workflow's GITHUB_TOKEN cannot push to a fork",
+    },
+  ])(
+    '$why: no push is tried; the review, with a line that says why',
+    async ({ options, line }) => {
+      const { w, head, fork, env } = await forkWorld(SCRIPT, options);
+      world = w;
+      const run = await w.trigger('/agent say hello instead', { pullRequest: true, env });
+      expect(run.outputs.status, run.stdout + run.stderr).toBe('completed');
+      expect(gitIn(fork, 'rev-parse', 'feature')).toBe(head);
+      expect(w.github.forkPushes).toEqual([]);
+      expect(w.github.state.reviews.size).toBe(1);
+      const final = read(w.botComments().at(-1)!.body);
+      expect(final).toContain(line);
+      expect(final).toContain(
+        'The change went back as a review (1 suggestion and the whole change as a patch): https://',
+      );
+      expect(read(run.summary)).toContain(line);
+      expect(w.github.violations).toEqual([]);
+    },
+    180_000,
+  );
+
+  it("with an app's installation token: GitHub refuses the push (403), and the review says so", async () => {
+    const { w, head, fork, env } = await forkWorld(SCRIPT, { canModify: true, appBot: 'todo-app[bot]' });
+    world = w;
+    const run = await w.trigger('/agent say hello instead', { pullRequest: true, env });
+    expect(run.outputs.status, run.stdout + run.stderr).toBe('completed');
+    expect(gitIn(fork, 'rev-parse', 'feature')).toBe(head);
+    expect(w.github.forkPushes).toEqual([
+      { repo: 'contributor/hello-world', login: 'todo-app[bot]', allowed: false },
+    ]);
+    const reviews = [...w.github.state.reviews.values()];
+    expect(reviews.map((r) => r.commit_id)).toEqual([head]);
+    const final = read(w.botComments().at(-1)!.body);
+    expect(final).toContain('GitHub refused the push to their branch (this token may not push to the fork).');
+    // The review holds the whole change, the commit the push would have carried undone first.
+    expect(reviews[0]!.body).toContain('+++ b/NOTES.md');
+    expect(w.github.violations).toEqual([]);
+  }, 180_000);
 });

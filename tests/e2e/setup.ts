@@ -1,6 +1,7 @@
 // One end-to-end world: a bare origin and its clone, the GitHub emulator, the scripted model, a trigger comment.
 import { createServer, type RequestListener } from 'node:http';
 import { Server, type AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterEach } from 'vitest';
 import {
   startGitHubEmulator,
@@ -100,6 +101,8 @@ export async function createWorld(
     mode?: ModelMode;
     /** The token is an app's installation token writing as this bot (see the emulator's `appBot`). */
     appBot?: string;
+    /** Forks' repositories in `<root>/forks/<owner>/<repo>.git`, served by the emulator (its `forksDir`). */
+    forks?: boolean;
     /** Every run starts from a `fetch-depth: 1` checkout of main instead of a full clone. */
     shallow?: boolean;
     /** The token may change workflow files (default true; see the emulator's `workflowsPermission`). */
@@ -127,6 +130,7 @@ export async function createWorld(
     ...(options.packageHosts !== undefined ? { packageHosts: options.packageHosts } : {}),
     ...(options.githubLatencyMs ? { latencyMs: options.githubLatencyMs } : {}),
     remoteDir: sandbox.origin,
+    ...(options.forks ? { forksDir: path.join(sandbox.root, 'forks') } : {}),
     permissions: options.permissions ?? { maintainer: 'admin', writer: 'write', reader: 'read' },
     issues: [
       {

@@ -64,12 +64,10 @@ export async function deliverForkReview(request: ForkReviewRequest): Promise<Del
   return {
     heldBack,
     commit: { sha, signed: false },
-    note: [
-      fork.fallback,
-      `This pull request comes from a fork, so nothing was pushed: the change went back to it as a review (${said}): ${review.htmlUrl}`,
-    ]
-      .filter(Boolean)
-      .join(' '),
+    // After the sentence that says why not otherwise, the short form: the note is one line of 300 characters.
+    note: fork.fallback
+      ? `${fork.fallback} The change went back as a review (${said}): ${review.htmlUrl}`
+      : `This pull request comes from a fork, so nothing was pushed: the change went back to it as a review (${said}): ${review.htmlUrl}`,
     ...(attach ? {} : { patch }),
   };
 }

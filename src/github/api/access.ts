@@ -99,6 +99,17 @@ export class Access {
     return (await this.selfLogin()) ?? this.#reactedAs ?? WORKFLOW_BOT;
   }
 
+  /**
+   * Whether this is the workflow's own GITHUB_TOKEN, as who it writes as tells (github-actions[bot]): it
+   * reaches this repository alone, never a fork's branch. Unknown (no reaction came back): false, and a
+   * push says it.
+   */
+  async isWorkflowToken(): Promise<boolean> {
+    if (await this.selfLogin()) return false;
+    await this.#reacting;
+    return this.#reactedAs === WORKFLOW_BOT;
+  }
+
   /** Whether this action (an earlier run with the same token) wrote something. Any other bot did not. */
   async wroteIt(author: { user: string }): Promise<boolean> {
     return author.user.toLowerCase() === (await this.identity()).toLowerCase();

@@ -76,6 +76,8 @@ export class Pulls {
     sameRepo: boolean;
     body: string;
     author: string;
+    /** A fork's head: its author lets people with push access here push to it ("Allow edits by maintainers"). */
+    maintainerCanModify: boolean;
   }> {
     const { data } = await this.scope.octokit.rest.pulls.get({ ...this.#repo, pull_number: pullNumber });
     const repo = data.head.repo?.full_name ?? '(deleted fork)';
@@ -86,6 +88,7 @@ export class Pulls {
       sameRepo: repo.toLowerCase() === `${this.scope.owner}/${this.scope.repo}`.toLowerCase(),
       body: data.body ?? '',
       author: data.user?.login ?? 'ghost',
+      maintainerCanModify: data.maintainer_can_modify === true,
     };
   }
 

@@ -47,6 +47,8 @@ export interface ForkHead {
   ref: string;
   /** The contributor who opened the pull request. */
   author: string;
+  /** The contributor allows edits from maintainers: the work may be pushed onto `ref` (delivery/fork/push.ts). */
+  maintainerCanModify: boolean;
   /**
    * How the work goes back: one review of the pull request (nothing pushed), or (`fork_delivery:
    * pull-request`) a branch of this repository built on the head and a pull request that supersedes it.
@@ -207,7 +209,8 @@ async function planOnPull(
     if (asked.kind === 'plan') return { plan: { kind: 'plan', task: asked.task, ...where } };
     const { issueNumber: number } = trigger;
     const how = await forkDelivery(request, head.base);
-    const fork: ForkHead = { number, repo: head.repo, ref: head.ref, author: head.author, ...how };
+    const { repo, ref, author, maintainerCanModify } = head;
+    const fork: ForkHead = { number, repo, ref, author, maintainerCanModify, ...how };
     return { plan: { kind: 'fork', fork, ...(approved ?? { task: asked.task }), ...where } };
   }
   // A review is answered on the agent's own pull requests only: a person's branch is theirs to change.

@@ -34,6 +34,7 @@ async function forkReview(more: Partial<ForkReviewRequest> = {}) {
       repo: 'contributor/hello-world',
       ref: 'greet',
       author: 'contributor',
+      maintainerCanModify: false,
       delivery: 'review',
     },
     commitMessage: 'Greet politely',

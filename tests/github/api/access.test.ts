@@ -59,6 +59,22 @@ describe('whom the token writes as', () => {
     },
   );
 
+  it.each([
+    ['the workflow token', {}, true],
+    ['a personal access token', { tokenUser: 'agent-machine-user' }, false],
+    ['an app installation token', { appBot: 'todo-app[bot]' }, false],
+  ] as const)('knows whether %s is the workflow token, which no fork lets push', async (_k, options, is) => {
+    const { api, emu } = await apiFor(options);
+    const { id } = emu.addComment(1, 'maintainer', '/agent go');
+    api.access.reacting(api.issues.react(id, 'eyes'));
+    expect(await api.access.isWorkflowToken()).toBe(is);
+  });
+
+  it('does not take an unknown token for the workflow token (a push to a fork then says it)', async () => {
+    const { api } = await apiFor();
+    expect(await api.access.isWorkflowToken()).toBe(false);
+  });
+
   it('falls back to the workflow bot when neither GET /user nor a reaction told it', async () => {
     const { api } = await apiFor();
     expect(await api.access.identity()).toBe('github-actions[bot]');

@@ -14,6 +14,33 @@ describe('reading a pull request', () => {
     expect(await api.pulls.pullHead(7)).toMatchObject({ ref: 'feature/x', sameRepo: true, author: 'alice' });
   });
 
+  it("reads a fork's head, and whether its author allows edits from maintainers", async () => {
+    const fork = (maintainerCanModify: boolean) => ({ owner: 'contributor', maintainerCanModify });
+    const { api } = await apiFor({
+      issues: [
+        {
+          number: 7,
+          title: 'Allows',
+          user: 'contributor',
+          pull_request: { head: 'patch-1', fork: fork(true) },
+        },
+        {
+          number: 8,
+          title: 'Does not',
+          user: 'contributor',
+          pull_request: { head: 'patch-2', fork: fork(false) },
+        },
+      ],
+    });
+    expect(await api.pulls.pullHead(7)).toMatchObject({
+      repo: 'contributor/hello-world',
+      ref: 'patch-1',
+      sameRepo: false,
+      maintainerCanModify: true,
+    });
+    expect(await api.pulls.pullHead(8)).toMatchObject({ ref: 'patch-2', maintainerCanModify: false });
+  });
+
   it('reads review comments with their place and thread, replies in a thread and reacts to a comment', async () => {
     const { api, emu } = await apiFor({
       issues: [{ number: 7, title: 'A change', pull_request: { head: 'feature/x' } }],

@@ -13,7 +13,14 @@ const fork = (delivery: ForkHead['delivery']): WorkPlan => ({
   kind: 'fork',
   branch: 'agent/issue-7',
   continuesBranch: false,
-  fork: { number: 7, repo: 'someone/widgets', ref: 'fix', author: 'someone', delivery },
+  fork: {
+    number: 7,
+    repo: 'someone/widgets',
+    ref: 'fix',
+    author: 'someone',
+    maintainerCanModify: false,
+    delivery,
+  },
 });
 const plans: Record<string, WorkPlan> = {
   fresh: { ...common, kind: 'fresh', branch: 'agent/issue-7-1', continuesBranch: false },

@@ -14,6 +14,7 @@ import { addAttachment } from './attachments.js';
 import { addCheckRun, addStatus, checkHandlers } from './checks.js';
 import { searchHandlers } from './search.js';
 import { startServer } from './http.js';
+import { startForkGit, type ForkPushCall } from './fork-git.js';
 import { addComment, editComment, issueHandlers, transferIssue } from './issues.js';
 import { addReview, addReviewComment, pullReviewHandlers } from './pull-reviews.js';
 import { pullHandlers } from './pulls.js';
@@ -70,9 +71,13 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
   const server = await startServer(emu, combine(emu));
   emu.api = server.url;
   const { calls } = server;
+  const forkPushes: ForkPushCall[] = [];
+  const forks = options.forksDir ? await startForkGit(emu, forkPushes) : undefined;
   return {
     url: server.url,
     calls,
+    forkPushes,
+    ...(forks ? { forks: { url: forks.url, certificate: forks.certificate } } : {}),
     violations: emu.violations,
     state: emu.state,
     get notModified() {
@@ -90,6 +95,9 @@ export async function startGitHubEmulator(options: EmulatorOptions = {}): Promis
     failNext: (match, response, times) => server.failNext(match, response, times),
     holdNext: (match) => server.holdNext(match),
     writes: () => calls.filter((c) => c.method !== 'GET' && c.method !== 'HEAD'),
-    close: () => server.close(),
+    close: async () => {
+      await forks?.close();
+      await server.close();
+    },
   };
 }

@@ -1,7 +1,9 @@
 // The GitHub emulator's public types: how it is started, what it keeps, what it records.
 import type { CheckRunSeed, CheckRunState, StatusSeed, StatusState } from './checks.js';
+import type { ForkPushCall } from './fork-git.js';
 
 export type { CheckRunSeed, CheckRunState, StatusSeed, StatusState } from './checks.js';
+export type { ForkPushCall } from './fork-git.js';
 
 export type Permission = 'admin' | 'write' | 'read' | 'none';
 
@@ -55,6 +57,11 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** Bare git repository acting as origin; when set, PR heads and bases must exist in it. */
   remoteDir?: string;
+  /**
+   * A folder of forks' bare repositories (`<owner>/<repo>.git`), served over git's smart HTTP at
+   * `<forks.url>/<owner>/<repo>.git` as GitHub serves them (see fork-git.ts: who may push where).
+   */
+  forksDir?: string;
   /** Collaborator permissions by login; logins not listed get 404 from the permission endpoint. */
   permissions?: Record<string, Permission>;
   issues?: SeedIssue[];
@@ -245,6 +252,10 @@ export interface GitHubEmulator {
   /** Base URL, e.g. http://127.0.0.1:PORT: use as GITHUB_API_URL / Octokit baseUrl. */
   url: string;
   calls: RecordedCall[];
+  /** The pushes a fork's repository was asked for, and whether each was let through (fork-git.ts). */
+  forkPushes: ForkPushCall[];
+  /** With `forksDir`: where the forks' repositories are served (GITHUB_SERVER_URL) and the certificate to trust. */
+  forks?: { url: string; certificate: string };
   /** OpenAPI, auth and emulation problems; tests should assert this stays empty. */
   violations: string[];
   state: EmulatorState;
