@@ -12,22 +12,18 @@ import type { RunRecord } from '../../src/record/run-record.js';
 import { readSettings } from '../../src/settings/settings.js';
 import { redactor } from '../../src/text/redact.js';
 import { commitFiles, git } from '../support/git-fixture.js';
+import { usePrinted } from '../support/printed.js';
 import { commentTrigger, RUNNER_ENV } from '../support/runner-env.js';
 
 const SECRET = 'sk-ant-record-test-secret-1234';
 redactor.add(SECRET);
 
+const printed = usePrinted();
 let temp: string;
-let printed: string[];
 beforeEach(() => {
   temp = mkdtempSync(join(tmpdir(), 'action-record-'));
   writeFileSync(join(temp, 'output'), '');
   vi.stubEnv('GITHUB_OUTPUT', join(temp, 'output'));
-  printed = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    printed.push(String(chunk));
-    return true;
-  });
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -80,9 +76,7 @@ describe('startRecord', () => {
   it('warns, and the run goes on without a record, when RUNNER_TEMP cannot hold one', () => {
     const missing = join(temp, 'no-such-folder');
     expect(startRecord(settingsIn(missing), trigger)).toBeUndefined();
-    expect(printed.join('')).toContain(
-      `::warning::could not open the run record ${join(missing, RECORD_FILE)}: `,
-    );
+    expect(printed()).toContain(`::warning::could not open the run record ${join(missing, RECORD_FILE)}: `);
     expect(readFileSync(join(temp, 'output'), 'utf8')).toBe('');
   });
 });
@@ -142,7 +136,7 @@ describe('recordForSummary', () => {
     const record = await started();
     rmSync(record.path);
     expect(await recordForSummary(record)).toBeUndefined();
-    expect(printed.join('')).toContain('::warning::could not read the run record back for the summary: ');
+    expect(printed()).toContain('::warning::could not read the run record back for the summary: ');
     await record.close();
   });
 });

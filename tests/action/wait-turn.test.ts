@@ -1,12 +1,13 @@
 // A request's turn on its thread (src/action/wait-turn.ts) against the GitHub emulator: what it says on the
 // thread while it waits, when it goes at once, and that a queue it cannot read never holds a run back. The
 // waiting itself (polling the runs ahead) is run-queue's, tested in tests/github/run-queue.test.ts.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lookAhead, waitingText, waitTurn } from '../../src/action/wait-turn.js';
 import type { WorkflowRunInfo } from '../../src/github/api/runs.js';
 import { readSettings } from '../../src/settings/settings.js';
 import { useApiPerTest } from '../support/github/per-test.js';
 import type { GitHubEmulator } from '../support/github/types.js';
+import { usePrinted } from '../support/printed.js';
 import { commentTrigger, RUNNER_ENV } from '../support/runner-env.js';
 
 const apiFor = useApiPerTest();
@@ -31,20 +32,8 @@ function queue(emu: GitHubEmulator): void {
 
 const bodies = (emu: GitHubEmulator): string[] => [...emu.state.comments.values()].map((c) => c.body);
 
-/** What the action writes to the runner's log while `run` runs. */
-async function logOf<T>(run: () => Promise<T>): Promise<{ result: T; log: string }> {
-  const lines: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    lines.push(String(chunk));
-    return true;
-  });
-  const result = await run();
-  return { result, log: lines.join('') };
-}
-
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+/** What the action writes to the runner's log. */
+const log = usePrinted();
 
 describe('waitingText', () => {
   const run = (id: number): WorkflowRunInfo => ({
@@ -97,9 +86,7 @@ describe('waitTurn', () => {
     const queueLook = lookAhead(api, settings);
     const stop = new AbortController();
     stop.abort();
-    const { result, log } = await logOf(() =>
-      waitTurn({ api, trigger, settings, signal: stop.signal, queue: queueLook }),
-    );
+    const result = await waitTurn({ api, trigger, settings, signal: stop.signal, queue: queueLook });
     expect(result).toBe('cancelled');
     const [waiting, cancelled, ...more] = bodies(emu);
     expect(more).toEqual([]);
@@ -109,7 +96,7 @@ describe('waitTurn', () => {
     expect(waiting).toContain('on this issue finish (2 requests ahead)');
     expect(waiting).not.toContain('run 12');
     expect(cancelled).toBe('⏹ This request was cancelled while it waited its turn, so it did not run.');
-    expect(log).toContain('todo-agent will start on this request once');
+    expect(log()).toContain('todo-agent will start on this request once');
     // The look sent beside the gate is the one used: the queued runs are listed once.
     expect(emu.calls.filter((call) => call.query.status === 'queued')).toHaveLength(1);
     expect(emu.violations).toEqual([]);
@@ -123,11 +110,9 @@ describe('waitTurn', () => {
       { status: 403, body: { message: 'Resource not accessible by integration', status: '403' } },
     );
     const signal = new AbortController().signal;
-    const { result, log } = await logOf(() =>
-      waitTurn({ api, trigger, settings: settingsFor('20'), signal }),
-    );
+    const result = await waitTurn({ api, trigger, settings: settingsFor('20'), signal });
     expect(result).toBe('go');
-    expect(log).toContain(
+    expect(log()).toContain(
       '::warning::could not look for runs ahead on this issue (the token may not read workflow runs (actions: read)); the run starts at once',
     );
     expect(bodies(emu)).toEqual([]);
@@ -137,11 +122,9 @@ describe('waitTurn', () => {
     const { api, emu } = await apiFor();
     emu.addWorkflowRun({ id: 10, createdAt: '2026-01-01T00:00:01Z' });
     const signal = new AbortController().signal;
-    const { result, log } = await logOf(() =>
-      waitTurn({ api, trigger, settings: settingsFor('20'), signal }),
-    );
+    const result = await waitTurn({ api, trigger, settings: settingsFor('20'), signal });
     expect(result).toBe('go');
-    expect(log).toContain(
+    expect(log()).toContain(
       "Not queued: run 20 is not among the repository's unfinished runs; the run starts at once.",
     );
     expect(bodies(emu)).toEqual([]);

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OWNER, REPO } from '../support/action-harness.js';
 import { reply, text, toolUse, type RecordedRequest, type ScriptStep } from '../support/anthropic/server.js';
 import { planAt } from '../support/anthropic/scenarios.js';
+import { expectToContainAll } from '../support/contains.js';
 import { refuseWorkflowPushes, requireSignedCommits } from '../support/github/origin-rules.js';
 import { ACTION_USERS, createWorld, TOKEN, type World } from './setup.js';
 
@@ -214,12 +215,14 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     expect(await originGit(world, ['branch', '--list', 'agent/*'])).toBe('');
     const [checklist] = world.botComments();
     const comment = checklist!.body;
-    expect(comment).toContain('GitHub refused the work:');
-    expect(comment).toContain('may not create or change workflow files \\(.github/workflows/ci.yml\\)');
-    expect(comment).toContain('Workflows: write');
-    expect(comment).toContain('<details><summary>');
-    expect(comment).toContain('+name: ci');
-    expect(comment).toContain('diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml');
+    expectToContainAll(comment, [
+      'GitHub refused the work:',
+      'may not create or change workflow files \\(.github/workflows/ci.yml\\)',
+      'Workflows: write',
+      '<details><summary>',
+      '+name: ci',
+      'diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml',
+    ]);
     expect(comment.split('\n')[0]).toMatch(/^### 🚫 GitHub refused the delivery of: /);
     // Work that did not reach GitHub fails the step, and the trigger says so (😕, not 👍).
     expect(run.outputs.status).toBe('failed');

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
+import { expectToContainAll } from '../support/contains.js';
 import { createWorld, type World } from './setup.js';
 
 let world: World | undefined;
@@ -78,12 +79,14 @@ describe('plan first', () => {
     expect(go.outputs.branch).toBe('agent/issue-1-200');
     expect(JSON.parse(go.outputs.todos!).map((item: { id: string }) => item.id)).toEqual(['read', 'notes']);
     const opening = JSON.stringify(world.model.requests[5]!.body.messages[0]);
-    expect(opening).toContain('write some notes');
-    expect(opening).toContain('New instructions from the maintainer: and keep the notes short');
-    expect(opening).toContain('The maintainer approved this plan');
-    expect(opening).toContain('[ ] #read: Read hello.py');
-    expect(opening).toContain('[ ] #notes: Write NOTES.md with a title');
-    expect(opening).toContain('reworded #notes');
+    expectToContainAll(opening, [
+      'write some notes',
+      'New instructions from the maintainer: and keep the notes short',
+      'The maintainer approved this plan',
+      '[ ] #read: Read hello.py',
+      '[ ] #notes: Write NOTES.md with a title',
+      'reworded #notes',
+    ]);
     const goComment = world.botComments()[1]!;
     expect(goComment.versions[0]).toContain('- [ ] Read hello.py\n- [ ] Write NOTES.md with a title');
     expect(goComment.body).toContain('✅ todo-agent finished');

@@ -2,6 +2,7 @@
 // failure goes back to the model as a new message with a Fix item, and the PR waits until it passes.
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
+import { expectToContainAll } from '../support/contains.js';
 import { newestResults } from '../support/requests.js';
 import { createWorld, type World } from './setup.js';
 
@@ -88,12 +89,14 @@ describe('verify_command', () => {
     const notes = await pushedFile(run.outputs.branch, 'notes.md');
     expect(notes).toBe('notes');
     const final = world.botComments()[0]!.body;
-    expect(final).toContain('⏸ todo-agent stopped');
-    expect(final).toContain('still fails after 2 rounds');
-    expect(final).toContain('failed: exit code 2, round 2 of 2');
-    expect(final).toContain('<details><summary>Output of echo');
-    expect(final).toContain('```\nboom: 1 test failed\n```');
-    expect(final).toContain('/agent continue');
+    expectToContainAll(final, [
+      '⏸ todo-agent stopped',
+      'still fails after 2 rounds',
+      'failed: exit code 2, round 2 of 2',
+      '<details><summary>Output of echo',
+      '```\nboom: 1 test failed\n```',
+      '/agent continue',
+    ]);
     expect(run.summary).toContain('boom: 1 test failed');
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { showRecord } from '../../src/record/show.js';
 import { screen } from '../../src/terminal/screen.js';
+import { expectToContainAll } from '../support/contains.js';
 import { foreignControls } from '../support/terminal.js';
 
 const line = (value: object) => JSON.stringify({ at: 1, ...value });
@@ -62,17 +63,17 @@ describe('showRecord', () => {
       line({ type: 'result', status: 'completed' }),
     ].join('\n');
     const shown = show(text);
-    expect(shown).toContain('task: Add type hints');
-    expect(shown).toContain('Turn 1');
-    expect(shown).toContain('» Planning first.');
-    expect(shown).toContain('▶ Adding hints');
-    expect(shown).toContain('✗ bash python3 hello.py (exit 1, 3 ms)');
-    expect(shown).toContain('tokens: 150 in, 20 out · $0.01');
-    expect(shown).toContain('completed: every todo item is completed (1 turns, 1 tool calls)');
-    expect(shown).toContain(
+    expectToContainAll(shown, [
+      'task: Add type hints',
+      'Turn 1',
+      '» Planning first.',
+      '▶ Adding hints',
+      '✗ bash python3 hello.py (exit 1, 3 ms)',
+      'tokens: 150 in, 20 out · $0.01',
+      'completed: every todo item is completed (1 turns, 1 tool calls)',
       'delivery: 1 file committed; held back: gha-creds-1.json; pushed to agent/x; pull request #2',
-    );
-    expect(shown).toContain('result: completed');
+      'result: completed',
+    ]);
   });
 
   it('shows what delivery held back grouped, a folder once with its count and why, and what it left out', () => {

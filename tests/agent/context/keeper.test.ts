@@ -1,18 +1,13 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../../../src/agent/events.js';
 import { runAgent } from '../../../src/agent/loop.js';
 import { Model, type ModelOptions } from '../../../src/model/client.js';
-import { openWorkspace } from '../../../src/agent/workspace.js';
 import { estimateCost, modelInfo } from '../../../src/model/catalogue.js';
 import { LONG_RUN_FILE, longReadScript, longRunFileText } from '../../support/bench/scripts.js';
-import {
-  estimateInputTokens,
-  startModelServer,
-  type ScriptedModelServer,
-} from '../../support/anthropic/server.js';
+import { estimateInputTokens } from '../../support/anthropic/server.js';
+import { useAgentWorkspace } from '../../support/agent-workspace.js';
 import { ON_DEMAND_BETA, THRESHOLD_BETA } from '../../support/anthropic/compaction.js';
 import { awsEnv, startBedrockServer } from '../../support/providers/bedrock-server.js';
 import { startVertexServer } from '../../support/providers/vertex-server.js';
@@ -21,19 +16,13 @@ import { startGoogleTokenServer } from '../../support/providers/google-token-ser
 const KEY = 'sk-ant-keeper-test-000000000000';
 /** A model both compaction pages list (and a 200k window); claude-sonnet-5-5 is not on them. */
 const COMPACTING = 'claude-opus-4-6';
-let dir: string;
-let server: ScriptedModelServer | undefined;
+const ws = useAgentWorkspace('keeper-');
+/** Closes the stand-in provider server a test started, if any. */
 let close: (() => Promise<void>) | undefined;
-beforeEach(async () => {
-  dir = await openWorkspace(await mkdtemp(join(tmpdir(), 'keeper-')));
-});
 afterEach(async () => {
-  await server?.close();
   await close?.();
-  server = undefined;
   close = undefined;
   vi.unstubAllEnvs();
-  await rm(dir, { recursive: true, force: true });
 });
 
 type Body = {
@@ -53,9 +42,9 @@ async function longRun(options: {
   model?: Partial<ModelOptions>;
   changedFiles?: () => Promise<string | undefined>;
 }) {
-  await writeFile(join(dir, LONG_RUN_FILE), longRunFileText(options.fileChars ?? 4_000));
+  await writeFile(join(ws.dir, LONG_RUN_FILE), longRunFileText(options.fileChars ?? 4_000));
   if (!options.model) {
-    server = await startModelServer(longReadScript(options.turns), {
+    await ws.serve(longReadScript(options.turns), {
       apiKey: KEY,
       ...(options.summary ? { summary: options.summary } : {}),
     });
@@ -63,7 +52,7 @@ async function longRun(options: {
   const events: AgentEvent[] = [];
   const model = new Model({
     apiKey: KEY,
-    baseURL: server?.url,
+    baseURL: ws.server?.url,
     maxRetries: 0,
     model: COMPACTING,
     compaction: options.compaction ?? 'auto',
@@ -72,7 +61,7 @@ async function longRun(options: {
   const result = await runAgent({
     task: 'Summarise the logs',
     model,
-    workspace: dir,
+    workspace: ws.dir,
     maxTurns: options.turns + 100,
     maxContextTokens: options.budget,
     observers: [(event) => events.push(event)],
@@ -92,8 +81,8 @@ describe('compaction on demand (the Anthropic API, a model that offers it)', { t
       budget: 40_000,
       changedFiles: () => Promise.resolve('- src/report.md (new, +12 −0)'),
     });
-    const requests = server!.requests;
-    expect(server!.violations).toEqual([]);
+    const requests = ws.server!.requests;
+    expect(ws.server!.violations).toEqual([]);
     expect(run.model.compaction).toBe('on-demand');
     expect(run.result.status).toBe('completed');
     const asks = requests.filter((r) => r.body.compaction);
@@ -156,7 +145,7 @@ describe('compaction on demand (the Anthropic API, a model that offers it)', { t
     expect(read(after.total) - read(before.total)).toBe(read(after.usage) + read(compacted.usage!));
     expect(after.costUsd).toBeGreaterThan(before.costUsd);
     // The same script with clearing reminds exactly as often: a compaction is no turn.
-    await server!.close();
+    await ws.server!.close();
     const cleared = await longRun({ turns: 120, budget: 40_000, compaction: 'off' });
     expect(compactionsOf(cleared.events)).toEqual([]);
     expect(reminders(run.events)).toBe(reminders(cleared.events));
@@ -164,7 +153,7 @@ describe('compaction on demand (the Anthropic API, a model that offers it)', { t
 
   it('a compaction that comes back without a summary is a no-op the run survives, by clearing', async () => {
     const run = await longRun({ turns: 80, budget: 30_000, summary: () => null });
-    expect(server!.violations).toEqual([]);
+    expect(ws.server!.violations).toEqual([]);
     expect(run.result.status).toBe('completed');
     const told = compactionsOf(run.events);
     expect(told.length).toBeGreaterThan(0);
@@ -172,14 +161,14 @@ describe('compaction on demand (the Anthropic API, a model that offers it)', { t
     expect(run.result.compactions).toBeUndefined();
     expect(run.events.some((e) => e.type === 'nudge' && e.kind === 'context_cleared')).toBe(true);
     // No request ever carried a block.
-    expect(JSON.stringify(server!.requests.map((r) => r.body.messages))).not.toContain('"compaction"');
+    expect(JSON.stringify(ws.server!.requests.map((r) => r.body.messages))).not.toContain('"compaction"');
   });
 
   it('holds a 400-turn run inside the window at 90 % cacheable or more', async () => {
     const run = await longRun({ turns: 400, budget: 60_000, fileChars: 6_000 });
-    expect(server!.violations).toEqual([]);
+    expect(ws.server!.violations).toEqual([]);
     expect(run.result.status).toBe('completed');
-    const sizes = server!.requests.map((r) => estimateInputTokens(r.body));
+    const sizes = ws.server!.requests.map((r) => estimateInputTokens(r.body));
     expect(Math.max(...sizes)).toBeLessThan(60_000);
     const { usage } = run.result;
     const share =
@@ -192,10 +181,10 @@ describe('compaction on demand (the Anthropic API, a model that offers it)', { t
   it('compaction off clears instead, and a model the pages do not list never asks for one', async () => {
     const off = await longRun({ turns: 60, budget: 20_000, compaction: 'off' });
     expect(off.model.compaction).toBeUndefined();
-    expect(server!.requests.some((r) => r.body.compaction || r.body.context_management)).toBe(false);
-    expect(server!.requests.some((r) => String(r.headers['anthropic-beta'] ?? '').includes('compact'))).toBe(
-      false,
-    );
+    expect(ws.server!.requests.some((r) => r.body.compaction || r.body.context_management)).toBe(false);
+    expect(
+      ws.server!.requests.some((r) => String(r.headers['anthropic-beta'] ?? '').includes('compact')),
+    ).toBe(false);
     expect(new Model({ apiKey: KEY, model: 'claude-sonnet-5-5' }).compaction).toBeUndefined();
     expect(new Model({ apiKey: KEY, model: 'claude-haiku-4-5' }).compaction).toBeUndefined();
   });
@@ -275,7 +264,7 @@ describe('on Vertex AI (on demand is offered there) and on Bedrock (it is not)',
       await stand.close();
       await tokens.close();
     };
-    vi.stubEnv('GOOGLE_APPLICATION_CREDENTIALS', await tokens.credentialsFile(dir));
+    vi.stubEnv('GOOGLE_APPLICATION_CREDENTIALS', await tokens.credentialsFile(ws.dir));
     vi.stubEnv('CLOUD_ML_REGION', place.region);
     vi.stubEnv('GOOGLE_CLOUD_PROJECT', place.project);
     const run = await longRun({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listAsItStands, restatement } from '../../../src/agent/context/restatement.js';
 import type { TodoItem } from '../../../src/agent/todo/todos.js';
+import { expectToContainAll } from '../../support/contains.js';
 
 const ITEMS: TodoItem[] = [
   { id: '1', text: 'Read the parser', status: 'completed' },
@@ -11,11 +12,13 @@ const ITEMS: TodoItem[] = [
 describe('restatement', () => {
   it('gives the list with every status and the item in progress by its activeForm', () => {
     const text = listAsItStands(ITEMS);
-    expect(text).toContain('[x] #1: Read the parser');
-    expect(text).toContain('[>] #2: Fix the off-by-one');
-    expect(text).toContain('[ ] #3: Add a test');
-    expect(text).toContain('(1/3 completed)');
-    expect(text).toContain('In progress: #2 (Fixing the off-by-one)');
+    expectToContainAll(text, [
+      '[x] #1: Read the parser',
+      '[>] #2: Fix the off-by-one',
+      '[ ] #3: Add a test',
+      '(1/3 completed)',
+      'In progress: #2 (Fixing the off-by-one)',
+    ]);
   });
 
   it('re-states the request, the list, the maintainer’s edits and the files, in that order', () => {

@@ -44,22 +44,17 @@ const params = (messages: Turn[], extra: Body = {}) =>
 /** Two real turns: the history a client would hold, with the server's own signed blocks in it. */
 async function history(client: Anthropic) {
   const messages: Turn[] = [{ role: 'user', content: 'List the files' }];
-  const first = await client.messages.create(params(messages));
-  messages.push({ role: 'assistant', content: first.content as unknown as Block[] });
-  messages.push({
-    role: 'user',
-    content: [
-      { type: 'tool_result', tool_use_id: (first.content.at(-1) as unknown as Block).id, content: 'a.txt' },
-    ],
-  });
-  const second = await client.messages.create(params(messages));
-  messages.push({ role: 'assistant', content: second.content as unknown as Block[] });
-  messages.push({
-    role: 'user',
-    content: [
-      { type: 'tool_result', tool_use_id: (second.content.at(-1) as unknown as Block).id, content: 'hi' },
-    ],
-  });
+  // Each turn ends in a tool call; the next request answers it with this output.
+  for (const output of ['a.txt', 'hi']) {
+    const turn = await client.messages.create(params(messages));
+    messages.push({ role: 'assistant', content: turn.content as unknown as Block[] });
+    messages.push({
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: (turn.content.at(-1) as unknown as Block).id, content: output },
+      ],
+    });
+  }
   return messages;
 }
 

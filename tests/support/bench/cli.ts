@@ -9,6 +9,7 @@ import {
   startModelServer,
   type ModelMode,
   type RecordedRequest,
+  type ScriptedModelServer,
   type ScriptStep,
 } from '../anthropic/server.js';
 import { bigOutputScript, LONG_RUN_FILE, longReadScript, longRunFileText, workScript } from './scripts.js';
@@ -41,6 +42,15 @@ interface CliOptions {
   files?: Record<string, string>;
   /** Called with the run's directory after the CLI exits, before it is removed. */
   inspect?: (dir: string) => Promise<void>;
+}
+
+/** What went wrong in a bench run of the CLI: its exit code, the server's violations, steps it never played. */
+export function runProblems(code: number | null, server: ScriptedModelServer): string[] {
+  return [
+    ...(code === 0 ? [] : [`exit code ${code}`]),
+    ...server.violations.map((v) => v.message),
+    ...(server.remaining() === 0 ? [] : [`${server.remaining()} script steps unplayed`]),
+  ];
 }
 
 /** Runs `node dist/cli.js <task>` in a fresh copy of the hello-world files; it must exit 0 cleanly. */
@@ -78,11 +88,7 @@ export async function runCli(script: ScriptStep[], task: string, options: CliOpt
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const code = await new Promise<number | null>((done) => child.on('close', done));
-    const problems = [
-      ...(code === 0 ? [] : [`exit code ${code}`]),
-      ...server.violations.map((v) => v.message),
-      ...(server.remaining() === 0 ? [] : [`${server.remaining()} script steps unplayed`]),
-    ];
+    const problems = runProblems(code, server);
     if (problems.length > 0)
       throw new Error(`bench: the CLI run went wrong: ${problems.join('; ')}\n${stderr.slice(-2000)}`);
     const run: CliRun = { stdout, stderr, requests: server.requests };
@@ -185,20 +191,21 @@ interface LoggedEvent {
 type TurnEndEvent = LoggedEvent & { usage: TurnUsage; costUsd: number };
 
 /**
- * Measure 4, with clearing: a `turns`-turn run on Claude Sonnet 5.5 (the server's `sonnet-5-5` mode) held to
- * `--max-context-tokens budget`, every turn reading a file of about `fileTokens` tokens. From the CLI's
- * `--events` log: the share of input tokens read from the cache, and the cache writes of the requests that
- * follow a clearing (each rewrites the whole kept conversation, its thinking taken out).
+ * A `turns`-turn run of `longReadScript` on Claude Sonnet 5.5 (the server's `sonnet-5-5` mode) held to
+ * `--max-context-tokens budget`, every turn reading a file of about `fileTokens` tokens, `flags` before the
+ * budget's; hands back the run and its `--events` log, one parsed line an event.
  */
-export async function measureClearingShare(
-  turns = 300,
-  budget = 200_000,
-  fileTokens = 2_500,
-): Promise<ClearingShare> {
-  let events: LoggedEvent[] = [];
+export async function longReadRun<Event>(
+  turns: number,
+  budget: number,
+  fileTokens: number,
+  flags: string[] = [],
+): Promise<{ run: CliRun; events: Event[] }> {
+  let events: Event[] = [];
   const run = await runCli(longReadScript(turns), 'Summarise the logs', {
     mode: 'sonnet-5-5',
     flags: [
+      ...flags,
       '--max-context-tokens',
       String(budget),
       '--max-turns',
@@ -209,9 +216,24 @@ export async function measureClearingShare(
     files: { [LONG_RUN_FILE]: longRunFileText(fileTokens * 4) },
     inspect: async (dir) => {
       const lines = (await readFile(join(dir, 'events.jsonl'), 'utf8')).trim().split('\n');
-      events = lines.map((line) => JSON.parse(line) as LoggedEvent);
+      events = lines.map((line) => JSON.parse(line) as Event);
     },
   });
+  return { run, events };
+}
+
+/**
+ * Measure 4, with clearing: a `turns`-turn run on Claude Sonnet 5.5 (the server's `sonnet-5-5` mode) held to
+ * `--max-context-tokens budget`, every turn reading a file of about `fileTokens` tokens. From the CLI's
+ * `--events` log: the share of input tokens read from the cache, and the cache writes of the requests that
+ * follow a clearing (each rewrites the whole kept conversation, its thinking taken out).
+ */
+export async function measureClearingShare(
+  turns = 300,
+  budget = 200_000,
+  fileTokens = 2_500,
+): Promise<ClearingShare> {
+  const { run, events } = await longReadRun<LoggedEvent>(turns, budget, fileTokens);
   const ends = events.filter((e): e is TurnEndEvent => e.type === 'turn_end');
   const clearedAt = new Set(
     events.filter((e) => e.type === 'nudge' && e.kind === 'context_cleared').map((e) => e.turn),

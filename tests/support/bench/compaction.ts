@@ -1,10 +1,7 @@
 // Issue 36, point 5: the same 300-turn script on a model that compacts on the server, once with compaction
 // (`--compaction auto`: on demand, as the Anthropic API offers it for the model) and once clearing old tool
 // results (`--compaction off`), through the bundled CLI and its `--events` log.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { runCli } from './cli.js';
-import { LONG_RUN_FILE, longReadScript, longRunFileText } from './scripts.js';
+import { longReadRun } from './cli.js';
 
 /** Claude Opus 5.5: the compaction pages list it (Sonnet 5.5 is not on them), with preserved thinking. */
 export const COMPACTING_MODEL = 'claude-opus-5-5';
@@ -59,27 +56,12 @@ async function contextRun(
   budget: number,
   fileTokens: number,
 ): Promise<ContextRun> {
-  let events: Logged[] = [];
-  const run = await runCli(longReadScript(turns), 'Summarise the logs', {
-    mode: 'sonnet-5-5',
-    flags: [
-      '--model',
-      COMPACTING_MODEL,
-      '--compaction',
-      compaction,
-      '--max-context-tokens',
-      String(budget),
-      '--max-turns',
-      String(turns + 10),
-      '--events',
-      'events.jsonl',
-    ],
-    files: { [LONG_RUN_FILE]: longRunFileText(fileTokens * 4) },
-    inspect: async (dir) => {
-      const lines = (await readFile(join(dir, 'events.jsonl'), 'utf8')).trim().split('\n');
-      events = lines.map((line) => JSON.parse(line) as Logged);
-    },
-  });
+  const { run, events } = await longReadRun<Logged>(turns, budget, fileTokens, [
+    '--model',
+    COMPACTING_MODEL,
+    '--compaction',
+    compaction,
+  ]);
   const result = events.find((e) => e.type === 'end')!.result!;
   const ends = events.filter((e) => e.type === 'turn_end');
   const keptAt = new Set(

@@ -18,6 +18,7 @@ import { reply, startModelServer, text, toolUse } from '../anthropic/server.js';
 import { gifFrameBomb, jpegClaiming, pngBomb, webpCanvasLie } from '../hostile-images.js';
 import { memoryProbe, type ProcessCost } from '../memory-probe.js';
 import { webp } from '../webp.js';
+import { runProblems } from './cli.js';
 import { median } from './stats.js';
 
 const KB64 = 64 * 1024;
@@ -217,11 +218,7 @@ async function cliReadingAll(all: readonly Sample[]): Promise<ProcessCost> {
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const code = await new Promise<number | null>((done) => child.on('close', done));
-    const problems = [
-      ...(code === 0 ? [] : [`exit code ${code}`]),
-      ...server.violations.map((v) => v.message),
-      ...(server.remaining() === 0 ? [] : [`${server.remaining()} script steps unplayed`]),
-    ];
+    const problems = runProblems(code, server);
     if (problems.length > 0)
       throw new Error(`bench: the CLI's pictures went wrong: ${problems.join('; ')}\n${stderr}`);
     return await probe.read();

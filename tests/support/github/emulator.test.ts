@@ -178,28 +178,15 @@ describe('GitHub emulator with Octokit', () => {
     const emu = await start();
     const octokit = getOctokit(TOKEN, { baseUrl: emu.url });
     const human = emu.addComment(1, 'maintainer', '/agent add a greeting');
-    const first = await octokit.rest.reactions.createForIssueComment({
-      owner,
-      repo,
-      comment_id: human.id,
-      content: 'eyes',
-    });
+    const react = (content: 'eyes' | 'rocket') =>
+      octokit.rest.reactions.createForIssueComment({ owner, repo, comment_id: human.id, content });
+    const first = await react('eyes');
     expect(first.status).toBe(201);
     expect(first.data).toMatchObject({ content: 'eyes', user: { login: 'github-actions[bot]' } });
-    const again = await octokit.rest.reactions.createForIssueComment({
-      owner,
-      repo,
-      comment_id: human.id,
-      content: 'eyes',
-    });
+    const again = await react('eyes');
     expect(again.status).toBe(200);
     expect(again.data.id).toBe(first.data.id);
-    await octokit.rest.reactions.createForIssueComment({
-      owner,
-      repo,
-      comment_id: human.id,
-      content: 'rocket',
-    });
+    await react('rocket');
     const onIssue = await octokit.rest.reactions.createForIssue({
       owner,
       repo,
