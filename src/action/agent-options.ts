@@ -131,8 +131,13 @@ export function runFacts(
 }
 
 /** Whose branch a fork's run works on, for the model's environment note. */
-function contributorOf({ author, repo, delivery }: ForkHead): NonNullable<RunFacts['contributor']> {
-  return { login: author, from: repo, delivery };
+function contributorOf({
+  author,
+  repo,
+  delivery,
+  maintainerCanModify,
+}: ForkHead): NonNullable<RunFacts['contributor']> {
+  return { login: author, from: repo, delivery, editable: maintainerCanModify };
 }
 
 export function verifyGate({ inputs }: Settings): { verify?: VerifySettings } {

@@ -104,7 +104,7 @@ export function failureMessage(report: VerifyReport, timeoutSeconds: number, lis
   return [
     `<verify-failed>The action ran the repository's verify command \`${report.command}\` after you marked ` +
       `every item completed (round ${report.round} of ${report.attempts}), and it failed: ` +
-      `${describeFailure(report, timeoutSeconds)}. The pull request opens only once it passes. ` +
+      `${describeFailure(report, timeoutSeconds)}. The work counts as done only once it passes. ` +
       `The end of its output:\n${fence}\n${output}\n${fence}</verify-failed>`,
     listed
       ? `Your todo list has the item "${FIX_ITEM.text}" in progress. If your change caused the failure, fix ` +

@@ -105,7 +105,12 @@ describe('runFacts', () => {
       },
     };
     const facts = runFacts(settingsWith({ INPUT_VERIFY_COMMAND: 'make check' }), fork);
-    expect(facts.contributor).toEqual({ login: 'someone', from: 'someone/hello-world', delivery: 'review' });
+    expect(facts.contributor).toEqual({
+      login: 'someone',
+      from: 'someone/hello-world',
+      delivery: 'review',
+      editable: false,
+    });
     expect(facts.verifyCommand).toBe('make check');
   });
 });

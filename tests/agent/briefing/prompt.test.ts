@@ -42,6 +42,25 @@ describe('firstMessage', () => {
 });
 
 describe('the network fact', () => {
+  it("tells the model how a fork's change goes back: onto the contributor's branch only where they allow edits", () => {
+    const facts = { date: '2026-12-07', freshCheckout: true };
+    const contributor = { login: 'someone', from: 'someone/widgets', delivery: 'review' as const };
+    const closed = firstMessage({
+      task: 't',
+      facts: { ...facts, contributor: { ...contributor, editable: false } },
+    });
+    expect(closed).toContain(
+      "your change goes back to the contributor's pull request as a review with suggestions",
+    );
+    expect(closed).not.toContain('pushed onto their branch');
+    const open = firstMessage({
+      task: 't',
+      facts: { ...facts, contributor: { ...contributor, delivery: 'pull-request', editable: true } },
+    });
+    expect(open).toContain('your change is pushed onto their branch if the token may push there; otherwise');
+    expect(open).toContain('your change goes to a new pull request of this repository');
+  });
+
   it('tells the model of the allowlist or of the network being off, and says nothing of every host', () => {
     const facts = { date: '2026-12-04', freshCheckout: true };
     const opening = (network?: 'none' | 'gated' | 'host') =>
