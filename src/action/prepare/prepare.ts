@@ -259,8 +259,14 @@ export async function prepare(request: JobRequest): Promise<Started | { decline:
       };
     } catch (error) {
       notAsked(error);
-      await tools?.catch(() => undefined);
+      const armed = await tools?.catch(() => undefined);
       await closeRuntime(runtimeReady);
+      // Once the guard is armed (the post step told, a server may have run), it alone ends: it repairs the
+      // workspace's git directories, then removes our own directory, or leaves it to the post step.
+      if (armed) {
+        await armed.guard.finish();
+        ownDir = undefined;
+      }
       throw error;
     }
   });
