@@ -24,8 +24,20 @@ const SECRET_KEY: Record<'npm' | 'pip', RegExp> = {
  */
 function keyOf(kind: SettingsKind, line: string): { key: string; value: number } | undefined {
   const match = (kind === 'pip' ? /^\s*([^=:\s;#[][^=:]*?)\s*[=:]/ : /^\s*([^=\s;#[][^=]*?)\s*=/).exec(line);
-  return match ? { key: match[1]!.replace(/\[\]$/, ''), value: match[0].length } : undefined;
+  if (!match) return undefined;
+  // Judged as the tool reads it: npm's ini parser takes the quotes off a key (`"//registry/:_authToken"`).
+  const key = match[1]!.replace(/^(["'])(.*)\1$/, (_whole, _quote: string, inner: string) =>
+    unescapeKey(inner),
+  );
+  return { key: key.replace(/\[\]$/, ''), value: match[0].length };
 }
+
+/**
+ * A settings file's lines, split where its tool splits them: npm's ini, pip's configparser, Java properties
+ * and YAML all take a lone `\r` for a line break too (split on `\n` alone, `registry=…\r_authToken=…` would be
+ * judged as one line by its first key).
+ */
+export const LINE_BREAK = /\r\n|\r|\n/;
 
 /** Whether a settings key is one the tools never see (`//registry/:anything` is npm's per-registry login). */
 export function isSecretKey(kind: 'npm' | 'pip', key: string): boolean {
@@ -41,7 +53,7 @@ export function filterSettings(kind: SettingsKind, text: string): string {
   if (kind === 'maven') return filterMaven(text);
   const kept: string[] = [];
   let keep = false;
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of text.split(LINE_BREAK)) {
     if (/^\s*(?:[;#]|$)/.test(line)) continue;
     if (kind === 'pip' && /^\s/.test(line)) {
       if (keep) kept.push(withoutUrlCredentials(line));
@@ -66,6 +78,8 @@ export function filterSettings(kind: SettingsKind, text: string): string {
  */
 function filterMaven(xml: string): string {
   const secret = 'servers|proxies|password|privateKey|passphrase|username';
+  // A secret element left open (no closing tag) would keep all after it: then nothing is shown.
+  if (unclosed(xml.replace(/<!--[\s\S]*?-->/g, ''), secret)) return '';
   return withoutUrlCredentials(
     xml
       .replace(/<!--[\s\S]*?-->/g, '')
@@ -73,11 +87,21 @@ function filterMaven(xml: string): string {
   );
 }
 
+/** Whether an element `names` lists is opened more often than it is closed (counted in one pass). */
+function unclosed(xml: string, names: string): boolean {
+  const depth = new Map<string, number>();
+  for (const [, close, name, selfClosing] of xml.matchAll(new RegExp(`<(/?)(${names})\\b[^>]*?(/?)>`, 'g'))) {
+    if (selfClosing) continue;
+    depth.set(name!, (depth.get(name!) ?? 0) + (close ? -1 : 1));
+  }
+  return [...depth.values()].some((open) => open > 0);
+}
+
 /** The values of `key` in a settings file (`pip.conf`: in any section; continuation lines each a value). */
 export function settingValues(kind: SettingsKind, text: string, key: RegExp): string[] {
   const values: string[] = [];
   let current = false;
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of text.split(LINE_BREAK)) {
     if (/^\s*(?:[;#]|$)/.test(line)) continue;
     if (kind === 'pip' && /^\s/.test(line)) {
       if (current) values.push(line.trim());

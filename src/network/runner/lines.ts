@@ -3,7 +3,7 @@
 // line), Go's environment file (`go env -w` writes `NAME=value`; Go reads only lines that start with a
 // capital letter), and yarn classic's `~/.yarnrc` (`key value`, either maybe quoted). Pure.
 import { withoutUrlCredentials } from '../../text/redact.js';
-import { unescapeKey } from './filter.js';
+import { LINE_BREAK, unescapeKey } from './filter.js';
 
 export type LineFormat = 'properties' | 'goenv' | 'yarnrc';
 
@@ -26,7 +26,7 @@ function entry(format: LineFormat, line: string): { key: string; value: string }
 /** The file's logical lines, each with the physical lines it is made of (a properties file's `\` joins them). */
 function logicalLines(format: LineFormat, text: string): Array<{ joined: string; raw: string[] }> {
   const result: Array<{ joined: string; raw: string[] }> = [];
-  const physical = text.split(/\r?\n/);
+  const physical = text.split(LINE_BREAK);
   for (let i = 0; i < physical.length; i++) {
     const raw = [physical[i]!];
     let joined = physical[i]!;

@@ -4,10 +4,17 @@
 // names a secret (cargo's `token`, `credential-provider`, `secret-key`, `global-credential-providers`, the
 // `[credential-alias]` table, a proxy); a line this reading does not understand goes too. Pure.
 import { withoutUrlCredentials } from '../../text/redact.js';
-import { unescapeKey } from './filter.js';
+import { LINE_BREAK, unescapeKey } from './filter.js';
 
 /** A key (or a table's name, or one part of a dotted key) that names a secret. */
 const SECRET = /token|credential|secret|passw|auth|proxy|key/i;
+
+/**
+ * Whether a table or key path is left out: one part names a secret, or it is under `[env]`, whose entries are
+ * whatever variables the runner sets for builds, tokens among them, under any name.
+ */
+const isSecretPath = (parts: readonly string[]): boolean =>
+  parts[0] === 'env' || parts.some((part) => SECRET.test(part));
 
 /**
  * Where the value that starts at `lines[i]`, column `start`, ends: the index of its last line (arrays and
@@ -58,7 +65,7 @@ function innerKeys(value: string): string[] {
 
 /** `text` (a cargo config) with every entry that could hold a secret left out, comments gone, URL credentials removed. */
 export function filterToml(text: string): string {
-  const lines = text.split(/\r?\n/);
+  const lines = text.split(LINE_BREAK);
   const kept: string[] = [];
   let table: string[] = [];
   let keepTable = true;
@@ -68,7 +75,7 @@ export function filterToml(text: string): string {
     const header = /^\s*\[(\[?)\s*([^\]]+?)\s*\](\]?)\s*(?:#.*)?$/.exec(line);
     if (header) {
       table = keyParts(header[2]!);
-      keepTable = header[1] === header[3] && !table.some((part) => SECRET.test(part));
+      keepTable = header[1] === header[3] && !isSecretPath(table);
       if (keepTable) kept.push(line.trim());
       continue;
     }
@@ -87,8 +94,7 @@ export function filterToml(text: string): string {
       .join('\n')
       .slice(entry[0].length);
     const parts = [...table, ...keyParts(entry[1]!)];
-    const secret =
-      parts.some((part) => SECRET.test(part)) || innerKeys(value).some((key) => SECRET.test(key));
+    const secret = isSecretPath(parts) || innerKeys(value).some((key) => SECRET.test(key));
     if (keepTable && !secret)
       kept.push(...lines.slice(i, end + 1).map((one) => withoutUrlCredentials(one.trimEnd())));
     i = end;

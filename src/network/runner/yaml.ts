@@ -3,7 +3,7 @@
 // indented below it; a line this reading does not understand (a flow mapping, a complex key, a tab) goes
 // too, with what is below it, so that nothing it cannot judge is shown. Pure.
 import { withoutUrlCredentials } from '../../text/redact.js';
-import { unescapeKey } from './filter.js';
+import { LINE_BREAK, unescapeKey } from './filter.js';
 
 /** A block-mapping line `key: value` (the key plain or quoted), or undefined. */
 const KEY_LINE =
@@ -46,11 +46,14 @@ const isUrlKey = (key: string): boolean => /^[a-z][\w+.-]*:\/\//i.test(key);
 
 /** Whether a line may be shown where what is above it is: judged by its key, or an item by its first key. */
 function mayShow(line: Line, isSecret: (key: string) => boolean): boolean {
-  // A flow mapping (`corp: { npmAuthToken: … }`) is not read here: it goes whole.
-  if (/^[{[]/.test(line.value) && line.value.includes('{')) return false;
+  // A flow mapping (`corp: { npmAuthToken: … }`, after an anchor or a tag too) is not read here: it goes whole.
+  const bare = line.value.replace(/^(?:[&!]\S*\s+)*/, '');
+  if (/^[{[]/.test(bare) && bare.includes('{')) return false;
   if (line.key !== undefined) return !isSecret(line.key) && !(isUrlKey(line.key) && line.value !== '');
+  // An item is judged by what it holds: its first key, or the item nested in it (`- - npmAuthToken: …`).
   const inner = readLine(line.value);
-  return inner?.key === undefined || (!isSecret(inner.key) && !isUrlKey(inner.key));
+  if (inner === undefined) return true;
+  return mayShow(inner, isSecret) && !(inner.key !== undefined && isUrlKey(inner.key));
 }
 
 /**
@@ -62,7 +65,7 @@ export function filterYaml(text: string, isSecret: (key: string) => boolean): st
   const kept: Array<{ line: string; indent: number; empty: boolean }> = [];
   // The open keys and items above the current line, and whether each is kept.
   const stack: Array<{ indent: number; kept: boolean; item: boolean }> = [];
-  for (const raw of text.split(/\r?\n/)) {
+  for (const raw of text.split(LINE_BREAK)) {
     if (/^\s*(?:#|$)/.test(raw) || /^(?:---|\.\.\.)\s*$/.test(raw)) continue;
     const line = readLine(raw);
     const indent = line?.indent ?? /^\s*/.exec(raw)![0].length;
@@ -100,7 +103,7 @@ export function filterYaml(text: string, isSecret: (key: string) => boolean): st
 export function yamlValues(text: string, key: RegExp, urlKeys = false): string[] {
   const values: string[] = [];
   let under: number | undefined;
-  for (const raw of text.split(/\r?\n/)) {
+  for (const raw of text.split(LINE_BREAK)) {
     if (/^\s*(?:#|$)/.test(raw)) continue;
     const line = readLine(raw);
     if (!line) continue;

@@ -124,3 +124,33 @@ describe('isCertificateFile', () => {
     expect(isCertificateFile('registry=https://x.test/\n')).toBe(false);
   });
 });
+
+describe('secrets in the spellings a review found', () => {
+  it('splits at a lone carriage return as npm and pip do, so a token after one is judged by its own key', () => {
+    expect(filterSettings('npm', 'registry=https://r.example/\r_authToken=s3cr3t-cr\n')).toBe(
+      'registry=https://r.example/\n',
+    );
+    expect(
+      filterSettings('pip', '[global]\rindex-url = https://p.example/\rpassword = s3cr3t-cr\n'),
+    ).not.toContain('s3cr3t');
+  });
+
+  it('takes the quotes off a key before judging it, as npm’s ini parser does', () => {
+    const text = [
+      '"//r.example/:username"=s3cr3t-user',
+      '"//r.example/:_authToken"=s3cr3t-quoted',
+      "'email'=s3cr3t@example.com",
+      'strict-ssl=true',
+    ].join('\n');
+    expect(filterSettings('npm', text)).toBe('strict-ssl=true\n');
+  });
+
+  it('shows nothing of a Maven file whose secret element is never closed', () => {
+    const open =
+      '<settings><mirrors><mirror><url>https://m.example/</url></mirror></mirrors><password>s3cr3t-open';
+    expect(filterSettings('maven', open)).toBe('');
+    const closed =
+      '<settings><servers><server><password>s3cr3t</password></server></servers><localRepository>/r</localRepository></settings>';
+    expect(filterSettings('maven', closed)).toContain('<localRepository>/r</localRepository>');
+  });
+});

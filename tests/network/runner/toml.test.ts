@@ -59,3 +59,22 @@ describe('filterToml', () => {
     ).toEqual(['https://x.corp.example', 'https://y.corp.example']);
   });
 });
+
+describe('filterToml, what a review found', () => {
+  it('leaves out the [env] table and env.* keys, whatever their names', () => {
+    const text = [
+      'env.OTHER = "s3cr3t-dotted"',
+      '[env]',
+      'GH_PAT = "s3cr3t-env"',
+      '[http]',
+      'cainfo = "/etc/ca.pem"',
+    ].join('\n');
+    const shown = filterToml(text);
+    expect(shown).not.toContain('s3cr3t');
+    expect(shown).toContain('cainfo = "/etc/ca.pem"');
+  });
+
+  it('splits at a lone carriage return', () => {
+    expect(filterToml('[http]\rcainfo = "/ca.pem"\rtoken = "s3cr3t-cr"\n')).not.toContain('s3cr3t');
+  });
+});

@@ -67,3 +67,24 @@ describe('filterYaml', () => {
     expect(yamlValues(text, /^:sources$/)).toEqual(['https://a.corp.example/', 'https://b.corp.example/']);
   });
 });
+
+describe('filterYaml, the spellings a review found', () => {
+  it('leaves out a flow mapping behind an anchor or a tag, and an item nested in an item', () => {
+    const text = [
+      'keep: 1',
+      'a: &x { npmAuthToken: s3cr3t-anchor }',
+      'b: !!map { npmAuthToken: s3cr3t-tag }',
+      'c:',
+      '  - - npmAuthToken: s3cr3t-nested',
+      '  - - plain: shown',
+    ].join('\n');
+    const shown = filterYaml(text, isToken);
+    expect(shown).not.toContain('s3cr3t');
+    expect(shown).toContain('keep: 1');
+    expect(shown).toContain('plain: shown');
+  });
+
+  it('splits at a lone carriage return', () => {
+    expect(filterYaml('keep: 1\rnpmAuthToken: s3cr3t-cr\n', isToken)).toBe('keep: 1\n');
+  });
+});
