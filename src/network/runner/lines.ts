@@ -44,12 +44,17 @@ const isComment = (format: LineFormat, line: string): boolean =>
   format === 'properties' ? /^\s*(?:[#!]|$)/.test(line) : /^\s*(?:#|$)/.test(line);
 
 /** `text` with the lines whose key `isSecret` names left out (a continued line whole), comments gone, URL credentials removed. */
-export function filterLines(format: LineFormat, text: string, isSecret: (key: string) => boolean): string {
+export function filterLines(
+  format: LineFormat,
+  text: string,
+  isSecret: (key: string, value: string) => boolean,
+): string {
   const kept: string[] = [];
   for (const { joined, raw } of logicalLines(format, text)) {
     if (isComment(format, joined)) continue;
     const found = entry(format, joined);
-    if (found && !isSecret(found.key)) kept.push(...raw.map((line) => withoutUrlCredentials(line.trimEnd())));
+    if (found && !isSecret(found.key, found.value))
+      kept.push(...raw.map((line) => withoutUrlCredentials(line.trimEnd())));
   }
   return kept.length > 0 ? `${kept.join('\n')}\n` : '';
 }

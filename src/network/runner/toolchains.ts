@@ -48,6 +48,8 @@ const YARN_SECRET = /token|ident|passw|secret|credential|proxy|^https(?:Cert|Key
 const GEM_SECRET = /key|token|passw|secret|credential|auth|otp|client_cert|proxy/i;
 /** Gradle properties that hold a secret, a login or a client key store, and proxies. */
 const GRADLE_SECRET = /passw|pwd|secret|token|key|credential|auth|user|login|proxy/i;
+/** A `-Dname=value` inside a value whose name names a secret (JVM arguments). */
+const GRADLE_SECRET_PROPERTY = /-D[^\s=]*(?:passw|pwd|secret|token|credential)[^\s=]*=/i;
 /** Go's variables that hold a login or a command that fetches one (GOAUTH). */
 const GO_SECRET = /auth|token|pass|secret|cred|key/i;
 
@@ -130,7 +132,13 @@ export const TOOLCHAINS: readonly Toolchain[] = [
     name: 'gradle',
     files: (env, home) => within(gradleHome(env, home), 'gradle.properties'),
     hidden: (env, home) => within(gradleHome(env, home), 'init.gradle', 'init.gradle.kts', 'init.d'),
-    filter: (text) => filterLines('properties', text, (key) => GRADLE_SECRET.test(key)),
+    // A value may carry system properties too (`org.gradle.jvmargs=-Dhttp.proxyPassword=…`): judged alike.
+    filter: (text) =>
+      filterLines(
+        'properties',
+        text,
+        (key, value) => GRADLE_SECRET.test(key) || GRADLE_SECRET_PROPERTY.test(value),
+      ),
     // A Java trust store is a binary key store, not a PEM file: it stays where it is (see docs/network.md).
     caFiles: () => [],
     clientKeys: (text) => lineValues('properties', text, /^systemProp\.javax\.net\.ssl\.keyStore$/),

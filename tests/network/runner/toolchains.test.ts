@@ -174,6 +174,15 @@ describe('Gradle (gradle.properties)', () => {
     expect(hosts('gradle', kept)).toEqual(["maven.corp.example:8081 (the runner's Gradle properties)"]);
   });
 
+  it('drops a value that carries a secret system property (JVM arguments), keeping the others', () => {
+    const jvm = [
+      'org.gradle.jvmargs=-Xmx2g -Dhttp.proxyPassword=s3cr3t-jvm',
+      'org.gradle.caching=true',
+      '',
+    ].join('\n');
+    expect(gradle.filter(jvm)).toBe('org.gradle.caching=true\n');
+  });
+
   it('hides the init scripts whole', () => {
     expect(gradle.hidden!({ GRADLE_USER_HOME: '/g' }, '/home/r')).toEqual([
       '/g/init.gradle',
