@@ -60,9 +60,9 @@ async function emulator(canModify: boolean, options: EmulatorOptions = {}) {
  * A plain git push of HEAD to the fork's `branch`, with `token` as git sends it; its exit and stderr. Never a
  * synchronous child: the emulator that answers it runs in this process.
  */
-function push(url: string, ca: string, branch: string, token = TEST_TOKEN) {
+function push(url: string, ca: string, branch: string, token = TEST_TOKEN, repo = 'contributor/hello-world') {
   const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
-  const args = ['-c', `http.extraheader=${header}`, 'push', `${url}/contributor/hello-world.git`];
+  const args = ['-c', `http.extraheader=${header}`, 'push', `${url}/${repo}.git`];
   return new Promise<{ code: number; stderr: string }>((resolve) => {
     execFile(
       'git',
@@ -109,6 +109,15 @@ describe("the emulator's forks", () => {
     expect(refused.stderr).toContain('403');
     expect(tip(fork, 'refs/heads/feature')).toBe(head);
     expect(emu.forkPushes).toEqual([{ repo: 'contributor/hello-world', login, allowed: false }]);
+  });
+
+  it('answer a push to a repository the fork is not (another name) as GitHub does: not found', async () => {
+    const { emu, ca } = await emulator(true, { tokenUser: 'agent-machine-user' });
+    const refused = await push(emu.forks!.url, ca, 'feature', TEST_TOKEN, 'contributor/other-name');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/not found/i);
+    expect(tip(fork, 'refs/heads/feature')).toBe(head);
+    expect(emu.forkPushes).toEqual([]);
   });
 
   it('refuse a token that is not the one it was given (401), pushing nothing', async () => {

@@ -82,7 +82,14 @@ function forkGit(
   }
   const pushing = service === 'git-receive-pack' || url.searchParams.get('service') === 'git-receive-pack';
   if (!pushing) return serveGitBackend(req, res, { root, url });
-  const login = emu.actor;
+  // A fork keeps the repository's name: another name is a repository GitHub does not have.
+  if (repo !== emu.repo) {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('Repository not found.\n');
+    return Promise.resolve();
+  }
+  // The pusher is whoever the token belongs to: a user's token, else the workflow's app.
+  const login = emu.options.tokenUser ?? emu.actor;
   const pushable = pushableRefs(emu, owner);
   if (url.pathname.endsWith('/info/refs'))
     pushes.push({ repo: `${owner}/${repo}`, login, allowed: pushable.length > 0 });
