@@ -10,7 +10,14 @@ import { threadHint } from '../github/thread/review-threads.js';
 import { runContext } from '../github/thread/run-context.js';
 import { networkFact, type Briefing, type RunFacts } from '../agent/briefing/prompt.js';
 import type { VerifySettings } from '../agent/verify.js';
-import type { ForkHead, WorkPlan } from '../github/request/work-plan.js';
+import type { ForkPlan, WorkPlan } from '../github/request/work-plan.js';
+import {
+  delivers,
+  deliversAsReview,
+  triesPushOntoFork,
+  workingBranch,
+  worksOnFork,
+} from '../github/request/run-kinds.js';
 import { addSecret, githubIdToken, log } from '../runner/output.js';
 import type { Settings } from '../settings/settings.js';
 import type { JobRequest, Prepared, Started } from './prepare/prepare.js';
@@ -40,7 +47,8 @@ export async function agentOptions(
     task: plan.task + threadHint(threads),
     context: runContext(trigger, thread, threads, permissions),
     ...(plan.earlier ? briefingOf(plan.earlier) : {}),
-    planOnly: plan.kind === 'plan',
+    // A run that delivers nothing (run-kinds.ts) only plans.
+    planOnly: !delivers(plan),
     instructions,
     pictures: view.pictures,
     references: view.references,
@@ -118,26 +126,28 @@ export function runFacts(
   plan: WorkPlan,
   network?: SandboxNetwork,
 ): RunFacts {
+  const branch = workingBranch(plan);
   return {
     repository: `${owner}/${repo}`,
     baseBranch: plan.base,
-    ...(plan.kind === 'plan' ? {} : { branch: plan.branch }),
+    ...(branch === undefined ? {} : { branch }),
     date: new Date().toISOString().slice(0, 10),
     freshCheckout: true,
-    ...(plan.kind === 'fork' ? { contributor: contributorOf(plan.fork) } : {}),
+    ...(worksOnFork(plan) ? { contributor: contributorOf(plan) } : {}),
     ...(inputs.verify_command ? { verifyCommand: inputs.verify_command } : {}),
     ...networkFact(network),
   };
 }
 
-/** Whose branch a fork's run works on, for the model's environment note. */
-function contributorOf({
-  author,
-  repo,
-  delivery,
-  maintainerCanModify,
-}: ForkHead): NonNullable<RunFacts['contributor']> {
-  return { login: author, from: repo, delivery, editable: maintainerCanModify };
+/** Whose branch a fork's run works on, and how its work goes back (run-kinds.ts), for the model's note. */
+function contributorOf(plan: ForkPlan): NonNullable<RunFacts['contributor']> {
+  const { author, repo } = plan.fork;
+  return {
+    login: author,
+    from: repo,
+    delivery: deliversAsReview(plan) ? 'review' : 'pull-request',
+    editable: triesPushOntoFork(plan),
+  };
 }
 
 export function verifyGate({ inputs }: Settings): { verify?: VerifySettings } {

@@ -9,7 +9,12 @@ import { commitMessage } from '../delivery/messages/commit-message.js';
 import { pullBody } from '../delivery/messages/pull-body.js';
 import { replyInThreads } from '../delivery/thread-replies.js';
 import { headline, type ForkPlan, type WorkPlan } from '../github/request/work-plan.js';
-import { delivers, deliversAsReview } from '../github/request/run-kinds.js';
+import {
+  deliversAsReview,
+  opensPullRequest,
+  supersedesPullRequest,
+  worksOnFork,
+} from '../github/request/run-kinds.js';
 import { deliverForkReview, type ForkReviewRequest } from '../delivery/fork/review.js';
 import { pushOntoFork, type ForkPushRequest } from '../delivery/fork/push.js';
 import { errorSentence } from '../text/error-sentence.js';
@@ -27,7 +32,7 @@ export async function deliverWork(
   prepared: Prepared,
   agentResult: AgentResult,
   checklist: Pick<LiveChecklist, 'url' | 'readCommentBack'>,
-  /** Absent for a run that delivers nothing (a plan: run-kinds.ts). */
+  /** Absent for a run that delivers nothing (a plan: job.ts asks run-kinds.ts's `delivers`). */
   session: DeliverySession | undefined,
 ): Promise<{ result: AgentResult; delivery: Delivery }> {
   const { settings, trigger, api } = request;
@@ -37,9 +42,9 @@ export async function deliverWork(
     // git stages anything (staging a nested repository reads its refs).
     await traced("workspace's git directories repaired", prepared.guard.repair());
     // A plan delivers nothing (it has no session): whatever its commands left in the workspace is not committed.
-    if (!delivers(plan) || !session) return {};
+    if (!session) return {};
     let declined: string | undefined;
-    if (plan.kind === 'fork') {
+    if (worksOnFork(plan)) {
       // Onto the contributor's own branch first, where they allow it and the token can; else as chosen.
       const forkDelivery = forkDeliveryOf(request, { ...prepared, plan }, agentResult, checklist);
       const onto = await traced('pushed onto the fork', pushOntoFork(forkDelivery));
@@ -59,7 +64,8 @@ export async function deliverWork(
       }),
     );
     await traced('commit handed back to the workspace', returnCommitToWorkspace(prepared));
-    if (plan.kind === 'fork' && delivered.pr) await pointToSuccessor(request, plan, delivered.pr.number);
+    if (supersedesPullRequest(plan) && delivered.pr)
+      await pointToSuccessor(request, plan, delivered.pr.number);
     const note = [declined, delivered.note].filter(Boolean).join(' ');
     return { ...delivered, ...(note ? { note } : {}) };
   });
@@ -71,7 +77,7 @@ export async function deliverWork(
 
 /** `fork_delivery: pull-request`: the pull request's first lines name the one it supersedes and credit its author. */
 function supersedes(plan: WorkPlan): string {
-  if (plan.kind !== 'fork') return '';
+  if (!supersedesPullRequest(plan)) return '';
   const { number, author, repo, ref } = plan.fork;
   return `Supersedes #${number}: built on @${author}'s commits from \`${repo}:${ref}\` (kept as they are, with their authorship), with todo-agent's work on top. Merging this pull request supersedes #${number}; it can then be closed.\n\n`;
 }
@@ -121,7 +127,7 @@ function deliveryOf(
   return {
     result,
     base: plan.base,
-    openPull: plan.kind !== 'pull-request',
+    openPull: opensPullRequest(plan),
     redact,
     // The checklist's last look goes beside the pull request, the delivery's last request.
     onLanded: () => checklist.readCommentBack(),
@@ -170,9 +176,9 @@ async function deliverSafely(step: () => Promise<Delivery>): Promise<{ delivery:
   }
 }
 
-/** The issue the pull request closes: this one, or for a run on a PR, the one its description already closes. */
+/** The issue the pull request closes: this one when it is a new one of ours, else the one its description closes. */
 function closesOf(plan: WorkPlan, issueNumber: number): { closes?: number } {
-  if (plan.kind !== 'pull-request') return { closes: issueNumber };
+  if (opensPullRequest(plan)) return { closes: issueNumber };
   return plan.closes === undefined ? {} : { closes: plan.closes };
 }
 

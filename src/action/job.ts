@@ -11,7 +11,7 @@ import { RunSummary } from '../runner/summary.js';
 import { agentOptions } from './agent-options.js';
 import { deliverWork } from './deliver-work.js';
 import { DeliverySession } from '../delivery/session.js';
-import { claimsBranch, delivers } from '../github/request/run-kinds.js';
+import { delivers } from '../github/request/run-kinds.js';
 import { openChecklist } from './live-checklist.js';
 import { prepare, type JobRequest, type Prepared } from './prepare/prepare.js';
 import { recordDelivery, recordForSummary } from './record.js';
@@ -66,16 +66,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   // previews it, and it may claim the branch then.
   const plan = started.plan;
   const session = delivers(plan)
-    ? ready.then(
-        (prepared) =>
-          new DeliverySession({
-            git: prepared.git,
-            api,
-            branch: plan.branch,
-            startSha: prepared.startSha,
-            signed: settings.inputs.signed_commits && claimsBranch(plan),
-            continuesBranch: plan.continuesBranch,
-          }),
+    ? ready.then(({ git, startSha }) =>
+        DeliverySession.forPlan(plan, { git, api, startSha, signedCommits: settings.inputs.signed_commits }),
       )
     : undefined;
   session?.catch(() => undefined);

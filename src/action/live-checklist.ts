@@ -6,6 +6,7 @@ import { redactAndCut } from '../text/redact.js';
 import type { GitHubApi } from '../github/api/github-api.js';
 import { LiveChecklist } from '../github/checklist/live.js';
 import { headline, type WorkPlan } from '../github/request/work-plan.js';
+import { workingBranch } from '../github/request/run-kinds.js';
 
 /** How much of the task (redacted first) the agent-state keeps for a later `continue` (GitHub caps a comment). */
 const MAX_STORED_TASK = 4_000;
@@ -24,6 +25,7 @@ export async function openChecklist(
   }: { settings: Settings; issueNumber: number; api: GitHubApi; sandbox?: string; mcp?: string },
   plan: WorkPlan,
 ): Promise<LiveChecklist> {
+  const branch = workingBranch(plan);
   return new LiveChecklist({
     issues: api.issues,
     issueNumber,
@@ -37,14 +39,14 @@ export async function openChecklist(
       resume: {
         task: redactAndCut(headline(plan), MAX_STORED_TASK),
         issue: issueNumber,
-        ...(plan.kind === 'plan' ? {} : { branch: plan.branch }),
+        ...(branch === undefined ? {} : { branch }),
         base: plan.base,
         runId: settings.runId,
       },
       ...(plan.notice ? { note: plan.notice } : {}),
     },
     repo: settings,
-    startBranch: plan.kind === 'plan' ? undefined : plan.branch,
+    startBranch: branch,
     warn: (message) => log.warning(message),
   });
 }

@@ -10,6 +10,7 @@ import type { Prepared } from './prepare/prepare.js';
 import type { Settings } from '../settings/settings.js';
 import type { TriggerSource } from '../github/request/trigger.js';
 import { openRunRecord, type RunRecord } from '../record/run-record.js';
+import { delivers } from '../github/request/run-kinds.js';
 import { redactor } from '../text/redact.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { log, setOutput } from '../runner/output.js';
@@ -46,7 +47,7 @@ export async function recordDelivery(
   delivery: Delivery,
   error: string | undefined,
 ): Promise<void> {
-  if (!record || plan.kind === 'plan') return;
+  if (!record || !delivers(plan)) return;
   record.delivery(await deliveryRecord(git, startSha, delivery, error));
 }
 

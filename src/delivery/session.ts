@@ -6,6 +6,8 @@ import type { DeliveryList } from '../agent/options.js';
 import { disarmGitDirs } from '../git/git-dirs.js';
 import { disarmSentences } from '../git/workspace-guard.js';
 import { log } from '../runner/output.js';
+import { claimsBranch } from '../github/request/run-kinds.js';
+import type { BranchPlan } from '../github/request/work-plan.js';
 import { BranchClaim, type BranchClaimOptions } from './branch-claim.js';
 import { deliver, type Delivery, type DeliveryRequest } from './deliver.js';
 import { pendingChange } from './pending-change.js';
@@ -21,6 +23,25 @@ export class DeliverySession {
   constructor(options: BranchClaimOptions) {
     this.#options = options;
     this.#claim = new BranchClaim(options);
+  }
+
+  /**
+   * The session of a run that delivers, as its kind says (github/request/run-kinds.ts): the plan's branch,
+   * whether it holds earlier work, and whether its commit goes through the API, signed.
+   */
+  static forPlan(
+    plan: BranchPlan,
+    where: Pick<BranchClaimOptions, 'git' | 'api' | 'startSha'> & { signedCommits: boolean },
+  ): DeliverySession {
+    const { git, api, startSha, signedCommits } = where;
+    return new DeliverySession({
+      git,
+      api,
+      startSha,
+      branch: plan.branch,
+      continuesBranch: plan.continuesBranch,
+      signed: signedCommits && claimsBranch(plan),
+    });
   }
 
   /**

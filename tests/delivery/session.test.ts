@@ -74,4 +74,47 @@ describe('DeliverySession', () => {
     expect(refCalls(emu)).toEqual(['git/create-ref 201', 'git/delete-ref 204']);
     expect(branchesOnOrigin()).toBe('');
   });
+
+  describe('forPlan: the session a kind of run gets (run-kinds.ts)', () => {
+    const plan = { base: 'main', task: 'Fix index.js', branch: BRANCH };
+    it('claims a new branch of ours and lands a signed commit on it when signed commits are on', async () => {
+      const { emu, request } = await deliveryFor({});
+      fixIndex();
+      const { git, api, startSha } = request;
+      const session = DeliverySession.forPlan(
+        { ...plan, kind: 'fresh', continuesBranch: false },
+        { git, api, startSha, signedCommits: true },
+      );
+      await session.preview();
+      expect(await session.land(request)).toMatchObject({ pushedBranch: BRANCH, commit: { signed: true } });
+      // The branch was claimed at the last look, and the work landed on it.
+      expect(refCalls(emu)).toEqual(['git/create-ref 201']);
+    });
+
+    it.each([
+      { why: 'signed commits are off', kind: 'fresh' as const, signedCommits: false },
+      { why: "the work goes back to a fork's pull request", kind: 'fork' as const, signedCommits: true },
+    ])('claims nothing and pushes with git when $why', async ({ kind, signedCommits }) => {
+      const { emu, request } = await deliveryFor({});
+      fixIndex();
+      const { git, api, startSha } = request;
+      const fork = {
+        number: 1,
+        repo: 'contributor/hello-world',
+        ref: 'feature',
+        author: 'contributor',
+        maintainerCanModify: false,
+        delivery: 'pull-request' as const,
+      };
+      const session = DeliverySession.forPlan(
+        kind === 'fork'
+          ? { ...plan, kind, continuesBranch: false, fork }
+          : { ...plan, kind, continuesBranch: false },
+        { git, api, startSha, signedCommits },
+      );
+      await session.preview();
+      expect(await session.land(request)).toMatchObject({ pushedBranch: BRANCH, commit: { signed: false } });
+      expect(refCalls(emu)).toEqual([]);
+    });
+  });
 });

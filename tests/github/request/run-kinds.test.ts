@@ -3,35 +3,41 @@ import {
   claimsBranch,
   delivers,
   deliversAsReview,
+  opensPullRequest,
+  supersedesPullRequest,
+  triesPushOntoFork,
+  workingBranch,
+  worksOnFork,
   workspaceAccess,
 } from '../../../src/github/request/run-kinds.js';
 import type { ForkHead, WorkPlan } from '../../../src/github/request/work-plan.js';
 
 const common = { base: 'main', task: 'Tidy the parser' };
-const fork = (delivery: ForkHead['delivery']): WorkPlan => ({
+const fork = (delivery: ForkHead['delivery'], maintainerCanModify: boolean): WorkPlan => ({
   ...common,
   kind: 'fork',
   branch: 'agent/issue-7',
   continuesBranch: false,
-  fork: {
-    number: 7,
-    repo: 'someone/widgets',
-    ref: 'fix',
-    author: 'someone',
-    maintainerCanModify: false,
-    delivery,
-  },
+  fork: { number: 7, repo: 'someone/widgets', ref: 'fix', author: 'someone', maintainerCanModify, delivery },
 });
+/** Every kind of plan, a fork's with each delivery and with edits allowed or not. */
 const plans: Record<string, WorkPlan> = {
   fresh: { ...common, kind: 'fresh', branch: 'agent/issue-7-1', continuesBranch: false },
   resume: { ...common, kind: 'resume', branch: 'agent/issue-7-1', continuesBranch: true },
   'pull-request': { ...common, kind: 'pull-request', branch: 'feature', continuesBranch: true },
-  'fork review': fork('review'),
-  'fork pull-request': fork('pull-request'),
+  'fork review': fork('review', false),
+  'fork review, editable': fork('review', true),
+  'fork pull-request': fork('pull-request', false),
+  'fork pull-request, editable': fork('pull-request', true),
   plan: { ...common, kind: 'plan' },
 };
-const each = (decide: (plan: WorkPlan) => boolean) =>
+const each = <T>(decide: (plan: WorkPlan) => T) =>
   Object.fromEntries(Object.entries(plans).map(([name, plan]) => [name, decide(plan)]));
+/** The plans' names a rule holds for. */
+const holdsFor = (decide: (plan: WorkPlan) => boolean) =>
+  Object.entries(plans)
+    .filter(([, plan]) => decide(plan))
+    .map(([name]) => name);
 
 describe('run kinds', () => {
   it('lets the tools write the workspace on every request but a plan', () => {
@@ -40,33 +46,45 @@ describe('run kinds', () => {
       expect(workspaceAccess({ kind, task: 'x', instructions: '' })).toBe('read-write');
   });
 
-  it('delivers every run but a plan, and a fork as a review only when its delivery says so', () => {
-    expect(each(delivers)).toEqual({
-      fresh: true,
-      resume: true,
-      'pull-request': true,
-      'fork review': true,
-      'fork pull-request': true,
-      plan: false,
-    });
-    expect(each(deliversAsReview)).toEqual({
-      fresh: false,
-      resume: false,
-      'pull-request': false,
-      'fork review': true,
-      'fork pull-request': false,
-      plan: false,
+  it('delivers every run but a plan, on its branch', () => {
+    expect(holdsFor(delivers)).toEqual(Object.keys(plans).filter((name) => name !== 'plan'));
+    expect(each(workingBranch)).toEqual({
+      fresh: 'agent/issue-7-1',
+      resume: 'agent/issue-7-1',
+      'pull-request': 'feature',
+      'fork review': 'agent/issue-7',
+      'fork review, editable': 'agent/issue-7',
+      'fork pull-request': 'agent/issue-7',
+      'fork pull-request, editable': 'agent/issue-7',
+      plan: undefined,
     });
   });
 
+  it("works on a fork's head for a fork only, and tries the contributor's branch only where edits are allowed", () => {
+    expect(holdsFor(worksOnFork)).toEqual([
+      'fork review',
+      'fork review, editable',
+      'fork pull-request',
+      'fork pull-request, editable',
+    ]);
+    expect(holdsFor(triesPushOntoFork)).toEqual(['fork review, editable', 'fork pull-request, editable']);
+  });
+
+  it("sends a fork's work back as a review, or as a pull request that supersedes it, as its delivery says", () => {
+    expect(holdsFor(deliversAsReview)).toEqual(['fork review', 'fork review, editable']);
+    expect(holdsFor(supersedesPullRequest)).toEqual(['fork pull-request', 'fork pull-request, editable']);
+  });
+
+  it("opens a pull request of ours except on a pull request's own head, as a review, or for a plan", () => {
+    expect(holdsFor(opensPullRequest)).toEqual([
+      'fresh',
+      'resume',
+      'fork pull-request',
+      'fork pull-request, editable',
+    ]);
+  });
+
   it('claims a branch early only for a new branch of this repository', () => {
-    expect(each(claimsBranch)).toEqual({
-      fresh: true,
-      resume: false,
-      'pull-request': false,
-      'fork review': false,
-      'fork pull-request': false,
-      plan: false,
-    });
+    expect(holdsFor(claimsBranch)).toEqual(['fresh']);
   });
 });
