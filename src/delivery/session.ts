@@ -6,7 +6,7 @@ import type { DeliveryList } from '../agent/options.js';
 import { disarmGitDirs } from '../git/git-dirs.js';
 import { disarmSentences } from '../git/workspace-guard.js';
 import { log } from '../runner/output.js';
-import { claimsBranch } from '../github/request/run-kinds.js';
+import { signsCommits } from '../github/request/run-kinds.js';
 import type { BranchPlan } from '../github/request/work-plan.js';
 import { BranchClaim, type BranchClaimOptions } from './branch-claim.js';
 import { deliver, type Delivery, type DeliveryRequest } from './deliver.js';
@@ -40,7 +40,7 @@ export class DeliverySession {
       startSha,
       branch: plan.branch,
       continuesBranch: plan.continuesBranch,
-      signed: signedCommits && claimsBranch(plan),
+      signed: signedCommits && signsCommits(plan),
     });
   }
 

@@ -91,6 +91,22 @@ describe('DeliverySession', () => {
       expect(refCalls(emu)).toEqual(['git/create-ref 201']);
     });
 
+    it('lands a signed commit on a continued branch of ours, which exists: nothing to claim', async () => {
+      const { emu, request } = await deliveryFor({});
+      git(scratch().dir, 'push', '--quiet', 'origin', `HEAD:refs/heads/${BRANCH}`);
+      fixIndex();
+      const { git: repo, api, startSha } = request;
+      const session = DeliverySession.forPlan(
+        { ...plan, kind: 'pull-request', continuesBranch: true },
+        { git: repo, api, startSha, signedCommits: true },
+      );
+      await session.preview();
+      const delivery = await session.land({ ...request, openPull: false });
+      expect(delivery).toMatchObject({ pushedBranch: BRANCH, commit: { signed: true } });
+      expect(refCalls(emu)).toEqual([]);
+      expect(git(scratch().origin, 'rev-parse', BRANCH)).toBe(delivery.commit?.sha);
+    });
+
     it.each([
       { why: 'signed commits are off', kind: 'fresh' as const, signedCommits: false },
       { why: "the work goes back to a fork's pull request", kind: 'fork' as const, signedCommits: true },

@@ -1,15 +1,15 @@
 // What each kind of run does, in one place. work-plan.ts decides the kind, once, from what was asked and
 // where; this module says what follows from it, and the wiring (action/, delivery/) only asks:
 //
-// | run                        | plan kind              | tools may write | last look | working branch | how the work leaves                    | opens a PR of ours | branch claimed early |
-// | -------------------------- | ---------------------- | --------------- | --------- | -------------- | -------------------------------------- | ------------------ | -------------------- |
-// | a task on an issue         | `fresh`                | yes             | yes       | a new one      | a commit, a push, a new pull request   | yes, closing it    | yes (signed commits) |
-// | `go` (an approved plan)    | `fresh`/`pull-request` | yes             | yes       | as a task      | as a task; the plan is its list        | as a task          | as a task            |
-// | `continue`                 | `resume`/`pull-request`| yes             | yes       | the earlier    | on the branch the earlier run left     | `resume`: yes      | no (it exists)       |
-// | a review follow-up (a PR)  | `pull-request`         | yes             | yes       | the PR's head  | on the PR's head; review threads told  | no (it is one)     | no (it exists)       |
-// | a fork's pull request      | `fork`                 | yes             | yes       | a local one    | onto the fork's branch where allowed,  | superseding PR     | no                   |
-// |                            |                        |                 |           |                | else one review, or a superseding PR   | only               |                      |
-// | `plan <task>`              | `plan`                 | no              | no        | none           | nothing: the list, in the checklist    | no                 | no branch at all     |
+// | run                        | plan kind              | tools may write | last look | working branch | how the work leaves                    | opens a PR of ours | signed commit (signed_commits) |
+// | -------------------------- | ---------------------- | --------------- | --------- | -------------- | -------------------------------------- | ------------------ | ------------------------------ |
+// | a task on an issue         | `fresh`                | yes             | yes       | a new one      | a commit, a push, a new pull request   | yes, closing it    | yes, its branch claimed early  |
+// | `go` (an approved plan)    | `fresh`/`pull-request` | yes             | yes       | as a task      | as a task; the plan is its list        | as a task          | as a task                      |
+// | `continue`                 | `resume`/`pull-request`| yes             | yes       | the earlier    | on the branch the earlier run left     | `resume`: yes      | yes (the branch exists)        |
+// | a review follow-up (a PR)  | `pull-request`         | yes             | yes       | the PR's head  | on the PR's head; review threads told  | no (it is one)     | yes (the branch exists)        |
+// | a fork's pull request      | `fork`                 | yes             | yes       | a local one    | onto the fork's branch where allowed,  | superseding PR     | no                             |
+// |                            |                        |                 |           |                | else one review, or a superseding PR   | only               |                                |
+// | `plan <task>`              | `plan`                 | no              | no        | none           | nothing: the list, in the checklist    | no                 | no branch at all               |
 //
 // A fork's run (`worksOnFork`) also tells the model that the head's files are a contributor's, and is pushed
 // onto the contributor's own branch first where they allow edits from maintainers (`triesPushOntoFork`).
@@ -79,9 +79,10 @@ export function opensPullRequest(plan: WorkPlan): boolean {
 }
 
 /**
- * Whether a signed commit's branch may be claimed on GitHub before delivery: a new branch of this repository
- * (a continued branch exists; a fork's work is answered with a review, or built on its head).
+ * Whether the commit goes through GitHub's API, signed, when signed commits are on: the work on a branch of
+ * this repository, new or continued; not a fork's (answered with a review, or pushed on the contributor's
+ * commits with git). A new branch is then claimed early, at the model's last look (delivery/branch-claim.ts).
  */
-export function claimsBranch(plan: WorkPlan): boolean {
-  return delivers(plan) && !worksOnFork(plan) && !plan.continuesBranch;
+export function signsCommits(plan: WorkPlan): boolean {
+  return delivers(plan) && !worksOnFork(plan);
 }

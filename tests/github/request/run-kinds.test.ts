@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  claimsBranch,
   delivers,
   deliversAsReview,
+  signsCommits,
   opensPullRequest,
   supersedesPullRequest,
   triesPushOntoFork,
@@ -84,7 +84,7 @@ describe('run kinds', () => {
     ]);
   });
 
-  it('claims a branch early only for a new branch of this repository', () => {
-    expect(holdsFor(claimsBranch)).toEqual(['fresh']);
+  it('signs the commit on a branch of this repository, new or continued, never for a fork or a plan', () => {
+    expect(holdsFor(signsCommits)).toEqual(['fresh', 'resume', 'pull-request']);
   });
 });
