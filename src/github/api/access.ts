@@ -68,11 +68,21 @@ export class Access {
    */
   mayChangeWorkflows(): Promise<boolean | undefined> {
     this.#workflows ??= (async () => {
-      if (await this.selfLogin()) return this.#scopes && this.#scopes.includes('workflow');
-      await this.#reacting;
-      return this.#reactedAs === WORKFLOW_BOT ? false : undefined;
+      const kind = await this.#kind();
+      if (kind === 'user') return this.#scopes && this.#scopes.includes('workflow');
+      return kind === 'workflow' ? false : undefined;
     })();
     return this.#workflows;
+  }
+
+  /**
+   * The token's kind, as far as it tells without trying: a person's (`GET /user` answers), the workflow's own
+   * (our reaction came back as github-actions[bot]), or another (an app's, or not known).
+   */
+  async #kind(): Promise<'user' | 'workflow' | 'other'> {
+    if (await this.selfLogin()) return 'user';
+    await this.#reacting;
+    return this.#reactedAs === WORKFLOW_BOT ? 'workflow' : 'other';
   }
 
   /**
@@ -105,9 +115,7 @@ export class Access {
    * push says it.
    */
   async isWorkflowToken(): Promise<boolean> {
-    if (await this.selfLogin()) return false;
-    await this.#reacting;
-    return this.#reactedAs === WORKFLOW_BOT;
+    return (await this.#kind()) === 'workflow';
   }
 
   /** Whether this action (an earlier run with the same token) wrote something. Any other bot did not. */
