@@ -67,6 +67,8 @@ export interface Delivered {
 export interface Delivery {
   /** The branch that holds the work on the remote, if anything was pushed. */
   pushedBranch?: string;
+  /** A contributor's branch the work was pushed onto instead (`owner/repo:branch`, fork/push.ts). */
+  pushedToFork?: string;
   pr?: { number: number; url: string; reused: boolean };
   /** A sentence for the comment when there is something to say (no changes, push failed). */
   note?: string;

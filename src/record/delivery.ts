@@ -27,10 +27,12 @@ export async function deliveryRecord(
   ];
   const heldBack = groupLeftOut(await git.uncommitted().catch(() => []), known);
   const note = [delivery.note, error].filter(Boolean).join(' ');
+  // Our branch, or a contributor's (`owner/repo:branch`) on a fork's pull request.
+  const pushed = delivery.pushedBranch ?? delivery.pushedToFork;
   const record: RecordDelivery = {
     committed,
     heldBack,
-    ...(delivery.pushedBranch ? { pushed: delivery.pushedBranch } : {}),
+    ...(pushed ? { pushed } : {}),
     ...(delivery.pr ? { pr: { number: delivery.pr.number, url: delivery.pr.url } } : {}),
     ...(note ? { note } : {}),
     ...(workflowPatch
@@ -43,7 +45,7 @@ export async function deliveryRecord(
         }
       : {}),
   };
-  if (delivery.pushedBranch) return record;
+  if (pushed) return record;
   // Nothing committed: the patch delivery kept, if any (work that was only workflow files).
   if (committed.length === 0 && delivery.patch === undefined) return record;
   const patch =

@@ -29,6 +29,7 @@ export interface RecordDelivery {
    * with its count and why, then other files one by one (a credentials file).
    */
   heldBack: LeftOut[];
+  /** Where the work was pushed: a branch of this repository, or a contributor's (`owner/repo:branch`). */
   pushed?: string;
   pr?: { number: number; url: string };
   /** The push was refused or failed: why, and the work as a patch, so that it is not lost. */

@@ -42,6 +42,17 @@ describe('deliveryRecord', () => {
     });
   });
 
+  it("says which contributor's branch the work was pushed onto, without a patch", async () => {
+    const { git, startSha } = await repoWithWork();
+    const record = await deliveryRecord(git, startSha, {
+      pushedToFork: 'contributor/hello-world:feature',
+      commit: { sha: startSha, signed: false },
+      note: '@contributor allows edits from maintainers, so the work was pushed onto …',
+    });
+    expect(record.pushed).toBe('contributor/hello-world:feature');
+    expect(record).not.toHaveProperty('refused');
+  });
+
   it('keeps the work as a patch when nothing was pushed, with the reason', async () => {
     const { git, startSha } = await repoWithWork();
     const record = await deliveryRecord(git, startSha, { note: 'The work could not be pushed: no remote' });

@@ -4,10 +4,13 @@
 // this repository alone, so it is not tried. The agent's commit goes on top of the head the run started
 // from, with our own git and the token as every push of ours sends it, never forced: a head the contributor
 // moved meanwhile, a refusal, or a change under `.github/` leaves their branch as it was, and the run goes
-// on to the review (or `fork_delivery: pull-request`) with a sentence that says why.
+// on to the review (or `fork_delivery: pull-request`) with a sentence that says why. What can be known
+// before any work (edits not allowed, the workflow's token, an unfinished run, a deleted fork) is asked
+// first; the change is staged to be judged, and committed only when it may go.
 import type { GitRepo } from '../../git/repo.js';
 import type { GitHubApi } from '../../github/api/github-api.js';
 import type { ForkHead } from '../../github/request/work-plan.js';
+import { commitUrl, type RepoLocation } from '../../github/urls.js';
 import { commitLocally, holdBackStrays, type Delivery } from '../deliver.js';
 import { refusalOf } from '../messages/refusal.js';
 
@@ -29,44 +32,68 @@ export interface ForkPushRequest {
 export type ForkPush = { delivery: Delivery } | { declined: string | undefined };
 
 export async function pushOntoFork(request: ForkPushRequest): Promise<ForkPush> {
-  const { git, api, startSha, fork, redact } = request;
-  // The sentences that say why not are short: the checklist's note (one line, cut at 300 characters) also
-  // carries the review's, with its link.
-  if (!fork.maintainerCanModify)
-    return {
-      declined: `@${fork.author} does not allow edits from maintainers, so nothing was pushed to their branch.`,
-    };
-  if (await api.access.isWorkflowToken())
-    return { declined: "The workflow's GITHUB_TOKEN cannot push to a fork." };
+  const { git, startSha, fork, redact } = request;
+  const where = forkLocation(request);
+  const notTried = await whyNotTried(request, where);
+  if (notTried || !where) return { declined: notTried };
   const { heldBack } = await holdBackStrays({ git, startSha, redact });
-  if (!(await commitLocally(request))) return { declined: undefined };
-  const declined = await pushed(request);
+  // What the commit would hold (the model's own commits and what is staged now), judged before it is made.
+  const changes = await git.changesBetween(startSha, await git.stagedTree());
+  if (changes.length === 0) return { declined: undefined };
+  if (changes.some((change) => change.path.startsWith('.github/')))
+    return {
+      declined: `The work changes files under \`.github/\`, which would run in @${fork.author}'s fork with its secrets, so it was not pushed there.`,
+    };
+  await commitLocally(request);
+  const declined = await pushed(request, where);
   if (declined) {
     // The commit is made again by the delivery that follows (a review is of the head, not of our commit).
     await git.uncommitSince(startSha);
     return { declined };
   }
   const sha = await git.head();
-  const url = `${request.serverUrl}/${fork.repo}/commit/${sha}`;
-  const where = `\`${fork.repo}:${fork.ref}\``;
+  const branch = `${fork.repo}:${fork.ref}`;
   return {
     delivery: {
       heldBack,
       commit: { sha, signed: false },
-      note: `@${fork.author} allows edits from maintainers, so the work was pushed onto ${where}, on top of the head it started from (${startSha.slice(0, 7)}): ${url}`,
+      pushedToFork: branch,
+      note: `@${fork.author} allows edits from maintainers, so the work was pushed onto \`${branch}\`, on top of the head it started from (${startSha.slice(0, 7)}): ${commitUrl(where, sha)}`,
     },
   };
 }
 
+/**
+ * Why no push is tried, known before any work: the sentences are short, since the checklist's note (one
+ * line, cut at 300 characters) also carries the review's, with its link. Undefined: it is tried.
+ */
+async function whyNotTried(
+  { api, fork, completed }: ForkPushRequest,
+  where: RepoLocation | undefined,
+): Promise<string | undefined> {
+  if (!fork.maintainerCanModify)
+    return `@${fork.author} does not allow edits from maintainers, so nothing was pushed to their branch.`;
+  if (!where) return "The pull request's fork was deleted, so there is no branch of theirs to push to.";
+  if (await api.access.isWorkflowToken()) return "The workflow's GITHUB_TOKEN cannot push to a fork.";
+  if (!completed) return 'The run did not complete its list, so its work was not pushed to their branch.';
+  return undefined;
+}
+
+/**
+ * The fork's repository on the server the token is for; undefined when the pull request names none (GitHub
+ * gives no head repository once the fork is deleted: github/api/pulls.ts then names it `(deleted fork)`).
+ */
+function forkLocation({ serverUrl, fork }: ForkPushRequest): RepoLocation | undefined {
+  const [owner, repo, ...rest] = fork.repo.split('/');
+  const name = /^[\w.-]+$/;
+  if (!owner || !repo || rest.length > 0 || !name.test(owner) || !name.test(repo)) return undefined;
+  return { serverUrl, owner, repo };
+}
+
 /** The push of HEAD onto the fork's branch; the sentence that says why not, or undefined once it is there. */
-async function pushed(request: ForkPushRequest) {
-  const { git, startSha, fork, serverUrl, redact } = request;
-  if (!request.completed)
-    return 'The run did not complete its list, so its work was not pushed to their branch.';
-  const touched = (await git.changesBetween(startSha, 'HEAD')).filter((c) => c.path.startsWith('.github/'));
-  if (touched.length > 0)
-    return `The work changes files under \`.github/\`, which would run in @${fork.author}'s fork with its secrets, so it was not pushed there.`;
-  const outcome = await git.push(fork.ref, `${serverUrl.replace(/\/+$/, '')}/${fork.repo}.git`);
+async function pushed({ git, fork, redact }: ForkPushRequest, where: RepoLocation) {
+  const url = `${where.serverUrl.replace(/\/+$/, '')}/${where.owner}/${where.repo}.git`;
+  const outcome = await git.push(fork.ref, url);
   if (outcome.ok) return undefined;
   if (outcome.rejected)
     return `@${fork.author} pushed to their branch while the agent worked; nothing of theirs is overwritten.`;

@@ -97,38 +97,43 @@ describe('pushOntoFork', () => {
       options: { workflowToken: true },
       line: "The workflow's GITHUB_TOKEN cannot push to a fork.",
     },
+    {
+      why: 'the run did not complete its list',
+      options: { completed: false },
+      line: 'The run did not complete its list, so its work was not pushed to their branch.',
+    },
+    {
+      // GitHub names no head repository once the fork is deleted: never a URL made of the placeholder.
+      why: 'the fork was deleted',
+      options: { fork: { repo: '(deleted fork)' } },
+      line: "The pull request's fork was deleted, so there is no branch of theirs to push to.",
+    },
   ])('tries nothing when $why', async ({ options, line }) => {
     const request = await requestFor(options);
     const before = tipOf();
     writeFileSync(join(scratch.dir, 'index.js'), 'module.exports = 2;\n');
     const outcome = await pushOntoFork(request);
-    expect('declined' in outcome && outcome.declined).toContain(line);
+    expect('declined' in outcome && outcome.declined).toBe(line);
     expect(tipOf()).toBe(before);
-    // Not even a local commit: the review starts from the head, as without the push.
+    // Not even staged, let alone committed: the review starts from the head, as without the push.
     expect(headOf()).toBe(request.startSha);
+    expect(git(scratch.dir, 'diff', '--cached', '--name-only')).toBe('');
   });
 
-  it.each([
-    {
-      why: 'the work changes a file under .github/',
-      change: () => writeFileSync(join(scratch.dir, '.github/workflows/ci.yml'), 'name: ci\non: push\n'),
-      options: {},
-      line: "The work changes files under `.github/`, which would run in @contributor's fork with its secrets",
-    },
-    {
-      why: 'the run did not complete its list',
-      change: () => writeFileSync(join(scratch.dir, 'index.js'), 'module.exports = 2;\n'),
-      options: { completed: false },
-      line: 'The run did not complete its list',
-    },
-  ])('keeps the work off the branch when $why', async ({ change, options, line }) => {
-    const request = await requestFor(options);
+  it('keeps work that changes a file under .github/ off the branch, judged before any commit is made', async () => {
+    const request = await requestFor();
     const before = tipOf();
-    change();
+    const moves = () => git(scratch.dir, 'reflog', '--format=%H').split('\n').length;
+    const moved = moves();
+    writeFileSync(join(scratch.dir, '.github/workflows/ci.yml'), 'name: ci\non: push\n');
     const outcome = await pushOntoFork(request);
-    expect('declined' in outcome && outcome.declined).toContain(line);
+    expect('declined' in outcome && outcome.declined).toContain(
+      "The work changes files under `.github/`, which would run in @contributor's fork with its secrets",
+    );
     expect(tipOf()).toBe(before);
-    expect(headOf()).toBe(request.startSha);
+    // No commit made and undone: HEAD never moved, and the change is staged for the review.
+    expect(moves()).toBe(moved);
+    expect(git(scratch.dir, 'diff', '--cached', '--name-only')).toBe('.github/workflows/ci.yml');
   });
 
   it('has nothing to say when the work changed nothing', async () => {
