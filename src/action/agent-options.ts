@@ -21,7 +21,7 @@ import {
 import { addSecret, githubIdToken, log } from '../runner/output.js';
 import type { Settings } from '../settings/settings.js';
 import type { JobRequest, Prepared, Started } from './prepare/prepare.js';
-import { SANDBOX_NETWORKS } from '../settings/parse.js';
+import { toolsNetwork } from '../settings/parse.js';
 import { RepositoryReading } from '../github/reading/reader.js';
 
 /** The agent's whole brief for this run: task, context, model, limits, and who watches it. */
@@ -56,11 +56,7 @@ export async function agentOptions(
     github: new RepositoryReading(api, settings.serverUrl),
     ...(mcp ? { outside: mcp } : {}),
     facts: {
-      ...runFacts(
-        settings,
-        plan,
-        settings.inputs.sandbox === 'off' ? undefined : SANDBOX_NETWORKS[inputs.tool_network],
-      ),
+      ...runFacts(settings, plan, toolsNetwork(inputs.tool_network, inputs.sandbox !== 'off')),
       ...(lockedWorkflows ? { workflowFiles: 'locked' as const } : {}),
     },
     hiddenFiles: credentialFiles(process.env),

@@ -6,7 +6,7 @@ import type { HostRule } from '../network/hosts.js';
 import { forwardedPorts, NetworkGate, readRunnerSettings, type GateOptions } from '../network/gate.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { openSandbox, type SandboxRequest } from '../sandbox/setup.js';
-import { SANDBOX_NETWORKS, type ToolNetworkSetting } from '../settings/parse.js';
+import { allowlistOn, toolsNetwork, type ToolNetworkSetting } from '../settings/parse.js';
 import type { McpConfig } from '../settings/mcp-servers.js';
 import type { McpServers } from '../mcp/servers.js';
 
@@ -36,7 +36,7 @@ export class ToolRuntime {
   readonly workspace: string;
   /** The tools' sandbox; undefined when the run has none. */
   readonly sandbox: Sandbox | undefined;
-  /** The gate, under `allowlist` with a sandbox: the one place that decides whether the allowlist is on. */
+  /** The gate, when the allowlist is on (settings/parse.ts's `allowlistOn`: `allowlist` with a sandbox). */
   readonly gate: NetworkGate | undefined;
   #servers: McpServers | undefined;
   #closed = false;
@@ -53,10 +53,10 @@ export class ToolRuntime {
    * leaving nothing open.
    */
   static async open(workspace: string, request: ToolRuntimeRequest): Promise<ToolRuntime> {
-    if (!request.sandbox) return new ToolRuntime(workspace, undefined, undefined);
-    const network = SANDBOX_NETWORKS[request.network];
+    const network = toolsNetwork(request.network, request.sandbox !== undefined);
+    if (!request.sandbox || !network) return new ToolRuntime(workspace, undefined, undefined);
     const runner = await readRunnerSettings(request.gate.env, request.home, workspace);
-    const gated = network === 'gated';
+    const gated = allowlistOn(request.network, true);
     const sandbox = await openSandbox({
       ...request.sandbox,
       workspace,

@@ -86,11 +86,28 @@ function parseToolNetwork(value: string): ToolNetworkSetting | undefined {
 }
 
 /** The sandbox's network for each tool_network: gated by the allowlist, the host's own, or none. */
-export const SANDBOX_NETWORKS = {
+const SANDBOX_NETWORKS = {
   allowlist: 'gated',
   all: 'host',
   none: 'none',
 } as const satisfies Record<ToolNetworkSetting, SandboxNetwork>;
+
+/**
+ * The tools' network as tool_network asks for it; undefined without a sandbox, where the tools reach every
+ * host whatever tool_network says. The action, the CLI and the tools' runtime all ask this.
+ */
+export function toolsNetwork(setting: ToolNetworkSetting, sandboxed: boolean): SandboxNetwork | undefined {
+  return sandboxed ? SANDBOX_NETWORKS[setting] : undefined;
+}
+
+/**
+ * Whether the allowlist is on, decided here alone: a sandbox under `tool_network: allowlist`, whose network
+ * the gate opens for (runtime/tool-runtime.ts), GitHub's package hosts join (action/prepare/prepare.ts), and
+ * the model is told of.
+ */
+export function allowlistOn(setting: ToolNetworkSetting, sandboxed: boolean): boolean {
+  return toolsNetwork(setting, sandboxed) === 'gated';
+}
 
 /** The warning a setting's old name gets; undefined for a current one. */
 export function deprecatedToolNetwork(value: string): string | undefined {

@@ -2,12 +2,13 @@
 // sentence a bad value gets.
 import { describe, expect, it } from 'vitest';
 import {
+  allowlistOn,
   boundsOf,
   CONTEXT_TOKENS,
   deprecatedToolNetwork,
   parseWholeNumber,
-  SANDBOX_NETWORKS,
   SETTING_RULES,
+  toolsNetwork,
   wholeNumberRule,
 } from '../../src/settings/parse.js';
 
@@ -65,13 +66,20 @@ describe('SETTING_RULES', () => {
     expect(SETTING_RULES.max_context_tokens.parse(String(CONTEXT_TOKENS.max + 1))).toBeUndefined();
   });
 
-  it("reads tool_network's old name as all, with a warning, and maps each choice to the sandbox's network", () => {
+  it("reads tool_network's old name as all, with a warning", () => {
     expect(SETTING_RULES.tool_network.parse('')).toBe('allowlist');
     expect(SETTING_RULES.tool_network.parse('Allow')).toBe('all');
     expect(SETTING_RULES.tool_network.parse('none')).toBe('none');
     expect(SETTING_RULES.tool_network.parse('some')).toBeUndefined();
     expect(deprecatedToolNetwork(' allow ')).toContain('old name of tool_network: all');
     expect(deprecatedToolNetwork('all')).toBeUndefined();
-    expect(SANDBOX_NETWORKS).toEqual({ allowlist: 'gated', all: 'host', none: 'none' });
+  });
+
+  it("maps each choice to the sandbox's network, none without a sandbox, and decides there whether the allowlist is on", () => {
+    const choices = ['allowlist', 'all', 'none'] as const;
+    expect(choices.map((choice) => toolsNetwork(choice, true))).toEqual(['gated', 'host', 'none']);
+    expect(choices.map((choice) => toolsNetwork(choice, false))).toEqual([undefined, undefined, undefined]);
+    expect(choices.map((choice) => allowlistOn(choice, true))).toEqual([true, false, false]);
+    expect(choices.map((choice) => allowlistOn(choice, false))).toEqual([false, false, false]);
   });
 });

@@ -22,6 +22,7 @@ import type { ReviewThread } from '../../github/thread/review-threads.js';
 import type { RunTrigger } from '../../github/request/trigger.js';
 import { planWork, type WorkPlan } from '../../github/request/work-plan.js';
 import { workspaceAccess } from '../../github/request/run-kinds.js';
+import { allowlistOn } from '../../settings/parse.js';
 import { errorSentence } from '../../text/error-sentence.js';
 import type { Settings } from '../../settings/settings.js';
 import { log, saveState } from '../../runner/output.js';
@@ -117,7 +118,8 @@ export async function prepare(request: JobRequest): Promise<Started | { decline:
     const git = new GitRepo(settings.workspace, options);
     const reads = request.reads ?? readThread(api, trigger);
     // GitHub's package hosts join the tools' allowlist: asked beside the reads, awaited only by the gate's list.
-    const packageHosts = settings.inputs.tool_network === 'allowlist' ? api.packageHosts() : undefined;
+    const { tool_network, sandbox } = settings.inputs;
+    const packageHosts = allowlistOn(tool_network, sandbox !== 'off') ? api.packageHosts() : undefined;
     packageHosts?.catch(() => undefined); // the gate logs it
     // The workspace and our git directory are made ready while GitHub answers the reads, and the sandbox
     // starts beside the plan's git work (it needs only our directory's path, to hide it).
