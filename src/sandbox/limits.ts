@@ -126,7 +126,7 @@ const OFFLINE_FAILED =
   /\(from versions: none\)|ENOTCACHED|GOPROXY=off|you're using offline mode|but --offline was specified/;
 
 /** With the network off: why a lookup or connection failed. */
-export function networkOffNote(names: SettingNames = WORKFLOW_SETTINGS): string {
+function networkOffNote(names: SettingNames = WORKFLOW_SETTINGS): string {
   return `[todo-agent: the network is off: ${names.networkNone}, so commands in the sandbox reach no host and name lookups fail]`;
 }
 

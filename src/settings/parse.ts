@@ -162,7 +162,5 @@ export const SETTING_RULES = {
   ),
 };
 
-export type RuledSetting = keyof typeof SETTING_RULES;
-
 /** The audience keyless auth asks GitHub's OIDC token for when the workflow names none. */
 export const DEFAULT_AUDIENCE = 'https://api.anthropic.com';

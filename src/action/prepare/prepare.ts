@@ -87,7 +87,7 @@ export interface Prepared {
 }
 
 /** What the tools need and the first model request does not: made ready beside that request. */
-export type ToolsPart = Pick<Prepared, 'git' | 'runtime' | 'sandbox' | 'startSha' | 'guard'>;
+type ToolsPart = Pick<Prepared, 'git' | 'runtime' | 'sandbox' | 'startSha' | 'guard'>;
 
 /**
  * A run whose first model request may go: what the model reads, and the tools' part on its way (the sandbox,

@@ -19,7 +19,7 @@ export interface IssueSummary {
 }
 
 /** An issue as both the REST API and an event's payload write it: the fields a summary is read from. */
-export interface IssueData {
+interface IssueData {
   number: number;
   title: string;
   body?: string | null;

@@ -46,7 +46,7 @@ export interface TriggerSource extends IssueSummary {
  * What a trigger's reactions go on: the comment that asked, or the issue itself for a label, an assignment or
  * a dispatch; undefined for a review, which takes no reactions through the REST API.
  */
-export type ReactionTarget =
+type ReactionTarget =
   { on: 'issue comment' | 'review comment'; id: number } | { on: 'issue'; number: number };
 
 export function reactionTarget({ origin, issueNumber }: TriggerSource): ReactionTarget | undefined {

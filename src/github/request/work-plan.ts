@@ -26,7 +26,7 @@ import { errorMessage } from '../../text/error-sentence.js';
  * What an earlier run on this issue was asked and how far it got: data for the model, never its task. For
  * `go`, the plan the maintainer approved (its task is then this run's task, and `task` is left out).
  */
-export interface EarlierRun {
+interface EarlierRun {
   task?: string;
   /** The list to start from: the saved one with the maintainer's edits of the comment applied. */
   todos: readonly TodoItem[];
@@ -78,7 +78,7 @@ interface PlanCommon {
 }
 
 /** `plan <task>`: a plan-only run, which reads the base (or the PR's head), works on no branch and delivers nothing. */
-export interface PlanOnly extends PlanCommon {
+interface PlanOnly extends PlanCommon {
   kind: 'plan';
 }
 
@@ -101,9 +101,9 @@ export interface ForkPlan extends Omit<OwnPlan, 'kind'> {
 /** A run that works on a branch: every kind but a plan. */
 export type BranchPlan = OwnPlan | ForkPlan;
 
-export type PlanOutcome = { plan: WorkPlan } | { decline: string };
+type PlanOutcome = { plan: WorkPlan } | { decline: string };
 
-export interface PlanRequest {
+interface PlanRequest {
   trigger: RunTrigger;
   thread: readonly IssueComment[];
   api: GitHubApi;
@@ -122,8 +122,8 @@ export interface PlanRequest {
  * The state a run saves in its checklist comment; `planned` marks a plan that `go` may run; `shown` is the
  * comment's body as it is now, which a maintainer may have edited.
  */
-export type SavedState = AgentState & { task?: string; issue?: number; planned?: boolean };
-export type SavedRun = SavedState & { shown: string };
+type SavedState = AgentState & { task?: string; issue?: number; planned?: boolean };
+type SavedRun = SavedState & { shown: string };
 
 /** What a saved state must satisfy besides being ours: whose issue, and what it may be picked up for. */
 export interface StateRules {
