@@ -13,6 +13,7 @@ import { deliverWork } from './deliver-work.js';
 import { DeliverySession } from '../delivery/session.js';
 import { delivers } from '../github/request/run-kinds.js';
 import { openChecklist } from './live-checklist.js';
+import type { LiveChecklist } from '../github/checklist/live.js';
 import { prepare, type JobRequest, type Prepared } from './prepare/prepare.js';
 import { recordDelivery, recordForSummary } from './record.js';
 import { isolationOf } from './prepare/tool-sandbox.js';
@@ -45,23 +46,6 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
   // The tools' part comes beside the first model request; the first tool call waits for it (tools-ready.ts).
   const ready: Promise<Prepared> = started.tools.then((tools) => ({ ...started, ...tools }));
   ready.catch(() => undefined);
-  const checklist = await traced(
-    'checklist opened',
-    openChecklist(
-      {
-        settings,
-        issueNumber: trigger.issueNumber,
-        api,
-        ...(started.mcp ? { mcp: started.mcp.summary } : {}),
-      },
-      started.plan,
-    ),
-  );
-  // The footer names the isolation once the sandbox is built: it rides along with the next write.
-  ready.then(
-    ({ sandbox }) => checklist.later({ sandbox: isolationOf(sandbox) }),
-    () => undefined,
-  );
   // The delivery, opened before the loop for a run that delivers (a plan does not): the model's last look
   // previews it, and it may claim the branch then.
   const plan = started.plan;
@@ -71,23 +55,44 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       )
     : undefined;
   session?.catch(() => undefined);
+  // Opened inside the try: a checklist that could not be opened still leaves the tools closed and the
+  // workspace's git directories finished.
+  let opened: LiveChecklist | undefined;
   try {
     const summary = new RunSummary();
     const { record } = request;
-    const observers = [
-      checklist.observer,
-      summary.observer,
-      logObserver(),
-      ...(record ? [record.observer] : []),
-      traceObserver(),
-    ];
     // A plan delivers nothing, so its model is shown no last look.
     const review = session && (async () => (await session).preview());
     const changedFiles = session && (async () => (await session).changedFiles());
     // The tools' runtime lives for the agent's run alone: closed once, here, whatever happened (the servers
     // first, each stopped, then killed with everything it started, then the sandbox), before delivery.
     let agentResult: AgentResult;
+    let checklist: LiveChecklist;
     try {
+      checklist = opened = await traced(
+        'checklist opened',
+        openChecklist(
+          {
+            settings,
+            issueNumber: trigger.issueNumber,
+            api,
+            ...(started.mcp ? { mcp: started.mcp.summary } : {}),
+          },
+          plan,
+        ),
+      );
+      // The footer names the isolation once the sandbox is built: it rides along with the next write.
+      ready.then(
+        ({ sandbox }) => checklist.later({ sandbox: isolationOf(sandbox) }),
+        () => undefined,
+      );
+      const observers = [
+        checklist.observer,
+        summary.observer,
+        logObserver(),
+        ...(record ? [record.observer] : []),
+        traceObserver(),
+      ];
       const options = await traced(
         "agent's options",
         agentOptions(request, started, ready, {
@@ -127,7 +132,7 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
     return { ...step, result, delivery, ...(pushed ? { branch: pushed } : {}) };
   } catch (error) {
     await (await session?.catch(() => undefined))?.abandon();
-    await checklist.fail(error);
+    await opened?.fail(error);
     throw error;
   } finally {
     // A throw anywhere before delivery put them right: do it now (the tools were closed above).
