@@ -51,11 +51,11 @@ export interface DeliveryRequest {
  * The session's hold on the branch a signed commit goes on (made at the model's last look, or here): the
  * delivery claims it early and uses it, says where the work landed, and gives it up through the session's abandon().
  */
-export type BranchHold = Pick<BranchClaim, 'claimEarly' | 'claimed' | 'fresh' | 'landed'> & {
+type BranchHold = Pick<BranchClaim, 'claimEarly' | 'claimed' | 'fresh' | 'landed'> & {
   abandon(): Promise<void>;
 };
 
-export interface Delivered {
+interface Delivered {
   files: { files: ChangedFile[]; more: boolean };
   heldBack: readonly HeldBack[];
   /** Why the commit was pushed with git, unsigned, although signed commits are on. */
@@ -204,7 +204,7 @@ function workflowPatchNote({ paths, refusal, refused }: WorkflowPatch, opened: b
     : `The work went ahead without ${files}: ${why}; their change is kept as a patch in the run record.`;
 }
 
-export function nothingToDeliver(result: AgentResult): Pick<Delivery, 'note'> {
+function nothingToDeliver(result: AgentResult): Pick<Delivery, 'note'> {
   return result.status === 'completed'
     ? {
         note: 'Every item is completed, and the work left no changes in the repository, so there is no pull request.',

@@ -23,7 +23,7 @@ export interface ToolRuntimeRequest {
   home?: string;
 }
 
-export interface ServersRequest {
+interface ServersRequest {
   /** The tools' environment (without secrets): each local server gets it and its own `env`. */
   env: NodeJS.ProcessEnv;
   timeoutMs: number;

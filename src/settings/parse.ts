@@ -76,7 +76,7 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T, fallba
 }
 
 /** What the tools' commands reach: hosts of the allowlist (through the network gate), every host, or none. */
-export const TOOL_NETWORKS = ['allowlist', 'all', 'none'] as const;
+const TOOL_NETWORKS = ['allowlist', 'all', 'none'] as const;
 export type ToolNetworkSetting = (typeof TOOL_NETWORKS)[number];
 
 /** `tool_network`: `allowlist` when empty; `allow`, the name `all` had before the allowlist, is read as `all`. */

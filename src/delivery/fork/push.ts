@@ -29,7 +29,7 @@ export interface ForkPushRequest {
 }
 
 /** Pushed (the delivery), or not (why, for the checklist; undefined when there was nothing to push). */
-export type ForkPush = { delivery: Delivery } | { declined: string | undefined };
+type ForkPush = { delivery: Delivery } | { declined: string | undefined };
 
 export async function pushOntoFork(request: ForkPushRequest): Promise<ForkPush> {
   const { git, startSha, fork, redact } = request;
