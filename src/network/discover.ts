@@ -180,24 +180,41 @@ export function unansweredToolchains(output: string | undefined): string[] {
   return TOOLCHAINS.filter((name) => late.includes(name));
 }
 
+/** What the toolchains are asked with: the tools' environment (no secret in it) and the project's files. */
+export interface ToolchainQuestion {
+  env: NodeJS.ProcessEnv;
+  /** Path → text, as the trusted snapshot has them (src/git/snapshot.ts), never the work tree's. */
+  projectFiles?: Readonly<Record<string, string>>;
+}
+
 /**
- * Asks the toolchains in a sandbox of their own beside `tools` (the tools' sandbox), in a directory that
- * holds `projectFiles` (path → text) alone; the rules their answers name, and the toolchains that had not
- * answered (all when that sandbox cannot be built or the call fails).
+ * Asks the toolchains in a sandbox of their own beside `tools` (the tools' sandbox), built while `question`
+ * is still being made, in a directory that holds the project files alone; the rules their answers name, and
+ * the toolchains that had not answered (all when that sandbox cannot be built or the call fails). Rejects
+ * only when `question` does.
  */
 export async function askToolchains(
   tools: Sandbox,
-  env: NodeJS.ProcessEnv,
-  projectFiles: Readonly<Record<string, string>> = {},
+  question: ToolchainQuestion | Promise<ToolchainQuestion>,
 ): Promise<{ rules: HostRule[]; unanswered: string[] }> {
-  const files = Object.entries(projectFiles).filter(
+  const probes = openSibling(tools, undefined, 'hidden').catch(() => undefined);
+  let asked: ToolchainQuestion;
+  try {
+    asked = await question;
+  } catch (error) {
+    (await probes)?.close();
+    throw error;
+  }
+  const files = Object.entries(asked.projectFiles ?? {}).filter(
     ([file]) => PROJECT_PATH.test(file) && !file.split('/').includes('..'),
   );
-  const ask = (sandbox: Sandbox) =>
-    runCommand(PROBES, {
+  const sandbox = await probes;
+  const result =
+    sandbox &&
+    (await runCommand(PROBES, {
       cwd: '/',
       env: {
-        ...env,
+        ...asked.env,
         TODO_AGENT_PROJECT_FILES: files.map(([file]) => file).join(' '),
         ...Object.fromEntries(files.map(([, text], i) => [`TODO_AGENT_PROJECT_FILE_${i}`, text])),
       },
@@ -205,10 +222,9 @@ export async function askToolchains(
       sandbox,
       networkEnv: false,
       limit: 2_000_000,
-    }).finally(() => sandbox.close());
-  const result = await openSibling(tools, undefined, 'hidden')
-    .then(ask)
-    .catch(() => undefined);
+    })
+      .catch(() => undefined)
+      .finally(() => sandbox.close()));
   return {
     rules: result ? rulesFromProbes(result.output) : [],
     unanswered: unansweredToolchains(result?.output),

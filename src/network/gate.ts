@@ -241,7 +241,7 @@ export class NetworkGate implements ToolNetwork {
 /** The list: allowed_hosts, GitHub's hosts, and the toolchains' registries once they (and GitHub) answered. */
 async function buildAllowlist(options: GateOptions): Promise<Allowlist> {
   const [{ rules: probed, unanswered }, packages] = await Promise.all([
-    options.toolchains.then(({ env, projectFiles }) => askToolchains(options.sandbox, env, projectFiles)),
+    askToolchains(options.sandbox, options.toolchains),
     options.github.packages ?? [],
   ]);
   // The runner's own first: the same host and port from the toolchains' answers is the same mirror.

@@ -185,10 +185,13 @@ describe('askToolchains in the sandbox', () => {
       LANG: 'C.UTF-8',
       PYTHONPATH: path.join(ws, 'py'),
     };
-    const asked = await askToolchains(sandbox, env, {
-      '.npmrc': '@acme:registry=https://npm.acme.example/\n',
-      '.cargo/config.toml': '[registries.acme]\nindex = "sparse+https://cargo.acme.example/index/"\n',
-      '../escape': 'registry=https://escape.evil.example/\n',
+    const asked = await askToolchains(sandbox, {
+      env,
+      projectFiles: {
+        '.npmrc': '@acme:registry=https://npm.acme.example/\n',
+        '.cargo/config.toml': '[registries.acme]\nindex = "sparse+https://cargo.acme.example/index/"\n',
+        '../escape': 'registry=https://escape.evil.example/\n',
+      },
     });
     const found = hosts(asked.rules);
     expect(found).toEqual(
@@ -258,8 +261,9 @@ describe('askToolchains in the sandbox', () => {
       'tmp.evil.example',
       'tree.evil.example',
     ]);
-    const asked = await askToolchains(sandbox, env, {
-      '.cargo/config.toml': '[registries.acme]\nindex = "https://cargo.acme.example/"\n',
+    const asked = await askToolchains(sandbox, {
+      env,
+      projectFiles: { '.cargo/config.toml': '[registries.acme]\nindex = "https://cargo.acme.example/"\n' },
     });
     expect(evil(asked.rules)).toEqual([]);
     expect(hosts(asked.rules)).toContain('cargo.acme.example cargo registry');
@@ -282,7 +286,7 @@ describe('askToolchains in the sandbox', () => {
     cleanups.push(() => sandbox.close());
     const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
     // As the snapshot would hand it over had it held one: written into the probe's own directory.
-    const found = hosts((await askToolchains(sandbox, env, planted)).rules);
+    const found = hosts((await askToolchains(sandbox, { env, projectFiles: planted })).rules);
     expect(found.filter((host) => host.includes('evil'))).toEqual([]);
     await expect(readFile(path.join(ws, 'pip-ran'))).rejects.toThrow(/ENOENT/);
   }, 60_000);
