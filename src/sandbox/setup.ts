@@ -366,7 +366,7 @@ async function gitPrograms(workspace: string): Promise<string[]> {
 export async function openSibling(
   parent: Sandbox,
   snapshot?: string,
-  /** `read-only`: no command changes the workspace (the task tool's explore helpers). */
+  /** `read-only`: no command changes the workspace (the explore helpers); `hidden`: none sees it (the probes). */
   workspace?: WorkspaceAccess | 'hidden',
 ): Promise<Sandbox> {
   const gits = snapshot ? await gitPrograms(parent.config.workspace) : [];
