@@ -4,12 +4,16 @@
 //
 // The project's own settings count (a project's .npmrc names its scoped registry), as the trusted snapshot
 // has them (src/git/snapshot.ts: the base commit's, or what an earlier step left), never the work tree's: they are
-// written into a directory of the probe's own, where every toolchain is asked, inside the sandbox, as the
-// tools' user, with no network settings (no proxy: its namespace has no route out), Python isolated (no
-// module of the working directory, no PYTHON* variable), all at once, each with a short timeout, before the
-// first tool call. The runner's own settings are read on the trusted side (runner/settings.ts).
+// written into a directory of the probe's own, where every toolchain is asked as the tools' user, in a
+// sandbox of the probe's own beside the tools' (sandbox/setup.ts openSibling, `hidden`): the runner's
+// settings shown as the tools see them, but HOME, the tool cache, /tmp and /var/tmp of its own, the work tree
+// hidden and no network at all, so that nothing a command writes reaches what the toolchains read, and a
+// command need not wait for their answers. With no network settings (no proxy), Python isolated (no module
+// of the working directory, no PYTHON* variable), all at once, each with a short timeout. The runner's own
+// settings are read on the trusted side (runner/settings.ts).
 import type { Sandbox } from '../sandbox/namespaces.js';
 import { runCommand } from '../sandbox/commands/run-command.js';
+import { openSibling } from '../sandbox/setup.js';
 import { ruleFromUrl, type HostRule } from './hosts.js';
 
 /** How long one toolchain may take to answer. */
@@ -176,30 +180,51 @@ export function unansweredToolchains(output: string | undefined): string[] {
   return TOOLCHAINS.filter((name) => late.includes(name));
 }
 
+/** What the toolchains are asked with: the tools' environment (no secret in it) and the project's files. */
+export interface ToolchainQuestion {
+  env: NodeJS.ProcessEnv;
+  /** Path → text, as the trusted snapshot has them (src/git/snapshot.ts), never the work tree's. */
+  projectFiles?: Readonly<Record<string, string>>;
+}
+
 /**
- * Asks the toolchains in the sandbox, in a directory that holds `projectFiles` (path → text) alone; the
- * rules their answers name, and the toolchains that had not answered (all when the sandbox call fails).
+ * Asks the toolchains in a sandbox of their own beside `tools` (the tools' sandbox), built while `question`
+ * is still being made, in a directory that holds the project files alone; the rules their answers name, and
+ * the toolchains that had not answered (all when that sandbox cannot be built or the call fails). Rejects
+ * only when `question` does.
  */
 export async function askToolchains(
-  sandbox: Sandbox,
-  env: NodeJS.ProcessEnv,
-  projectFiles: Readonly<Record<string, string>> = {},
+  tools: Sandbox,
+  question: ToolchainQuestion | Promise<ToolchainQuestion>,
 ): Promise<{ rules: HostRule[]; unanswered: string[] }> {
-  const files = Object.entries(projectFiles).filter(
+  const probes = openSibling(tools, undefined, 'hidden').catch(() => undefined);
+  let asked: ToolchainQuestion;
+  try {
+    asked = await question;
+  } catch (error) {
+    (await probes)?.close();
+    throw error;
+  }
+  const files = Object.entries(asked.projectFiles ?? {}).filter(
     ([file]) => PROJECT_PATH.test(file) && !file.split('/').includes('..'),
   );
-  const result = await runCommand(PROBES, {
-    cwd: '/',
-    env: {
-      ...env,
-      TODO_AGENT_PROJECT_FILES: files.map(([file]) => file).join(' '),
-      ...Object.fromEntries(files.map(([, text], i) => [`TODO_AGENT_PROJECT_FILE_${i}`, text])),
-    },
-    timeoutMs: (PROBE_SECONDS + 5) * 1000,
-    sandbox,
-    networkEnv: false,
-    limit: 2_000_000,
-  }).catch(() => undefined);
+  const sandbox = await probes;
+  const result =
+    sandbox &&
+    (await runCommand(PROBES, {
+      cwd: '/',
+      env: {
+        ...asked.env,
+        TODO_AGENT_PROJECT_FILES: files.map(([file]) => file).join(' '),
+        ...Object.fromEntries(files.map(([, text], i) => [`TODO_AGENT_PROJECT_FILE_${i}`, text])),
+      },
+      timeoutMs: (PROBE_SECONDS + 5) * 1000,
+      sandbox,
+      networkEnv: false,
+      limit: 2_000_000,
+    })
+      .catch(() => undefined)
+      .finally(() => sandbox.close()));
   return {
     rules: result ? rulesFromProbes(result.output) : [],
     unanswered: unansweredToolchains(result?.output),

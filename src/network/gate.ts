@@ -76,7 +76,6 @@ export class NetworkGate implements ToolNetwork {
   readonly env: Readonly<Record<string, string>>;
   /** The list in force: complete once the toolchains answered. */
   readonly allowlist: Promise<Allowlist>;
-  readonly ready: Promise<unknown>;
   /** The action's own requests that keep to the list (a remote MCP server). */
   readonly fetch: (input: string | URL, init?: RequestInit) => Promise<Response>;
   readonly #resolve: Resolver;
@@ -100,7 +99,6 @@ export class NetworkGate implements ToolNetwork {
   ) {
     this.env = proxyEnv(port);
     this.allowlist = allowlist;
-    this.ready = allowlist.catch(() => undefined);
     this.#resolve = resolver;
     this.#names = names;
     this.fetch = gatedFetch((target) => this.#decideAndTell(target, 'fetch'), names);
@@ -135,7 +133,6 @@ export class NetworkGate implements ToolNetwork {
     sandbox.attachNetwork({
       // Its own bridge's port: each bridge listens on a port of its own.
       env: proxyEnv(bridge.port),
-      ready: this.ready,
       refusedSince: (since) => this.refusedSince(since),
       watch: (listener) => this.watch(listener),
       close: () => proxy.close(),
@@ -244,7 +241,7 @@ export class NetworkGate implements ToolNetwork {
 /** The list: allowed_hosts, GitHub's hosts, and the toolchains' registries once they (and GitHub) answered. */
 async function buildAllowlist(options: GateOptions): Promise<Allowlist> {
   const [{ rules: probed, unanswered }, packages] = await Promise.all([
-    options.toolchains.then(({ env, projectFiles }) => askToolchains(options.sandbox, env, projectFiles)),
+    askToolchains(options.sandbox, options.toolchains),
     options.github.packages ?? [],
   ]);
   // The runner's own first: the same host and port from the toolchains' answers is the same mirror.

@@ -84,8 +84,6 @@ export interface ToolNetwork {
   refusedSince(since: number): readonly NetworkRefusal[];
   /** Tells `listener` of each refusal from now on; returns the way to stop. */
   watch(listener: (refusal: NetworkRefusal) => void): () => void;
-  /** Settles once the allowlist is complete: the tools' commands wait for it (it never hangs on them). */
-  readonly ready?: Promise<unknown>;
   /** Answers another sandbox's bridge too (an MCP server's own), with the same list; closes with it. */
   serve?(sandbox: Sandbox): Promise<void>;
   close(): void;

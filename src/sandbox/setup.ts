@@ -356,30 +356,31 @@ async function gitPrograms(workspace: string): Promise<string[]> {
 }
 
 /**
- * A sandbox of its own for one long-lived program beside the tools (an MCP server): built like `parent`,
- * with HOME, the tool cache, the workspace's `.git` layer, /tmp and /var/tmp of its own, so that nothing the
- * tools write there reaches it and nothing it writes there reaches them; the trusted `snapshot` shown
- * read-only at SNAPSHOT_MOUNT, and then its git held to the workspace's own repository (init.ts GIT_GUARD);
- * its network answered by `parent`'s gate, with the same list.
+ * A sandbox of its own beside the tools' (an MCP server, the explore helpers, the toolchains' probes): built
+ * like `parent`, with HOME, the tool cache, the workspace's `.git` layer, /tmp and /var/tmp of its own, so
+ * that nothing the tools write there reaches it and nothing it writes there reaches them; the trusted
+ * `snapshot` shown read-only at SNAPSHOT_MOUNT, and then its git held to the workspace's own repository
+ * (init.ts GIT_GUARD); its network answered by `parent`'s gate, with the same list. `hidden` (the network
+ * gate's question to the toolchains, src/network/discover.ts): the workspace hidden too, and no network.
  */
 export async function openSibling(
   parent: Sandbox,
   snapshot?: string,
-  /** `read-only`: no command changes the workspace (the task tool's explore helpers). */
-  workspaceAccess?: WorkspaceAccess,
+  /** `read-only`: no command changes the workspace (the explore helpers); `hidden`: none sees it (the probes). */
+  workspace?: WorkspaceAccess | 'hidden',
 ): Promise<Sandbox> {
   const gits = snapshot ? await gitPrograms(parent.config.workspace) : [];
+  const { layerGitDir, ...config } = parent.config;
+  const view: Partial<SandboxConfig> =
+    workspace === 'hidden'
+      ? { workspaceAccess: 'read-only', network: 'none', hidden: [...config.hidden, config.workspace] }
+      : { ...(workspace ? { workspaceAccess: workspace } : {}), ...(layerGitDir ? { layerGitDir } : {}) };
   const sandbox = await Sandbox.open(
-    {
-      ...parent.config,
-      ...(snapshot ? { snapshot } : {}),
-      ...(gits.length > 0 ? { gits } : {}),
-      ...(workspaceAccess ? { workspaceAccess } : {}),
-    },
+    { ...config, ...(snapshot ? { snapshot } : {}), ...(gits.length > 0 ? { gits } : {}), ...view },
     parent.privateDir,
   );
   try {
-    if (parent.config.network === 'gated') {
+    if (sandbox.config.network === 'gated') {
       sandbox.holdBridge(await Bridge.open(sandbox, parent.bridge?.forwards ?? []));
       await parent.network?.serve?.(sandbox);
     }

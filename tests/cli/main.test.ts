@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { startModelServer, type ScriptedModelServer } from '../support/anthropic/server.js';
 import { HELLO_FILES, HELLO_RESULT, HELLO_TASK, helloScript } from '../support/anthropic/scenarios.js';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
@@ -66,14 +66,19 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
 
   it('says the allowlist is incomplete, and which toolchains had not answered, when one never did', async () => {
     await writeFile(join(dir, 'hello.py'), HELLO_FILES['hello.py']!);
-    // A `go` first on the PATH that never answers `go env`.
-    await mkdir(join(dir, 'slow-bin'));
-    await writeFile(join(dir, 'slow-bin', 'go'), '#!/bin/sh\nexec sleep 60\n', { mode: 0o755 });
+    // A `go` first on the PATH that never answers `go env`: the user's own (in HOME), since the toolchains
+    // are asked in a sandbox of their own where the work tree is hidden.
+    const home = await mkdtemp(join(tmpdir(), 'cli-home-'));
+    onTestFinished(() => rm(home, { recursive: true, force: true }));
+    await chmod(home, 0o755);
+    await mkdir(join(home, 'slow-bin'));
+    await writeFile(join(home, 'slow-bin', 'go'), '#!/bin/sh\nexec sleep 60\n', { mode: 0o755 });
     server = await startModelServer(helloScript(), { apiKey: KEY });
     const { code, stderr } = await cli([HELLO_TASK], {
       ANTHROPIC_API_KEY: KEY,
       ANTHROPIC_BASE_URL: server.url,
-      PATH: `${join(dir, 'slow-bin')}:${process.env.PATH ?? ''}`,
+      HOME: home,
+      PATH: `${join(home, 'slow-bin')}:${process.env.PATH ?? ''}`,
     });
     expect(code).toBe(0);
     expect(stderr.match(/^todo-agent: network allowlist: .*$/gm)).toEqual([

@@ -1,5 +1,6 @@
-// The toolchains' answers read into rules, and the toolchains asked for real inside a gated sandbox, where a
-// hostile one the workspace puts on the PATH runs as the tools do: no route out, not as us.
+// The toolchains' answers read into rules, and the toolchains asked for real in a sandbox of their own beside
+// a gated one's, where a hostile one on the PATH runs as the tools do (no route out, not as us), and nothing a
+// command of the tools wrote (in HOME, the tool cache, /tmp, the work tree) reaches what they read.
 import { createServer } from 'node:net';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,12 +8,14 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   askToolchains,
+  PROBES,
   probeSections,
   rulesFromEnv,
   rulesFromProbes,
   unansweredToolchains,
 } from '../../src/network/discover.js';
 import { openSandbox } from '../../src/sandbox/setup.js';
+import { runCommand } from '../../src/sandbox/commands/run-command.js';
 
 const probes = (sections: Record<string, string>) =>
   Object.entries(sections)
@@ -134,7 +137,7 @@ describe('askToolchains in the sandbox', () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
-  it('asks the real npm in the workspace, and runs a hostile toolchain there as the tools: no route out, never us', async () => {
+  it('asks the real npm in a sandbox of its own, and runs a hostile toolchain there as the tools: no route out, never us', async () => {
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise((resolve) => listener.close(resolve)));
     const port = (listener.address() as { port: number }).port;
@@ -142,7 +145,10 @@ describe('askToolchains in the sandbox', () => {
     cleanups.push(() => rm(root, { recursive: true, force: true }));
     await chmod(root, 0o755);
     const ws = path.join(root, 'ws');
-    const bin = path.join(root, 'ws', 'bin');
+    // The runner's tool cache (what a setup step installed): the sandbox's /tmp is its own, so not root itself.
+    const tools = path.join(root, 'tools');
+    const bin = path.join(tools, 'bin');
+    await mkdir(ws);
     await mkdir(bin, { recursive: true });
     // The work tree's own settings are not asked: the snapshot's are (given here).
     await writeFile(path.join(ws, '.npmrc'), '@evil:registry=https://npm.evil.example/\n');
@@ -161,7 +167,7 @@ describe('askToolchains in the sandbox', () => {
       path.join(ws, 'py', 'pip', '__main__.py'),
       'print("global.index-url=\'https://pip.evil.example/\'")\n',
     );
-    // A `gem` the workspace put first on the PATH: it tells who it runs as (through the host name it names)
+    // A `gem` the runner put first on the PATH: it tells who it runs as (through the host name it names)
     // and tries to reach a server of the test's on the runner's loopback.
     await writeFile(
       path.join(bin, 'gem'),
@@ -171,7 +177,7 @@ describe('askToolchains in the sandbox', () => {
     // A `go` that never answers: the list is made without it, and says so.
     await writeFile(path.join(bin, 'go'), '#!/bin/sh\nexec sleep 60\n');
     await chmod(path.join(bin, 'go'), 0o755);
-    const sandbox = await openSandbox({ workspace: ws, network: 'gated' });
+    const sandbox = await openSandbox({ workspace: ws, network: 'gated', toolCache: tools });
     cleanups.push(() => sandbox.close());
     const env = {
       PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`,
@@ -179,10 +185,13 @@ describe('askToolchains in the sandbox', () => {
       LANG: 'C.UTF-8',
       PYTHONPATH: path.join(ws, 'py'),
     };
-    const asked = await askToolchains(sandbox, env, {
-      '.npmrc': '@acme:registry=https://npm.acme.example/\n',
-      '.cargo/config.toml': '[registries.acme]\nindex = "sparse+https://cargo.acme.example/index/"\n',
-      '../escape': 'registry=https://escape.evil.example/\n',
+    const asked = await askToolchains(sandbox, {
+      env,
+      projectFiles: {
+        '.npmrc': '@acme:registry=https://npm.acme.example/\n',
+        '.cargo/config.toml': '[registries.acme]\nindex = "sparse+https://cargo.acme.example/index/"\n',
+        '../escape': 'registry=https://escape.evil.example/\n',
+      },
     });
     const found = hosts(asked.rules);
     expect(found).toEqual(
@@ -197,6 +206,67 @@ describe('askToolchains in the sandbox', () => {
     expect(heard).toEqual([]);
     expect(asked.unanswered).toContain('go');
     expect(asked.unanswered).not.toContain('npm');
+  }, 60_000);
+
+  it('reads nothing a command of the tools wrote: not in HOME, the tool cache, /tmp or the work tree', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'todo-agent-discover-'));
+    cleanups.push(() => rm(root, { recursive: true, force: true }));
+    await chmod(root, 0o755);
+    const [ws, home, tools] = ['ws', 'home', 'tools'].map((name) => path.join(root, name)) as [
+      string,
+      string,
+      string,
+    ];
+    await Promise.all([ws, home, tools].map((dir) => mkdir(dir)));
+    const sandbox = await openSandbox({ workspace: ws, network: 'gated', home, toolCache: tools });
+    cleanups.push(() => sandbox.close());
+    const env = {
+      PATH: `/tmp/bin:${tools}/bin:${ws}/bin:/usr/local/bin:/usr/bin:/bin`,
+      HOME: home,
+      LANG: 'C.UTF-8',
+    };
+    // A command plants a registry of its choosing in each place a toolchain of the probes looks.
+    const script = (line: string) => `#!/bin/sh\necho '${line}'\n`;
+    const planted = await runCommand(
+      `mkdir -p /tmp/bin ${tools}/bin ${ws}/bin ~/.cargo && printenv NPM > /tmp/bin/npm && ` +
+        `printenv GEM > ${tools}/bin/gem && printenv GO > ${ws}/bin/go && ` +
+        `chmod 755 /tmp/bin/npm ${tools}/bin/gem ${ws}/bin/go && printenv CARGO > ~/.cargo/config.toml`,
+      {
+        cwd: ws,
+        env: {
+          ...env,
+          NPM: script('{"registry":"https://tmp.evil.example/"}'),
+          GEM: script('https://cache.evil.example/'),
+          GO: script('https://tree.evil.example/'),
+          CARGO: '[registries.x]\nindex = "https://home.evil.example/"\n',
+        },
+        timeoutMs: 30_000,
+        sandbox,
+      },
+    );
+    expect(planted.exitCode).toBe(0);
+    // Asked in the tools' own sandbox, the probes would have read all four.
+    const inTools = await runCommand(PROBES, {
+      cwd: '/',
+      env,
+      timeoutMs: 30_000,
+      sandbox,
+      networkEnv: false,
+    });
+    const evil = (rules: ReadonlyArray<{ host: string }>) =>
+      rules.map(({ host }) => host).filter((host) => host.includes('evil'));
+    expect(evil(rulesFromProbes(inTools.output)).sort()).toEqual([
+      'cache.evil.example',
+      'home.evil.example',
+      'tmp.evil.example',
+      'tree.evil.example',
+    ]);
+    const asked = await askToolchains(sandbox, {
+      env,
+      projectFiles: { '.cargo/config.toml': '[registries.acme]\nindex = "https://cargo.acme.example/"\n' },
+    });
+    expect(evil(asked.rules)).toEqual([]);
+    expect(hosts(asked.rules)).toContain('cargo.acme.example cargo registry');
   }, 60_000);
 
   it('runs no `pip` package of the work tree or of the project files: Python is asked isolated, away from both', async () => {
@@ -216,7 +286,7 @@ describe('askToolchains in the sandbox', () => {
     cleanups.push(() => sandbox.close());
     const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: root, LANG: 'C.UTF-8' };
     // As the snapshot would hand it over had it held one: written into the probe's own directory.
-    const found = hosts((await askToolchains(sandbox, env, planted)).rules);
+    const found = hosts((await askToolchains(sandbox, { env, projectFiles: planted })).rules);
     expect(found.filter((host) => host.includes('evil'))).toEqual([]);
     await expect(readFile(path.join(ws, 'pip-ran'))).rejects.toThrow(/ENOENT/);
   }, 60_000);

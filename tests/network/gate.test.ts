@@ -279,7 +279,7 @@ describe('what the gate refuses, and how it says so', () => {
     );
     expect(result.output).toContain("model.todo-agent.test is the model's API endpoint");
     expect(result.output).toContain(
-      'todo-agent refused 169.254.169.254:80: 169.254.169.254 is an IP address that the allowlist does not name',
+      '[todo-agent: the network gate refused 169.254.169.254:80: 169.254.169.254 is an IP address that the allowlist does not name',
     );
   });
 
@@ -316,6 +316,31 @@ describe('what the gate refuses, and how it says so', () => {
     ]);
     expect(await Promise.race([unlisted, Promise.resolve('still waiting for the toolchains')])).toBe(
       'still waiting for the toolchains',
+    );
+  });
+
+  it('runs a command before the toolchains answer: a refusal the known list decides comes at once, any other name waits', async () => {
+    const early = await openSandbox({ workspace: ws, network: 'gated', home });
+    onTestFinished(() => early.close());
+    await NetworkGate.open({
+      sandbox: early,
+      toolchains: new Promise(() => undefined), // they never answer here
+      allowedHosts: allowed.rules,
+      github: { serverUrl: 'https://github.com', apiUrl: 'https://api.github.com' },
+      env,
+      resolver,
+    });
+    const result = await runCommand(
+      "curl -s -o /dev/null -w 'metadata %{http_code}\\n' http://169.254.169.254/latest/meta-data/; " +
+        'curl -s -o /dev/null --max-time 2 http://unlisted.todo-agent.test/; echo "unlisted exit $?"',
+      { cwd: ws, env, timeoutMs: 30_000, sandbox: early },
+    );
+    expect(result.timedOut).toBe(false);
+    expect(result.output).toContain('metadata 403\n');
+    // curl's own timeout (28): the name is still waiting for the toolchains' answers, which never come.
+    expect(result.output).toContain('unlisted exit 28\n');
+    expect(result.output).toContain(
+      '[todo-agent: the network gate refused 169.254.169.254:80: 169.254.169.254 is an IP address that the allowlist does not name',
     );
   });
 

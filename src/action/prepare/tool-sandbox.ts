@@ -109,12 +109,13 @@ function packages(packageHosts: Promise<readonly string[]> = Promise.resolve([])
 
 /**
  * The log says at once that the gate is open, and shows the list once the toolchains have answered (they
- * are asked beside the rest of the run's start, and the tools' first command waits for them).
+ * are asked in a sandbox of their own beside the rest of the run's start; only a request the list known
+ * so far cannot decide waits for them).
  */
 function logList(gate: NetworkGate): void {
   log.info(
     'Network: allowlist. The tools reach hosts only through the action’s proxy; the list follows once the ' +
-      'toolchains have said which registries they use (before the first command runs).',
+      'toolchains have said which registries they use (a request to a host it cannot decide yet waits for it).',
   );
   gate.allowlist.then(
     (list) =>

@@ -33,7 +33,7 @@ export interface RunCommandOptions {
   sandbox?: Sandbox;
   /**
    * `false`: none of the network's settings for the call (no proxy, not told it is off), only the tools'
-   * environment: the network gate's look at the toolchains' own settings.
+   * environment: the network gate's question to the toolchains (src/network/discover.ts).
    */
   networkEnv?: boolean;
 }
@@ -81,15 +81,10 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 
 /**
  * Runs `command` with `bash -c`; resolves with whatever happened, rejects only if it cannot start. In a
- * sandbox whose network is still being decided, it starts once that is done (the allowlist never depends on
- * what a command wrote before the toolchains were asked); the gate's own look (`networkEnv: false`) does not wait.
+ * sandbox whose network is still being decided it starts at once all the same: the gate answers what the
+ * list known so far decides, and holds only a request that needs the toolchains' answers (src/network/gate.ts).
  */
-export async function runCommand(command: string, opts: RunCommandOptions): Promise<CommandResult> {
-  if (opts.networkEnv !== false) await opts.sandbox?.network?.ready;
-  return await spawnCommand(command, opts);
-}
-
-function spawnCommand(command: string, opts: RunCommandOptions): Promise<CommandResult> {
+export function runCommand(command: string, opts: RunCommandOptions): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) {
       resolve({ exitCode: null, signal: null, timedOut: false, aborted: true, output: '' });

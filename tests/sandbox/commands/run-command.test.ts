@@ -2,38 +2,13 @@
 // cancelled. It needs root (CI runs as root) or passwordless sudo, as tests/sandbox/namespaces.test.ts does.
 import { processesNamed } from '../../support/processes.js';
 import { once } from 'node:events';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { openSandbox } from '../../../src/sandbox/setup.js';
+import { describe, expect, it } from 'vitest';
 import { runCommand, Service } from '../../../src/sandbox/commands/run-command.js';
 import { expectOk, runnerLayout } from '../../support/sandbox-layout.js';
 
 const { ws, sandbox, env, run, hiddenFile } = await runnerLayout();
 
 describe('the sandbox', () => {
-  it('starts a command once its network is decided, and the network’s own look without waiting', async () => {
-    const gated = await openSandbox({ workspace: ws, network: 'gated' });
-    onTestFinished(() => gated.close());
-    let decided: () => void = () => undefined;
-    const ready = new Promise<void>((resolve) => (decided = resolve));
-    gated.attachNetwork({ env: {}, ready, refusedSince: () => [], watch: () => () => undefined, close() {} });
-    const file = path.join(ws, `decided-${process.pid}`);
-    const command = runCommand(`cat ${file}`, { cwd: ws, env, timeoutMs: 20_000, sandbox: gated });
-    // The gate's look at the toolchains runs at once, while the tools' command still waits.
-    const look = await runCommand('echo looked', {
-      cwd: ws,
-      env,
-      timeoutMs: 20_000,
-      sandbox: gated,
-      networkEnv: false,
-    });
-    expect(look.output).toContain('looked');
-    await writeFile(file, 'written before the list was decided\n');
-    decided();
-    expect(expectOk(await command)).toContain('written before the list was decided');
-  });
-
   it('kills every process a call started when it ends: setsid and double-forked ones too', async () => {
     const marker = `sandbox-leftover-${process.pid}`;
     expectOk(

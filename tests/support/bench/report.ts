@@ -344,13 +344,14 @@ export function verdicts(results: BenchResults): Row[] {
   ];
 }
 
-/** Measure 13: what the wait for the allowlist's discovery adds to the first sandboxed command. */
+/** Measure 13: what the allowlist's discovery adds to the run's first sandboxed command, and its first refusal. */
 export function discoveryRows(discovery: DiscoveryCost): Row[] {
-  const refusalAdded = median(discovery.commandRefusalMs) - median(discovery.commandMs);
+  const refusal = median(discovery.firstRefusalMs);
+  const beyondTrue = refusal - median(discovery.trueMs);
   return [
     {
-      measure: '13 allowlist discovery: added to the first command (it waits for the list)',
-      value: `${ms(discovery.addedMs)} (list complete after ${ms(median(discovery.listMs))}, ${discovery.hosts} rules; \`true\` ${ms(median(discovery.commandMs))} after it)`,
+      measure: '13 allowlist discovery: added to the first command',
+      value: `${ms(discovery.addedMs)} (list complete after ${ms(median(discovery.listMs))}, ${discovery.hosts} rules; the same command ${ms(median(discovery.commandMs))} after it)`,
       target: '—',
       verdict: 'info',
     },
@@ -361,10 +362,10 @@ export function discoveryRows(discovery: DiscoveryCost): Row[] {
       verdict: check(median(discovery.fetchRefusalMs) < 100),
     },
     {
-      measure: '  first refused host in a command, beyond a `true` (the list complete)',
-      value: `${ms(refusalAdded)} (${ms(median(discovery.commandRefusalMs))} from the command's start to the refusal); the run's first command adds the wait above`,
+      measure: '  first refused host in the run’s first command (the list not complete), beyond a `true`',
+      value: `${ms(beyondTrue)} (${ms(refusal)} from the command's start, ${ms(median(discovery.commandRefusalMs))} once the list is complete; \`true\` ${ms(median(discovery.trueMs))})`,
       target: '< 100 ms',
-      verdict: check(refusalAdded < 100),
+      verdict: check(beyondTrue < 100),
     },
   ];
 }
