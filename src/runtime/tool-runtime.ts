@@ -55,7 +55,7 @@ export class ToolRuntime {
   static async open(workspace: string, request: ToolRuntimeRequest): Promise<ToolRuntime> {
     if (!request.sandbox) return new ToolRuntime(workspace, undefined, undefined);
     const network = SANDBOX_NETWORKS[request.network];
-    const runner = await readRunnerSettings(request.gate.env, request.home, workspace);
+    const runner = await readRunnerSettings(request.gate.env, request.home, workspace, request.sandbox.warn);
     const gated = network === 'gated';
     const sandbox = await openSandbox({
       ...request.sandbox,
