@@ -71,8 +71,9 @@ export function filterLines(
   for (const { joined, raw } of logicalLines(format, text)) {
     if (isComment(format, joined)) continue;
     const found = entry(format, joined);
+    // One by one: a line continued 100 000 times would be too many arguments for one call.
     if (found && !isSecret(found.key, found.value))
-      kept.push(...raw.map((line) => withoutUrlSecrets(line.trimEnd())));
+      for (const line of raw) kept.push(withoutUrlSecrets(line.trimEnd()));
   }
   return kept.length > 0 ? `${kept.join('\n')}\n` : '';
 }

@@ -146,7 +146,8 @@ export async function readRunnerSettings(
     }
     const copy: ShownFile = { path: file, text: toolchain.filter(read.text) };
     shown.push(copy);
-    rules.push(...toolchain.registries(copy.text, env).map(runnerRule));
+    // One by one here and below: a file may name 100 000 of them, too many arguments for one call.
+    for (const rule of toolchain.registries(copy.text, env)) rules.push(runnerRule(rule));
     const base = toolchain.relativeTo?.(file);
     const absolute = (value: string) => (base && !path.isAbsolute(value) ? path.resolve(base, value) : value);
     for (const { raw, file: ca, line } of toolchain.caFiles(copy.text, env)) {
@@ -155,27 +156,25 @@ export async function readRunnerSettings(
       if (raw !== ca && line !== undefined) naming.push({ copy, raw, line });
       caFiles.set(absolute(ca), naming);
     }
-    hidden.push(
-      ...toolchain
-        .clientKeys(read.text, env)
-        .map(absolute)
-        .filter((value) => path.isAbsolute(value)),
-    );
+    for (const key of toolchain.clientKeys(read.text, env).map(absolute))
+      if (path.isAbsolute(key)) hidden.push(key);
   }
+  // A CA path its toolchain resolves from a variable is shown resolved, in the line that names it alone: the
+  // tools' environment may lack the variable. Each copy is cut into lines once, however many name one.
+  const resolved = new Map<ShownFile, string[]>();
   for (const [file, naming] of caFiles) {
     const read = (await outside(file)) ? await readBounded(file) : undefined;
     if (read !== undefined && !('text' in read))
       warn(`The CA file ${file} is not shown to the tools: ${read.problem}.`);
     if (read === undefined || !('text' in read) || !isCertificateFile(read.text)) continue;
     shown.push({ path: file, text: read.text, ifHidden: true });
-    // A CA path its toolchain resolves from a variable is shown resolved, in the line that names it alone:
-    // the tools' environment may lack the variable.
     for (const { copy, raw, line } of naming) {
-      const lines = copy.text.split('\n');
+      const lines = resolved.get(copy) ?? copy.text.split('\n');
       lines[line] = lines[line]!.replace(raw, () => file);
-      copy.text = lines.join('\n');
+      resolved.set(copy, lines);
     }
   }
+  for (const [copy, lines] of resolved) copy.text = lines.join('\n');
   rules.push(...rulesFromEnv(env).map(runnerRule));
   return { shown, hidden: [...new Set(hidden)], rules };
 }

@@ -107,11 +107,10 @@ function innerKeys(value: string): string[] {
     // key: each such string is read once.
     if (end < 0 || (value[i] === '"' && end === basicEnd)) continue;
     if (value[i] === '"') basicEnd = end;
-    if (equals[end + 1]) keys.push(...keyParts(value.slice(i, end + 1)));
+    if (equals[end + 1]) keys.push(value.slice(i, end + 1));
   }
-  for (const run of value.matchAll(/[\w.-]+/g))
-    if (equals[run.index + run[0].length]) keys.push(...keyParts(run[0]));
-  return keys;
+  for (const run of value.matchAll(/[\w.-]+/g)) if (equals[run.index + run[0].length]) keys.push(run[0]);
+  return keys.flatMap(keyParts);
 }
 
 /** `text` (a cargo config) with every entry that could hold a secret left out, comments gone, URL credentials removed. */
@@ -150,7 +149,7 @@ export function filterToml(text: string): string {
     const parts = [...table, ...keyParts(entry[1]!)];
     const secret = isSecretPath(parts) || innerKeys(value).some(isSecret);
     if (keepTable && !secret)
-      kept.push(...lines.slice(i, end + 1).map((one) => withoutUrlSecrets(one.trimEnd())));
+      for (const one of lines.slice(i, end + 1)) kept.push(withoutUrlSecrets(one.trimEnd()));
     i = end;
   }
   // A table whose every entry went is shown as an empty table: cargo reads it as none.

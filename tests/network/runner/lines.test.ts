@@ -59,3 +59,8 @@ describe('filterLines, on hostile lines (200 kB each, read once)', () => {
     expect(lineValues('yarnrc', `${'a'.repeat(BIG)} b\u2028c`, /^a+$/)).toEqual(['b\u2028c']);
   });
 });
+
+it('keeps a line continued 400 000 times, line by line (never all of them as one call’s arguments)', () => {
+  const continued = `url=https://maven.corp.example/\\\n${'a\\\n'.repeat(400_000)}b\n`;
+  expect(filterLines('properties', continued, isToken)).toBe(continued);
+});

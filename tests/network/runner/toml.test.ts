@@ -102,3 +102,8 @@ describe('filterToml and tomlValues, on hostile lines (200 kB each, read once)',
     );
   });
 });
+
+it('keeps an array of 400 000 lines, line by line (never all of them as one call’s arguments)', () => {
+  const array = `index = "https://crates.corp.example/"\nlist = [\n${'  "a",\n'.repeat(400_000)}]\n`;
+  expect(filterToml(array)).toBe(array);
+});
