@@ -57,12 +57,15 @@ type Read = { text: string } | { problem: string; hide: boolean };
  * The file's text, read from one handle (never asked about by name and then read by name again, where it
  * could have changed between): opened without waiting (a FIFO would wait for a writer for ever), judged by
  * what that handle is (a regular file, not under /proc, /sys or /dev where it really lies) and read to
- * MAX_BYTES at most. Undefined when it is missing. A file that is there and not read is hidden from the
+ * MAX_BYTES at most. Undefined when it is missing (or `/dev/null`). A file that is there and not read is hidden from the
  * tools (they would see it unfiltered), unless it lies under /proc, /sys or /dev: never opened.
  */
 async function readBounded(file: string): Promise<Read | undefined> {
   const special = { problem: 'it lies under /proc, /sys or /dev', hide: false };
-  if (SPECIAL.test(file) || SPECIAL.test(await realpath(file).catch(() => file))) return special;
+  const real = await realpath(file).catch(() => file);
+  // `/dev/null` is how a variable says "no settings file" (GOENV, GEMRC): nothing to read, nothing to say.
+  if (real === '/dev/null') return undefined;
+  if (SPECIAL.test(file) || SPECIAL.test(real)) return special;
   let handle;
   try {
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);

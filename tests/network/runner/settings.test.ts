@@ -298,7 +298,8 @@ describe('readRunnerSettings, what a review found', () => {
     await symlink('/proc/self/environ', path.join(home, '.pip', 'pip.conf'));
     const warnings: string[] = [];
     const settings = await readRunnerSettings(
-      { XDG_CONFIG_DIRS: path.join(root, 'none'), PIP_CONFIG_FILE: '/proc/self/environ' },
+      // `/dev/null` says "no settings file": skipped without a word.
+      { XDG_CONFIG_DIRS: path.join(root, 'none'), PIP_CONFIG_FILE: '/proc/self/environ', GEMRC: '/dev/null' },
       home,
       path.join(root, 'ws-special'),
       (line) => warnings.push(line),
@@ -307,7 +308,7 @@ describe('readRunnerSettings, what a review found', () => {
       settings.shown.filter(({ path: shown }) => shown.startsWith(root) || shown.startsWith('/proc')),
     ).toEqual([]);
     // The host's own files may be hidden or said too: only this test's paths are compared.
-    const ours = (file: string) => file.includes(root) || file.includes('/proc/');
+    const ours = (file: string) => file.includes(root) || file.includes('/proc/') || file.includes('/dev/');
     expect(settings.hidden.filter(ours)).toEqual([path.join(home, '.config', 'pip', 'pip.conf')]);
     expect(warnings.filter(ours)).toEqual([
       `The runner's settings file ${path.join(home, '.config', 'pip', 'pip.conf')} is hidden from the tools: it is not a regular file.`,
