@@ -55,7 +55,7 @@ export class ToolRuntime {
   static async open(workspace: string, request: ToolRuntimeRequest): Promise<ToolRuntime> {
     const network = toolsNetwork(request.network, request.sandbox !== undefined);
     if (!request.sandbox || !network) return new ToolRuntime(workspace, undefined, undefined);
-    const runner = await readRunnerSettings(request.gate.env, request.home, workspace);
+    const runner = await readRunnerSettings(request.gate.env, request.home, workspace, request.sandbox.warn);
     const gated = allowlistOn(request.network, true);
     const sandbox = await openSandbox({
       ...request.sandbox,

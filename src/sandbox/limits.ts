@@ -110,9 +110,12 @@ function refusalNotes(refused: readonly Refused[], names: SettingNames): string[
 const NETWORK_FAILED =
   /ENOTFOUND|EAI_AGAIN|EAI_NONAME|getaddrinfo|Could not resolve host|Temporary failure in name resolution|Name or service not known|No address associated with hostname|Network is unreachable|NewConnectionError|Failed to establish a new connection|ECONNREFUSED|Connection refused|nodename nor servname/i;
 
-/** A registry or index that wants a login, as npm, yarn, pnpm, pip, curl, Gradle and RubyGems say so. */
+/**
+ * A registry or index that wants a login, as npm, yarn (1 and 2+: `YN0041 … Invalid authentication`), pnpm,
+ * pip, curl, Gradle, RubyGems and cargo (`got 401`, or `please run cargo login` in backquotes) say so.
+ */
 const LOGIN_NEEDED =
-  /\bE401\b|code E401|401 Unauthorized|401 Client Error|Unable to authenticate|ERR_PNPM_FETCH_401|Response Code: 401|HTTP error 401|The requested URL returned error: 401|Received status code 401 from server|bad response Unauthorized 401/i;
+  /\bE401\b|code E401|401 Unauthorized|401 Client Error|Unable to authenticate|ERR_PNPM_FETCH_401|Response Code: 401|HTTP error 401|The requested URL returned error: 401|Received status code 401 from server|bad response Unauthorized 401|\bYN0041\b|Invalid authentication \(as|, got 401\b|please run `cargo login/i;
 
 /** Why a registry that wants a login turns the tools away, and what works instead. */
 export const LOGIN_NOTE =

@@ -140,7 +140,55 @@ export function redactAndCut(text: string, max: number, redact = (t: string) => 
     : chars.join('');
 }
 
-/** `text` with the user and password of every URL in it removed (`https://user:pass@host/` → `https://host/`). */
-export function withoutUrlCredentials(text: string): string {
-  return text.replace(/\b([a-z][\w+.-]*:\/\/)[^\s/@'"]*@/gi, '$1');
+/**
+ * `text` with the user and password of every URL in it removed (`https://user:pass@host/` → `https://host/`),
+ * and with `query`, every URL's query too (`https://host/path?token=…` → `https://host/path`: a token there
+ * has no telling name, `sig=`, `code=`). A URL is a scheme (a letter at a word's start, then letters, digits,
+ * `+`, `.`, `-`), `://`, and what follows up to whitespace, a quote or `<`/`>`.
+ *
+ * One pass: each `://` is found once, its scheme read back and its login read forward only as far as the
+ * characters they may hold, which no other `://` shares, so no character is read more than a few times (the
+ * pattern `\b[a-z][\w+.-]*://` reads a run of such characters again from each word start in it: quadratic).
+ */
+export function withoutUrlCredentials(text: string, { query = false } = {}): string {
+  const pieces: string[] = [];
+  let done = 0;
+  // The query of the URL read last, dropped once no `://` before its `?` is left (their logins go first).
+  let drop: { from: number; to: number } | undefined;
+  let urlEnd = 0;
+  const dropQuery = () => {
+    pieces.push(text.slice(done, drop!.from));
+    [done, drop] = [drop!.to, undefined];
+  };
+  for (let at = text.indexOf('://'); at >= 0; at = text.indexOf('://', Math.max(at + 3, done))) {
+    if (drop && at >= drop.from) {
+      dropQuery();
+      if (at < done) continue;
+    }
+    let start = at;
+    while (start > 0 && /[\w+.-]/.test(text[start - 1]!)) start--;
+    let scheme = false;
+    for (let i = start; i < at && !scheme; i++)
+      scheme = /[a-z]/i.test(text[i]!) && (i === 0 || !/\w/.test(text[i - 1]!));
+    if (!scheme) continue;
+    let end = at + 3;
+    while (end < text.length && !/[\s/@'"]/.test(text[end]!)) end++;
+    if (text[end] === '@') {
+      pieces.push(text.slice(done, at + 3));
+      done = end + 1;
+    }
+    // The URL's end, and its first `?`, read once for all the `://` in it.
+    if (!query || at < urlEnd) continue;
+    let mark = -1;
+    for (
+      urlEnd = done > at ? done : at + 3;
+      urlEnd < text.length && !/[\s'"<>]/.test(text[urlEnd]!);
+      urlEnd++
+    )
+      if (mark < 0 && text[urlEnd] === '?') mark = urlEnd;
+    if (mark >= 0) drop = { from: mark, to: urlEnd };
+  }
+  if (drop) dropQuery();
+  pieces.push(text.slice(done));
+  return pieces.join('');
 }

@@ -1,7 +1,7 @@
 // The tools' runtime: one object that opens the sandbox, its gate under the allowlist and the MCP servers,
 // and closes them in one order (the servers, then the sandbox and its gate), whatever failed.
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,6 +34,24 @@ describe('ToolRuntime', () => {
     expect(open.sandbox?.config.network).toBe('none');
     expect(open.gate).toBeUndefined();
     await open.close();
+  });
+
+  it('hides a runner settings file it cannot read as one, and says so in the sandbox’s warnings', async () => {
+    const home = path.join(root, 'home');
+    const big = path.join(home, '.config', 'pip', 'pip.conf');
+    await mkdir(path.dirname(big), { recursive: true });
+    await writeFile(big, `[global]\n${'#'.repeat(5 * 2 ** 20)}\n`);
+    const warnings: string[] = [];
+    const runtime = await ToolRuntime.open(ws, {
+      ...request('none'),
+      home,
+      sandbox: { warn: (line) => warnings.push(line) },
+    });
+    expect(warnings).toContain(
+      `The runner's settings file ${big} is hidden from the tools: it is larger than 4 MiB.`,
+    );
+    expect(runtime.sandbox?.config.hidden).toContain(big);
+    await runtime.close();
   });
 
   it('stops the servers, then closes the sandbox and its gate, once', async () => {

@@ -42,6 +42,10 @@ describe('limitNote', () => {
       'curl: (22) The requested URL returned error: 401',
       "> Could not GET 'https://maven.corp.example/all/x.pom'. Received status code 401 from server: Unauthorized",
       'ERROR:  Could not find a valid gem (>= 0), here is why:\n  Unable to download data from https://gems.corp.example/ - bad response Unauthorized 401',
+      // yarn 2+ and cargo, as they say it when the registry refuses them for want of a token.
+      '➤ YN0041: │ @corp/lib@npm:1.0.0: Invalid authentication (as an anonymous user)',
+      'error: failed to get successful HTTP response from `https://crates.corp.example/index/config.json` (10.0.0.7), got 401',
+      'error: failed to get `lib` as a dependency of package `app v0.1.0`\n\nCaused by:\n  no token found for `corp`, please run `cargo login --registry corp`',
     ])
       expect(limitNote(output, 'gated', true)).toBe(LOGIN_NOTE);
     expect(limitNote('npm error code E401', 'gated', false)).toBe('');

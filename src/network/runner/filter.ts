@@ -2,7 +2,7 @@
 // every line that could hold a secret left out (tokens, passwords, client keys and certificates, a proxy of
 // the runner's own, per-registry credentials, comments), and the credentials of every URL removed; what is
 // left (registries, scoped registries, CA files, `strict-ssl` and their kin) reaches the tools. Pure.
-import { withoutUrlCredentials } from '../../text/redact.js';
+import { isSecretName, unescapeKey, unquote, withoutUrlSecrets } from './secret-keys.js';
 
 /**
  * The settings files read here: npm's and pip's INI dialects (`key=value`, `//registry/:key=…`; `[section]`,
@@ -10,26 +10,18 @@ import { withoutUrlCredentials } from '../../text/redact.js';
  */
 export type SettingsKind = 'npm' | 'pip' | 'maven';
 
-/** A key left out, whatever its value: it names a credential, a client identity or a proxy. */
-const SECRET_KEY: Record<'npm' | 'pip', RegExp> = {
-  // npm's `cert` and `key` are the client's certificate and key (its CA is `ca` / `cafile`).
-  npm: /auth|token|passw|secret|credential|otp|proxy|^_|^(?:username|email|cert|certfile|key|keyfile)$/i,
-  // pip's `cert` is the CA bundle it trusts; `client-cert` holds the client's key.
-  pip: /auth|token|passw|secret|credential|proxy|^client[-_]cert$/i,
-};
-
 /**
  * The key of a `key = value` line (npm's `key[] = value` read as `key`; pip's `key: value` too), and where
- * its value starts; undefined for anything else.
+ * its value starts; undefined for anything else. The key is what stands before the first separator, trimmed
+ * (found by one search for a character, linear where a lazy key followed by `\s*=` is quadratic).
  */
-function keyOf(kind: SettingsKind, line: string): { key: string; value: number } | undefined {
-  const match = (kind === 'pip' ? /^\s*([^=:\s;#[][^=:]*?)\s*[=:]/ : /^\s*([^=\s;#[][^=]*?)\s*=/).exec(line);
-  if (!match) return undefined;
+function keyOf(kind: 'npm' | 'pip', line: string): { key: string; value: number } | undefined {
+  const at = line.search(kind === 'pip' ? /[=:]/ : /=/);
+  const raw = at < 0 ? '' : line.slice(0, at).trim();
+  if (raw === '' || /^[;#[]/.test(raw)) return undefined;
   // Judged as the tool reads it: npm's ini parser takes the quotes off a key (`"//registry/:_authToken"`).
-  const key = match[1]!.replace(/^(["'])(.*)\1$/, (_whole, _quote: string, inner: string) =>
-    unescapeKey(inner),
-  );
-  return { key: key.replace(/\[\]$/, ''), value: match[0].length };
+  const key = unquote(raw, `"'`, unescapeKey);
+  return { key: key.replace(/\[\]$/, ''), value: at + 1 };
 }
 
 /**
@@ -41,7 +33,7 @@ export const LINE_BREAK = /\r\n|\r|\n/;
 
 /** Whether a settings key is one the tools never see (`//registry/:anything` is npm's per-registry login). */
 export function isSecretKey(kind: 'npm' | 'pip', key: string): boolean {
-  return key.startsWith('//') || SECRET_KEY[kind].test(key.replace(/^@[^:]+:/, ''));
+  return key.startsWith('//') || isSecretName(kind, key.replace(/^@[^:]+:/, ''));
 }
 
 /**
@@ -56,7 +48,7 @@ export function filterSettings(kind: SettingsKind, text: string): string {
   for (const line of text.split(LINE_BREAK)) {
     if (/^\s*(?:[;#]|$)/.test(line)) continue;
     if (kind === 'pip' && /^\s/.test(line)) {
-      if (keep) kept.push(withoutUrlCredentials(line));
+      if (keep) kept.push(withoutUrlSecrets(line));
       continue;
     }
     if (kind === 'pip' && /^\s*\[[^\]]*\]\s*$/.test(line)) {
@@ -66,54 +58,90 @@ export function filterSettings(kind: SettingsKind, text: string): string {
     }
     const key = keyOf(kind, line)?.key;
     keep = key !== undefined && !isSecretKey(kind, key);
-    if (keep) kept.push(withoutUrlCredentials(line.trim()));
+    if (keep) kept.push(withoutUrlSecrets(line.trim()));
   }
   return kept.length > 0 ? `${kept.join('\n')}\n` : '';
 }
 
+/** Maven's elements that hold a login or a key, and its proxies: each goes whole, with what it holds. */
+const MAVEN_SECRET = new Set(['servers', 'proxies', 'password', 'privateKey', 'passphrase', 'username']);
+
 /**
  * A Maven `settings.xml` without its `<servers>` (their usernames, passwords, private keys and passphrases)
  * and `<proxies>`, any such element elsewhere, comments, and URL credentials: its mirrors, repositories and
- * profiles stay.
+ * profiles stay. Read once from start to end, tag by tag (a lazy match from each opening tag to its closing
+ * one reads the rest of the file again for every tag left open: quadratic). A comment or a secret element
+ * left open would hide all after it, as Maven could read it: then nothing is shown.
  */
 function filterMaven(xml: string): string {
-  const secret = 'servers|proxies|password|privateKey|passphrase|username';
-  // A secret element left open (no closing tag) would keep all after it: then nothing is shown.
-  if (unclosed(xml.replace(/<!--[\s\S]*?-->/g, ''), secret)) return '';
-  return withoutUrlCredentials(
-    xml
-      .replace(/<!--[\s\S]*?-->/g, '')
-      .replace(new RegExp(`<(${secret})\\b[^>]*?(?:/>|>[\\s\\S]*?</\\1\\s*>)`, 'g'), ''),
-  );
-}
-
-/** Whether an element `names` lists is opened more often than it is closed (counted in one pass). */
-function unclosed(xml: string, names: string): boolean {
-  const depth = new Map<string, number>();
-  for (const [, close, name, selfClosing] of xml.matchAll(new RegExp(`<(/?)(${names})\\b[^>]*?(/?)>`, 'g'))) {
-    if (selfClosing) continue;
-    depth.set(name!, (depth.get(name!) ?? 0) + (close ? -1 : 1));
+  const kept: string[] = [];
+  let from = 0;
+  let skipping: { name: string; depth: number } | undefined;
+  // The first `>` at or after the tag being read (-1: none is left), found once for all the tags before it.
+  let gt = 0;
+  for (let at = xml.indexOf('<'); at >= 0; at = xml.indexOf('<', at + 1)) {
+    if (xml.startsWith('<!--', at)) {
+      const end = xml.indexOf('-->', at + 4);
+      if (end < 0) return '';
+      if (!skipping) {
+        kept.push(xml.slice(from, at));
+        from = end + 3;
+      }
+      at = end + 2;
+      continue;
+    }
+    const close = xml[at + 1] === '/';
+    // A tag's name, read no further than the longest secret name and one character more.
+    const nameAt = at + (close ? 2 : 1);
+    const name = /^\w*/.exec(xml.slice(nameAt, nameAt + 12))![0];
+    if (!MAVEN_SECRET.has(name)) continue;
+    const nameEnd = nameAt + name.length;
+    if (gt >= 0 && gt < nameEnd) gt = xml.indexOf('>', nameEnd);
+    if (gt < 0) break;
+    const selfClosing = xml[gt - 1] === '/' && gt - 1 >= nameEnd;
+    if (!skipping && !close) {
+      kept.push(xml.slice(from, at));
+      if (selfClosing) from = gt + 1;
+      else skipping = { name, depth: 1 };
+    } else if (skipping?.name === name && !selfClosing) {
+      skipping.depth += close ? -1 : 1;
+      if (skipping.depth === 0) [skipping, from] = [undefined, gt + 1];
+    }
+    at = gt;
   }
-  return [...depth.values()].some((open) => open > 0);
+  if (skipping) return '';
+  kept.push(xml.slice(from));
+  return withoutUrlSecrets(kept.join(''));
 }
 
-/** The values of `key` in a settings file (`pip.conf`: in any section; continuation lines each a value). */
-export function settingValues(kind: SettingsKind, text: string, key: RegExp): string[] {
-  const values: string[] = [];
+/**
+ * The values of `key` in a settings file (`pip.conf`: in any section; continuation lines each a value), each
+ * with the index of its line.
+ */
+export function settingEntries(
+  kind: 'npm' | 'pip',
+  text: string,
+  key: RegExp,
+): Array<{ value: string; line: number }> {
+  const entries: Array<{ value: string; line: number }> = [];
   let current = false;
-  for (const line of text.split(LINE_BREAK)) {
+  for (const [index, line] of text.split(LINE_BREAK).entries()) {
     if (/^\s*(?:[;#]|$)/.test(line)) continue;
     if (kind === 'pip' && /^\s/.test(line)) {
-      if (current) values.push(line.trim());
+      if (current) entries.push({ value: line.trim(), line: index });
       continue;
     }
     const setting = keyOf(kind, line);
     current = setting !== undefined && key.test(setting.key);
-    const value = current ? line.slice(setting!.value).trim() : '';
-    if (value) values.push(value.replace(/^(["'])(.*)\1$/, '$2'));
+    const value = current ? unquote(line.slice(setting!.value), `"'`) : '';
+    if (value) entries.push({ value, line: index });
   }
-  return values;
+  return entries;
 }
+
+/** The values of `key` in a settings file (`pip.conf`: in any section; continuation lines each a value). */
+export const settingValues = (kind: 'npm' | 'pip', text: string, key: RegExp): string[] =>
+  settingEntries(kind, text, key).map(({ value }) => value);
 
 /**
  * Whether `text` is a CA file the tools may be shown: PEM certificates and nothing else (never a private
@@ -122,19 +150,5 @@ export function settingValues(kind: SettingsKind, text: string, key: RegExp): st
 export function isCertificateFile(text: string): boolean {
   return (
     /-----BEGIN CERTIFICATE-----/.test(text) && !/PRIVATE KEY|-----BEGIN (?!CERTIFICATE-----)/.test(text)
-  );
-}
-
-/**
- * A key's escapes resolved (`\uXXXX`, `\UXXXXXXXX`, `\xXX`, `\c`), so that a key is judged as its toolchain
- * reads it (`npmAuth\u0054oken` in a YAML or TOML quoted key, or a Java properties key, is `npmAuthToken`).
- */
-export function unescapeKey(text: string): string {
-  return text.replace(
-    /\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|x([0-9a-fA-F]{2})|(.))/g,
-    (_whole, u?: string, wide?: string, byte?: string, other?: string) => {
-      const code = u ?? wide ?? byte;
-      return code ? String.fromCodePoint(Math.min(parseInt(code, 16), 0x10ffff)) : other!;
-    },
   );
 }

@@ -2,40 +2,58 @@
 // `key=value`, `key: value` or `key value`, `#` and `!` comments, a `\` at the end going on to the next
 // line), Go's environment file (`go env -w` writes `NAME=value`; Go reads only lines that start with a
 // capital letter), and yarn classic's `~/.yarnrc` (`key value`, either maybe quoted). Pure.
-import { withoutUrlCredentials } from '../../text/redact.js';
-import { LINE_BREAK, unescapeKey } from './filter.js';
+import { LINE_BREAK } from './filter.js';
+import { unescapeKey, unquote, withoutUrlSecrets } from './secret-keys.js';
 
 export type LineFormat = 'properties' | 'goenv' | 'yarnrc';
 
-/** A key and its value, from one logical line (continuations joined); undefined for anything else. */
+/**
+ * A key and its value, from one logical line (continuations joined); undefined for anything else. Each
+ * pattern is anchored and its parts meet where their characters differ, and the value (`[^]*`) takes what is
+ * left whatever it holds: a pattern fails or matches at once, never trying a line again another way.
+ */
 function entry(format: LineFormat, line: string): { key: string; value: string } | undefined {
   const match =
     format === 'properties'
-      ? /^\s*((?:[^\s=:\\]|\\.)+)\s*(?:[=:]\s*|\s+|$)(.*)$/.exec(line)
+      ? /^\s*((?:[^\s=:\\]|\\.)+)\s*(?:[=:]\s*|\s+|$)([^]*)$/.exec(line)
       : format === 'goenv'
-        ? /^([A-Z][A-Za-z0-9_]*)=(.*)$/.exec(line)
-        : /^\s*("(?:[^"\\]|\\.)*"|[^\s"]+)(?:\s+(.*))?$/.exec(line);
+        ? /^([A-Z][A-Za-z0-9_]*)=([^]*)$/.exec(line)
+        : /^\s*("(?:[^"\\]|\\.)*"|[^\s"]+)(?:\s+([^]*))?$/.exec(line);
   if (!match) return undefined;
-  const unquote = (text: string) => text.trim().replace(/^"(.*)"$/, '$1');
   return {
-    key: format === 'goenv' ? match[1]! : unescapeKey(unquote(match[1]!)),
-    value: unquote(match[2] ?? ''),
+    key: format === 'goenv' ? match[1]! : unescapeKey(unquote(match[1]!, '"')),
+    value: unquote(match[2] ?? '', '"'),
   };
 }
 
-/** The file's logical lines, each with the physical lines it is made of (a properties file's `\` joins them). */
+/** How many backslashes `text` ends with (read back from its end, as far as they go). */
+function trailingBackslashes(text: string): number {
+  let count = 0;
+  while (count < text.length && text[text.length - 1 - count] === '\\') count++;
+  return count;
+}
+
+/**
+ * The file's logical lines, each with the physical lines it is made of (a properties file's `\` joins them).
+ * The backslashes a line ends with are counted once per physical line, and the pieces joined once.
+ */
 function logicalLines(format: LineFormat, text: string): Array<{ joined: string; raw: string[] }> {
   const result: Array<{ joined: string; raw: string[] }> = [];
   const physical = text.split(LINE_BREAK);
   for (let i = 0; i < physical.length; i++) {
     const raw = [physical[i]!];
-    let joined = physical[i]!;
+    const pieces = [physical[i]!];
+    let backslashes = trailingBackslashes(physical[i]!);
     // An odd number of backslashes at the end continues the line (properties only).
-    while (format === 'properties' && /(?:^|[^\\])(?:\\\\)*\\$/.test(joined) && i + 1 < physical.length) {
-      raw.push(physical[++i]!);
-      joined = joined.slice(0, -1) + physical[i]!.replace(/^\s+/, '');
+    while (format === 'properties' && backslashes % 2 === 1 && i + 1 < physical.length) {
+      pieces.push(pieces.pop()!.slice(0, -1));
+      const next = physical[++i]!.replace(/^\s+/, '');
+      raw.push(physical[i]!);
+      pieces.push(next);
+      const own = trailingBackslashes(next);
+      backslashes = own === next.length ? backslashes - 1 + own : own;
     }
-    result.push({ joined, raw });
+    result.push({ joined: pieces.join(''), raw });
   }
   return result;
 }
@@ -53,8 +71,9 @@ export function filterLines(
   for (const { joined, raw } of logicalLines(format, text)) {
     if (isComment(format, joined)) continue;
     const found = entry(format, joined);
+    // One by one: a line continued 100 000 times would be too many arguments for one call.
     if (found && !isSecret(found.key, found.value))
-      kept.push(...raw.map((line) => withoutUrlCredentials(line.trimEnd())));
+      for (const line of raw) kept.push(withoutUrlSecrets(line.trimEnd()));
   }
   return kept.length > 0 ? `${kept.join('\n')}\n` : '';
 }

@@ -8,7 +8,8 @@
 // are, wherever they lie (a setup step may leave one in RUNNER_TEMP, which the sandbox hides), when they hold
 // certificates alone. The registries they name are the runner's own: such a mirror may lead to a loopback or
 // private address (policy.ts), which a registry the repository names may not.
-import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { rulesFromEnv } from '../discover.js';
 import type { HostRule } from '../hosts.js';
@@ -46,14 +47,50 @@ const exists = (file: string): Promise<boolean> =>
     () => false,
   );
 
-/** The file's text, when it is a regular file of at most MAX_BYTES (its size is asked before any read). */
-async function readSmall(file: string): Promise<string | undefined> {
+/** Where no settings file or CA bundle lies: the kernel's views and the devices (a read there may not end). */
+const SPECIAL = /^\/(?:proc|sys|dev)(?:\/|$)/;
+
+/** A file's text, or why it was not read (and whether the tools are kept from it too). */
+type Read = { text: string } | { problem: string; hide: boolean };
+
+/**
+ * The file's text, read from one handle (never asked about by name and then read by name again, where it
+ * could have changed between): opened without waiting (a FIFO would wait for a writer for ever), judged by
+ * what that handle is (a regular file, not under /proc, /sys or /dev where it really lies) and read to
+ * MAX_BYTES at most. Undefined when it is missing (or `/dev/null`). A file that is there and not read is hidden from the
+ * tools (they would see it unfiltered), unless it lies under /proc, /sys or /dev: never opened.
+ */
+async function readBounded(file: string): Promise<Read | undefined> {
+  const special = { problem: 'it lies under /proc, /sys or /dev', hide: false };
+  const real = await realpath(file).catch(() => file);
+  // `/dev/null` is how a variable says "no settings file" (GOENV, GEMRC): nothing to read, nothing to say.
+  if (real === '/dev/null') return undefined;
+  if (SPECIAL.test(file) || SPECIAL.test(real)) return special;
+  let handle;
   try {
-    const info = await stat(file);
-    if (!info.isFile() || info.size > MAX_BYTES) return undefined;
-    return await readFile(file, 'utf8');
-  } catch {
-    return undefined;
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR'
+      ? undefined
+      : { problem: `it cannot be read (${code})`, hide: true };
+  }
+  try {
+    if (SPECIAL.test(await readlink(`/proc/self/fd/${handle.fd}`).catch(() => file))) return special;
+    if (!(await handle.stat()).isFile()) return { problem: 'it is not a regular file', hide: true };
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      const { bytesRead, buffer } = await handle.read(Buffer.alloc(2 ** 16), 0, 2 ** 16, null);
+      if (bytesRead === 0) return { text: Buffer.concat(chunks).toString('utf8') };
+      chunks.push(buffer.subarray(0, bytesRead));
+      size += bytesRead;
+      if (size > MAX_BYTES) return { problem: `it is larger than ${MAX_BYTES / 2 ** 20} MiB`, hide: true };
+    }
+  } catch (error) {
+    return { problem: `it cannot be read (${(error as NodeJS.ErrnoException).code})`, hide: true };
+  } finally {
+    await handle.close();
   }
 }
 
@@ -71,13 +108,15 @@ export function settingsFiles(
 const runnerRule = (rule: HostRule): HostRule => ({ ...rule, runner: true });
 
 /**
- * Reads the runner's settings (a file that is missing or unreadable is skipped, and so is one in the
- * `workspace`: the trusted side never reads the work tree).
+ * Reads the runner's settings (a file that is missing is skipped, and so is one in the `workspace`: the
+ * trusted side never reads the work tree). A settings file that is there and cannot be read as one (too
+ * large, not a regular file, unreadable) is hidden from the tools; `warn` is told once of each file not read.
  */
 export async function readRunnerSettings(
   env: NodeJS.ProcessEnv,
   home: string | undefined,
   workspace: string,
+  warn: (line: string) => void = () => {},
 ): Promise<RunnerSettings> {
   const outsideOf = (root: string, file: string) => /^\.\.(?:\/|$)/.test(path.relative(root, file));
   const realWorkspace = await realpath(workspace).catch(() => workspace);
@@ -89,38 +128,56 @@ export async function readRunnerSettings(
   const shown: ShownFile[] = [];
   const hidden: string[] = [];
   const rules: HostRule[] = [];
-  // Each CA file, and the copy that names it through a variable, with the name as written there.
-  const caFiles = new Map<string, { copy: ShownFile; raw: string } | undefined>(
-    CA_VARIABLES.flatMap((name) => env[name] ?? []).map((file) => [file, undefined]),
+  // Each CA file, and the lines of the copies that name it through a variable, with the name as written.
+  const caFiles = new Map<string, Array<{ copy: ShownFile; raw: string; line: number }>>(
+    CA_VARIABLES.flatMap((name) => env[name] ?? []).map((file) => [file, []]),
   );
   for (const toolchain of TOOLCHAINS)
     for (const file of toolchain.hidden?.(env, home) ?? []) if (await exists(file)) hidden.push(file);
   for (const { kind, file } of settingsFiles(env, home)) {
     const toolchain = TOOLCHAINS.find((one) => one.name === kind)!;
-    const text = (await outside(file)) ? await readSmall(file) : undefined;
-    if (text === undefined) continue;
-    const copy: ShownFile = { path: file, text: toolchain.filter(text) };
+    const read = (await outside(file)) ? await readBounded(file) : undefined;
+    if (read === undefined) continue;
+    if (!('text' in read)) {
+      if (read.hide) hidden.push(file);
+      warn(
+        read.hide
+          ? `The runner's settings file ${file} is hidden from the tools: ${read.problem}.`
+          : `The runner's settings file ${file} is not read: ${read.problem}.`,
+      );
+      continue;
+    }
+    const copy: ShownFile = { path: file, text: toolchain.filter(read.text) };
     shown.push(copy);
-    rules.push(...toolchain.registries(copy.text, env).map(runnerRule));
+    // One by one here and below: a file may name 100 000 of them, too many arguments for one call.
+    for (const rule of toolchain.registries(copy.text, env)) rules.push(runnerRule(rule));
     const base = toolchain.relativeTo?.(file);
     const absolute = (value: string) => (base && !path.isAbsolute(value) ? path.resolve(base, value) : value);
-    for (const { raw, file: ca } of toolchain.caFiles(copy.text, env))
-      if (ca !== undefined && path.isAbsolute(absolute(ca)) && !caFiles.has(absolute(ca)))
-        caFiles.set(absolute(ca), raw === ca ? undefined : { copy, raw });
-    hidden.push(
-      ...toolchain
-        .clientKeys(text, env)
-        .map(absolute)
-        .filter((value) => path.isAbsolute(value)),
-    );
+    for (const { raw, file: ca, line } of toolchain.caFiles(copy.text, env)) {
+      if (ca === undefined || !path.isAbsolute(absolute(ca))) continue;
+      const naming = caFiles.get(absolute(ca)) ?? [];
+      if (raw !== ca && line !== undefined) naming.push({ copy, raw, line });
+      caFiles.set(absolute(ca), naming);
+    }
+    for (const key of toolchain.clientKeys(read.text, env).map(absolute))
+      if (path.isAbsolute(key)) hidden.push(key);
   }
-  for (const [file, named] of caFiles) {
-    const text = (await outside(file)) ? await readSmall(file) : undefined;
-    if (text === undefined || !isCertificateFile(text)) continue;
-    shown.push({ path: file, text, ifHidden: true });
-    // A CA path its toolchain resolves from a variable is shown resolved: the tools' environment may lack it.
-    if (named) named.copy.text = named.copy.text.split(named.raw).join(file);
+  // A CA path its toolchain resolves from a variable is shown resolved, in the line that names it alone: the
+  // tools' environment may lack the variable. Each copy is cut into lines once, however many name one.
+  const resolved = new Map<ShownFile, string[]>();
+  for (const [file, naming] of caFiles) {
+    const read = (await outside(file)) ? await readBounded(file) : undefined;
+    if (read !== undefined && !('text' in read))
+      warn(`The CA file ${file} is not shown to the tools: ${read.problem}.`);
+    if (read === undefined || !('text' in read) || !isCertificateFile(read.text)) continue;
+    shown.push({ path: file, text: read.text, ifHidden: true });
+    for (const { copy, raw, line } of naming) {
+      const lines = resolved.get(copy) ?? copy.text.split('\n');
+      lines[line] = lines[line]!.replace(raw, () => file);
+      resolved.set(copy, lines);
+    }
   }
+  for (const [copy, lines] of resolved) copy.text = lines.join('\n');
   rules.push(...rulesFromEnv(env).map(runnerRule));
-  return { shown, hidden, rules };
+  return { shown, hidden: [...new Set(hidden)], rules };
 }

@@ -3,22 +3,23 @@
 // multi-line string. An entry goes whole when its key, its table's name or a key inside its inline table
 // names a secret (cargo's `token`, `credential-provider`, `secret-key`, `global-credential-providers`, the
 // `[credential-alias]` table, a proxy); a line this reading does not understand goes too. Pure.
-import { withoutUrlCredentials } from '../../text/redact.js';
-import { LINE_BREAK, unescapeKey } from './filter.js';
+import { LINE_BREAK } from './filter.js';
+import { isSecretName, unescapeKey, withoutUrlSecrets } from './secret-keys.js';
 
 /** A key (or a table's name, or one part of a dotted key) that names a secret. */
-const SECRET = /token|credential|secret|passw|auth|proxy|key/i;
+const isSecret = (part: string): boolean => isSecretName('cargo', part);
 
 /**
  * Whether a table or key path is left out: one part names a secret, or it is under `[env]`, whose entries are
  * whatever variables the runner sets for builds, tokens among them, under any name.
  */
-const isSecretPath = (parts: readonly string[]): boolean =>
-  parts[0] === 'env' || parts.some((part) => SECRET.test(part));
+const isSecretPath = (parts: readonly string[]): boolean => parts[0] === 'env' || parts.some(isSecret);
 
 /**
  * Where the value that starts at `lines[i]`, column `start`, ends: the index of its last line (arrays and
- * inline tables closed, multi-line strings ended, quotes and comments minded); undefined if it never ends.
+ * inline tables closed, multi-line strings ended, quotes and comments minded); undefined if a string is left
+ * open at its line's end; -1 if it runs to the file's end (read once: a later value is not read through the
+ * rest of the file again).
  */
 function valueEnd(lines: readonly string[], i: number, start: number): number | undefined {
   let depth = 0;
@@ -45,22 +46,71 @@ function valueEnd(lines: readonly string[], i: number, start: number): number | 
     if (quote === '"' || quote === "'") return undefined;
     if (!quote && depth <= 0) return n;
   }
-  return undefined;
+  return -1;
+}
+
+/**
+ * Where each string that starts in `text` ends: for the index of a `"` or `'`, the index of the quote that
+ * closes it, or -1. A basic string's ends are found for every index at once, from the end back (a `"` ends a
+ * string that reaches it; a `\` passes its next character on), so that no string is read again from each
+ * quote inside it; a literal string ends at the next `'`. Asked in order of the index.
+ */
+function stringEnds(text: string): (at: number) => number {
+  const basic = new Int32Array(text.length + 2).fill(-1);
+  for (let i = text.length - 1; i >= 0; i--)
+    basic[i] = text[i] === '"' ? i : text[i] === '\\' ? basic[i + 2]! : basic[i + 1]!;
+  let literal = 0;
+  return (at) => {
+    if (text[at] === '"') return basic[at + 1]!;
+    if (literal >= 0 && literal <= at) literal = text.indexOf("'", at + 1);
+    return literal;
+  };
 }
 
 /** The parts of a dotted key or a table's name (`registries."my reg".index`), unquoted. */
 function keyParts(key: string): string[] {
-  return [...key.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|([^.\s"']+)/g)].map((m) =>
-    m[1] !== undefined ? unescapeKey(m[1]) : (m[2] ?? m[3]!),
-  );
+  const parts: string[] = [];
+  const endOf = stringEnds(key);
+  for (let i = 0; i < key.length; i++) {
+    const end = /["']/.test(key[i]!) ? endOf(i) : -1;
+    if (end >= 0) {
+      const inner = key.slice(i + 1, end);
+      parts.push(key[i] === '"' ? unescapeKey(inner) : inner);
+      i = end;
+    } else if (/[^.\s"']/.test(key[i]!)) {
+      let next = i + 1;
+      while (next < key.length && /[^.\s"']/.test(key[next]!)) next++;
+      parts.push(key.slice(i, next));
+      i = next - 1;
+    }
+  }
+  return parts;
 }
 
 /**
  * The keys inside an inline table value (`{ index = "…", token = "…" }` → index, token), quoted ones too;
  * text inside a string that looks like `word =` counts as well (such an entry goes, wrongly but safely).
+ * A key is a string or a run of `[\w.-]` that `=` follows (spaces between); each is read once.
  */
 function innerKeys(value: string): string[] {
-  return [...value.matchAll(/("(?:[^"\\]|\\.)*"|'[^']*'|[\w.-]+)\s*=/g)].flatMap((m) => keyParts(m[1]!));
+  // Whether `=` comes next at each index, spaces skipped (from the end back, once).
+  const equals = new Uint8Array(value.length + 1);
+  for (let i = value.length - 1; i >= 0; i--)
+    equals[i] = /\s/.test(value[i]!) ? equals[i + 1]! : value[i] === '=' ? 1 : 0;
+  const keys: string[] = [];
+  const endOf = stringEnds(value);
+  let basicEnd = -1;
+  for (let i = 0; i < value.length; i++) {
+    if (!/["']/.test(value[i]!)) continue;
+    const end = endOf(i);
+    // A `"` inside a basic string (escaped) starts one that ends where it ends, its key a part of its
+    // key: each such string is read once.
+    if (end < 0 || (value[i] === '"' && end === basicEnd)) continue;
+    if (value[i] === '"') basicEnd = end;
+    if (equals[end + 1]) keys.push(value.slice(i, end + 1));
+  }
+  for (const run of value.matchAll(/[\w.-]+/g)) if (equals[run.index + run[0].length]) keys.push(run[0]);
+  return keys.flatMap(keyParts);
 }
 
 /** `text` (a cargo config) with every entry that could hold a secret left out, comments gone, URL credentials removed. */
@@ -72,7 +122,8 @@ export function filterToml(text: string): string {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (/^\s*(?:#|$)/.test(line)) continue;
-    const header = /^\s*\[(\[?)\s*([^\]]+?)\s*\](\]?)\s*(?:#.*)?$/.exec(line);
+    // The name runs to the first `]` (spaces around it are no part of it: keyParts skips them).
+    const header = /^\s*\[(\[?)([^\]]+)\](\]?)\s*(?:#[^]*)?$/.exec(line);
     if (header) {
       table = keyParts(header[2]!);
       keepTable = header[1] === header[3] && !isSecretPath(table);
@@ -84,6 +135,8 @@ export function filterToml(text: string): string {
         line,
       );
     const end = entry ? valueEnd(lines, i, entry[0].length) : undefined;
+    // A value that never ends takes the rest of the file with it (cargo cannot read it): nothing more shows.
+    if (end === -1) break;
     if (!entry || end === undefined) {
       // Not understood: this line goes, and a value it may have opened with it (to the next header).
       while (i + 1 < lines.length && !/^\s*\[/.test(lines[i + 1]!)) i++;
@@ -94,18 +147,33 @@ export function filterToml(text: string): string {
       .join('\n')
       .slice(entry[0].length);
     const parts = [...table, ...keyParts(entry[1]!)];
-    const secret = isSecretPath(parts) || innerKeys(value).some((key) => SECRET.test(key));
+    const secret = isSecretPath(parts) || innerKeys(value).some(isSecret);
     if (keepTable && !secret)
-      kept.push(...lines.slice(i, end + 1).map((one) => withoutUrlCredentials(one.trimEnd())));
+      for (const one of lines.slice(i, end + 1)) kept.push(withoutUrlSecrets(one.trimEnd()));
     i = end;
   }
   // A table whose every entry went is shown as an empty table: cargo reads it as none.
   return kept.length > 0 ? `${kept.join('\n')}\n` : '';
 }
 
-/** The string values of the keys whose last part `key` matches, in tables and inline tables alike. */
+/**
+ * The string values of the keys whose last part `key` matches, in tables and inline tables alike: each run of
+ * `[\w-]` followed by `=` and a string (spaces between), read once, strings skipped.
+ */
 export function tomlValues(text: string, key: RegExp): string[] {
-  return [...text.matchAll(/([\w-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')/g)]
-    .filter((m) => key.test(m[1]!))
-    .map((m) => m[2] ?? m[3]!);
+  const values: string[] = [];
+  const endOf = stringEnds(text);
+  let after = 0;
+  for (const run of text.matchAll(/[\w-]+/g)) {
+    if (run.index < after) continue;
+    const between = /\s*=\s*(?=["'])/y;
+    between.lastIndex = run.index + run[0].length;
+    if (!between.test(text)) continue;
+    const start = between.lastIndex;
+    const end = endOf(start);
+    if (end < 0) continue;
+    after = end + 1;
+    if (key.test(run[0])) values.push(text.slice(start + 1, end));
+  }
+  return values;
 }

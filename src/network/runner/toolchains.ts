@@ -5,10 +5,11 @@ import path from 'node:path';
 import { goRules, mavenRules } from '../discover.js';
 import { ruleFromUrl, type HostRule } from '../hosts.js';
 import { expandNpm, expandYarn } from './expand.js';
-import { filterSettings, isSecretKey, settingValues } from './filter.js';
+import { filterSettings, isSecretKey, settingEntries, settingValues } from './filter.js';
 import { filterLines, lineValues } from './lines.js';
+import { hasSecretProperty, isSecretName } from './secret-keys.js';
 import { filterToml, tomlValues } from './toml.js';
-import { filterYaml, yamlValues } from './yaml.js';
+import { filterYaml, yamlEntries, yamlValues } from './yaml.js';
 
 export type ToolchainName =
   'npm' | 'pip' | 'maven' | 'yarn' | 'yarn-classic' | 'gradle' | 'cargo' | 'go' | 'gem';
@@ -21,8 +22,14 @@ export interface Toolchain {
   hidden?(env: NodeJS.ProcessEnv, home: string | undefined): string[];
   /** The file as the tools see it. */
   filter(text: string): string;
-  /** The CA files the kept settings name, their variables resolved (undefined: not resolved). */
-  caFiles(kept: string, env: NodeJS.ProcessEnv): Array<{ raw: string; file: string | undefined }>;
+  /**
+   * The CA files the kept settings name, their variables resolved (undefined: not resolved), each with the
+   * index of the line of `kept` that names it where a variable was resolved.
+   */
+  caFiles(
+    kept: string,
+    env: NodeJS.ProcessEnv,
+  ): Array<{ raw: string; file: string | undefined; line?: number }>;
   /** The client keys and certificates the settings name: hidden. */
   clientKeys(text: string, env: NodeJS.ProcessEnv): string[];
   /** The registries the kept settings name. */
@@ -42,17 +49,6 @@ const cargoHome = (env: NodeJS.ProcessEnv, home: string | undefined) =>
 const within = (dir: string | undefined, ...names: string[]) =>
   dir ? names.map((name) => path.join(dir, name)) : [];
 
-/** yarn's keys that hold a login, a client identity or a proxy (`npmAlwaysAuth` stays: it holds none). */
-const YARN_SECRET = /token|ident|passw|secret|credential|proxy|^https(?:Cert|Key)FilePath$/i;
-/** RubyGems' keys that hold a key, a login, a client certificate or a proxy (`:rubygems_api_key:`…). */
-const GEM_SECRET = /key|token|passw|secret|credential|auth|otp|client_cert|proxy/i;
-/** Gradle properties that hold a secret, a login or a client key store, and proxies. */
-const GRADLE_SECRET = /passw|pwd|secret|token|key|credential|auth|user|login|proxy/i;
-/** A `-Dname=value` inside a value whose name names a secret (JVM arguments). */
-const GRADLE_SECRET_PROPERTY = /-D[^\s=]*(?:passw|pwd|secret|token|credential)[^\s=]*=/i;
-/** Go's variables that hold a login or a command that fetches one (GOAUTH). */
-const GO_SECRET = /auth|token|pass|secret|cred|key/i;
-
 export const TOOLCHAINS: readonly Toolchain[] = [
   {
     name: 'npm',
@@ -61,7 +57,11 @@ export const TOOLCHAINS: readonly Toolchain[] = [
     ],
     filter: (text) => filterSettings('npm', text),
     caFiles: (kept, env) =>
-      settingValues('npm', kept, /^cafile$/).map((raw) => ({ raw, file: expandNpm(raw, env) })),
+      settingEntries('npm', kept, /^cafile$/).map(({ value: raw, line }) => ({
+        raw,
+        file: expandNpm(raw, env),
+        line,
+      })),
     clientKeys: (text, env) =>
       settingValues('npm', text, /(?:^|:)(?:keyfile|certfile)$/).map((value) => expandNpm(value, env)),
     registries: (kept, env) =>
@@ -103,11 +103,13 @@ export const TOOLCHAINS: readonly Toolchain[] = [
     name: 'yarn',
     files: (env, home) =>
       within(home, '.yarnrc.yml', ...(env.YARN_RC_FILENAME ? [env.YARN_RC_FILENAME] : [])),
-    filter: (text) => filterYaml(text, (key) => YARN_SECRET.test(key)),
+    // `npmAlwaysAuth` stays: it holds no login.
+    filter: (text) => filterYaml(text, (key) => isSecretName('yarn', key)),
     caFiles: (kept, env) =>
-      yamlValues(kept, /^(?:caFilePath|httpsCaFilePath)$/).map((raw) => ({
+      yamlEntries(kept, /^(?:caFilePath|httpsCaFilePath)$/).map(({ value: raw, line }) => ({
         raw,
         file: expandYarn(raw, env),
+        line,
       })),
     clientKeys: (text, env) =>
       yamlValues(text, /^https(?:Cert|Key)FilePath$/).flatMap((value) => expandYarn(value, env) ?? []),
@@ -137,7 +139,7 @@ export const TOOLCHAINS: readonly Toolchain[] = [
       filterLines(
         'properties',
         text,
-        (key, value) => GRADLE_SECRET.test(key) || GRADLE_SECRET_PROPERTY.test(value),
+        (key, value) => isSecretName('gradle', key) || hasSecretProperty(value),
       ),
     // A Java trust store is a binary key store, not a PEM file: it stays where it is (see docs/network.md).
     caFiles: () => [],
@@ -164,7 +166,7 @@ export const TOOLCHAINS: readonly Toolchain[] = [
     name: 'go',
     files: (env, home) =>
       env.GOENV ? (env.GOENV === 'off' ? [] : [env.GOENV]) : within(configHome(env, home), 'go/env'),
-    filter: (text) => filterLines('goenv', text, (key) => GO_SECRET.test(key)),
+    filter: (text) => filterLines('goenv', text, (key) => isSecretName('go', key)),
     caFiles: () => [],
     clientKeys: () => [],
     registries: (kept) =>
@@ -181,7 +183,7 @@ export const TOOLCHAINS: readonly Toolchain[] = [
       ...within(configHome(env, home), 'gem/gemrc'),
       ...(env.GEMRC ? env.GEMRC.split(':') : []),
     ],
-    filter: (text) => filterYaml(text, (key) => GEM_SECRET.test(key)),
+    filter: (text) => filterYaml(text, (key) => isSecretName('gem', key)),
     caFiles: (kept) => asIs(yamlValues(kept, /^:ssl_ca_cert$/)),
     clientKeys: (text) => yamlValues(text, /^:ssl_client_cert$/),
     registries: (kept) => urls(yamlValues(kept, /^:sources$/), "the runner's RubyGems settings"),

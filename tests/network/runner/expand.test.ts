@@ -23,3 +23,20 @@ describe('expandYarn', () => {
     expect(expandYarn('${EMPTY-/etc}/ca.pem', env)).toBe('/ca.pem');
   });
 });
+
+describe('on hostile values (200 kB each, read once)', () => {
+  it('counts the backslashes before a variable once', () => {
+    const even = '\\'.repeat(200_000);
+    expect(expandNpm(`${even}\${HOME}/ca.pem`, env)).toBe(`${even}/home/r/ca.pem`);
+    expect(expandNpm(`${even}\\\${HOME}`, env)).toBe(`${even}\\\${HOME}`);
+    expect(expandNpm(even, env)).toBe(even);
+  });
+
+  it('reads fallbacks no `}` ends once', () => {
+    const open = '${A-'.repeat(50_000);
+    expect(expandYarn(open, env)).toBe(open);
+    expect(expandYarn(`\${HOME}/${open}`, env)).toBe(`/home/r/${open}`);
+    // A fallback runs to the first `}`, as yarn reads it: everything before is the first variable's.
+    expect(expandYarn(`${open}\${HOME:-x}`, env)).toBe(`${'${A-'.repeat(49_999)}\${HOME:-x`);
+  });
+});

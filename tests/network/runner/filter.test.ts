@@ -154,3 +154,48 @@ describe('secrets in the spellings a review found', () => {
     expect(filterSettings('maven', closed)).toContain('<localRepository>/r</localRepository>');
   });
 });
+
+describe('filterSettings, on hostile lines and files (200 kB each, read once)', () => {
+  const BIG = 200_000;
+
+  it('finds a key before the first `=` once, however many spaces stand before it or none follows', () => {
+    expect(filterSettings('npm', `registry${' '.repeat(BIG)}x\nstrict-ssl=true\n`)).toBe('strict-ssl=true\n');
+    expect(filterSettings('npm', `registry${' '.repeat(BIG)}=https://npm.corp.test/\n`)).toBe(
+      `registry${' '.repeat(BIG)}=https://npm.corp.test/\n`,
+    );
+    expect(settingValues('pip', `[global]\ncert${' '.repeat(BIG)}: /ca.pem\n`, /^cert$/)).toEqual([
+      '/ca.pem',
+    ]);
+  });
+
+  it('reads a Maven file with comments or secret elements left open, by the thousand, once', () => {
+    const mirror = '<mirrors><mirror><url>https://maven.corp.test/m2</url></mirror></mirrors>';
+    expect(filterSettings('maven', `${mirror}${'<!--'.repeat(BIG / 4)}`)).toBe('');
+    expect(filterSettings('maven', `${mirror}${'<password>'.repeat(BIG / 10)}`)).toBe('');
+    expect(filterSettings('maven', `${mirror}${'<servers'.repeat(BIG / 8)}`)).toBe(
+      `${mirror}${'<servers'.repeat(BIG / 8)}`,
+    );
+    expect(filterSettings('maven', `${mirror}${'<password>s3cr3t</password>'.repeat(BIG / 27)}`)).toBe(
+      mirror,
+    );
+  });
+
+  it('leaves out a secret element nested in one of its name whole', () => {
+    expect(filterSettings('maven', '<password><password></password>s3cr3t</password>x')).toBe('x');
+    expect(filterSettings('maven', '<servers/><privateKey a="b"/>x<!-- <password> -->y')).toBe('xy');
+  });
+});
+
+describe('a token in a URL’s query', () => {
+  it('goes as a URL’s login goes, in every format', () => {
+    expect(filterSettings('npm', 'registry=https://npm.corp.test/path?token=s3cr3t\n')).toBe(
+      'registry=https://npm.corp.test/path\n',
+    );
+    expect(filterSettings('pip', '[global]\nindex-url = https://pypi.corp.test/simple?key=s3cr3t\n')).toBe(
+      '[global]\nindex-url = https://pypi.corp.test/simple\n',
+    );
+    expect(filterSettings('maven', '<url>https://maven.corp.test/m2?sig=s3cr3t&amp;x=1</url>')).toBe(
+      '<url>https://maven.corp.test/m2</url>',
+    );
+  });
+});

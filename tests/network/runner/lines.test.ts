@@ -39,3 +39,28 @@ describe('filterLines', () => {
     expect(lineValues('yarnrc', text, /^registry$/)).toEqual(['https://npm.corp.example/']);
   });
 });
+
+describe('filterLines, on hostile lines (200 kB each, read once)', () => {
+  const BIG = 200_000;
+
+  it('joins 50 000 continued lines, and lines of backslashes, counting each once', () => {
+    const continued = `url=https://maven.corp.example/\\\n${'a\\\n'.repeat(BIG / 4)}b\n`;
+    expect(filterLines('properties', continued, isToken)).toBe(continued);
+    expect(lineValues('properties', continued, /^url$/)).toEqual([
+      `https://maven.corp.example/${'a'.repeat(BIG / 4)}b`,
+    ]);
+    // Three backslashes a line: each continues, its run counted on from the one before.
+    const slashes = `k=${'\\\\\\\n'.repeat(BIG / 4)}end\nnext=1\n`;
+    expect(lineValues('properties', slashes, /^next$/)).toEqual(['1']);
+  });
+
+  it('reads a separator after many spaces, and a value with any character, at once', () => {
+    expect(lineValues('properties', `k${' '.repeat(BIG)}x\u2028y`, /^k$/)).toEqual(['x\u2028y']);
+    expect(lineValues('yarnrc', `${'a'.repeat(BIG)} b\u2028c`, /^a+$/)).toEqual(['b\u2028c']);
+  });
+});
+
+it('keeps a line continued 400 000 times, line by line (never all of them as one call’s arguments)', () => {
+  const continued = `url=https://maven.corp.example/\\\n${'a\\\n'.repeat(400_000)}b\n`;
+  expect(filterLines('properties', continued, isToken)).toBe(continued);
+});

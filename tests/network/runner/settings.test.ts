@@ -1,5 +1,6 @@
 // The runner's settings read on the trusted side: the copies the tools see, the client keys hidden, the CA
 // files shown, the registries marked as the runner's own; nothing read from the workspace.
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -218,7 +219,8 @@ describe('readRunnerSettings, the other toolchains', () => {
       '[registries.corp]\ntoken = "s3cr3t-cred"\n',
     );
     await writeFile(path.join(home, '.config', 'go', 'env'), 'GOPROXY=http://ci:s3cr3t-go@127.0.0.1:3000\n');
-    // A gemrc that is a directory, and a second one too large to be settings: neither is read.
+    // A gemrc that is a directory, and a second one too large to be settings: neither is read, both are
+    // hidden (the tools would see them unfiltered), each said once.
     await mkdir(path.join(home, '.gemrc'));
     await writeFile(
       path.join(root, 'huge-gemrc'),
@@ -230,7 +232,8 @@ describe('readRunnerSettings, the other toolchains', () => {
       XDG_CONFIG_DIRS: path.join(root, 'none'),
       GEMRC: path.join(root, 'huge-gemrc'),
     };
-    const settings = await readRunnerSettings(env, home, workspace);
+    const warnings: string[] = [];
+    const settings = await readRunnerSettings(env, home, workspace, (line) => warnings.push(line));
     const ours = settings.shown.filter((file) => file.path.startsWith(root));
     const shown = Object.fromEntries(ours.map((file) => [path.relative(root, file.path), file.text]));
     expect(shown).toEqual({
@@ -249,6 +252,12 @@ describe('readRunnerSettings, the other toolchains', () => {
     expect(settings.hidden.filter((file) => file.startsWith(root))).toEqual([
       path.join(home, '.gradle', 'init.d'),
       path.join(home, '.cargo', 'credentials.toml'),
+      path.join(home, '.gemrc'),
+      path.join(root, 'huge-gemrc'),
+    ]);
+    expect(warnings.filter((line) => line.includes(root))).toEqual([
+      `The runner's settings file ${path.join(home, '.gemrc')} is hidden from the tools: it is not a regular file.`,
+      `The runner's settings file ${path.join(root, 'huge-gemrc')} is hidden from the tools: it is larger than 4 MiB.`,
     ]);
     expect(settings.hidden).toContain('/home/r/yarn.key');
     const described = settings.rules
@@ -275,5 +284,67 @@ describe('readRunnerSettings, the other toolchains', () => {
     const settings = await readRunnerSettings({ XDG_CONFIG_DIRS: path.join(root, 'none') }, home, workspace);
     expect(settings.rules.filter(({ host }) => host.startsWith('linked'))).toEqual([]);
     expect(settings.shown.filter(({ path: shown }) => shown.startsWith(root))).toEqual([]);
+  });
+});
+
+describe('readRunnerSettings, what a review found', () => {
+  it('never opens a path under /proc, /sys or /dev, nor waits on a FIFO; hides what it cannot read', async () => {
+    const home = path.join(root, 'home-special');
+    await mkdir(path.join(home, '.config', 'pip'), { recursive: true });
+    await mkdir(path.join(home, '.pip'), { recursive: true });
+    // A FIFO where pip's settings are: opened for reading, it would wait for a writer for ever.
+    execFileSync('mkfifo', [path.join(home, '.config', 'pip', 'pip.conf')]);
+    // A link to the environment: stat calls it a regular file of 0 bytes, and it reads as one line.
+    await symlink('/proc/self/environ', path.join(home, '.pip', 'pip.conf'));
+    const warnings: string[] = [];
+    const settings = await readRunnerSettings(
+      // `/dev/null` says "no settings file": skipped without a word.
+      { XDG_CONFIG_DIRS: path.join(root, 'none'), PIP_CONFIG_FILE: '/proc/self/environ', GEMRC: '/dev/null' },
+      home,
+      path.join(root, 'ws-special'),
+      (line) => warnings.push(line),
+    );
+    expect(
+      settings.shown.filter(({ path: shown }) => shown.startsWith(root) || shown.startsWith('/proc')),
+    ).toEqual([]);
+    // The host's own files may be hidden or said too: only this test's paths are compared.
+    const ours = (file: string) => file.includes(root) || file.includes('/proc/') || file.includes('/dev/');
+    expect(settings.hidden.filter(ours)).toEqual([path.join(home, '.config', 'pip', 'pip.conf')]);
+    expect(warnings.filter(ours)).toEqual([
+      `The runner's settings file ${path.join(home, '.config', 'pip', 'pip.conf')} is hidden from the tools: it is not a regular file.`,
+      `The runner's settings file ${path.join(home, '.pip', 'pip.conf')} is not read: it lies under /proc, /sys or /dev.`,
+      "The runner's settings file /proc/self/environ is not read: it lies under /proc, /sys or /dev.",
+    ]);
+  });
+
+  it('writes a CA path resolved from a variable into the line that names the CA file, and no other', async () => {
+    const home = path.join(root, 'home-ca-line');
+    const ca = path.join(root, 'ca-line');
+    const files = {
+      [path.join(ca, 'ca.pem')]: CERT,
+      [path.join(home, '.npmrc')]:
+        'init-module=${CORP_CA}/ca.pem\ncafile=${CORP_CA}/ca.pem\nregistry=https://npm.corp.test/${CORP_CA}/ca.pem\n',
+      [path.join(home, '.yarnrc.yml')]:
+        'caFilePath: "${CORP_CA}/ca.pem"\nhttpsCaFilePath: ${CORP_CA}/ca.pem # ${CORP_CA}/ca.pem\ninitScope: ${CORP_CA}/ca.pem\n',
+    };
+    for (const [file, text] of Object.entries(files)) {
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, text);
+    }
+    const settings = await readRunnerSettings(
+      { XDG_CONFIG_DIRS: path.join(root, 'none'), CORP_CA: ca },
+      home,
+      path.join(root, 'ws-ca-line'),
+    );
+    const shown = Object.fromEntries(
+      settings.shown
+        .filter((file) => file.path.startsWith(root))
+        .map((file) => [path.relative(root, file.path), file.text]),
+    );
+    expect(shown).toEqual({
+      'home-ca-line/.npmrc': `init-module=\${CORP_CA}/ca.pem\ncafile=${ca}/ca.pem\nregistry=https://npm.corp.test/\${CORP_CA}/ca.pem\n`,
+      'home-ca-line/.yarnrc.yml': `caFilePath: "${ca}/ca.pem"\nhttpsCaFilePath: ${ca}/ca.pem # \${CORP_CA}/ca.pem\ninitScope: \${CORP_CA}/ca.pem\n`,
+      'ca-line/ca.pem': CERT,
+    });
   });
 });

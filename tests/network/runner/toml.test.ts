@@ -78,3 +78,32 @@ describe('filterToml, what a review found', () => {
     expect(filterToml('[http]\rcainfo = "/ca.pem"\rtoken = "s3cr3t-cr"\n')).not.toContain('s3cr3t');
   });
 });
+
+describe('filterToml and tomlValues, on hostile lines (200 kB each, read once)', () => {
+  const BIG = 200_000;
+
+  it('reads a header, an inline table and the values once', () => {
+    expect(filterToml(`[http${' '.repeat(BIG)}\ncainfo = "/ca.pem"\n[net]\noffline = true\n`)).toBe(
+      '[net]\noffline = true\n',
+    );
+    const words = `x = { a = "${'a'.repeat(BIG)}" }\n`;
+    expect(filterToml(words)).toBe(words);
+    expect(filterToml(`x = { k = "${'\\"'.repeat(BIG / 2)}", token = "s3cr3t" }\n`)).toBe('');
+    expect(filterToml(`x = { k = ${'"\\"'.repeat(BIG / 3)} }\n`)).toBe('');
+    expect(tomlValues(`${'a'.repeat(BIG)}\nindex = "https://crates.corp.example/"`, /^index$/)).toEqual([
+      'https://crates.corp.example/',
+    ]);
+    expect(tomlValues(`index = "${'\\"'.repeat(BIG / 2)}`, /^index$/)).toEqual([]);
+  });
+
+  it('shows nothing after a value that never ends, and reads it once', () => {
+    expect(filterToml(`[net]\noffline = true\n${'a = [\n[t]\n'.repeat(BIG / 10)}`)).toBe(
+      '[net]\noffline = true\n',
+    );
+  });
+});
+
+it('keeps an array of 400 000 lines, line by line (never all of them as one call’s arguments)', () => {
+  const array = `index = "https://crates.corp.example/"\nlist = [\n${'  "a",\n'.repeat(400_000)}]\n`;
+  expect(filterToml(array)).toBe(array);
+});

@@ -78,12 +78,14 @@ describe('yarn (.yarnrc.yml)', () => {
 
   it('names its CA files with variables resolved as yarn does, its client keys, its registries', () => {
     expect(yarn.caFiles(kept, { CORP_CA_DIR: '/opt/corp' })).toEqual([
-      { raw: '${CORP_CA_DIR}/ca.pem', file: '/opt/corp/ca.pem' },
-      { raw: '/etc/corp/old-ca.pem', file: '/etc/corp/old-ca.pem' },
-      { raw: '/etc/corp/net-ca.pem', file: '/etc/corp/net-ca.pem' },
+      // Each with the line of the copy that names it (where a resolved variable is written in).
+      { raw: '${CORP_CA_DIR}/ca.pem', file: '/opt/corp/ca.pem', line: 2 },
+      { raw: '/etc/corp/old-ca.pem', file: '/etc/corp/old-ca.pem', line: 3 },
+      { raw: '/etc/corp/net-ca.pem', file: '/etc/corp/net-ca.pem', line: 13 },
     ]);
+    expect(kept.split('\n')[2]).toMatch(/^\s*httpsCaFilePath: \$\{CORP_CA_DIR\}\/ca\.pem$/);
     // Unset, yarn itself stops: the path is not resolved.
-    expect(yarn.caFiles(kept, {})[0]).toEqual({ raw: '${CORP_CA_DIR}/ca.pem', file: undefined });
+    expect(yarn.caFiles(kept, {})[0]).toEqual({ raw: '${CORP_CA_DIR}/ca.pem', file: undefined, line: 2 });
     expect(yarn.clientKeys(text, {})).toEqual([
       '/home/r/client.key',
       '/home/r/client.crt',
@@ -362,7 +364,7 @@ describe('npm', () => {
     const npm = toolchain('npm');
     const kept = npm.filter('cafile=${HOME}/corp/ca.pem\n');
     expect(npm.caFiles(kept, { HOME: '/home/r' })).toEqual([
-      { raw: '${HOME}/corp/ca.pem', file: '/home/r/corp/ca.pem' },
+      { raw: '${HOME}/corp/ca.pem', file: '/home/r/corp/ca.pem', line: 0 },
     ]);
   });
 });

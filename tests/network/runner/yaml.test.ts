@@ -88,3 +88,38 @@ describe('filterYaml, the spellings a review found', () => {
     expect(filterYaml('keep: 1\rnpmAuthToken: s3cr3t-cr\n', isToken)).toBe('keep: 1\n');
   });
 });
+
+describe('filterYaml and yamlValues, on hostile lines (200 kB each, read once)', () => {
+  const BIG = 200_000;
+  const spaces = ' '.repeat(BIG);
+
+  it('reads a key line to its first `: ` once, however many spaces stand before it or none follows', () => {
+    // No `:` after the spaces: no key line, so the line goes.
+    expect(filterYaml(`npmRegistryServer${spaces}x\nkeep: 1\n`, isToken)).toBe('keep: 1\n');
+    expect(filterYaml(`npmRegistryServer${spaces}: "https://npm.corp.example"\n`, isToken)).toBe(
+      `npmRegistryServer${spaces}: "https://npm.corp.example"\n`,
+    );
+    // A value of spaces then text, and of spaces then a comment.
+    expect(yamlValues(`cafile: a${spaces}b\n`, /^cafile$/)).toEqual([`a${spaces}b`]);
+    expect(yamlValues(`cafile: a${spaces}# c\n`, /^cafile$/)).toEqual(['a']);
+    expect(filterYaml(`keep: a${spaces}b${spaces}\n`, isToken)).toBe(`keep: a${spaces}b\n`);
+  });
+
+  it('reads anchors and tags token by token, and nested items all at once', () => {
+    // 40 `&` before a value: every way of splitting them was tried, one after the other (2^40).
+    const anchors = `keep: ${'&'.repeat(40)} x\n`;
+    expect(filterYaml(anchors, isToken)).toBe(anchors);
+    expect(filterYaml(`keep: ${'&a '.repeat(BIG / 3)}\n`, isToken)).toBe('');
+    // An item nested 100 000 deep is judged by the key it holds, without a call for each level.
+    expect(filterYaml(`list:\n  ${'- '.repeat(BIG / 2)}npmAuthToken: s3cr3t\n`, isToken)).toBe('');
+    expect(filterYaml(`list:\n  ${'- '.repeat(BIG / 2)}{ a: s3cr3t }\n`, isToken)).toBe('');
+    expect(filterYaml(`list:\n  ${'- '.repeat(BIG / 2)}name: x\n`, isToken)).toBe(
+      `list:\n  ${'- '.repeat(BIG / 2)}name: x\n`,
+    );
+  });
+
+  it('keeps 100 000 lines in order without moving them each time', () => {
+    const lines = Array.from({ length: BIG / 2 }, (_, i) => `k${i}: v`);
+    expect(filterYaml(`${lines.join('\n')}\n`, isToken)).toBe(`${lines.join('\n')}\n`);
+  });
+});
