@@ -26,8 +26,10 @@ import { measureDiscovery } from '../tests/support/bench/discovery.js';
 import {
   compareEntries,
   measureStart,
+  NODE24,
   traceText,
   type EntryComparison,
+  type Runner,
   type StartCost,
 } from '../tests/support/bench/start.js';
 import {
@@ -185,6 +187,8 @@ async function main(): Promise<void> {
        * from a `git worktree add --detach`), run in turns as the runner user on Node 24.
        */
       entry: { type: 'string', multiple: true },
+      /** With `--entry`: run them as root on this node instead (`root`), or on Node 24 (`root24`). */
+      as: { type: 'string' },
       /** Rounds of measure 14 (or of the builds compared), instead of `--quick`'s or the full run's. */
       reps: { type: 'string' },
     },
@@ -216,8 +220,15 @@ async function main(): Promise<void> {
     if (values.only !== 'start')
       throw new Error('bench: --entry compares builds of measure 14: add --only start');
     const entries = values.entry.map((entry) => resolve(entry));
+    const users: Record<string, Runner> = {
+      root: { who: 'root', node: process.execPath },
+      root24: { who: 'root', node: NODE24 },
+    };
+    const user = values.as === undefined ? undefined : users[values.as];
+    if (values.as !== undefined && !user)
+      throw new Error(`bench: --as takes root or root24, not ${values.as}`);
     const compared = await step(`14 start and end of ${entries.length} builds`, () =>
-      compareEntries(entries, reps.start),
+      compareEntries(entries, reps.start, ...(user ? [user] : [])),
     );
     return alone('entries', compared, entriesTable(compared));
   }

@@ -103,9 +103,9 @@ function waitRows(at: WaitsAt): Row[] {
   ];
 }
 
-/** The bench's own node by its version, another (Node 24) by its path. */
+/** Node 24 (.ci/lib.sh's, as GitHub runs the action), or the bench's own node by its version. */
 const nodeName = (node: string) =>
-  node === process.execPath ? `node ${process.version}` : `node at ${node}`;
+  node === NODE24 ? 'Node 24' : node === process.execPath ? `node ${process.version}` : `node at ${node}`;
 
 /**
  * Issue 37's targets, per user on Node 24 (as GitHub runs the action): start ≤ 600 ms, end ≤ 1 s, two local

@@ -164,12 +164,15 @@ export interface EntryComparison extends Runner {
 
 /**
  * Builds compared (`--entry`): each `dist/index.js` run as the hosted runner runs it (the runner user on
- * Node 24; root when the bench is not root), every build once a round, the order turned by one each round so
+ * Node 24; root when the bench is not root) or as `user` says, every build once a round, the order turned by one each round so
  * none always runs first. Each build's figure against the build before it (give them oldest first, to find a
  * step) is the median of the paired differences, round by round.
  */
-export async function compareEntries(entries: readonly string[], reps: number): Promise<EntryComparison> {
-  const user = runners().runners[0]!;
+export async function compareEntries(
+  entries: readonly string[],
+  reps: number,
+  user: Runner = runners().runners[0]!,
+): Promise<EntryComparison> {
   const runs: StartRun[] = [];
   const rounds: StartRun[][] = [];
   for (let rep = 0; rep < reps; rep++) {
