@@ -19,7 +19,7 @@ import { median } from './stats.js';
 /** Where .ci/lib.sh puts Node 24 for the runner user's runs. */
 export const NODE24 = '/opt/node24/package/bin/node';
 
-/** Who runs the action, on which node: the hosted runner's way, root on the same Node, root on this machine's. */
+/** Who runs the action, on which node (the hosted runner's way, root on the same Node, root on this one's). */
 export interface Runner {
   who: 'root' | 'runner';
   node: string;
@@ -46,7 +46,7 @@ export interface StartKind extends Runner {
 
 export interface StartCost {
   kinds: StartKind[];
-  /** Per user on Node 24: the median of the paired differences (with two servers − without), run next to each other. */
+  /** Per user on Node 24: the median of the paired differences (with two servers − without), run in turns. */
   mcpAddedMs: Array<Runner & { ms: number }>;
   runs: StartRun[];
   skipped?: string;
@@ -113,8 +113,8 @@ export function runners(): { runners: Runner[]; skipped?: string } {
 }
 
 /**
- * Measure 14 over `reps` rounds of every kind: each runner without two MCP servers, and those on Node 24 with
- * them too. The kinds take turns within a round, so the machine's load falls on all alike.
+ * Measure 14 over `reps` rounds of every kind: each of `runners()` without MCP servers, and those on Node 24
+ * with two local servers too. The kinds take turns within a round, so the machine's load falls on all alike.
  */
 export async function measureStart(reps: number, { mcp = true } = {}): Promise<StartCost> {
   const { runners: users, skipped } = runners();
@@ -164,9 +164,9 @@ export interface EntryComparison extends Runner {
 
 /**
  * Builds compared (`--entry`): each `dist/index.js` run as the hosted runner runs it (the runner user on
- * Node 24; root when the bench is not root) or as `user` says, every build once a round, the order turned by one each round so
- * none always runs first. Each build's figure against the build before it (give them oldest first, to find a
- * step) is the median of the paired differences, round by round.
+ * Node 24; root when the bench is not root) or as `user` says, every build once a round, the order turned by
+ * one each round so none always runs first. Each build's figure against the build before it (give them oldest
+ * first, to find a step) is the median of the paired differences, round by round.
  */
 export async function compareEntries(
   entries: readonly string[],
