@@ -23,7 +23,15 @@ import { measureWaits } from '../tests/support/bench/waits.js';
 import { measureHostileInputs } from '../tests/support/bench/hostile.js';
 import { measureNetworkCost } from '../tests/support/bench/network.js';
 import { measureDiscovery } from '../tests/support/bench/discovery.js';
-import { measureStart, traceText, type StartCost } from '../tests/support/bench/start.js';
+import {
+  compareEntries,
+  measureStart,
+  NODE24,
+  traceText,
+  type EntryComparison,
+  type Runner,
+  type StartCost,
+} from '../tests/support/bench/start.js';
 import {
   discoveryRows,
   networkRows,
@@ -103,6 +111,19 @@ async function startMeasure(reps: number): Promise<StartCost> {
   return measured;
 }
 
+/** `--entry`: builds' start and end side by side, each against the one before (paired medians). */
+function entriesTable(compared: EntryComparison): string {
+  const head = `${compared.who} on ${compared.node}, ${compared.reps} rounds, each build paired against the one before`;
+  const lines = compared.entries.map(
+    (e) =>
+      `${e.entry}\n  start ${ms(e.firstModelMs)} (${signed(e.startAddedMs)}), ` +
+      `end ${ms(e.lastAnswerToExitMs)} (${signed(e.endAddedMs)})`,
+  );
+  return [head, ...lines].join('\n');
+}
+const ms = (value: number) => `${Math.round(value).toLocaleString('en-US')} ms`;
+const signed = (value: number) => `${value >= 0 ? '+' : '−'}${ms(Math.abs(value))}`;
+
 /** Every measure, 1 to 11, each at the reps given (`quick`: hostile inputs' smaller set). */
 async function measureAll(
   reps: (typeof REPS)['full'],
@@ -161,9 +182,21 @@ async function main(): Promise<void> {
        * alone (issue 37).
        */
       only: { type: 'string' },
+      /**
+       * With `--only start`: builds to compare, oldest first, each a `dist/index.js` (an earlier commit's,
+       * from a `git worktree add --detach`), run in turns as the runner user on Node 24.
+       */
+      entry: { type: 'string', multiple: true },
+      /** With `--entry`: run them as root on this node instead (`root`), or on Node 24 (`root24`). */
+      as: { type: 'string' },
+      /** Rounds of measure 14 (or of the builds compared), instead of `--quick`'s or the full run's. */
+      reps: { type: 'string' },
     },
   });
-  const reps = values.quick ? REPS.quick : REPS.full;
+  const reps = { ...(values.quick ? REPS.quick : REPS.full) };
+  if (values.reps !== undefined) reps.start = Number(values.reps);
+  if (!Number.isInteger(reps.start) || reps.start < 1)
+    throw new Error(`bench: --reps takes a whole number of rounds, not ${values.reps}`);
   const out = resolve(values.out ?? join(ROOT, '.bench/results.json'));
   const started = Date.now();
   const loadBefore = loadavg()[0] ?? 0;
@@ -171,14 +204,33 @@ async function main(): Promise<void> {
   const network = () => step('10 network gate', () => measureNetworkCost(reps.network, !values.quick));
   let results: Partial<BenchResults>;
   let rows: Row[];
+  /** A measure run alone with a table of its own: its JSON under `key`, the table and the load printed. */
+  const alone = async (key: string, measured: unknown, table: string) => {
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(out, `${JSON.stringify({ [key]: measured, load: loadavg() }, null, 2)}\n`);
+    process.stdout.write(
+      `\n${table}\n\nload ${loadBefore.toFixed(2)} → ${(loadavg()[0] ?? 0).toFixed(2)}, ${Math.round((Date.now() - started) / 1000)} s. Written to ${out}\n`,
+    );
+  };
   if (values.only === 'compaction') {
     const measured = await step('12 compaction against clearing, 300 turns', () => measureCompaction());
-    await mkdir(dirname(out), { recursive: true });
-    await writeFile(out, `${JSON.stringify({ compaction: measured, load: loadavg() }, null, 2)}\n`);
-    process.stdout.write(
-      `\n${compactionTable(measured)}\n\nload ${loadBefore.toFixed(2)} → ${(loadavg()[0] ?? 0).toFixed(2)}, ${Math.round((Date.now() - started) / 1000)} s. Written to ${out}\n`,
+    return alone('compaction', measured, compactionTable(measured));
+  }
+  if (values.entry) {
+    if (values.only !== 'start')
+      throw new Error('bench: --entry compares builds of measure 14: add --only start');
+    const entries = values.entry.map((entry) => resolve(entry));
+    const users: Record<string, Runner> = {
+      root: { who: 'root', node: process.execPath },
+      root24: { who: 'root', node: NODE24 },
+    };
+    const user = values.as === undefined ? undefined : users[values.as];
+    if (values.as !== undefined && !user)
+      throw new Error(`bench: --as takes root or root24, not ${values.as}`);
+    const compared = await step(`14 start and end of ${entries.length} builds`, () =>
+      compareEntries(entries, reps.start, ...(user ? [user] : [])),
     );
-    return;
+    return alone('entries', compared, entriesTable(compared));
   }
   if (values.only === 'discovery') {
     const measured = await step('13 allowlist discovery', () => measureDiscovery(reps.discovery));

@@ -59,6 +59,7 @@ describe('npm run bench', () => {
       'waits',
       'hostileInputs',
       'discovery',
+      'start',
     ])
       expect(results, key).toHaveProperty(key);
     expect(results.meta).toMatchObject({ quick: true });

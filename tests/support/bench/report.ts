@@ -9,7 +9,7 @@ import type { McpCost } from './mcp.js';
 import type { NetworkCost, OfflineFailure } from './network.js';
 import type { DiscoveryCost } from './discovery.js';
 import type { WaitsAt } from './waits.js';
-import type { StartCost } from './start.js';
+import { NODE24, type StartCost } from './start.js';
 import type { HostileInputs } from './hostile.js';
 import type { ProcessCost } from '../memory-probe.js';
 import { median } from './stats.js';
@@ -103,28 +103,36 @@ function waitRows(at: WaitsAt): Row[] {
   ];
 }
 
-/** Issue 37's targets, per user: start ≤ 600 ms, end ≤ 1 s, two local MCP servers add ≤ 300 ms. */
+/** Node 24 (.ci/lib.sh's, as GitHub runs the action), or the bench's own node by its version. */
+const nodeName = (node: string) =>
+  node === NODE24 ? 'Node 24' : node === process.execPath ? `node ${process.version}` : `node at ${node}`;
+
+/**
+ * Issue 37's targets, per user on Node 24 (as GitHub runs the action): start ≤ 600 ms, end ≤ 1 s, two local
+ * MCP servers add ≤ 300 ms. Root on this machine's own node is a reference row, without a verdict.
+ */
 export function startRows(start: StartCost): Row[] {
   const rows: Row[] = [];
   for (const kind of start.kinds) {
-    const who = `${kind.who === 'root' ? 'root' : 'runner (sudo)'}, node ${kind.node === process.execPath ? process.version : 'at ' + kind.node}`;
+    const who = `${kind.who === 'root' ? 'root' : 'runner (sudo)'}, ${nodeName(kind.node)}`;
     const servers = kind.mcp ? ', two local MCP servers' : '';
+    const judged = kind.node === NODE24;
     rows.push({
       measure: `14 start → first model request, ${who}${servers}`,
       value: ms(kind.firstModelMs),
-      target: kind.mcp ? '—' : '≤ 600 ms',
-      verdict: kind.mcp ? 'info' : check(kind.firstModelMs <= 600),
+      target: kind.mcp ? '—' : judged ? '≤ 600 ms' : '— (reference)',
+      verdict: kind.mcp || !judged ? 'info' : check(kind.firstModelMs <= 600),
     });
     rows.push({
       measure: `  last model answer → exit${servers}`,
       value: ms(kind.lastAnswerToExitMs),
-      target: '≤ 1 s',
-      verdict: check(kind.lastAnswerToExitMs <= 1000),
+      target: judged ? '≤ 1 s' : '— (reference)',
+      verdict: judged ? check(kind.lastAnswerToExitMs <= 1000) : 'info',
     });
   }
   for (const added of start.mcpAddedMs)
     rows.push({
-      measure: `  two local MCP servers, added to the first model request (${added.who}, paired)`,
+      measure: `  two local MCP servers, added to the first model request (${added.who}, ${nodeName(added.node)}, paired)`,
       value: ms(added.ms),
       target: '≤ 300 ms',
       verdict: check(added.ms <= 300),
