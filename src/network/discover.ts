@@ -124,10 +124,29 @@ function aptRules(text: string): HostRule[] {
  * it marks `<blocked>` (Maven's stock settings carry one at 0.0.0.0) left out.
  */
 export function mavenRules(xml: string): HostRule[] {
-  const live = xml
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<mirror>(?:(?!<\/mirror>)[\s\S])*<blocked>\s*true\s*<\/blocked>[\s\S]*?<\/mirror>/g, '');
+  const uncommented = withoutSpans(xml, '<!--', '-->', () => true);
+  const live = withoutSpans(uncommented, '<mirror>', '</mirror>', (mirror) =>
+    /<blocked>\s*true\s*<\/blocked>/.test(mirror),
+  );
   return [...live.matchAll(/<url>\s*([^<\s]+)\s*<\/url>/g)].flatMap((m) => urlRules(m[1]!, 'Maven settings'));
+}
+
+/**
+ * `text` without each span from an `open` to the first `close` after it that `drop` picks; an `open` with no
+ * `close` after it stays. Linear: each search starts where the last span ended, so no character is scanned
+ * twice by indexOf, and `drop` sees each character of `text` at most once (the spans do not overlap).
+ */
+function withoutSpans(text: string, open: string, close: string, drop: (span: string) => boolean): string {
+  let kept = '';
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf(open, from);
+    const end = start < 0 ? -1 : text.indexOf(close, start + open.length);
+    if (end < 0) return kept + text.slice(from);
+    const after = end + close.length;
+    kept += text.slice(from, drop(text.slice(start, after)) ? start : after);
+    from = after;
+  }
 }
 
 /** What the toolchains answered, read into rules. */

@@ -86,6 +86,24 @@ describe('rulesFromProbes', () => {
     ]);
   });
 
+  it('reads a settings.xml of ~200 kB of unclosed `<mirror>`s and `<!--`s right (the worst case of a scan per `<mirror>`)', () => {
+    // A pattern tried at each `<mirror>` that scans on to the next `</mirror>` is quadratic here (1 MB took
+    // 514 s on a runner); the mirrors and comments are now cut out in one pass: each indexOf starts where the
+    // last span ended, and each span is tested once, so every character is looked at a bounded number of times.
+    const maven = [
+      `<settings><mirrors>${'<mirror>'.repeat(25_000)}<url>https://all-one-mirror.example/</url></mirror>`,
+      '<mirror><url>http://blocked.example/</url><blocked>true</blocked></mirror>',
+      `<mirror><url>https://live-last.example/</url></mirror></mirrors>${'<!--'.repeat(5_000)}`,
+      '<url>https://after-unclosed-comment.example/</url></settings>',
+    ].join('');
+    expect(maven.length).toBeGreaterThan(200_000);
+    expect(hosts(rulesFromProbes(probes({ maven })))).toEqual([
+      'all-one-mirror.example Maven settings',
+      'live-last.example Maven settings',
+      'after-unclosed-comment.example Maven settings',
+    ]);
+  });
+
   it('splits the probes’ output by their header lines, and reads garbage as nothing', () => {
     expect([...probeSections(probes({ a: 'one', b: 'two\nlines' }))]).toEqual([
       ['a', 'one'],
