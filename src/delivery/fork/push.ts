@@ -71,17 +71,18 @@ async function whyNotTried(
   { api, fork, completed }: ForkPushRequest,
   where: RepoLocation | undefined,
 ): Promise<string | undefined> {
+  if (fork.deleted || !where)
+    return "The pull request's fork was deleted, so there is no branch of theirs to push to.";
   if (!fork.maintainerCanModify)
     return `@${fork.author} does not allow edits from maintainers, so nothing was pushed to their branch.`;
-  if (!where) return "The pull request's fork was deleted, so there is no branch of theirs to push to.";
   if (await api.access.isWorkflowToken()) return "The workflow's GITHUB_TOKEN cannot push to a fork.";
   if (!completed) return 'The run did not complete its list, so its work was not pushed to their branch.';
   return undefined;
 }
 
 /**
- * The fork's repository on the server the token is for; undefined when the pull request names none (GitHub
- * gives no head repository once the fork is deleted: github/api/pulls.ts then names it `(deleted fork)`).
+ * The fork's repository on the server the token is for; undefined when its name is not one (a deleted fork is
+ * told by `fork.deleted`, and its placeholder name, `(deleted fork)`, is not one either).
  */
 function forkLocation({ serverUrl, fork }: ForkPushRequest): RepoLocation | undefined {
   const [owner, repo, ...rest] = fork.repo.split('/');

@@ -67,11 +67,13 @@ export class Pulls {
 
   /**
    * The head branch of a pull request (for a run triggered on a PR), the repository it is in (a fork's, or
-   * `(deleted fork)`), and who opened it.
+   * `(deleted fork)` in words with `deleted` set), and who opened it.
    */
   async pullHead(pullNumber: number): Promise<{
     ref: string;
     repo: string;
+    /** The head's repository is gone: GitHub answers `head.repo: null` once a fork is deleted. */
+    deleted: boolean;
     base: string;
     sameRepo: boolean;
     body: string;
@@ -84,6 +86,7 @@ export class Pulls {
     return {
       ref: data.head.ref,
       repo,
+      deleted: !data.head.repo,
       base: data.base.ref,
       sameRepo: repo.toLowerCase() === `${this.scope.owner}/${this.scope.repo}`.toLowerCase(),
       body: data.body ?? '',

@@ -47,11 +47,12 @@ export function worksOnFork(plan: WorkPlan): plan is ForkPlan {
 }
 
 /**
- * Whether the work is first pushed onto the contributor's own branch: they allow edits from maintainers (the
- * token may still be unable to: delivery/fork/push.ts says why, and the run goes on as `fork.delivery` says).
+ * Whether the work is first pushed onto the contributor's own branch: the fork is still there and they allow
+ * edits from maintainers (the token may still be unable to: delivery/fork/push.ts says why, and the run goes
+ * on as `fork.delivery` says).
  */
 export function triesPushOntoFork(plan: WorkPlan): plan is ForkPlan {
-  return worksOnFork(plan) && plan.fork.maintainerCanModify;
+  return worksOnFork(plan) && !plan.fork.deleted && plan.fork.maintainerCanModify;
 }
 
 /** Whether the work goes back as one review of a fork's pull request (else as a pull request of ours). */

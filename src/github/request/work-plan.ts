@@ -45,6 +45,8 @@ export interface ForkHead {
   /** `owner/name` of the fork and its branch: named in words, never fetched from or pushed to. */
   repo: string;
   ref: string;
+  /** The fork was deleted (`repo` is then `(deleted fork)`): there is no branch of theirs to push to. */
+  deleted?: boolean;
   /** The contributor who opened the pull request. */
   author: string;
   /** The contributor allows edits from maintainers: the work may be pushed onto `ref` (delivery/fork/push.ts). */
@@ -209,8 +211,9 @@ async function planOnPull(
     if (asked.kind === 'plan') return { plan: { kind: 'plan', task: asked.task, ...where } };
     const { issueNumber: number } = trigger;
     const how = await forkDelivery(request, head.base);
-    const { repo, ref, author, maintainerCanModify } = head;
-    const fork: ForkHead = { number, repo, ref, author, maintainerCanModify, ...how };
+    const { repo, ref, author, maintainerCanModify, deleted } = head;
+    const gone = deleted ? { deleted } : {};
+    const fork: ForkHead = { number, repo, ref, author, maintainerCanModify, ...gone, ...how };
     return { plan: { kind: 'fork', fork, ...(approved ?? { task: asked.task }), ...where } };
   }
   // A review is answered on the agent's own pull requests only: a person's branch is theirs to change.

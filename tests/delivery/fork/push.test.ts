@@ -103,8 +103,15 @@ describe('pushOntoFork', () => {
       line: 'The run did not complete its list, so its work was not pushed to their branch.',
     },
     {
-      // GitHub names no head repository once the fork is deleted: never a URL made of the placeholder.
+      // GitHub names no head repository once the fork is deleted (`head.repo: null`); whatever the pull
+      // request says of edits from maintainers, the deletion is what is said.
       why: 'the fork was deleted',
+      options: { fork: { repo: '(deleted fork)', deleted: true, maintainerCanModify: false } },
+      line: "The pull request's fork was deleted, so there is no branch of theirs to push to.",
+    },
+    {
+      // Never a URL made of a name that is not one, however the pull request came to carry it.
+      why: "the fork's name is not a repository's",
       options: { fork: { repo: '(deleted fork)' } },
       line: "The pull request's fork was deleted, so there is no branch of theirs to push to.",
     },

@@ -39,6 +39,26 @@ describe('reading a pull request', () => {
       maintainerCanModify: true,
     });
     expect(await api.pulls.pullHead(8)).toMatchObject({ ref: 'patch-2', maintainerCanModify: false });
+    expect(await api.pulls.pullHead(7)).toMatchObject({ deleted: false });
+  });
+
+  it('says a deleted fork is gone (GitHub answers `head.repo: null`), and names it in words only', async () => {
+    const { api } = await apiFor({
+      issues: [
+        {
+          number: 7,
+          title: 'Orphaned',
+          user: 'contributor',
+          pull_request: { head: 'patch-1', fork: { owner: 'contributor', deleted: true } },
+        },
+      ],
+    });
+    expect(await api.pulls.pullHead(7)).toMatchObject({
+      repo: '(deleted fork)',
+      deleted: true,
+      ref: 'patch-1',
+      sameRepo: false,
+    });
   });
 
   it('reads review comments with their place and thread, replies in a thread and reacts to a comment', async () => {

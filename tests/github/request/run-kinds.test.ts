@@ -13,12 +13,24 @@ import {
 import type { ForkHead, WorkPlan } from '../../../src/github/request/work-plan.js';
 
 const common = { base: 'main', task: 'Tidy the parser' };
-const fork = (delivery: ForkHead['delivery'], maintainerCanModify: boolean): WorkPlan => ({
+const fork = (
+  delivery: ForkHead['delivery'],
+  maintainerCanModify: boolean,
+  head: Partial<ForkHead> = {},
+): WorkPlan => ({
   ...common,
   kind: 'fork',
   branch: 'agent/issue-7',
   continuesBranch: false,
-  fork: { number: 7, repo: 'someone/widgets', ref: 'fix', author: 'someone', maintainerCanModify, delivery },
+  fork: {
+    number: 7,
+    repo: 'someone/widgets',
+    ref: 'fix',
+    author: 'someone',
+    maintainerCanModify,
+    delivery,
+    ...head,
+  },
 });
 /** Every kind of plan, a fork's with each delivery and with edits allowed or not. */
 const plans: Record<string, WorkPlan> = {
@@ -68,6 +80,11 @@ describe('run kinds', () => {
       'fork pull-request, editable',
     ]);
     expect(holdsFor(triesPushOntoFork)).toEqual(['fork review, editable', 'fork pull-request, editable']);
+    // A deleted fork has no branch to push to, whatever its pull request says of edits: the model is not told
+    // its change may be pushed there.
+    const deleted = { repo: '(deleted fork)', deleted: true };
+    expect(triesPushOntoFork(fork('review', true, deleted))).toBe(false);
+    expect(triesPushOntoFork(fork('pull-request', true, deleted))).toBe(false);
   });
 
   it("sends a fork's work back as a review, or as a pull request that supersedes it, as its delivery says", () => {

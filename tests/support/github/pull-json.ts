@@ -12,10 +12,18 @@ import {
 import type { Ctx } from './json.js';
 import type { PullState, ReviewCommentState, ReviewState } from './types.js';
 
-/** A branch of the repository, or (`forkOwner`) of its fork of the same name, which is public. */
-function branchJson(ctx: Ctx, ref: string, sha: string, forkOwner?: string) {
+/**
+ * A branch of the repository, or (`fork`) of its fork of the same name, which is public; a deleted fork's
+ * repository is `null`, as GitHub answers it.
+ */
+function branchJson(ctx: Ctx, ref: string, sha: string, fork?: PullState['fork']) {
+  const forkOwner = fork?.owner;
   const owner = forkOwner ?? ctx.owner;
-  const repo = forkOwner ? { ...repositoryJson({ ...ctx, owner }), fork: true } : repositoryJson(ctx);
+  const repo = forkOwner
+    ? fork.deleted
+      ? null
+      : { ...repositoryJson({ ...ctx, owner }), fork: true }
+    : repositoryJson(ctx);
   return {
     label: `${owner}:${ref}`,
     ref,
@@ -67,7 +75,7 @@ export function pullJson(ctx: Ctx, pull: PullState, counts: PullCounts, full: bo
     assignees: [],
     requested_reviewers: [],
     requested_teams: [],
-    head: branchJson(ctx, pull.head, pull.head_sha, pull.fork?.owner),
+    head: branchJson(ctx, pull.head, pull.head_sha, pull.fork),
     base: branchJson(ctx, pull.base, pull.base_sha),
     _links: {
       self: { href: url },

@@ -100,6 +100,7 @@ export function createEmu(options: EmulatorOptions): Emu {
               fork: {
                 owner: seed.pull_request.fork.owner,
                 maintainer_can_modify: seed.pull_request.fork.maintainerCanModify ?? false,
+                ...(seed.pull_request.fork.deleted ? { deleted: true } : {}),
               },
             }
           : {}),

@@ -26,6 +26,8 @@ export interface SeedIssue {
 export interface ForkSeed {
   owner: string;
   maintainerCanModify?: boolean;
+  /** The fork was deleted since: GitHub then answers `head.repo: null` (its refs/pull/N/head stays). */
+  deleted?: boolean;
 }
 
 export interface EmulatorOptions {
@@ -170,7 +172,7 @@ export interface PullState {
   base_sha: string;
   created_at: string;
   /** The head is a fork's branch (see ForkSeed). */
-  fork?: { owner: string; maintainer_can_modify: boolean };
+  fork?: { owner: string; maintainer_can_modify: boolean; deleted?: boolean };
 }
 
 /** A comment on a line of a pull request's diff: a thread's first comment, or a reply in it. */
