@@ -76,7 +76,7 @@ async function whyNotTried(
   if (!fork.maintainerCanModify)
     return `@${fork.author} does not allow edits from maintainers, so nothing was pushed to their branch.`;
   if (await api.access.isWorkflowToken()) return "The workflow's GITHUB_TOKEN cannot push to a fork.";
-  if (!completed) return 'The run did not complete its list, so its work was not pushed to their branch.';
+  if (!completed) return 'The run did not complete its list, so nothing is pushed to their branch.';
   return undefined;
 }
 

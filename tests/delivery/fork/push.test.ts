@@ -100,7 +100,7 @@ describe('pushOntoFork', () => {
     {
       why: 'the run did not complete its list',
       options: { completed: false },
-      line: 'The run did not complete its list, so its work was not pushed to their branch.',
+      line: 'The run did not complete its list, so nothing is pushed to their branch.',
     },
     {
       // GitHub names no head repository once the fork is deleted (`head.repo: null`); whatever the pull
