@@ -58,6 +58,8 @@ describe.each(MODEL_MODES)('resuming (%s)', (mode) => {
     const pulls = world.github.state.pulls;
     expect(pulls).toHaveLength(1);
     expect(pulls[0]!.head).toBe('agent/issue-1-100');
+    // Each run's commit is signed, the continued branch's too (made through GitHub's API, not pushed by git).
+    expect(world.github.state.apiCommits).toHaveLength(2);
     const file = await world.sandbox.git(
       ['--git-dir', world.sandbox.origin, 'show', 'agent/issue-1-100:hello.py'],
       world.sandbox.root,
@@ -155,6 +157,8 @@ describe('nothing lost across runs', () => {
       sandbox.root,
     );
     expect(log.split('\n').slice(0, 2)).toEqual(['add a changelog', 'feature work']);
+    // The commit on the pull request's head is signed, made through GitHub's API.
+    expect(github.state.apiCommits).toHaveLength(1);
   });
 
   it('keeps the work on a fresh branch when the PR head moves on while the agent works', async () => {
