@@ -176,9 +176,13 @@ async function deliverSafely(step: () => Promise<Delivery>): Promise<{ delivery:
   }
 }
 
-/** The issue the pull request closes: this one when it is a new one of ours, else the one its description closes. */
+/**
+ * The issue the pull request closes: this one when it is a new one of ours on an issue, else the one the pull
+ * request's description closes. A fork's pull request is named by the line that supersedes it, never by a
+ * `Closes` line (a closing keyword names an issue): its successor closes the issue it closed, if any.
+ */
 function closesOf(plan: WorkPlan, issueNumber: number): { closes?: number } {
-  if (opensPullRequest(plan)) return { closes: issueNumber };
+  if (opensPullRequest(plan) && !worksOnFork(plan)) return { closes: issueNumber };
   return plan.closes === undefined ? {} : { closes: plan.closes };
 }
 

@@ -193,7 +193,9 @@ describe('a pull request from a fork, with `fork_delivery: pull-request`', () =>
   const inputs = { fork_delivery: 'pull-request' };
 
   it('pushes a branch here built on the head and opens a pull request that supersedes it', async () => {
-    world = await worlds.create(SCRIPT, { files: BASE_FILES, issue: PULL });
+    // The contributor's pull request closes an issue: the one that supersedes it closes that issue, not #1.
+    const issue = { ...PULL, body: 'Greets the world.\n\nCloses #5' };
+    world = await worlds.create(SCRIPT, { files: BASE_FILES, issue });
     const { '.github/workflows/evil.yml': _workflow, ...files } = HEAD_FILES;
     const head = await forkHead(world, files);
     const run = await world.trigger('/agent say hello instead', { pullRequest: true, inputs, runId: '77' });
@@ -209,6 +211,8 @@ describe('a pull request from a fork, with `fork_delivery: pull-request`', () =>
     expect(pull.body).toMatch(
       /^Supersedes #1: built on @contributor's commits from `contributor\/hello-world:feature`/,
     );
+    expect(pull.body).toMatch(/^Closes #5$/m);
+    expect(pull.body).not.toMatch(/Closes #1\b/);
     expect(run.outputs.pr_url).toContain(`/pull/${pull.number}`);
     // The original gets one line that links it, and no review.
     expect(world.botComments().map((c) => c.body)).toContainEqual(

@@ -72,8 +72,8 @@ export function supersedesPullRequest(
 
 /**
  * Whether landing the work opens (or reuses) a pull request of ours, which closes the issue the run was asked
- * on: not on a pull request's own head (it is one, and closes what its description says), not as a review,
- * never for a plan.
+ * on (or, superseding a fork's, the issue that one closes): not on a pull request's own head (it is one, and
+ * closes what its description says), not as a review, never for a plan.
  */
 export function opensPullRequest(plan: WorkPlan): boolean {
   return delivers(plan) && plan.kind !== 'pull-request' && !deliversAsReview(plan);
