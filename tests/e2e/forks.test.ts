@@ -320,12 +320,18 @@ const headsOf = (w: World) =>
 /** A world whose pull request 1 comes from `contributor`'s fork, served with its own repository. */
 async function forkWorld(
   script: Parameters<typeof worlds.create>[0],
-  { canModify, tokenUser, appBot }: { canModify: boolean; tokenUser?: string; appBot?: string },
+  {
+    canModify,
+    tokenUser,
+    appBot,
+    deleted = false,
+  }: { canModify: boolean; tokenUser?: string; appBot?: string; deleted?: boolean },
 ) {
+  const seed = { ...FORK, maintainerCanModify: canModify, deleted };
   const w = await worlds.create(script, {
     files: BASE_FILES,
     forks: true,
-    issue: { ...PULL, pull_request: { head: 'feature', fork: { ...FORK, maintainerCanModify: canModify } } },
+    issue: { ...PULL, pull_request: { head: 'feature', fork: seed } },
     ...(tokenUser ? { tokenUser } : {}),
     ...(appBot ? { appBot } : {}),
     permissions: { maintainer: 'admin', 'agent-machine-user': 'write', reader: 'read' },
@@ -423,6 +429,12 @@ describe('a pull request from a fork that allows edits from maintainers', () => 
       why: 'without edits from maintainers allowed',
       options: { canModify: false, tokenUser: MACHINE },
       line: '@contributor does not allow edits from maintainers, so nothing was pushed to their branch.',
+    },
+    {
+      // GitHub answers `head.repo: null` once the fork is deleted: that is said, not what it allowed.
+      why: 'whose fork was deleted',
+      options: { canModify: false, tokenUser: MACHINE, deleted: true },
+      line: "The pull request's fork was deleted, so there is no branch of theirs to push to.",
     },
     {
       why: "with the workflow's GITHUB_TOKEN",
