@@ -57,11 +57,14 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       started.plan,
     ),
   );
-  // The footer names the isolation once the sandbox is built: it rides along with the next write.
+  // The footer names the isolation once the sandbox is built, and how the MCP servers fared once they have
+  // started: each rides along with the next write.
   ready.then(
     ({ sandbox }) => checklist.later({ sandbox: isolationOf(sandbox) }),
     () => undefined,
   );
+  const mcp = started.mcp;
+  void mcp?.starting.settled.then(() => checklist.later({ mcp: mcp.summary }));
   // The delivery, opened before the loop for a run that delivers (a plan does not): the model's last look
   // previews it, and it may claim the branch then.
   const plan = started.plan;

@@ -19,6 +19,7 @@ import { DEFAULT_REMINDER_ROUNDS, ReminderPolicy } from './todo/reminder.js';
 import { allCompleted, MAIN_SESSION, TodoManager } from './todo/todos.js';
 import { offerHelpers, toolShape, type Helpers } from './helpers/helpers.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
+import { LateTools, outsideFor } from './tools/late.js';
 import type { ToolContext } from './tools/types.js';
 import { pictureBlocks } from './pictures.js';
 import { toolNetwork, toolsReady } from './tools-ready.js';
@@ -47,7 +48,8 @@ import {
 } from './nudges.js';
 
 export async function runAgent(options: AgentOptions): Promise<AgentResult> {
-  const run = new Run(options);
+  const outside = await outsideFor(options.outside, options.model.info.toolSearch);
+  const run = new Run(outside ? { ...options, outside } : options);
   return await run.loop();
 }
 
@@ -87,6 +89,8 @@ class Run {
   readonly keeper: ContextKeeper;
   /** Waits, once, for the tools' sandbox if it is still being built (tools-ready.ts). */
   readonly toolsReady: () => Promise<void>;
+  /** The tools from outside that join while the run goes (tools/late.ts). */
+  readonly late: LateTools;
 
   constructor(readonly options: AgentOptions) {
     this.todos = new TodoManager(options.resumedTodos ?? [], options.helper?.session ?? MAIN_SESSION);
@@ -101,7 +105,11 @@ class Run {
       ...(options.outside ? { outside: options.outside } : {}),
       toolSearch: options.model.info.toolSearch,
     });
-    this.system = systemPrompt(options.outside?.servers, this.toolbox.deferred);
+    this.late = new LateTools(options.outside, this.toolbox);
+    const starting = options.outside?.starting;
+    this.system = starting
+      ? systemPrompt(starting.names, this.toolbox.deferred, true)
+      : systemPrompt(options.outside?.servers, this.toolbox.deferred);
     this.context = {
       workspace: options.workspace,
       bashTimeoutSeconds,
@@ -115,7 +123,8 @@ class Run {
     this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     this.verify = options.verify && new VerifyGate(options.verify, this.context);
     this.firstText = firstMessage(options);
-    this.transcript = new Transcript(this.firstText, pictureBlocks(options.pictures ?? []));
+    const joined = this.joinedTools();
+    this.transcript = new Transcript(this.firstText, [...pictureBlocks(options.pictures ?? []), ...joined]);
     this.picturesToCount = (options.pictures ?? []).some((picture) => picture.image);
     this.refusals = watchRefusals(
       toolNetwork(options),
@@ -317,7 +326,13 @@ class Run {
     const notes: ContentBlockParam[] = this.takeInbox();
     const reminder = this.reminder.take(this.todos.items);
     if (reminder) notes.push(this.nudge('todo_reminder', reminder));
-    return [...content, ...notes];
+    return [...content, ...notes, ...this.joinedTools()];
+  }
+
+  /** The servers that came up (or failed) since the last request: their tools join it, and a note says so. */
+  joinedTools(): ContentBlockParam[] {
+    const note = this.late.take();
+    return note ? [this.nudge('tools_joined', note)] : [];
   }
 
   /** Drains the inbox: applies each entry's list (a refused one is reported instead) and returns its texts. */

@@ -55,6 +55,8 @@ describe('ToolRuntime', () => {
       },
       { env: childEnv(process.env), timeoutMs: 20_000, warn: () => undefined, snapshot: async () => ws },
     );
+    expect(servers.summary).toBe('hostile (starting)');
+    await servers.settled;
     expect(servers.summary).toBe('hostile (1 tool)');
     expect(runtime.servers).toBe(servers);
     expect(await processesNamed(marker)).not.toEqual([]);

@@ -1,6 +1,6 @@
 // The tools' runtime as the settings ask for it (src/runtime/tool-runtime.ts): the sandbox, with its network
 // gate under `tool_network: allowlist`, and later the MCP servers (their configuration read, their secrets
-// masked, their start timed); or a sentence saying why no sandbox could be built.
+// masked, their start timed once they have all started); or a sentence saying why no sandbox could be built.
 import { childEnv } from '../../sandbox/commands/child-env.js';
 import { credentialFiles } from '../../sandbox/credential-files.js';
 import { SandboxError, type WorkspaceAccess } from '../../sandbox/setup.js';
@@ -148,7 +148,10 @@ export async function loadMcpConfig(
   return config;
 }
 
-/** Starts the servers (the SDK loads only for a run that has some); says in the log how each fared. */
+/**
+ * Starts the servers (the SDK loads only for a run that has some) and returns while they start; says in the
+ * log how each fared once all have.
+ */
 export async function startMcp(
   config: Awaited<ReturnType<typeof loadMcpConfig>>,
   settings: Settings,
@@ -163,9 +166,11 @@ export async function startMcp(
     timeoutMs: settings.inputs.mcp_timeout * 1000,
     warn: log.warning,
   });
-  const ms = Math.round(performance.now() - started);
-  log.info(`MCP servers ready in ${ms} ms: ${servers.summary}.`);
-  const slow = slowStart(ms, config);
-  if (slow) log.warning(slow);
+  void servers.settled.then(() => {
+    const ms = Math.round(performance.now() - started);
+    log.info(`MCP servers ready in ${ms} ms: ${servers.summary}.`);
+    const slow = slowStart(ms, config);
+    if (slow) log.warning(slow);
+  });
   return servers;
 }
