@@ -71,7 +71,7 @@ export class McpServers implements OutsideTools {
     return this.servers.some((line) => line.startsWith(`${connection.name}: `));
   }
 
-  /** Stops every server (within about CLOSE_MS; what is left then is killed). */
+  /** Stops every server (within about CLOSE_MS; what is left then is killed), started or still starting. */
   async close(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
@@ -80,6 +80,8 @@ export class McpServers implements OutsideTools {
     await Promise.race([Promise.all(this.#connections.map((c) => c.close())), late]);
     clearTimeout(timer);
     for (const connection of this.#connections) connection.kill();
+    // A server still starting may be building its sandbox inside the tools' one, which closes after this.
+    await Promise.all(this.#connections.map((connection) => connection.built()));
   }
 
   /** Adds a started server's allowed tools; says what it left out. */
