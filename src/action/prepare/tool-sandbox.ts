@@ -9,6 +9,7 @@ import { openWorkspace } from '../../agent/workspace.js';
 import { runnerFiles } from '../../sandbox/runner-files.js';
 import { isolationName, NoIsolationError, waysOut } from '../../sandbox/rootless.js';
 import { endpointHost } from '../../model/providers.js';
+import { DEFAULT_MODEL, modelInfo } from '../../model/catalogue.js';
 import type { GateOptions, NetworkGate } from '../../network/gate.js';
 import { ruleText } from '../../network/hosts.js';
 import { addSecret, log } from '../../runner/output.js';
@@ -169,7 +170,8 @@ export async function startMcp(
   void servers.settled.then(() => {
     const ms = Math.round(performance.now() - started);
     log.info(`MCP servers ready in ${ms} ms: ${servers.summary}.`);
-    const slow = slowStart(ms, config);
+    // A model without tool search is asked only once every server is up (agent/tools/late.ts).
+    const slow = slowStart(ms, config, !modelInfo(settings.inputs.model || DEFAULT_MODEL).toolSearch);
     if (slow) log.warning(slow);
   });
   return servers;
