@@ -93,7 +93,10 @@ export class ToolRuntime {
    * once they are starting: each one's tools join as it lists them (`settled` once all have).
    */
   async startServers(config: McpConfig, request: ServersRequest): Promise<McpServers> {
-    const { startMcpServers, throughGate } = await import('../mcp/open.js');
+    const [{ startMcpServers }, { throughGate }] = await Promise.all([
+      import('../mcp/servers.js'),
+      import('../mcp/open.js'),
+    ]);
     this.#servers = startMcpServers(config, {
       workspace: this.workspace,
       ...(this.sandbox ? { sandbox: this.sandbox } : {}),
