@@ -19,7 +19,7 @@ import { DEFAULT_REMINDER_ROUNDS, ReminderPolicy } from './todo/reminder.js';
 import { allCompleted, MAIN_SESSION, TodoManager } from './todo/todos.js';
 import { offerHelpers, toolShape, type Helpers } from './helpers/helpers.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
-import { LateTools, outsideFor } from './tools/late.js';
+import { outsideFor } from './tools/late.js';
 import type { ToolContext } from './tools/types.js';
 import { pictureBlocks } from './pictures.js';
 import { toolNetwork, toolsReady } from './tools-ready.js';
@@ -48,8 +48,7 @@ import {
 } from './nudges.js';
 
 export async function runAgent(options: AgentOptions): Promise<AgentResult> {
-  const outside = await outsideFor(options.outside, options.model.info.toolSearch);
-  const run = new Run(outside ? { ...options, outside } : options);
+  const run = new Run(await outsideFor(options));
   return await run.loop();
 }
 
@@ -89,8 +88,6 @@ class Run {
   readonly keeper: ContextKeeper;
   /** Waits, once, for the tools' sandbox if it is still being built (tools-ready.ts). */
   readonly toolsReady: () => Promise<void>;
-  /** The tools from outside that join while the run goes (tools/late.ts). */
-  readonly late: LateTools;
 
   constructor(readonly options: AgentOptions) {
     this.todos = new TodoManager(options.resumedTodos ?? [], options.helper?.session ?? MAIN_SESSION);
@@ -104,12 +101,9 @@ class Run {
       ...(options.github ? { github: options.github } : {}),
       ...(options.outside ? { outside: options.outside } : {}),
       toolSearch: options.model.info.toolSearch,
+      joined: (note) => this.nudge('tools_joined', note),
     });
-    this.late = new LateTools(options.outside, this.toolbox);
-    const starting = options.outside?.starting;
-    this.system = starting
-      ? systemPrompt(starting.names, this.toolbox.deferred, true)
-      : systemPrompt(options.outside?.servers, this.toolbox.deferred);
+    this.system = systemPrompt(options.outside, this.toolbox.deferred);
     this.context = {
       workspace: options.workspace,
       bashTimeoutSeconds,
@@ -123,8 +117,8 @@ class Run {
     this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     this.verify = options.verify && new VerifyGate(options.verify, this.context);
     this.firstText = firstMessage(options);
-    const joined = this.joinedTools();
-    this.transcript = new Transcript(this.firstText, [...pictureBlocks(options.pictures ?? []), ...joined]);
+    const pictures = this.toolbox.withJoined(pictureBlocks(options.pictures ?? []));
+    this.transcript = new Transcript(this.firstText, pictures);
     this.picturesToCount = (options.pictures ?? []).some((picture) => picture.image);
     this.refusals = watchRefusals(
       toolNetwork(options),
@@ -326,13 +320,7 @@ class Run {
     const notes: ContentBlockParam[] = this.takeInbox();
     const reminder = this.reminder.take(this.todos.items);
     if (reminder) notes.push(this.nudge('todo_reminder', reminder));
-    return [...content, ...notes, ...this.joinedTools()];
-  }
-
-  /** The servers that came up (or failed) since the last request: their tools join it, and a note says so. */
-  joinedTools(): ContentBlockParam[] {
-    const note = this.late.take();
-    return note ? [this.nudge('tools_joined', note)] : [];
+    return this.toolbox.withJoined([...content, ...notes]);
   }
 
   /** Drains the inbox: applies each entry's list (a refused one is reported instead) and returns its texts. */

@@ -6,7 +6,7 @@ import { ALL_TOOLS, type McpConfig } from '../settings/mcp-servers.js';
 import type { OutsideTool, OutsideTools } from '../agent/tools/types.js';
 import { stripInvisible } from '../text/invisible.js';
 import { Connection, type ConnectionOptions } from './connection.js';
-import { stillStarting } from './starting.js';
+import { stillStarting } from './start-cost.js';
 
 /** The API's rule for a tool's name. */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;

@@ -62,3 +62,8 @@ export function slowStart(ms: number, config: Pick<McpConfig, 'servers'>, waited
   const cost = waited ? 'the model waited for them' : 'their tools reached the model only then';
   return `MCP servers took ${(ms / 1000).toFixed(1)} s to start, and ${cost}: ${why}.`;
 }
+
+/** The refusal of a tool whose server has not finished starting (the model was asked without waiting). */
+export function stillStarting(name: string, server: string): string {
+  return `${name} is not offered yet: the MCP server "${server}" is still starting; a message says when its tools can be found`;
+}

@@ -4,6 +4,7 @@
 import type { OutsideTool, OutsideTools } from '../agent/tools/types.js';
 import type { McpConfig } from '../settings/mcp-servers.js';
 import type { McpServers } from './servers.js';
+import { stillStarting } from './start-cost.js';
 
 export class StartingServers implements OutsideTools {
   readonly starting: { names: readonly string[]; settled: Promise<void> };
@@ -50,9 +51,4 @@ export class StartingServers implements OutsideTools {
       ? `${name} cannot be used: the MCP servers could not start (${this.#failed})`
       : stillStarting(name, server);
   }
-}
-
-/** The refusal of a tool whose server has not finished starting. */
-export function stillStarting(name: string, server: string): string {
-  return `${name} is not offered yet: the MCP server "${server}" is still starting; a message says when its tools can be found`;
 }

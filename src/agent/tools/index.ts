@@ -1,7 +1,13 @@
 // The toolbox: the six built-in tools' definitions for the model, those from outside (MCP servers) beside
 // them, and one safe way to run a tool call.
 import { z } from 'zod';
-import { TOOL_SEARCH, type ToolDefinition, type ToolParam } from '../../model/messages.js';
+import {
+  TOOL_SEARCH,
+  type ContentBlockParam,
+  type ToolDefinition,
+  type ToolParam,
+} from '../../model/messages.js';
+import { LateTools } from './late.js';
 import type { TodoManager } from '../todo/todos.js';
 import { createBashTool } from './bash.js';
 import { editFileTool } from './edit-file.js';
@@ -35,6 +41,7 @@ export class Toolbox {
   readonly #refusal: OutsideTools['refusal'];
   readonly #defer: boolean;
   readonly #readOnly: boolean;
+  readonly #late: LateTools;
   /** Every tool as the model is shown it (the deferred ones marked so). */
   readonly definitions: ToolDefinition[];
   /** What each request's `tools` holds: the definitions, and the tool search when some are deferred. */
@@ -46,10 +53,13 @@ export class Toolbox {
     {
       toolSearch = false,
       readOnly = false,
+      joined = (text) => ({ type: 'text', text }),
     }: {
       toolSearch?: boolean;
       /** Only the tools from outside marked read-only are offered (a plan run). */
       readOnly?: boolean;
+      /** The note for the model that tools joined (tools/late.ts), as the run tells it. */
+      joined?: (note: string) => ContentBlockParam;
     } = {},
   ) {
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
@@ -68,6 +78,12 @@ export class Toolbox {
     }));
     this.requestTools = this.definitions;
     this.addOutside(outside?.tools ?? []);
+    this.#late = new LateTools(outside, (tools) => this.addOutside(tools), joined);
+  }
+
+  /** `blocks`, then the note of the tools from outside that joined since the last look, when some did. */
+  withJoined(blocks: ContentBlockParam[]): ContentBlockParam[] {
+    return [...blocks, ...this.#late.take()];
   }
 
   /** Whether the tools from outside wait behind the tool search. */
@@ -133,6 +149,7 @@ export function createToolbox(
     outside,
     toolSearch = false,
     task,
+    joined,
   }: {
     readOnly?: boolean;
     /** false: no bash tool (an explore helper without a sandbox to run commands read-only). */
@@ -142,6 +159,8 @@ export function createToolbox(
     toolSearch?: boolean;
     /** The task tool, for a run that may start helpers (helpers/). */
     task?: Tool<z.ZodType, ToolAnswer>;
+    /** The note that tools from outside joined, as the run tells it (tools/late.ts). */
+    joined?: (note: string) => ContentBlockParam;
   } = {},
 ): Toolbox {
   const shell = bash ? [createBashTool(bashTimeoutSeconds)] : [];
@@ -157,7 +176,7 @@ export function createToolbox(
       ...(task ? [task] : []),
     ] as Array<Tool<z.ZodType, ToolAnswer>>,
     outside,
-    { toolSearch, readOnly },
+    { toolSearch, readOnly, ...(joined ? { joined } : {}) },
   );
 }
 
