@@ -4,14 +4,8 @@
 // run's network gate; the parent's list, its reminder count and the saved state never see the helper's.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import {
-  reply,
-  text,
-  toolUse,
-  type RecordedRequest,
-  type ScriptedResponse,
-  type ScriptStep,
-} from '../support/anthropic/server.js';
+import { reply, text, toolUse } from '../support/anthropic/server.js';
+import type { RecordedRequest, ScriptedResponse, ScriptStep } from '../support/anthropic/server.js';
 import { REMINDER_PREFIX } from '../../src/agent/todo/reminder.js';
 import { openingText, type World, useWorldsPerTest } from './setup.js';
 

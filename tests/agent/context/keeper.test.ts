@@ -74,6 +74,15 @@ const compactionsOf = (events: AgentEvent[]) => events.filter((e) => e.type === 
 const reminders = (events: AgentEvent[]) =>
   events.filter((e) => e.type === 'nudge' && e.kind === 'todo_reminder').length;
 
+/** The run completed, and each compaction it told of came back without a summary (none counted as done). */
+function expectOnlyUnsummarized(run: Awaited<ReturnType<typeof longRun>>): void {
+  expect(run.result.status).toBe('completed');
+  const told = compactionsOf(run.events);
+  expect(told.length).toBeGreaterThan(0);
+  expect(told.every((e) => e.type === 'compaction' && !e.summarized)).toBe(true);
+  expect(run.result.compactions).toBeUndefined();
+}
+
 describe('compaction on demand (the Anthropic API, a model that offers it)', { timeout: 120_000 }, () => {
   it('compacts near the budget: the next request starts with the block and re-states the task, the list and the files', async () => {
     const run = await longRun({
@@ -154,11 +163,7 @@ describe('compaction on demand (the Anthropic API, a model that offers it)', { t
   it('a compaction that comes back without a summary is a no-op the run survives, by clearing', async () => {
     const run = await longRun({ turns: 80, budget: 30_000, summary: () => null });
     expect(ws.server!.violations).toEqual([]);
-    expect(run.result.status).toBe('completed');
-    const told = compactionsOf(run.events);
-    expect(told.length).toBeGreaterThan(0);
-    expect(told.every((e) => e.type === 'compaction' && !e.summarized)).toBe(true);
-    expect(run.result.compactions).toBeUndefined();
+    expectOnlyUnsummarized(run);
     expect(run.events.some((e) => e.type === 'nudge' && e.kind === 'context_cleared')).toBe(true);
     // No request ever carried a block.
     expect(JSON.stringify(ws.server!.requests.map((r) => r.body.messages))).not.toContain('"compaction"');
@@ -238,11 +243,7 @@ describe('a threshold compaction without a summary', { timeout: 120_000 }, () =>
       model: { provider: 'bedrock', baseURL: stand.url, model: `anthropic.${COMPACTING}-v1:0` },
     });
     expect(stand.model.violations).toEqual([]);
-    expect(run.result.status).toBe('completed');
-    const told = compactionsOf(run.events);
-    expect(told.length).toBeGreaterThan(0);
-    expect(told.every((e) => e.type === 'compaction' && !e.summarized)).toBe(true);
-    expect(run.result.compactions).toBeUndefined();
+    expectOnlyUnsummarized(run);
     expect(run.events.some((e) => e.type === 'nudge' && e.kind === 'context_compacted')).toBe(false);
     // The empty block went back in the history it came in, as returned.
     const sentBack = stand.model.requests.some((r) =>
