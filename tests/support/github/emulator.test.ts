@@ -8,6 +8,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { secondaryRateLimit, startGitHubEmulator } from './emulator.js';
 import type { EmulatorOptions, GitHubEmulator } from './emulator.js';
+import { TEST_TOKEN, useEmulatorPerTest } from './per-test.js';
 import { expectHonest } from './honest.js';
 
 const TOKEN = 'ghs_test_token';
@@ -446,18 +447,14 @@ describe('GitHub emulator with Octokit', () => {
 });
 
 describe('workflow runs, as the queue reads them', () => {
-  let emu: GitHubEmulator | undefined;
-  afterEach(async () => {
-    await emu?.close();
-    emu = undefined;
-  });
+  const startEmulator = useEmulatorPerTest();
 
   it('lists the runs by status and reads one, answers as GitHub documents them', async () => {
-    emu = await startGitHubEmulator({ owner: 'octo-org', repo: 'hello-world' });
+    const emu = await startEmulator();
     emu.addWorkflowRun({ id: 5, title: 'todo-agent #1' });
     emu.addWorkflowRun({ id: 6, status: 'queued', title: 'todo-agent #2' });
     emu.addWorkflowRun({ id: 4, status: 'completed', conclusion: 'success' });
-    const octokit = getOctokit('ghs_x', { baseUrl: emu.url });
+    const octokit = getOctokit(TEST_TOKEN, { baseUrl: emu.url });
     const repo = { owner: 'octo-org', repo: 'hello-world' };
     const going = await octokit.rest.actions.listWorkflowRunsForRepo({ ...repo, status: 'in_progress' });
     expect(going.data.workflow_runs.map((run) => [run.id, run.display_title])).toEqual([
