@@ -160,16 +160,12 @@ describe('GitHub emulator with Octokit', () => {
     const emu = await start();
     for (let i = 1; i <= 5; i++) emu.addComment(1, i === 1 ? 'maintainer' : 'visitor', `comment ${i}`);
     const octokit = getOctokit(TOKEN, { baseUrl: emu.url });
-    const first = await octokit.rest.issues.listComments({ owner, repo, issue_number: 1, per_page: 2 });
+    const pages = { owner, repo, issue_number: 1, per_page: 2 };
+    const first = await octokit.rest.issues.listComments(pages);
     expect(first.data.map((c) => c.body)).toEqual(['comment 1', 'comment 2']);
     expect(first.data[0]?.author_association).toBe('COLLABORATOR');
     expect(first.headers.link).toContain('rel="next"');
-    const all = await octokit.paginate(octokit.rest.issues.listComments, {
-      owner,
-      repo,
-      issue_number: 1,
-      per_page: 2,
-    });
+    const all = await octokit.paginate(octokit.rest.issues.listComments, pages);
     expect(all.map((c) => c.body)).toEqual([1, 2, 3, 4, 5].map((i) => `comment ${i}`));
     expect(emu.calls.filter((c) => c.operationId === 'issues/list-comments')).toHaveLength(4);
     expectHonest(emu);
