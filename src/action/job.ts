@@ -81,11 +81,14 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
           plan,
         ),
       );
-      // The footer names the isolation once the sandbox is built: it rides along with the next write.
+      // The footer names the isolation once the sandbox is built, and how the MCP servers fared once they have
+      // started: each rides along with the next write.
       ready.then(
         ({ sandbox }) => checklist.later({ sandbox: isolationOf(sandbox) }),
         () => undefined,
       );
+      const mcp = started.mcp;
+      void mcp?.starting.settled.then(() => checklist.later({ mcp: mcp.summary }));
       const observers = [
         checklist.observer,
         summary.observer,

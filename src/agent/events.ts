@@ -125,7 +125,8 @@ export type NudgeKind =
   | 'context_compacted'
   | 'verify_failed'
   | 'review'
-  | 'maintainer';
+  | 'maintainer'
+  | 'tools_joined';
 
 /** A block of a model response as observers get it: a thinking block keeps only its type, never its text. */
 export interface ResponseBlock {

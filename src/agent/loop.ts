@@ -19,6 +19,7 @@ import { DEFAULT_REMINDER_ROUNDS, ReminderPolicy } from './todo/reminder.js';
 import { allCompleted, MAIN_SESSION, TodoManager } from './todo/todos.js';
 import { offerHelpers, toolShape, type Helpers } from './helpers/helpers.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
+import { outsideFor } from './tools/late.js';
 import type { ToolContext } from './tools/types.js';
 import { pictureBlocks } from './pictures.js';
 import { toolNetwork, toolsReady } from './tools-ready.js';
@@ -47,7 +48,7 @@ import {
 } from './nudges.js';
 
 export async function runAgent(options: AgentOptions): Promise<AgentResult> {
-  const run = new Run(options);
+  const run = new Run(await outsideFor(options));
   return await run.loop();
 }
 
@@ -100,8 +101,9 @@ class Run {
       ...(options.github ? { github: options.github } : {}),
       ...(options.outside ? { outside: options.outside } : {}),
       toolSearch: options.model.info.toolSearch,
+      joined: (note) => this.nudge('tools_joined', note),
     });
-    this.system = systemPrompt(options.outside?.servers, this.toolbox.deferred);
+    this.system = systemPrompt(options.outside, this.toolbox.deferred);
     this.context = {
       workspace: options.workspace,
       bashTimeoutSeconds,
@@ -115,7 +117,8 @@ class Run {
     this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     this.verify = options.verify && new VerifyGate(options.verify, this.context);
     this.firstText = firstMessage(options);
-    this.transcript = new Transcript(this.firstText, pictureBlocks(options.pictures ?? []));
+    const pictures = this.toolbox.withJoined(pictureBlocks(options.pictures ?? []));
+    this.transcript = new Transcript(this.firstText, pictures);
     this.picturesToCount = (options.pictures ?? []).some((picture) => picture.image);
     this.refusals = watchRefusals(
       toolNetwork(options),
@@ -317,7 +320,7 @@ class Run {
     const notes: ContentBlockParam[] = this.takeInbox();
     const reminder = this.reminder.take(this.todos.items);
     if (reminder) notes.push(this.nudge('todo_reminder', reminder));
-    return [...content, ...notes];
+    return this.toolbox.withJoined([...content, ...notes]);
   }
 
   /** Drains the inbox: applies each entry's list (a refused one is reported instead) and returns its texts. */

@@ -293,7 +293,7 @@ export async function main(argv: string[]): Promise<number> {
     const { sandbox } = runtime;
     // The copy (made beside the sandbox's build) is whole before any server or tool can write to the directory.
     await snapshot.copyDone();
-    const mcp = await startMcp(settings.mcp, settings.mcpTimeoutSeconds, { runtime, secrets, snapshot });
+    const mcp = startMcp(settings.mcp, settings.mcpTimeoutSeconds, { runtime, secrets, snapshot });
     const run = (async () =>
       runAgent({
         ...(await agentOptions(values, settings, { workspace, sandbox, secrets, events, record, stop, out })),

@@ -1,7 +1,7 @@
 // The CLI's MCP servers: the file --mcp-config names, read and checked before any run (a bad one is bad
-// usage), and its servers started in the run's sandbox as the action starts them.
+// usage), and its servers started in the run's sandbox as the action starts them, not waited for.
 import { readFileSync } from 'node:fs';
-import type { McpServers } from '../mcp/servers.js';
+import { StartingServers } from '../mcp/starting.js';
 import type { ToolRuntime } from '../runtime/tool-runtime.js';
 import { childEnv } from '../sandbox/commands/child-env.js';
 import { McpConfigError, parseMcpConfig, type McpConfig } from '../settings/mcp-servers.js';
@@ -23,19 +23,23 @@ export function mcpConfigFile(file: string): McpConfig {
   return parseMcpConfig(text, `--mcp-config ${file}`, process.env);
 }
 
-/** The servers, started in the run's sandbox; a server that fails is named on stderr and the run goes on. */
-export async function startMcp(
+/**
+ * The servers, starting in the run's sandbox: the run takes their tools as each is up, as the action does
+ * (agent/tools/late.ts); a server that fails is named on stderr and the run goes on.
+ */
+export function startMcp(
   config: McpConfig | undefined,
   timeoutSeconds: number,
   { runtime, secrets, snapshot }: { runtime: ToolRuntime; secrets: string[]; snapshot: Snapshot },
-): Promise<McpServers | undefined> {
+): StartingServers | undefined {
   if (!config) return undefined;
-  const servers = await runtime.startServers(config, {
+  const started = runtime.startServers(config, {
     snapshot: () => snapshot.directory(),
     env: childEnv(process.env, secrets),
     timeoutMs: timeoutSeconds * 1000,
     warn: (line) => stderr.print(`todo-agent: ${line}\n`),
   });
-  stderr.print(`todo-agent: MCP servers: ${servers.summary}\n`);
+  const servers = new StartingServers(config, started);
+  void servers.starting.settled.then(() => stderr.print(`todo-agent: MCP servers: ${servers.summary}\n`));
   return servers;
 }

@@ -22,6 +22,9 @@ import ownPackage from '../../package.json' with { type: 'json' };
 /** Who we are to a server (`clientInfo` in `initialize`): the package's name and version. */
 export const CLIENT_INFO = { name: ownPackage.name, version: ownPackage.version };
 
+/** Why a server that was still starting when the run ended has no tools. */
+const ENDED_FIRST = 'the run ended before it had started';
+
 /** The end of a server's stderr kept for the sentence that says why it stopped. */
 const STDERR_TAIL = 2_000;
 
@@ -50,6 +53,8 @@ export class Connection {
   #exited: Promise<ServiceExit> | undefined;
   /** A local server's own sandbox. */
   #sandbox: Sandbox | undefined;
+  /** That sandbox while it is being built (inside the tools' sandbox's folder, which waits for it). */
+  #building: Promise<unknown> = Promise.resolve();
   readonly #stderr = new CappedOutput(STDERR_TAIL);
   /** Why the server is not available (it did not start, or it stopped); undefined while it works. */
   problem: string | undefined;
@@ -80,13 +85,16 @@ export class Connection {
     });
     try {
       const started = await Promise.race([this.#connectAndList(), late]);
+      if (this.#closing) this.problem ??= ENDED_FIRST;
       if (started !== 'late' && !this.problem) {
         this.#ready = true;
         return started;
       }
       this.problem ??= `it did not start within ${seconds} s (mcp_timeout)`;
     } catch (error) {
-      this.problem ??= await this.#failure(`it did not start: ${failureText(error)}`);
+      this.problem ??= this.#closing
+        ? ENDED_FIRST
+        : await this.#failure(`it did not start: ${failureText(error)}`);
     } finally {
       clearTimeout(timer);
     }
@@ -124,6 +132,11 @@ export class Connection {
     this.#sandbox?.close();
   }
 
+  /** Once no sandbox of its own is being built: one that was, after a close, is closed by then. */
+  async built(): Promise<void> {
+    await this.#building.catch(() => undefined);
+  }
+
   /** Kills a local server at once (the action is exiting and cannot wait). */
   kill(): void {
     this.#service?.kill();
@@ -136,7 +149,10 @@ export class Connection {
     if (isLocal(this.server)) {
       const { workspace, snapshot } = this.#options;
       const host = await snapshot?.();
-      const sandbox = this.#options.sandbox && (await openSibling(this.#options.sandbox, host));
+      if (this.#closing) return [];
+      const building = this.#options.sandbox && openSibling(this.#options.sandbox, host);
+      this.#building = building ?? this.#building;
+      const sandbox = await building;
       this.#sandbox = sandbox;
       // Stopped while its sandbox was being built (it was late): nothing more starts.
       if (this.#closing) {

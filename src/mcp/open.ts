@@ -1,6 +1,8 @@
 // The `mcp_servers` setting made into running servers: the configuration itself, or read from a file in the
 // repository as the base branch's commit has it (through the reader the wiring gives, our own git: never the
-// work tree, which the model and a pull request's head could have changed), then every server started.
+// work tree, which the model and a pull request's head could have changed), and what the network gate does
+// for them. It loads no MCP SDK: the configuration is read on the first model request's path, and the
+// servers (servers.ts, with the SDK) start later, off it.
 import {
   McpConfigError,
   parseMcpConfig,
@@ -10,7 +12,7 @@ import {
 import { isLocal } from '../settings/mcp-servers.js';
 import type { NetworkGate } from '../network/gate.js';
 import { ruleFromUrl, type HostRule } from '../network/hosts.js';
-import { startMcpServers, type McpServers, type McpStartOptions } from './servers.js';
+import type { McpStartOptions } from './servers.js';
 
 /** A file's text at the base branch's commit; undefined when the commit has no such file. */
 export type BaseFileReader = (path: string) => Promise<string | undefined>;
@@ -50,5 +52,3 @@ export function throughGate(
   if (rules.length > 0) network.allow(rules);
   return { fetch: network.fetch };
 }
-
-export { startMcpServers, type McpServers, type McpStartOptions };

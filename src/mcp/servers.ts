@@ -6,6 +6,7 @@ import { ALL_TOOLS, type McpConfig } from '../settings/mcp-servers.js';
 import type { OutsideTool, OutsideTools } from '../agent/tools/types.js';
 import { stripInvisible } from '../text/invisible.js';
 import { Connection, type ConnectionOptions } from './connection.js';
+import { stillStarting } from './start-cost.js';
 
 /** The API's rule for a tool's name. */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
@@ -30,10 +31,17 @@ export class McpServers implements OutsideTools {
   readonly #connections: Connection[];
   /** Every name a configured tool would have, offered or not: to refuse the ones left out clearly. */
   readonly #configured: Map<string, Connection>;
+  /** Once every server has started (its tools added) or failed (its line says so). */
+  settled: Promise<void> = Promise.resolve();
 
   constructor(connections: Connection[]) {
     this.#connections = connections;
     this.#configured = new Map(connections.map((c) => [`mcp__${c.name}__`, c]));
+  }
+
+  /** The configured servers' names, started or not. */
+  get names(): string[] {
+    return this.#connections.map((c) => c.name);
   }
 
   /** The servers and how each fared, for the checklist's footer and the log: `memory (9 tools)`. */
@@ -41,6 +49,7 @@ export class McpServers implements OutsideTools {
     return this.#connections
       .map((c) => {
         const count = this.tools.filter((tool) => tool.name.startsWith(`mcp__${c.name}__`)).length;
+        if (!this.#settled(c)) return `${c.name} (starting)`;
         return c.problem ? `${c.name} (not available)` : `${c.name} (${count} tool${count === 1 ? '' : 's'})`;
       })
       .join(', ');
@@ -53,10 +62,16 @@ export class McpServers implements OutsideTools {
     const { server } = connection;
     if (connection.problem && !connection.started)
       return `${name} cannot be used: the MCP server "${server.name}" did not start (${connection.problem}), so none of its tools are offered in this run`;
+    if (!this.#settled(connection)) return stillStarting(name, server.name);
     return `${name} is not offered: the MCP server "${server.name}" may be used only for the tools its configuration lists (${server.tools.join(', ')})`;
   }
 
-  /** Stops every server (within about CLOSE_MS; what is left then is killed). */
+  /** Whether the server is up with its tools added, or has failed (its line is in `servers` either way). */
+  #settled(connection: Connection): boolean {
+    return this.servers.some((line) => line.startsWith(`${connection.name}: `));
+  }
+
+  /** Stops every server (within about CLOSE_MS; what is left then is killed), started or still starting. */
   async close(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
@@ -65,6 +80,8 @@ export class McpServers implements OutsideTools {
     await Promise.race([Promise.all(this.#connections.map((c) => c.close())), late]);
     clearTimeout(timer);
     for (const connection of this.#connections) connection.kill();
+    // A server still starting may be building its sandbox inside the tools' one, which closes after this.
+    await Promise.all(this.#connections.map((connection) => connection.built()));
   }
 
   /** Adds a started server's allowed tools; says what it left out. */
@@ -124,18 +141,21 @@ function describe(server: string, tool: McpTool): string {
 }
 
 /**
- * Starts every configured server at once and lists its tools; a server that does not start within the
- * timeout, or fails, is left out with a warning, and the run goes on with the others.
+ * Starts every configured server at once and returns without waiting: each server's tools are added as it
+ * lists them (`settled` once all have); a server that does not start within the timeout, or fails, is left
+ * out with a warning, and the run goes on with the others.
  */
-export async function startMcpServers(config: McpConfig, options: McpStartOptions): Promise<McpServers> {
+export function startMcpServers(config: McpConfig, options: McpStartOptions): McpServers {
   const connections = config.servers.map((server) => new Connection(server, options));
   const servers = new McpServers(connections);
-  const listed = await Promise.all(connections.map((connection) => connection.start()));
-  connections.forEach((connection, index) => {
-    if (connection.problem) {
-      options.warn(`MCP server "${connection.name}" is left out: ${connection.problem}.`);
-      servers.servers.push(`${connection.name}: not available (it did not start)`);
-    } else servers.add(connection, listed[index] ?? [], options.warn);
-  });
+  servers.settled = Promise.all(
+    connections.map(async (connection) => {
+      const listed = await connection.start();
+      if (connection.problem) {
+        options.warn(`MCP server "${connection.name}" is left out: ${connection.problem}.`);
+        servers.servers.push(`${connection.name}: not available (it did not start)`);
+      } else servers.add(connection, listed, options.warn);
+    }),
+  ).then(() => undefined);
   return servers;
 }

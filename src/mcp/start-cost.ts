@@ -1,6 +1,7 @@
 // What the MCP servers' start costs a run: whether a local server may start (then the trusted snapshot copies
-// the untracked files it may need), and a word to the maintainer when the start held the first model request
-// for more than a few seconds, with why: a package fetched at every run, or each server's own sandbox.
+// the untracked files it may need), and a word to the maintainer when the start took more than a few seconds
+// (the first model request waited for it, or the servers' tools came late), with why: a package fetched at
+// every run, or each server's own sandbox.
 import path from 'node:path';
 import type { GitRepo } from '../git/repo.js';
 import { isLocal, parseMcpConfig, type McpConfig, type McpServersSetting } from '../settings/mcp-servers.js';
@@ -44,8 +45,11 @@ function fetchesItsPackage(server: { command: string; args: readonly string[] })
   return DOWNLOADERS.has(program) || (DOWNLOADING_VERBS[program]?.includes(server.args[0] ?? '') ?? false);
 }
 
-/** Says why the servers took `ms` to start, when that is longer than a few seconds; else undefined. */
-export function slowStart(ms: number, config: Pick<McpConfig, 'servers'>): string | undefined {
+/**
+ * Says why the servers took `ms` to start, when that is longer than a few seconds; else undefined. `waited`:
+ * the model was asked only once they had (a model without tool search); else their tools joined late.
+ */
+export function slowStart(ms: number, config: Pick<McpConfig, 'servers'>, waited = true): string | undefined {
   if (ms < SLOW_START_MS) return undefined;
   const fetching = config.servers
     .filter(isLocal)
@@ -54,6 +58,12 @@ export function slowStart(ms: number, config: Pick<McpConfig, 'servers'>): strin
   const why =
     fetching.length > 0
       ? `${fetching.join(', ')} ${fetching.length > 1 ? 'fetch their packages' : 'fetches its package'} at each run unless an earlier step restores the cache or installs it (see docs/mcp.md, "Starting fast")`
-      : 'each server starts in a sandbox of its own and lists its tools before the model is asked anything';
-  return `MCP servers took ${(ms / 1000).toFixed(1)} s to start, and the model waited for them: ${why}.`;
+      : `each server starts in a sandbox of its own and lists its tools before ${waited ? 'the model is asked anything' : 'the model can find them'}`;
+  const cost = waited ? 'the model waited for them' : 'their tools reached the model only then';
+  return `MCP servers took ${(ms / 1000).toFixed(1)} s to start, and ${cost}: ${why}.`;
+}
+
+/** The refusal of a tool whose server has not finished starting (the model was asked without waiting). */
+export function stillStarting(name: string, server: string): string {
+  return `${name} is not offered yet: the MCP server "${server}" is still starting; a message says when its tools can be found`;
 }

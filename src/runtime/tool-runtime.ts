@@ -89,11 +89,15 @@ export class ToolRuntime {
 
   /**
    * Starts the configured servers (the SDK loads only for a run that has some): local ones each in a sandbox
-   * of its own built like the tools', remote ones through the gate, whose list their hosts join.
+   * of its own built like the tools', remote ones through the gate, whose list their hosts join. Returns
+   * once they are starting: each one's tools join as it lists them (`settled` once all have).
    */
   async startServers(config: McpConfig, request: ServersRequest): Promise<McpServers> {
-    const { startMcpServers, throughGate } = await import('../mcp/open.js');
-    this.#servers = await startMcpServers(config, {
+    const [{ startMcpServers }, { throughGate }] = await Promise.all([
+      import('../mcp/servers.js'),
+      import('../mcp/open.js'),
+    ]);
+    this.#servers = startMcpServers(config, {
       workspace: this.workspace,
       ...(this.sandbox ? { sandbox: this.sandbox } : {}),
       ...throughGate(config, this.gate),

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CONTINUE_AFTER_CUT_OFF, contextNote, openItemsNudge } from '../../src/agent/nudges.js';
-import { validateTodos } from '../../src/agent/todo/todos.js';
+import { todoItems } from '../support/todo-items.js';
 
-const items = validateTodos([
-  { text: 'Fix the parser', status: 'completed' },
-  { text: 'Run the tests', status: 'in_progress' },
-]);
+const items = todoItems('[x] Fix the parser', '[~] Run the tests');
 
 describe('what the loop tells the model', () => {
   it('the open-items note is tagged, and gives an honest way out for an item that cannot be done', () => {

@@ -24,6 +24,9 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The environment that points the CLI at this test's model server, with the key it expects. */
+const onServer = () => ({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server!.url });
+
 function cli(args: string[], env: Record<string, string> = {}, as?: { uid: number; gid: number }) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
     const child = spawn(process.execPath, [CLI, ...args], {
@@ -46,10 +49,7 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
   it('runs the seeds’ sample task to completion, shows the panel and exits 0', async () => {
     await writeFile(join(dir, 'hello.py'), HELLO_FILES['hello.py']!);
     server = await startModelServer(helloScript(), { apiKey: KEY });
-    const { code, stdout, stderr } = await cli([HELLO_TASK], {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: server.url,
-    });
+    const { code, stdout, stderr } = await cli([HELLO_TASK], onServer());
     expect(server.violations).toEqual([]);
     expect(code).toBe(0);
     // The allowlist in force, once, on stderr: GitHub's web host is in it, the model's endpoint is not.
@@ -75,8 +75,7 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     await writeFile(join(home, 'slow-bin', 'go'), '#!/bin/sh\nexec sleep 60\n', { mode: 0o755 });
     server = await startModelServer(helloScript(), { apiKey: KEY });
     const { code, stderr } = await cli([HELLO_TASK], {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: server.url,
+      ...onServer(),
       HOME: home,
       PATH: `${join(home, 'slow-bin')}:${process.env.PATH ?? ''}`,
     });
@@ -91,10 +90,10 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
   it('runs it on Sonnet 5.5 with --effort and --max-context-tokens, sending effort as output_config', async () => {
     await writeFile(join(dir, 'hello.py'), HELLO_FILES['hello.py']!);
     server = await startModelServer(helloScript(), { apiKey: KEY, mode: 'sonnet-5-5' });
-    const { code, stderr } = await cli([HELLO_TASK, '--effort', 'medium', '--max-context-tokens', '200000'], {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: server.url,
-    });
+    const { code, stderr } = await cli(
+      [HELLO_TASK, '--effort', 'medium', '--max-context-tokens', '200000'],
+      onServer(),
+    );
     expect(server.violations).toEqual([]);
     expect(code).toBe(0);
     expect(withoutAllowlist(stderr)).toBe('');
@@ -106,7 +105,7 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     server = await startModelServer([reply(text('Nothing to do.')), reply(text('Nothing to do.'))], {
       apiKey: KEY,
     });
-    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url };
+    const env = onServer();
     const unknown = await cli(['a task', '--model', 'claude-next-9'], env);
     expect(unknown.stderr.match(/warning: claude-next-9 is not in the model table/g)).toHaveLength(1);
     const priced = await cli(['a task', '--model', 'claude-next-9', '--price-per-mtok', '1,4'], env);
@@ -117,10 +116,7 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     await writeFile(join(dir, 'hello.py'), HELLO_FILES['hello.py']!);
     server = await startModelServer(helloScript(), { apiKey: KEY });
     const log = join(dir, 'events.jsonl');
-    const { code } = await cli([HELLO_TASK, '--events', log], {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: server.url,
-    });
+    const { code } = await cli([HELLO_TASK, '--events', log], onServer());
     expect(code).toBe(0);
     const events = (await readFile(log, 'utf8'))
       .trimEnd()
@@ -149,10 +145,7 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
       { apiKey: KEY },
     );
     const log = join(dir, 'events.jsonl');
-    const { code, stdout } = await cli(['look at leak.txt', '--events', log], {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: server.url,
-    });
+    const { code, stdout } = await cli(['look at leak.txt', '--events', log], onServer());
     expect(code).toBe(0);
     const events = await readFile(log, 'utf8');
     for (const output of [stdout, events]) {
@@ -189,7 +182,7 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
       { apiKey: KEY },
     );
     const record = join(dir, 'run.jsonl');
-    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, FORCE_COLOR: '1' };
+    const env = { ...onServer(), FORCE_COLOR: '1' };
     const live = await cli(
       ['fix it', '--max-turns', '4', '--verify', 'cat out.txt; exit 3', '--transcript', record],
       env,
@@ -218,10 +211,10 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
 
   it('exits 2 before any model call when --events cannot be written', async () => {
     server = await startModelServer([], { apiKey: KEY });
-    const { code, stderr } = await cli(['a task', '--events', join(dir, 'missing', 'events.jsonl')], {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: server.url,
-    });
+    const { code, stderr } = await cli(
+      ['a task', '--events', join(dir, 'missing', 'events.jsonl')],
+      onServer(),
+    );
     expect(code).toBe(2);
     expect(stderr).toContain('--events: cannot write');
     expect(stderr).toContain('ENOENT');
@@ -238,10 +231,7 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
     );
     const { code, stdout } = await cli(
       ['look around', '--verify', 'echo "2 failed"; exit 1', '--verify-attempts', '2'],
-      {
-        ANTHROPIC_API_KEY: KEY,
-        ANTHROPIC_BASE_URL: server.url,
-      },
+      onServer(),
     );
     expect(code).toBe(1);
     expect(stdout).toContain('✗ verify echo "2 failed"; exit 1: failed (exit code 1), round 2 of 2');
@@ -257,10 +247,7 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
         apiKey: KEY,
       },
     );
-    const { code, stdout } = await cli(['do something', '--max-turns', '5'], {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: server.url,
-    });
+    const { code, stdout } = await cli(['do something', '--max-turns', '5'], onServer());
     expect(code).toBe(1);
     expect(stdout).toContain('incomplete');
   });
@@ -333,10 +320,7 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
 
   it('exits 1 with a readable reason when the API refuses the key', async () => {
     server = await startModelServer([], { apiKey: 'sk-ant-the-right-key-000000000' });
-    const { code, stdout } = await cli(['a task'], {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: server.url,
-    });
+    const { code, stdout } = await cli(['a task'], onServer());
     expect(code).toBe(1);
     expect(stdout).toContain('failed: the Anthropic API refused the credentials (401');
   });
@@ -354,8 +338,7 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
         PATH: process.env.PATH ?? '',
         HOME: dir,
         TMPDIR: temp,
-        ANTHROPIC_API_KEY: KEY,
-        ANTHROPIC_BASE_URL: server.url,
+        ...onServer(),
       },
     });
     let stdout = '';
@@ -397,10 +380,7 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
 
     it('runs the commands in the same sandbox as the action where it can be built (as root here)', async () => {
       server = await startModelServer(look(), { apiKey: KEY });
-      const { stderr } = await cli(['look around'], {
-        ANTHROPIC_API_KEY: KEY,
-        ANTHROPIC_BASE_URL: server.url,
-      });
+      const { stderr } = await cli(['look around'], onServer());
       expect(stderr).not.toContain('no sandbox');
       // A handful of processes in its own namespace, and no key in its parent's environment.
       expect(toolOutput(server)).toMatch(/exit code: 1\\n[1-9]\\n(cat: [^\\]*\\n)?0\\n/);
@@ -415,10 +395,7 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
         ],
         { apiKey: KEY },
       );
-      const { stderr } = await cli(['look around', '--tool-network', 'none'], {
-        ANTHROPIC_API_KEY: KEY,
-        ANTHROPIC_BASE_URL: server.url,
-      });
+      const { stderr } = await cli(['look around', '--tool-network', 'none'], onServer());
       expect(stderr).not.toContain('no sandbox');
       const opening = JSON.stringify(server.requests[0]?.body.messages[0]);
       expect(opening).toContain('Network: off. The CLI was started with `--tool-network none`, so commands');
@@ -432,11 +409,7 @@ describe('todo-agent CLI (bundled dist/cli.js)', () => {
       const { chmod } = await import('node:fs/promises');
       await chmod(dir, 0o777);
       server = await startModelServer(look(), { apiKey: KEY });
-      const { stderr } = await cli(
-        ['look around'],
-        { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url },
-        { uid: 65534, gid: 65534 },
-      );
+      const { stderr } = await cli(['look around'], onServer(), { uid: 65534, gid: 65534 });
       expect(stderr).not.toContain('no sandbox');
       // In a PID namespace of its own, as for root: no key in its parent's environment.
       expect(toolOutput(server)).toMatch(/exit code: 1\\n[1-9]\\n(cat: [^\\]*\\n)?0\\n/);

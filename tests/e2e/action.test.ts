@@ -8,13 +8,12 @@ import {
   helloScript,
   planAt,
 } from '../support/anthropic/scenarios.js';
-import { KEY, TOKEN, type World, useWorldsPerTest } from './setup.js';
+import { KEY, originGit, TOKEN, useWorldsPerTest, type World } from './setup.js';
 
 let world: World | undefined;
 const worlds = useWorldsPerTest();
 
-const gitShow = (w: World, spec: string) =>
-  w.sandbox.git(['--git-dir', w.sandbox.origin, 'show', spec], w.sandbox.root);
+const gitShow = (w: World, spec: string) => originGit(w, 'show', spec);
 
 describe.each(MODEL_MODES)('the bundled action (dist/index.js) as a runner runs it (%s)', (mode) => {
   it('turns `/agent <task>` into a live checklist comment and a pull request that closes the issue', async () => {
@@ -73,10 +72,7 @@ describe.each(MODEL_MODES)('the bundled action (dist/index.js) as a runner runs 
     expect(pr.body.startsWith('Closes #1')).toBe(true);
     expect(pr.body).toContain('moved the call under a `__main__` guard');
     expect(await gitShow(world, 'agent/issue-1-4242:hello.py')).toBe(HELLO_RESULT.trimEnd());
-    const author = await world.sandbox.git(
-      ['--git-dir', world.sandbox.origin, 'log', '-1', '--format=%an <%ae>', 'agent/issue-1-4242'],
-      world.sandbox.root,
-    );
+    const author = await originGit(world, 'log', '-1', '--format=%an <%ae>', 'agent/issue-1-4242');
     expect(author).toBe('github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>');
 
     // The pacer's rule for mutating requests: at most 5 in any second, one at a time (at the emulator).
@@ -208,10 +204,7 @@ describe('the bundled action (dist/index.js) as a runner runs it', () => {
     const final = world.botComments()[0]!.body;
     expect(final).toContain('✅ todo-agent finished');
     expect(final).toContain('no changes');
-    const heads = await world.sandbox.git(
-      ['--git-dir', world.sandbox.origin, 'for-each-ref', '--format=%(refname:short)', 'refs/heads'],
-      world.sandbox.root,
-    );
+    const heads = await originGit(world, 'for-each-ref', '--format=%(refname:short)', 'refs/heads');
     expect(heads.trim()).toBe('main');
   });
 

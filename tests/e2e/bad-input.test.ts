@@ -5,7 +5,7 @@ import { parseAgentState } from '../../src/github/checklist/state.js';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { toolResults } from '../support/requests.js';
 import { planAt } from '../support/anthropic/scenarios.js';
-import { createWorld, KEY, TOKEN, type World } from './setup.js';
+import { createWorld, KEY, originGit, TOKEN, type World } from './setup.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -16,9 +16,6 @@ afterEach(async () => {
 type Run = Awaited<ReturnType<World['trigger']>>;
 
 const ONE_ITEM = [{ text: 'Write NOTES.md', activeForm: 'Writing NOTES.md' }];
-const gitIn = (w: World, ...args: string[]) =>
-  w.sandbox.git(['--git-dir', w.sandbox.origin, ...args], w.sandbox.root);
-
 /** Lines of stdout other than the `::add-mask::` commands that tell the runner what to mask. */
 const logLines = (run: Run) => run.stdout.split('\n').filter((line) => !line.startsWith('::add-mask::'));
 
@@ -285,7 +282,7 @@ describe('secrets', () => {
     expect(results[6]).toContain('exit code: 1');
     expect(results[6]).not.toMatch(/INPUT_|ACTIONS_/);
     expect(pr.body).toContain('The old token was ***');
-    expect(await gitIn(secretWorld, 'show', `${run.outputs.branch}:NOTES.md`)).toBe('notes');
+    expect(await originGit(secretWorld, 'show', `${run.outputs.branch}:NOTES.md`)).toBe('notes');
   });
 
   // The `todos` output carries the model's item text, so it goes through the redactor too.

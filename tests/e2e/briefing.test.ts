@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { firstMessageText } from '../support/requests.js';
 import { HELLO_FILES } from '../support/anthropic/scenarios.js';
-import { type World, useWorldsPerTest } from './setup.js';
+import { originGit, useWorldsPerTest, type World } from './setup.js';
 
 let world: World | undefined;
 const worlds = useWorldsPerTest();
@@ -32,10 +32,7 @@ describe('the briefing', () => {
     const second = await world.trigger('/agent continue', { runId: '11' });
     expect(second.outputs.status).toBe('completed');
     // The continued branch really holds the edit the second run worked on top of.
-    const onBranch = await world.sandbox.git(
-      ['--git-dir', world.sandbox.origin, 'show', 'agent/issue-1-10:CLAUDE.md'],
-      world.sandbox.root,
-    );
+    const onBranch = await originGit(world, 'show', 'agent/issue-1-10:CLAUDE.md');
     expect(onBranch).toContain('EDITED BY THE MODEL');
 
     for (const request of [world.model.requests[0]!, world.model.requests[2]!]) {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { issueCommentEvent, runAction } from '../support/action-harness.js';
 import { MODEL_MODES, reply, text, toolUse, type ScriptStep } from '../support/anthropic/server.js';
 import { planAt } from '../support/anthropic/scenarios.js';
-import { createWorld, KEY, TOKEN, type World } from './setup.js';
+import { createWorld, KEY, originGit, TOKEN, type World } from './setup.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -47,10 +47,7 @@ describe.each(MODEL_MODES)('cancellation (%s)', (mode) => {
     expect(current.model.requests).toHaveLength(3);
     const branch = run.outputs.branch!;
     expect(branch).toBe('agent/issue-1-4242');
-    const notes = await current.sandbox.git(
-      ['--git-dir', current.sandbox.origin, 'show', `${branch}:NOTES.md`],
-      current.sandbox.root,
-    );
+    const notes = await originGit(current, 'show', `${branch}:NOTES.md`);
     expect(notes).toBe('work in progress');
     const final = current.botComments()[0]!.body;
     expect(final).toContain('⏹ todo-agent was cancelled');
@@ -118,12 +115,7 @@ describe('/agent cancel', () => {
 
     const run = await running;
     expect(run.outputs.status).toBe('cancelled');
-    expect(
-      await current.sandbox.git(
-        ['--git-dir', current.sandbox.origin, 'show', `${run.outputs.branch}:NOTES.md`],
-        current.sandbox.root,
-      ),
-    ).toBe('work in progress');
+    expect(await originGit(current, 'show', `${run.outputs.branch}:NOTES.md`)).toBe('work in progress');
     expect(current.botComments()[0]!.body).toContain('⏹ todo-agent was cancelled');
     expect(current.github.violations).toEqual([]);
   });

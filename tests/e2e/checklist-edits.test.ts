@@ -1,13 +1,7 @@
 // Issue 11, point 2: the checklist comment is editable; the next run starts from the list as it shows.
 import { describe, expect, it } from 'vitest';
-import {
-  reply,
-  text,
-  toolUse,
-  type RecordedRequest,
-  type ScriptedResponse,
-  type ScriptStep,
-} from '../support/anthropic/server.js';
+import { reply, text, toolUse } from '../support/anthropic/server.js';
+import type { RecordedRequest, ScriptedResponse, ScriptStep } from '../support/anthropic/server.js';
 import { HELLO_FILES, HELLO_TASK, helloScript } from '../support/anthropic/scenarios.js';
 import { type World, useWorldsPerTest } from './setup.js';
 

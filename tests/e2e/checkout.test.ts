@@ -1,20 +1,13 @@
 // A shallow checkout (actions/checkout's default `fetch-depth: 1`): a fresh run, `/agent continue` on the
 // branch an earlier run pushed, and a run on a pull request's head all work without the history.
 import { describe, expect, it } from 'vitest';
-import {
-  changelogScript,
-  HELLO_RESULT,
-  HELLO_TASK,
-  helloScript,
-  pushFeatureBranch,
-} from '../support/anthropic/scenarios.js';
-import { type World, useWorldsPerTest } from './setup.js';
+import { changelogScript, HELLO_RESULT, HELLO_TASK, helloScript } from '../support/anthropic/scenarios.js';
+import { changelogOnFeatureHead, originGit, useWorldsPerTest, type World } from './setup.js';
 
 let world: World | undefined;
 const worlds = useWorldsPerTest();
 
-const originLog = (w: World, ref: string) =>
-  w.sandbox.git(['--git-dir', w.sandbox.origin, 'log', '--format=%s', ref], w.sandbox.root);
+const originLog = (w: World, ref: string) => originGit(w, 'log', '--format=%s', ref);
 
 /** Gives main some history, so a depth-1 checkout really leaves commits out. */
 async function addHistory(w: World): Promise<void> {
@@ -39,10 +32,7 @@ describe('a shallow checkout (fetch-depth: 1)', () => {
     expect(second.outputs.status).toBe('completed');
     expect(second.outputs.branch).toBe('agent/issue-1-100');
     expect(world.github.state.pulls.map((pull) => pull.head)).toEqual(['agent/issue-1-100']);
-    const file = await world.sandbox.git(
-      ['--git-dir', world.sandbox.origin, 'show', 'agent/issue-1-100:hello.py'],
-      world.sandbox.root,
-    );
+    const file = await originGit(world, 'show', 'agent/issue-1-100:hello.py');
     expect(file).toBe(HELLO_RESULT.trimEnd());
     // Both runs' commits sit on main's full history.
     expect((await originLog(world, 'agent/issue-1-100')).split('\n')).toEqual([
@@ -59,21 +49,12 @@ describe('a shallow checkout (fetch-depth: 1)', () => {
       issue: { pull_request: { head: 'feature' } },
       shallow: true,
     });
-    const { sandbox, github } = world;
-    await pushFeatureBranch((args) => sandbox.git(args));
-    await addHistory(world);
-    const seeded = github.state.pulls.length;
-
-    const run = await world.trigger('/agent add a changelog', { pullRequest: true });
-    expect(run.stderr).toBe('');
-    expect(run.outputs.status).toBe('completed');
-    expect(run.outputs.branch).toBe('feature');
-    expect(github.state.pulls).toHaveLength(seeded);
+    await changelogOnFeatureHead(world, () => addHistory(world!));
     expect((await originLog(world, 'feature')).split('\n')).toEqual([
       'add a changelog',
       'feature work',
       'Initial commit',
     ]);
-    expect(github.violations).toEqual([]);
+    expect(world.github.violations).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { reply, text, toolUse, type RecordedRequest, type ScriptStep } from '../
 import { planAt } from '../support/anthropic/scenarios.js';
 import { expectToContainAll } from '../support/contains.js';
 import { refuseWorkflowPushes, requireSignedCommits } from '../support/github/origin-rules.js';
-import { ACTION_USERS, createWorld, TOKEN, type World } from './setup.js';
+import { ACTION_USERS, createWorld, originGit, TOKEN, type World } from './setup.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -30,9 +30,6 @@ function oneCommand(command: string): ScriptStep[] {
     reply(text('Wrote the tool.')),
   ];
 }
-
-const originGit = (w: World, args: string[]) =>
-  w.sandbox.git(['--git-dir', w.sandbox.origin, ...args], w.sandbox.root);
 
 /** The text blocks of a request's last message (the model's last look comes as one). */
 const lastTexts = (request: RecordedRequest) =>
@@ -59,10 +56,10 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     expect(github.calls.some((c) => c.operationId === 'git/create-ref' && c.status === 201)).toBe(true);
     expect(github.state.apiCommits).toHaveLength(1);
     const [commit] = github.state.apiCommits;
-    expect(await originGit(world, ['rev-parse', `refs/heads/${branch}`])).toBe(commit!.oid);
+    expect(await originGit(world, 'rev-parse', `refs/heads/${branch}`)).toBe(commit!.oid);
     // The local branch is GitHub's commit, so a later `continue` starts from it.
     expect(await world.sandbox.git(['rev-parse', 'HEAD'])).toBe(commit!.oid);
-    const message = await originGit(world, ['log', '-1', '--format=%an <%ae>|%cn|%B', branch]);
+    const message = await originGit(world, 'log', '-1', '--format=%an <%ae>|%cn|%B', branch);
     const [author, committer, body] = message.split('|');
     expect(author).toBe('github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>');
     expect(committer).toBe('GitHub');
@@ -86,7 +83,7 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     expect(github.violations).toEqual([]);
     expect(run.outputs.status, run.stdout).toBe('completed');
     expect(github.state.apiCommits).toEqual([]);
-    const tree = await originGit(world, ['ls-tree', 'agent/issue-1-4242', 'run.sh']);
+    const tree = await originGit(world, 'ls-tree', 'agent/issue-1-4242', 'run.sh');
     expect(tree.startsWith('100755 ')).toBe(true);
     expect(github.state.pulls[0]!.body).toContain('pushed with git, so GitHub did not sign it');
     expect(github.state.pulls[0]!.body).toContain('executable');
@@ -107,7 +104,7 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     expect(run.outputs.status, run.stdout).toBe('completed');
     const refs = github.calls.filter((c) => c.operationId?.startsWith('git/')).map((c) => c.operationId);
     expect(refs).toEqual(['git/create-ref', 'git/delete-ref']);
-    expect(await originGit(world, ['branch', '--list', 'agent/*'])).toBe('');
+    expect(await originGit(world, 'branch', '--list', 'agent/*')).toBe('');
     expect(github.state.pulls).toEqual([]);
     expect(world.botComments()[0]!.body).toContain('left no changes in the repository');
   });
@@ -120,7 +117,7 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     const { github } = world;
     expect(github.violations).toEqual([]);
     expect(run.outputs.status, run.stdout).toBe('completed');
-    const files = await originGit(world, ['ls-tree', 'agent/issue-1-4242']);
+    const files = await originGit(world, 'ls-tree', 'agent/issue-1-4242');
     expect(files).toMatch(/^120000 blob \S+\tgreet\.py$/m);
     expect(files).not.toMatch(/\t(npmrc|up)$/m);
     // The model saw it in its last look, and the pull request says so.
@@ -141,9 +138,9 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     const { github } = world;
     expect(github.violations).toEqual([]);
     expect(run.outputs.status, run.stdout).toBe('completed');
-    const target = await originGit(world, ['cat-file', '-p', 'agent/issue-1-4242:current']);
+    const target = await originGit(world, 'cat-file', '-p', 'agent/issue-1-4242:current');
     expect(target).toBe('v1.txt');
-    expect(await originGit(world, ['diff', '--name-only', 'main...agent/issue-1-4242'])).toBe('tool.py');
+    expect(await originGit(world, 'diff', '--name-only', 'main...agent/issue-1-4242')).toBe('tool.py');
     expect(github.state.pulls[0]!.body).toContain('a symbolic link changed to lead out of the repository');
   });
 
@@ -185,7 +182,7 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     expect(JSON.stringify(model.requests[4]!.body.messages.at(-1))).not.toContain(
       'files that will be committed',
     );
-    const files = await originGit(world, ['diff', '--name-only', 'main...agent/issue-1-4242']);
+    const files = await originGit(world, 'diff', '--name-only', 'main...agent/issue-1-4242');
     expect(files.split('\n')).toEqual(['pkg/__init__.py', 'pkg/tool.py', 'setup.py']);
     const body = github.state.pulls[0]!.body;
     expect(body).toContain('### Held back');
@@ -212,7 +209,7 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
     const { github } = world;
     expect(github.violations).toEqual([]);
     expect(github.state.pulls).toEqual([]);
-    expect(await originGit(world, ['branch', '--list', 'agent/*'])).toBe('');
+    expect(await originGit(world, 'branch', '--list', 'agent/*')).toBe('');
     const [checklist] = world.botComments();
     const comment = checklist!.body;
     expectToContainAll(comment, [
@@ -257,7 +254,7 @@ describe.each(ACTION_USERS)('delivery (dist/index.js), as $who', ({ as }) => {
       .filter((c) => c.operationId?.startsWith('git/'))
       .map((c) => `${c.operationId} ${c.status}`);
     expect(operations).toEqual(['git/create-ref 201', 'git/delete-ref 204']);
-    expect(await originGit(world, ['branch', '--list', 'agent/*'])).toBe('');
+    expect(await originGit(world, 'branch', '--list', 'agent/*')).toBe('');
     expect(github.state.apiCommits).toEqual([]);
     expect(github.state.pulls).toEqual([]);
     const comment = world.botComments()[0]!.body;

@@ -14,7 +14,7 @@ import {
   type ScriptStep,
 } from '../support/anthropic/server.js';
 import { planAt } from '../support/anthropic/scenarios.js';
-import { createWorld, KEY, type World, useWorldsPerTest } from './setup.js';
+import { createWorld, KEY, originGit, useWorldsPerTest, type World } from './setup.js';
 
 let world: World | undefined;
 const worlds = useWorldsPerTest();
@@ -40,16 +40,13 @@ function session(faults: Record<number, ScriptStep> = {}): ScriptStep[] {
   return turns.flatMap((turn, index) => (faults[index] ? [faults[index], turn] : [turn]));
 }
 
-const gitIn = (w: World, ...args: string[]) =>
-  w.sandbox.git(['--git-dir', w.sandbox.origin, ...args], w.sandbox.root);
-
 /** The run finished, opened its PR from `branch` and wrote a final comment with every item done. */
 async function expectDelivered(w: World, run: Awaited<ReturnType<World['trigger']>>, branch = BRANCH) {
   expect(run.code).toBe(0);
   expect(run.outputs.status).toBe('completed');
   expect(run.outputs.branch).toBe(branch);
   expect(w.github.state.pulls).toEqual([expect.objectContaining({ head: branch, state: 'open' })]);
-  expect(await gitIn(w, 'show', `${branch}:NOTES.md`)).toBe('notes');
+  expect(await originGit(w, 'show', `${branch}:NOTES.md`)).toBe('notes');
   const comments = w.botComments();
   expect(comments).toHaveLength(1);
   expect(comments[0]!.body).toContain('✅ todo-agent finished');
@@ -224,7 +221,7 @@ describe('GitHub faults', () => {
     expect(run.outputs.status).toBe('completed');
     expect(run.outputs.branch).toBe(BRANCH);
     expect(run.outputs.pr_url).toBe('');
-    expect(await gitIn(world, 'show', `${BRANCH}:NOTES.md`)).toBe('notes');
+    expect(await originGit(world, 'show', `${BRANCH}:NOTES.md`)).toBe('notes');
     const final = visible(world.botComments()[0]!.body);
     expect(final).toContain('The pull request could not be opened (422: Validation Failed');
     expect(final).toContain(`[\`${BRANCH}\`](https://github.com/octo-org/hello-world/tree/${BRANCH})`);
@@ -259,7 +256,7 @@ describe('a checklist comment deleted in the middle of the run', () => {
   it('does not stop the run: the work is pushed and the pull request opened', async () => {
     expect(run.outputs.status).toBe('completed');
     expect(deleted.github.state.pulls).toEqual([expect.objectContaining({ head: BRANCH })]);
-    expect(await gitIn(deleted, 'show', `${BRANCH}:NOTES.md`)).toBe('notes');
+    expect(await originGit(deleted, 'show', `${BRANCH}:NOTES.md`)).toBe('notes');
     expect(deleted.github.writes().some((call) => call.method === 'PATCH' && call.status === 404)).toBe(true);
   });
 
@@ -275,15 +272,15 @@ describe('git push faults', () => {
   it('moves to a fresh branch name when the branch exists with other history, and the PR uses it', async () => {
     world = await worlds.create(session());
     // Someone else's work already sits on the branch name this run would use.
-    const tree = await gitIn(world, 'hash-object', '-t', 'tree', '-w', '/dev/null');
-    const unrelated = await gitIn(world, 'commit-tree', tree, '-m', 'Unrelated work');
-    await gitIn(world, 'update-ref', `refs/heads/${BRANCH}`, unrelated);
+    const tree = await originGit(world, 'hash-object', '-t', 'tree', '-w', '/dev/null');
+    const unrelated = await originGit(world, 'commit-tree', tree, '-m', 'Unrelated work');
+    await originGit(world, 'update-ref', `refs/heads/${BRANCH}`, unrelated);
 
     const run = await world.trigger('/agent write notes');
     await expectDelivered(world, run, `${BRANCH}-2`);
     expect(world.github.state.pulls[0]!.head).toBe(`${BRANCH}-2`);
     expect(run.outputs.pr_url).toBe(world.github.state.pulls[0]!.html_url);
-    expect(await gitIn(world, 'rev-parse', BRANCH)).toBe(unrelated); // the other work is untouched
+    expect(await originGit(world, 'rev-parse', BRANCH)).toBe(unrelated); // the other work is untouched
     expect(world.botComments()[0]!.body).toContain(`${BRANCH}-2`);
   });
 
@@ -304,7 +301,7 @@ describe('git push faults', () => {
   it('reuses the pull request that is already open for the branch', async () => {
     world = await worlds.create(session());
     // The branch exists at main (so the push fast-forwards) and a maintainer already opened a PR from it.
-    await gitIn(world, 'update-ref', `refs/heads/${BRANCH}`, 'main');
+    await originGit(world, 'update-ref', `refs/heads/${BRANCH}`, 'main');
     seedPull(world.github, { number: 2, head: BRANCH, user: 'maintainer', body: 'Opened by hand.' });
 
     const run = await world.trigger('/agent write notes');
@@ -320,7 +317,7 @@ describe('git push faults', () => {
       .writes()
       .filter((call) => call.method === 'POST' && call.path.endsWith('/pulls'));
     expect(creates.map((call) => call.status)).toEqual([422]);
-    expect(await gitIn(world, 'show', `${BRANCH}:NOTES.md`)).toBe('notes');
+    expect(await originGit(world, 'show', `${BRANCH}:NOTES.md`)).toBe('notes');
     expect(world.github.violations).toEqual([]);
   });
 });
@@ -328,7 +325,7 @@ describe('git push faults', () => {
 describe('a pull request the bot opened earlier', () => {
   it('is reused, with its description brought up to date', async () => {
     world = await worlds.create(session());
-    await gitIn(world, 'update-ref', `refs/heads/${BRANCH}`, 'main');
+    await originGit(world, 'update-ref', `refs/heads/${BRANCH}`, 'main');
     seedPull(world.github, {
       number: 2,
       head: BRANCH,

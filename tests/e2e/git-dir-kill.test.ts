@@ -113,7 +113,12 @@ describe.each(ACTION_USERS)('the action killed after the model armed .git, as $w
         inputs: {
           sandbox,
           ...(sandbox === 'on'
-            ? { allowed_hosts: `localhost:${port}`, mcp_servers: serverMarking(mark) }
+            ? {
+                allowed_hosts: `localhost:${port}`,
+                mcp_servers: serverMarking(mark),
+                // Without the tool search the run waits for its server: its mark is there before any call.
+                model: 'claude-opus-4-1',
+              }
             : {}),
         },
         onSpawn: (child) => (action = child),

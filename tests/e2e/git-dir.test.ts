@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { shallowCheckout } from '../support/action-harness.js';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { laterSteps, marksFolder } from '../support/later-steps.js';
-import { ACTION_USERS, createWorld, TOKEN, type World } from './setup.js';
+import { ACTION_USERS, createWorld, originGit, TOKEN, type World } from './setup.js';
 
 const NPM_TOKEN = 'npm_ShallowLineLeakCanary0123456789abcd';
 /** The first line of ~/.npmrc, the one `bad shallow line` printed. */
@@ -73,15 +73,18 @@ const ATTACK = [
   'echo ATTACK-DONE',
 ].join('\n');
 
+/** The model's run: the plan, `attack` as one bash call, the real work (hello.py), the plan done. */
+const attackScript = (attack: string) => [
+  reply(PLAN('in_progress')),
+  reply(toolUse('bash', { command: attack })),
+  reply(toolUse('write_file', { path: 'hello.py', content: 'print("Hello, world!")\n' })),
+  reply(PLAN('completed')),
+  reply(text('Done.')),
+];
+
 describe.each(ACTION_USERS)('the model attacks the git the action delivers with, as $who', ({ as }) => {
   it('reaches nothing outside the workspace, leaks no line of ~/.npmrc, and leaves no .git a later git status runs anything of', async () => {
-    world = await createWorld([
-      reply(PLAN('in_progress')),
-      reply(toolUse('bash', { command: ATTACK })),
-      reply(toolUse('write_file', { path: 'hello.py', content: 'print("Hello, world!")\n' })),
-      reply(PLAN('completed')),
-      reply(text('Done.')),
-    ]);
+    world = await createWorld(attackScript(ATTACK));
     const { sandbox, github, model } = world;
     const { root, workspace, home } = sandbox;
     // actions/checkout's default: a shallow clone of main's tip.
@@ -134,10 +137,7 @@ describe.each(ACTION_USERS)('the model attacks the git the action delivers with,
     // No line of ~/.npmrc anywhere: comments, the pull request, the log, the outputs, the pushed commit.
     const comments = [...github.state.comments.values()].flatMap((c) => c.versions);
     const pulls = github.state.pulls.map((pull) => `${pull.title}\n${pull.body}`);
-    const pushed = await sandbox.git(
-      ['--git-dir', sandbox.origin, 'log', '-p', '--format=%H %an %s%n%b', 'agent/issue-1-4242'],
-      root,
-    );
+    const pushed = await originGit(world, 'log', '-p', '--format=%H %an %s%n%b', 'agent/issue-1-4242');
     for (const where of [
       ...comments,
       ...pulls,
@@ -150,7 +150,7 @@ describe.each(ACTION_USERS)('the model attacks the git the action delivers with,
     }
     expect(pushed).toContain('Hello, world!');
     // The work tree's link out of the repository is held back: never committed, never followed.
-    const tree = await sandbox.git(['--git-dir', sandbox.origin, 'ls-tree', 'agent/issue-1-4242'], root);
+    const tree = await originGit(world, 'ls-tree', 'agent/issue-1-4242');
     expect(tree).toMatch(/\thello\.py$/m);
     expect(tree).not.toMatch(/\toutside-link$/m);
     expect(github.state.pulls[0]!.body).toContain('a symbolic link leading out of the repository');
@@ -171,10 +171,7 @@ describe.each(ACTION_USERS)('the model attacks the git the action delivers with,
     const status = plainGit('status', '--porcelain');
     expect(status.stderr).toBe('');
     expect(status.stdout).not.toContain('hello.py');
-    const pushedSha = await sandbox.git(
-      ['--git-dir', sandbox.origin, 'rev-parse', 'agent/issue-1-4242'],
-      root,
-    );
+    const pushedSha = await originGit(world, 'rev-parse', 'agent/issue-1-4242');
     expect(plainGit('rev-parse', 'agent/issue-1-4242').stdout.trim()).toBe(pushedSha);
     expect(plainGit('rev-parse', 'HEAD').stdout.trim()).toBe(pushedSha);
     expect(await readFile(join(workspace, '.git/shallow'), 'utf8')).toMatch(/^[0-9a-f]{40}\n$/);
@@ -225,13 +222,7 @@ describe.each(ACTION_USERS)('the model attacks the workspace’s .git itself, as
   it.each(SANDBOX_MODES)(
     'with the sandbox %s: the run delivers, and a later step’s git and checkout’s post step run nothing it planted',
     async (mode) => {
-      world = await createWorld([
-        reply(PLAN('in_progress')),
-        reply(toolUse('bash', { command: GIT_DIR_ATTACK })),
-        reply(toolUse('write_file', { path: 'hello.py', content: 'print("Hello, world!")\n' })),
-        reply(PLAN('completed')),
-        reply(text('Done.')),
-      ]);
+      world = await createWorld(attackScript(GIT_DIR_ATTACK));
       const { sandbox, github, model } = world;
       const { root, workspace } = sandbox;
       await addSubmodule(world);
@@ -252,10 +243,7 @@ describe.each(ACTION_USERS)('the model attacks the workspace’s .git itself, as
       // The run delivers the work, whatever the model left that its user cannot remove.
       expect(run.outputs.status).toBe('completed');
       expect(github.state.pulls).toHaveLength(1);
-      const pushed = await sandbox.git(
-        ['--git-dir', sandbox.origin, 'show', 'agent/issue-1-4242:hello.py'],
-        root,
-      );
+      const pushed = await originGit(world, 'show', 'agent/issue-1-4242:hello.py');
       expect(pushed).toBe('print("Hello, world!")');
 
       // `.git` is a real directory, with the checkout's configuration, at the commit the run pushed.
@@ -266,10 +254,7 @@ describe.each(ACTION_USERS)('the model attacks the workspace’s .git itself, as
           cwd: workspace,
           encoding: 'utf8',
         });
-      const pushedSha = await sandbox.git(
-        ['--git-dir', sandbox.origin, 'rev-parse', 'agent/issue-1-4242'],
-        root,
-      );
+      const pushedSha = await originGit(world, 'rev-parse', 'agent/issue-1-4242');
       expect(plainGit('rev-parse', 'HEAD').stdout.trim()).toBe(pushedSha);
       if (mode === 'off') {
         // Without the sandbox the model's `.git` was a link: replaced by a clean one, said in the log.

@@ -4,16 +4,10 @@
 // run's network gate; the parent's list, its reminder count and the saved state never see the helper's.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import {
-  reply,
-  text,
-  toolUse,
-  type RecordedRequest,
-  type ScriptedResponse,
-  type ScriptStep,
-} from '../support/anthropic/server.js';
+import { reply, text, toolUse } from '../support/anthropic/server.js';
+import type { RecordedRequest, ScriptedResponse, ScriptStep } from '../support/anthropic/server.js';
 import { REMINDER_PREFIX } from '../../src/agent/todo/reminder.js';
-import { openingText, type World, useWorldsPerTest } from './setup.js';
+import { openingText, originGit, useWorldsPerTest, type World } from './setup.js';
 
 let world: World | undefined;
 const worlds = useWorldsPerTest();
@@ -130,10 +124,7 @@ describe('the task tool in the bundled action', () => {
     );
     const pull = world.github.state.pulls.at(-1)!;
     expect(pull.body).toContain('- `exfil.todo-agent.test` ×1');
-    const files = await world.sandbox.git(
-      ['--git-dir', world.sandbox.origin, 'ls-tree', '-r', '--name-only', pull.head],
-      world.sandbox.root,
-    );
+    const files = await originGit(world, 'ls-tree', '-r', '--name-only', pull.head);
     expect(files.split('\n')).toContain('NOTES.md');
     expect(files).not.toContain('probe.txt');
 

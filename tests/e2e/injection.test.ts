@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { newestResults } from '../support/requests.js';
 import { HELLO_FILES } from '../support/anthropic/scenarios.js';
-import { blockData, createWorld, openingText, TOKEN, type World } from './setup.js';
+import { blockData, createWorld, openingText, originGit, TOKEN, type World } from './setup.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -13,8 +13,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-const mainSha = (w: World) =>
-  w.sandbox.git(['--git-dir', w.sandbox.origin, 'rev-parse', 'main'], w.sandbox.root);
+const mainSha = (w: World) => originGit(w, 'rev-parse', 'main');
 
 /** A one-item session that writes a file, completes the item and ends with `summary`. */
 function writeNotes(item = 'Write NOTES.md', summary = 'Wrote NOTES.md.') {
@@ -267,10 +266,7 @@ describe('secrets and length limits', () => {
     const run = await world.trigger(`/agent ${task}`);
     expect(run.outputs.status).toBe('completed');
     const title = world.github.state.pulls[0]!.title;
-    const subject = await world.sandbox.git(
-      ['--git-dir', world.sandbox.origin, 'log', '-1', '--format=%s', 'agent/issue-1-4242'],
-      world.sandbox.root,
-    );
+    const subject = await originGit(world, 'log', '-1', '--format=%s', 'agent/issue-1-4242');
     for (const [cut, max] of [
       [title, 100],
       [subject, 72],

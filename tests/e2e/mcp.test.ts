@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reply, text, toolUse, type RecordedRequest } from '../support/anthropic/server.js';
+import { reply, text, toolSearch, toolUse, type RecordedRequest } from '../support/anthropic/server.js';
 import { newestResults } from '../support/requests.js';
 import { processesNamed } from '../support/processes.js';
 import { startRemoteMcpServer } from '../support/mcp/http-server.js';
@@ -15,6 +15,9 @@ const REPO = path.resolve(import.meta.dirname, '../..');
 const HOSTILE = path.join(REPO, 'tests/support/mcp/hostile-server.mjs');
 const EVERYTHING = path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const MEMORY = path.join(REPO, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+const LATE = path.join(REPO, 'tests/support/mcp/late-server.mjs');
+/** A model without the tool search: the run waits for its servers, and their tools are in every request. */
+const WAITS = 'claude-opus-4-1';
 const SECRET = 'mcp-remote-secret-3f9a1c77e2';
 
 let world: World | undefined;
@@ -79,6 +82,7 @@ describe.each(ACTION_USERS)('MCP servers in a run, as $who', ({ as }) => {
         mcp_servers: JSON.stringify(config),
         mcp_timeout: '20',
         allowed_hosts: new URL(remote.url).host,
+        model: WAITS,
       },
       env: { DOCS_TOKEN: SECRET },
       ...(as ? { as } : {}),
@@ -184,8 +188,9 @@ describe.each(ACTION_USERS)('MCP servers in a run, as $who', ({ as }) => {
     // As a pull request's head could have it: the work tree names another server before the run starts.
     const changed = { mcpServers: { evil: { command: process.execPath, args: [HOSTILE], tools: ['*'] } } };
     await writeFile(path.join(world.sandbox.workspace, '.mcp.json'), JSON.stringify(changed));
+    // The run waits for its server (WAITS): every request shows what it offers.
     const run = await world.trigger('/agent look', {
-      inputs: { mcp_servers: '.mcp.json' },
+      inputs: { mcp_servers: '.mcp.json', model: WAITS },
       ...(as ? { as } : {}),
     });
     expect(run.outputs.status).toBe('completed');
@@ -199,8 +204,9 @@ describe.each(ACTION_USERS)('MCP servers in a run, as $who', ({ as }) => {
     const remote = worlds.closeAfter(await startRemoteMcpServer(SECRET));
     world = await worlds.create([reply(ONE_ITEM('completed')), reply(text('Nothing to use.'))]);
     const config = { mcpServers: { docs: { type: 'http', url: remote.url, tools: ['lookup'] } } };
+    // The run waits for its server (WAITS): what the log says of it is there before the run ends.
     const run = await world.trigger('/agent look', {
-      inputs: { mcp_servers: JSON.stringify(config) },
+      inputs: { mcp_servers: JSON.stringify(config), model: WAITS },
       ...(as ? { as } : {}),
     });
     expect(run.outputs.status).toBe('completed');
@@ -210,6 +216,60 @@ describe.each(ACTION_USERS)('MCP servers in a run, as $who', ({ as }) => {
     expect(remote.authorized + remote.refused).toBe(0);
     expect(toolNames(world.model.requests[0]!).some((name) => name.startsWith('mcp__'))).toBe(false);
   }, 60_000);
+
+  it('asks the model without waiting for a server still starting, and adds its tools, deferred, once it is up', async () => {
+    const config = {
+      mcpServers: {
+        late: { command: process.execPath, args: [LATE], tools: ['ping'] },
+        memory: {
+          command: process.execPath,
+          args: [MEMORY],
+          env: { MEMORY_FILE_PATH: '/tmp/memory.jsonl' },
+          tools: ['read_graph'],
+        },
+      },
+    };
+    // `late` starts only once the model's first command tells it to: a run that held its first request for
+    // its servers would never get there. The command waits until the server has listed its tools.
+    const release = 'touch mcp-go && until [ -e mcp-up ]; do sleep 0.05; done; sleep 1; rm -f mcp-go mcp-up';
+    world = await worlds.create([
+      reply(ONE_ITEM('in_progress'), toolUse('bash', { command: release })),
+      reply(toolSearch('mcp__late__'), toolUse('mcp__late__ping', {})),
+      reply(ONE_ITEM('completed')),
+      reply(text('Pinged.')),
+    ]);
+    const run = await world.trigger('/agent ping the late server', {
+      inputs: { mcp_servers: JSON.stringify(config), mcp_timeout: '60' },
+      ...(as ? { as } : {}),
+    });
+    expect(run.outputs.status).toBe('completed');
+    expect(world.model.violations).toEqual([]);
+    const [first, second, ...rest] = world.model.requests;
+    type Shape = { name: string; type?: string; defer_loading?: boolean };
+    const tools = (request: RecordedRequest) => request.body.tools as Shape[];
+    const deferred = (request: RecordedRequest) =>
+      tools(request)
+        .filter((tool) => tool.defer_loading)
+        .map((tool) => tool.name);
+    const shown = (request: RecordedRequest) => tools(request).filter((tool) => !tool.defer_loading);
+    // The first request: the tool search, none of late's tools; then they join, deferred, with a note.
+    expect(tools(first!).at(-1)?.name).toBe('tool_search_tool_regex');
+    expect(deferred(first!)).not.toContain('mcp__late__ping');
+    expect(deferred(second!)).toContain('mcp__late__ping');
+    expect(JSON.stringify(second!.body.messages.at(-1))).toContain('- late: 1 tool');
+    expect(deferred(world.model.requests.at(-1)!)).toContain('mcp__memory__read_graph');
+    // What is cached (the tools not deferred, the system prompt) is the same in every request.
+    for (const request of [second!, ...rest]) {
+      expect(shown(request)).toEqual(shown(first!));
+      expect(request.body.system).toEqual(first!.body.system);
+    }
+    expect(newestResults(rest[0]!).map((result) => result.text)).toEqual(['pong']);
+    // How each server fared, in the log and the checklist's footer, once both were up.
+    expect(run.stdout).toMatch(/MCP servers ready in \d+ ms: late \(1 tool\), memory \(1 tool\)/);
+    expect(world.botComments()[0]!.body.replaceAll('\\', '')).toContain(
+      'MCP: late (1 tool), memory (1 tool)',
+    );
+  }, 120_000);
 
   it('refuses a server without a tool list before the run starts, with a clear error', async () => {
     world = await worlds.create([]);

@@ -4,7 +4,7 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { expectToContainAll } from '../support/contains.js';
-import { createWorld, type World } from './setup.js';
+import { createWorld, originGit, type World } from './setup.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -19,11 +19,7 @@ const ITEMS = [
 const list = (...statuses: string[]) =>
   toolUse('todo', { items: ITEMS.map((item, i) => ({ ...item, status: statuses[i] })) });
 
-const heads = (w: World) =>
-  w.sandbox.git(
-    ['--git-dir', w.sandbox.origin, 'for-each-ref', '--format=%(refname:short)', 'refs/heads'],
-    w.sandbox.root,
-  );
+const heads = (w: World) => originGit(w, 'for-each-ref', '--format=%(refname:short)', 'refs/heads');
 
 describe('plan first', () => {
   it('posts the plan without writing or pushing, then `go` runs it with the same ids', async () => {

@@ -9,7 +9,7 @@ import { startGoogleTokenServer, type GoogleTokenServer } from '../support/provi
 import type { PlatformRequest, PlatformServer } from '../support/providers/gateway.js';
 import { HELLO_RESULT, HELLO_TASK, helloScript } from '../support/anthropic/scenarios.js';
 import { startVertexServer, type VertexServerOptions } from '../support/providers/vertex-server.js';
-import { createWorld, placesShown, type World } from './setup.js';
+import { createWorld, originGit, placesShown, type World } from './setup.js';
 
 const BOUND =
   'messages.1.content.0: Invalid `signature` in `thinking` block. The block is bound to a different conversation. Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to "drop_block".';
@@ -46,8 +46,7 @@ async function expectCompletedAndClean(run: Awaited<ReturnType<World['trigger']>
   const pr = world!.github.state.pulls[0]!;
   expect(pr.body.startsWith('Closes #1')).toBe(true);
   const branch = run.outputs.branch!;
-  const git = (...args: string[]) =>
-    world!.sandbox.git(['--git-dir', world!.sandbox.origin, ...args], world!.sandbox.root);
+  const git = (...args: string[]) => originGit(world!, ...args);
   expect(await git('show', `${branch}:hello.py`)).toBe(HELLO_RESULT.trimEnd());
   // The credentials file the auth step leaves in the workspace is never committed.
   expect(await git('ls-tree', '-r', '--name-only', branch)).not.toMatch(/gha-creds/);

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { HELLO_TASK, helloScript, planAt } from '../support/anthropic/scenarios.js';
-import { createWorld, type World } from './setup.js';
+import { createWorld, originGit, type World } from './setup.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -20,10 +20,7 @@ describe('pull request options', () => {
     expect(run.outputs.pr_url).toBe(pr!.html_url);
 
     // The counts agree with git's own for the pushed branch.
-    const numstat = await world.sandbox.git(
-      ['--git-dir', world.sandbox.origin, 'diff', '--numstat', `main...${pr!.head}`],
-      world.sandbox.root,
-    );
+    const numstat = await originGit(world, 'diff', '--numstat', `main...${pr!.head}`);
     const [added, removed, path] = numstat.split('\t');
     expect(path).toBe('hello.py');
     expect(pr!.body).toContain('### Files changed');

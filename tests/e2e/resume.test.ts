@@ -7,9 +7,15 @@ import {
   HELLO_TASK,
   helloScript,
   planAt,
-  pushFeatureBranch,
 } from '../support/anthropic/scenarios.js';
-import { blockData, createWorld, openingText, type World } from './setup.js';
+import {
+  blockData,
+  changelogOnFeatureHead,
+  createWorld,
+  openingText,
+  originGit,
+  type World,
+} from './setup.js';
 
 let world: World | undefined;
 const GIT_ENV = {
@@ -60,10 +66,7 @@ describe.each(MODEL_MODES)('resuming (%s)', (mode) => {
     expect(pulls[0]!.head).toBe('agent/issue-1-100');
     // Each run's commit is signed, the continued branch's too (made through GitHub's API, not pushed by git).
     expect(world.github.state.apiCommits).toHaveLength(2);
-    const file = await world.sandbox.git(
-      ['--git-dir', world.sandbox.origin, 'show', 'agent/issue-1-100:hello.py'],
-      world.sandbox.root,
-    );
+    const file = await originGit(world, 'show', 'agent/issue-1-100:hello.py');
     expect(file).toBe(HELLO_RESULT.trimEnd());
     // Each run has its own comment; the second starts from the saved list.
     const comments = world.botComments();
@@ -141,21 +144,12 @@ describe('nothing lost across runs', () => {
 
   it('works on a pull request’s head branch and pushes to it, without opening another PR', async () => {
     world = await createWorld(changelogScript(), { issue: { pull_request: { head: 'feature' } } });
-    const { sandbox, github } = world;
-    await pushFeatureBranch((args) => sandbox.git(args));
-    const seeded = github.state.pulls.length;
-    const run = await world.trigger('/agent add a changelog', { pullRequest: true });
-    expect(run.stderr).toBe('');
-    expect(run.outputs.status).toBe('completed');
-    expect(run.outputs.branch).toBe('feature');
-    expect(github.state.pulls).toHaveLength(seeded);
+    const run = await changelogOnFeatureHead(world);
+    const { github } = world;
     // The output names the pull request the push went to; its description (a person's) is left alone.
     expect(run.outputs.pr_url).toBe(github.state.pulls[0]!.html_url);
     expect(github.state.pulls[0]!.body).toBe('hello.py could use type hints and a main guard.');
-    const log = await sandbox.git(
-      ['--git-dir', sandbox.origin, 'log', '--format=%s', 'feature'],
-      sandbox.root,
-    );
+    const log = await originGit(world, 'log', '--format=%s', 'feature');
     expect(log.split('\n').slice(0, 2)).toEqual(['add a changelog', 'feature work']);
     // The commit on the pull request's head is signed, made through GitHub's API.
     expect(github.state.apiCommits).toHaveLength(1);
@@ -188,10 +182,7 @@ describe('nothing lost across runs', () => {
     const result = await world.trigger('/agent add a changelog', { pullRequest: true });
     expect(result.outputs.status).toBe('completed');
     expect(result.outputs.branch).toBe('feature-2');
-    const feature = await sandbox.git(
-      ['--git-dir', sandbox.origin, 'log', '-1', '--format=%s', 'feature'],
-      sandbox.root,
-    );
+    const feature = await originGit(world, 'log', '-1', '--format=%s', 'feature');
     expect(feature).toBe('colleague work');
     const final = world.botComments()[0]!.body;
     expect(final).toContain('changed while the agent worked');
@@ -213,10 +204,7 @@ describe('nothing lost across runs', () => {
     expect(world.botComments()).toHaveLength(2);
     expect(world.github.state.pulls.map((p) => p.head)).toEqual(['agent/issue-1-1', 'agent/issue-1-2']);
     // The second run started from the checked-out main, not from the first run's branch.
-    const files = await world.sandbox.git(
-      ['--git-dir', world.sandbox.origin, 'ls-tree', '--name-only', 'agent/issue-1-2'],
-      world.sandbox.root,
-    );
+    const files = await originGit(world, 'ls-tree', '--name-only', 'agent/issue-1-2');
     expect(files.split('\n')).toContain('B.md');
     expect(files.split('\n')).not.toContain('A.md');
   });

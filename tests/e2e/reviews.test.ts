@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { pullRequestReviewCommentEvent, pullRequestReviewEvent } from '../support/action-harness.js';
 import { HELLO_FILES, HELLO_TASK, helloScript } from '../support/anthropic/scenarios.js';
-import { openingText, type World, useWorldsPerTest } from './setup.js';
+import { openingText, originGit, useWorldsPerTest, type World } from './setup.js';
 
 let world: World | undefined;
 const worlds = useWorldsPerTest();
@@ -21,8 +21,7 @@ const todo = (...items: Array<[string, string, string]>) =>
   });
 
 /** origin's tip of `branch`. */
-const tipOf = (w: World, branch: string) =>
-  w.sandbox.git(['--git-dir', w.sandbox.origin, 'rev-parse', `refs/heads/${branch}`], w.sandbox.root);
+const tipOf = (w: World, branch: string) => originGit(w, 'rev-parse', `refs/heads/${branch}`);
 
 /** The action's replies in the thread that `top` starts. */
 const replies = (w: World, top: number) =>

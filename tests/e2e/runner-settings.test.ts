@@ -7,9 +7,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reply, text, toolUse } from '../support/anthropic/server.js';
+import { toolUse } from '../support/anthropic/server.js';
 import { ROOT } from '../support/action-harness.js';
-import { HELLO_FILES } from '../support/anthropic/scenarios.js';
+import { HELLO_FILES, oneItemScript } from '../support/anthropic/scenarios.js';
 import { selfSigned } from '../support/network/git-https.js';
 import {
   makeWheel,
@@ -34,8 +34,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-const ITEM = (status: string) =>
-  toolUse('todo', { items: [{ text: 'Install from the mirrors', activeForm: 'Installing', status }] });
+const INSTALL_ITEM = { text: 'Install from the mirrors', activeForm: 'Installing' };
 
 describe("the runner's own settings", () => {
   it('reach the tools without their secrets: a scoped HTTPS registry with its own CA and a loopback pip mirror install with no allowed_hosts line', async () => {
@@ -57,30 +56,25 @@ describe("the runner's own settings", () => {
     servers.push(pypi);
 
     world = await createWorld(
-      [
-        reply(ITEM('in_progress')),
-        reply(
+      oneItemScript(
+        INSTALL_ITEM,
+        [
           toolUse('bash', {
             command: `npm ci --no-audit --no-fund --loglevel=error 2>&1 && node -e "console.log(require('@corp/right'))"`,
             timeout: 300,
           }),
-        ),
-        reply(
           toolUse('bash', {
             command:
               '/usr/bin/python3 -m pip install -q --disable-pip-version-check --target /tmp/site corp-probe 2>&1 && PYTHONPATH=/tmp/site /usr/bin/python3 -c "import corp_probe; print(\'VALUE\', corp_probe.VALUE)"',
             timeout: 300,
           }),
-        ),
-        reply(
           toolUse('bash', {
             command:
               'cat "$HOME/.npmrc" "$HOME/.config/pip/pip.conf"; echo ---; ls -A "$RUNNER_TEMP"; echo ---; cat "$HOME/client.key" 2>&1; env; grep -rs runnerSecret "$HOME" "$RUNNER_TEMP" /tmp; true',
           }),
-        ),
-        reply(ITEM('completed')),
-        reply(text('Installed from both mirrors.')),
-      ],
+        ],
+        'Installed from both mirrors.',
+      ),
       {
         files: {
           ...HELLO_FILES,
@@ -154,23 +148,24 @@ describe("the runner's own settings", () => {
   }, 300_000);
 
   it("shows bash yarn's, Gradle's, cargo's, Go's and RubyGems' settings without a secret, and hides Gradle's init scripts and the client keys", async () => {
-    world = await createWorld([
-      reply(ITEM('in_progress')),
-      reply(
-        toolUse('bash', {
-          command: [
-            'cd "$HOME"',
-            'for f in .yarnrc.yml .yarnrc .gradle/gradle.properties .cargo/config.toml .config/go/env .gemrc; do echo "== $f"; cat "$f"; done',
-            'echo "== init"; ls -A .gradle/init.d 2>&1; cat .gradle/init.gradle 2>&1',
-            'echo "== keys"; cat yarn-client.key .cargo/credentials.toml 2>&1',
-            'echo "== ca"; cat "$CORP_CA_DIR/ca.pem"',
-            'echo "== grep"; grep -rs KIN_SECRET "$HOME"; true',
-          ].join('; '),
-        }),
+    world = await createWorld(
+      oneItemScript(
+        INSTALL_ITEM,
+        [
+          toolUse('bash', {
+            command: [
+              'cd "$HOME"',
+              'for f in .yarnrc.yml .yarnrc .gradle/gradle.properties .cargo/config.toml .config/go/env .gemrc; do echo "== $f"; cat "$f"; done',
+              'echo "== init"; ls -A .gradle/init.d 2>&1; cat .gradle/init.gradle 2>&1',
+              'echo "== keys"; cat yarn-client.key .cargo/credentials.toml 2>&1',
+              'echo "== ca"; cat "$CORP_CA_DIR/ca.pem"',
+              'echo "== grep"; grep -rs KIN_SECRET "$HOME"; true',
+            ].join('; '),
+          }),
+        ],
+        'Looked.',
       ),
-      reply(ITEM('completed')),
-      reply(text('Looked.')),
-    ]);
+    );
     const home = world.sandbox.home;
     const caDir = join(home, 'work', '_temp', 'corp-ca');
     await mkdir(caDir, { recursive: true });

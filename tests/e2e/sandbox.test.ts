@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { hostedRunnerFolders } from '../support/sandbox-layout.js';
 import { leaksOf } from '../support/secret-forms.js';
-import { KEY, TOKEN, type World, useWorldsPerTest } from './setup.js';
+import { KEY, originGit, TOKEN, useWorldsPerTest, type World } from './setup.js';
 
 /** The isolation the sandbox must have here: root, through passwordless sudo, or rootless without either. */
 const ISOLATION =
@@ -115,7 +115,7 @@ describe('a prompt-injected model in the sandbox', () => {
     const githubPath = join(sandbox.root, 'github-path');
     await writeFile(githubEnv, '');
     await writeFile(githubPath, '');
-    const mainBefore = await sandbox.git(['--git-dir', sandbox.origin, 'rev-parse', 'main'], sandbox.root);
+    const mainBefore = await originGit(world, 'rev-parse', 'main');
 
     const run = await world.trigger('/agent look around', {
       // Every host, as before the allowlist: the listener must hear the attempt for its silence to count.
@@ -159,10 +159,7 @@ describe('a prompt-injected model in the sandbox', () => {
     expect(leaks(log)).toEqual([]);
     expect(received.length).toBeGreaterThan(0); // the network works; what went out holds nothing
     expect(leaks(received.join('\n'))).toEqual([]);
-    const pushed = await sandbox.git(
-      ['--git-dir', sandbox.origin, 'log', '-p', '--format=%H %an %s%n%b', 'agent/issue-1-4242'],
-      sandbox.root,
-    );
+    const pushed = await originGit(world, 'log', '-p', '--format=%H %an %s%n%b', 'agent/issue-1-4242');
     expect(leaks(pushed)).toEqual([]);
     expect(pushed).toContain('nothing to see');
 
@@ -183,9 +180,7 @@ describe('a prompt-injected model in the sandbox', () => {
     expect(run.outputs.status).toBe('completed');
     expect(github.state.pulls).toHaveLength(1);
     expect(received.some((body) => body.includes('stolen.git'))).toBe(false);
-    expect(await sandbox.git(['--git-dir', sandbox.origin, 'rev-parse', 'main'], sandbox.root)).toBe(
-      mainBefore,
-    );
+    expect(await originGit(world, 'rev-parse', 'main')).toBe(mainBefore);
     // The workspace's configuration is back as checkout left it, without the credential.
     const config = await sandbox.git(['config', '--list', '--local']);
     expect(config).not.toContain('extraheader');
@@ -245,14 +240,9 @@ describe('a prompt-injected model in the sandbox', () => {
       expect(await readFile(runnerFile, 'utf8')).toBe('RUNNER-TMP-SECRET\n');
 
       // The workspace was writable: the change is in the pushed branch, committed by us, not "Planted".
-      const pushed = await sandbox.git(
-        ['--git-dir', sandbox.origin, 'log', '-1', '--format=%an', 'agent/issue-1-4242'],
-        sandbox.root,
-      );
+      const pushed = await originGit(world, 'log', '-1', '--format=%an', 'agent/issue-1-4242');
       expect(pushed).not.toContain('Planted');
-      expect(
-        await sandbox.git(['--git-dir', sandbox.origin, 'show', 'agent/issue-1-4242:added.py'], sandbox.root),
-      ).toBe('print(1)');
+      expect(await originGit(world, 'show', 'agent/issue-1-4242:added.py')).toBe('print(1)');
     } finally {
       await rm(runnerFile, { force: true });
     }

@@ -1,11 +1,12 @@
 // The agent sees what the maintainer sees, in runs of dist/index.js: the thread's screenshot as an image
 // (scaled, from the signed URL the emulator's body_html gives), never an image from another host; a PR's
 // failing check and its job log through the github tool; a PNG through read_file; and no other repository.
+import { mkdir, writeFile } from 'node:fs/promises';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { firstMessageText, newestResults } from '../support/requests.js';
-import { HELLO_FILES, pushFeatureBranch } from '../support/anthropic/scenarios.js';
+import { HELLO_FILES, oneItemScript, pushFeatureBranch } from '../support/anthropic/scenarios.js';
 import { pullRequestReviewEvent } from '../support/action-harness.js';
 import { validateResponse } from '../support/github/openapi.js';
 import { webp } from '../support/webp.js';
@@ -16,8 +17,8 @@ import { type World, useWorldsPerTest } from './setup.js';
 let world: World | undefined;
 const worlds = useWorldsPerTest();
 
-const ONE_ITEM = (status: string) =>
-  toolUse('todo', { items: [{ text: 'Do the task', activeForm: 'Doing the task', status }] });
+const TASK_ITEM = { text: 'Do the task', activeForm: 'Doing the task' };
+const ONE_ITEM = (status: string) => toolUse('todo', { items: [{ ...TASK_ITEM, status }] });
 
 /** A PNG of the given size: a gradient, so scaling has something to average. */
 function png(width: number, height: number): Buffer {
@@ -29,6 +30,17 @@ function png(width: number, height: number): Buffer {
     image.data[i * 4 + 3] = 255;
   }
   return PNG.sync.write(image);
+}
+
+/** A world whose model reads `docs/<name>` (these bytes, in the workspace) with read_file and then sums up. */
+async function worldReading(name: string, bytes: Buffer, summary: string): Promise<World> {
+  const read = await worlds.create(
+    oneItemScript(TASK_ITEM, [toolUse('read_file', { path: `docs/${name}` })], summary),
+    { files: { ...HELLO_FILES } },
+  );
+  await mkdir(`${read.sandbox.workspace}/docs`, { recursive: true });
+  await writeFile(`${read.sandbox.workspace}/docs/${name}`, bytes);
+  return read;
 }
 
 /** A server on another host (another port of 127.0.0.1) that counts what reaches it. */
@@ -191,14 +203,15 @@ describe('seeing the thread, CI and images', () => {
   it("reads a PR's failing check and its job log with the github tool, fixes the file, and verify passes", async () => {
     const files = { ...HELLO_FILES, 'hello.py': 'def greet(name):\n    return "Helo, " + name + "!"\n' };
     world = await worlds.create(
-      [
-        reply(ONE_ITEM('in_progress')),
-        reply(toolUse('github', { what: 'checks', number: 1 })),
-        reply(toolUse('github', { what: 'job_log', job_id: 40_000_001 })),
-        reply(toolUse('edit_file', { path: 'hello.py', old_text: '"Helo, "', new_text: '"Hello, "' })),
-        reply(ONE_ITEM('completed')),
-        reply(text('Fixed the greeting the test expects.')),
-      ],
+      oneItemScript(
+        TASK_ITEM,
+        [
+          toolUse('github', { what: 'checks', number: 1 }),
+          toolUse('github', { what: 'job_log', job_id: 40_000_001 }),
+          toolUse('edit_file', { path: 'hello.py', old_text: '"Helo, "', new_text: '"Hello, "' }),
+        ],
+        'Fixed the greeting the test expects.',
+      ),
       { files, issue: { pull_request: { head: 'feature' } } },
     );
     await pushFeatureBranch((args) => world!.sandbox.git(args));
@@ -260,19 +273,7 @@ describe('seeing the thread, CI and images', () => {
   });
 
   it('read_file of a PNG in the workspace returns an image block', async () => {
-    world = await worlds.create(
-      [
-        reply(ONE_ITEM('in_progress')),
-        reply(toolUse('read_file', { path: 'docs/shot.png' })),
-        reply(ONE_ITEM('completed')),
-        reply(text('Looked at the screenshot.')),
-      ],
-      { files: { ...HELLO_FILES } },
-    );
-    await import('node:fs/promises').then(async ({ mkdir, writeFile }) => {
-      await mkdir(`${world!.sandbox.workspace}/docs`, { recursive: true });
-      await writeFile(`${world!.sandbox.workspace}/docs/shot.png`, png(320, 200));
-    });
+    world = await worldReading('shot.png', png(320, 200), 'Looked at the screenshot.');
     const run = await world.trigger('/agent look at docs/shot.png');
     expect(run.outputs.status).toBe('completed');
     const result = (
@@ -287,21 +288,9 @@ describe('seeing the thread, CI and images', () => {
   });
 
   it('read_file of a PNG bomb says why it is not shown, and the action stays small', async () => {
-    world = await worlds.create(
-      [
-        reply(ONE_ITEM('in_progress')),
-        reply(toolUse('read_file', { path: 'docs/bomb.png' })),
-        reply(ONE_ITEM('completed')),
-        reply(text('That picture could not be read.')),
-      ],
-      { files: { ...HELLO_FILES } },
-    );
     const bytes = await bomb();
     expect(bytes.length).toBeLessThan(600_000);
-    await import('node:fs/promises').then(async ({ mkdir, writeFile }) => {
-      await mkdir(`${world!.sandbox.workspace}/docs`, { recursive: true });
-      await writeFile(`${world!.sandbox.workspace}/docs/bomb.png`, bytes);
-    });
+    world = await worldReading('bomb.png', bytes, 'That picture could not be read.');
     const probe = await memoryProbe();
     const run = await world.trigger('/agent look at docs/bomb.png', {
       nodeArgs: probe.nodeArgs,
@@ -347,13 +336,16 @@ describe('seeing the thread, CI and images', () => {
   });
 
   it('refuses a github search that names another repository, and asks GitHub nothing for it', async () => {
-    world = await worlds.create([
-      reply(ONE_ITEM('in_progress')),
-      reply(toolUse('github', { what: 'search', query: 'crash repo:someone/else' })),
-      reply(toolUse('github', { what: 'search', query: 'type hints' })),
-      reply(ONE_ITEM('completed')),
-      reply(text('Searched.')),
-    ]);
+    world = await worlds.create(
+      oneItemScript(
+        TASK_ITEM,
+        [
+          toolUse('github', { what: 'search', query: 'crash repo:someone/else' }),
+          toolUse('github', { what: 'search', query: 'type hints' }),
+        ],
+        'Searched.',
+      ),
+    );
     const run = await world.trigger('/agent find related issues');
     expect(run.outputs.status).toBe('completed');
     const [refused] = newestResults(world.model.requests[2]!);

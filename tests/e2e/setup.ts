@@ -2,7 +2,7 @@
 import { createServer, type RequestListener } from 'node:http';
 import { Server, type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import {
   startGitHubEmulator,
   type GitHubEmulator,
@@ -32,7 +32,7 @@ import {
   type RunActionOptions,
   type Sandbox,
 } from '../support/action-harness.js';
-import { HELLO_FILES } from '../support/anthropic/scenarios.js';
+import { HELLO_FILES, pushFeatureBranch } from '../support/anthropic/scenarios.js';
 import type { FederationServerOptions } from '../support/anthropic/federation.js';
 
 export const TOKEN = 'ghs_e2eToken0000000000000000000000000001';
@@ -231,6 +231,26 @@ export async function createWorld(
         .map(({ id, body, versions }) => ({ id, body, versions }));
     },
   };
+}
+
+/** What a git command prints in the world's origin (the repository as GitHub holds it). */
+export const originGit = (w: World, ...args: string[]): Promise<string> =>
+  w.sandbox.git(['--git-dir', w.sandbox.origin, ...args], w.sandbox.root);
+
+/**
+ * `/agent add a changelog` (changelogScript's run) on the pull request whose head is `feature`, pushed first and
+ * then changed by `before`: the run completes on `feature`, says nothing on stderr and opens no pull request.
+ */
+export async function changelogOnFeatureHead(world: World, before?: () => Promise<void>): Promise<ActionRun> {
+  await pushFeatureBranch((args) => world.sandbox.git(args));
+  await before?.();
+  const seeded = world.github.state.pulls.length;
+  const run = await world.trigger('/agent add a changelog', { pullRequest: true });
+  expect(run.stderr).toBe('');
+  expect(run.outputs.status).toBe('completed');
+  expect(run.outputs.branch).toBe('feature');
+  expect(world.github.state.pulls).toHaveLength(seeded);
+  return run;
 }
 
 /** What else a test may start beside its world: a server with a promised close, or a node:net server. */

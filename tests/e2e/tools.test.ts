@@ -1,54 +1,51 @@
 // The tools as a real model meets them in a run of dist/index.js: paged, numbered reads of a long file, a
 // replace_all rename, bash's per-call timeout under the bash_timeout ceiling, and pipefail.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { newestResults } from '../support/requests.js';
-import { HELLO_FILES } from '../support/anthropic/scenarios.js';
-import { createWorld, type World } from './setup.js';
+import { HELLO_FILES, oneItemScript } from '../support/anthropic/scenarios.js';
+import { numberedLines, shownLines } from '../support/numbered-lines.js';
+import { originGit, useWorldsPerTest, type World } from './setup.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const worlds = useWorldsPerTest();
 
-const ONE_ITEM = (status: string) =>
-  toolUse('todo', { items: [{ text: 'Do the task', activeForm: 'Doing the task', status }] });
-const numberedLines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join('');
-const row = (n: number) => `${String(n).padStart(6)}\tline ${n}`;
+const TASK_ITEM = { text: 'Do the task', activeForm: 'Doing the task' };
+const ONE_ITEM = (status: string) => toolUse('todo', { items: [{ ...TASK_ITEM, status }] });
 
 /** A file as the pushed branch holds it, in the world's origin. */
 const pushedFile = (branch: string | undefined, file: string) =>
-  world!.sandbox.git(['--git-dir', world!.sandbox.origin, 'show', `${branch}:${file}`], world!.sandbox.root);
+  originGit(world!, 'show', `${branch}:${file}`);
 
 describe('tools in a run', () => {
   it('reads a 2,500-line file in two pages, every line once, with its own line number', async () => {
-    world = await createWorld(
-      [
-        reply(ONE_ITEM('in_progress')),
-        reply(toolUse('read_file', { path: 'big.txt' })),
-        reply(toolUse('read_file', { path: 'big.txt', offset: 2001 })),
-        reply(toolUse('read_file', { path: 'big.txt', offset: 1230, limit: 5 })),
-        reply(ONE_ITEM('completed')),
-        reply(text('Read it all.')),
-      ],
+    world = await worlds.create(
+      oneItemScript(
+        TASK_ITEM,
+        [
+          toolUse('read_file', { path: 'big.txt' }),
+          toolUse('read_file', { path: 'big.txt', offset: 2001 }),
+          toolUse('read_file', { path: 'big.txt', offset: 1230, limit: 5 }),
+        ],
+        'Read it all.',
+      ),
       { files: { ...HELLO_FILES, 'big.txt': numberedLines(2500) } },
     );
     const run = await world.trigger('/agent read big.txt');
     expect(run.outputs.status).toBe('completed');
     const [first, second, third] = [2, 3, 4].map((i) => newestResults(world!.model.requests[i]!)[0]!.text);
-    const rows = (from: number, to: number) =>
-      Array.from({ length: to - from + 1 }, (_, i) => row(from + i)).join('\n');
-    expect(first).toBe(`${rows(1, 2000)}\n[lines 1-2000 of 2,500 in big.txt; read on with offset=2001]`);
-    expect(second).toBe(`${rows(2001, 2500)}\n[lines 2001-2500 of 2,500 in big.txt]`);
+    expect(first).toBe(
+      `${shownLines(1, 2000)}\n[lines 1-2000 of 2,500 in big.txt; read on with offset=2001]`,
+    );
+    expect(second).toBe(`${shownLines(2001, 2500)}\n[lines 2001-2500 of 2,500 in big.txt]`);
     expect(third).toBe(
-      `${rows(1230, 1234)}\n[lines 1230-1234 of 2,500 in big.txt; read on with offset=1235]`,
+      `${shownLines(1230, 1234)}\n[lines 1230-1234 of 2,500 in big.txt; read on with offset=1235]`,
     );
     expect(world.model.violations).toEqual([]);
   });
 
   it('renames every occurrence with one replace_all edit, and the pushed file has them all', async () => {
-    world = await createWorld([
+    world = await worlds.create([
       reply(ONE_ITEM('in_progress')),
       reply(
         toolUse('edit_file', { path: 'hello.py', old_text: 'greet', new_text: 'welcome', replace_all: true }),
@@ -80,23 +77,22 @@ describe('tools in a run', () => {
   });
 
   it('answers an edit with the changed lines numbered as read_file numbers them, and a write likewise', async () => {
-    world = await createWorld(
-      [
-        reply(ONE_ITEM('in_progress')),
-        reply(
+    world = await worlds.create(
+      oneItemScript(
+        TASK_ITEM,
+        [
           toolUse('edit_file', { path: 'big.txt', old_text: 'line 50\n', new_text: 'fifty\nand more\n' }),
-        ),
-        reply(toolUse('read_file', { path: 'big.txt', offset: 47, limit: 8 })),
-        reply(toolUse('write_file', { path: 'notes/new.md', content: '# Notes\n\nOne line.\n' })),
-        reply(ONE_ITEM('completed')),
-        reply(text('Edited big.txt and wrote the notes.')),
-      ],
+          toolUse('read_file', { path: 'big.txt', offset: 47, limit: 8 }),
+          toolUse('write_file', { path: 'notes/new.md', content: '# Notes\n\nOne line.\n' }),
+        ],
+        'Edited big.txt and wrote the notes.',
+      ),
       { files: { ...HELLO_FILES, 'big.txt': numberedLines(100) } },
     );
     const run = await world.trigger('/agent edit big.txt');
     expect(run.outputs.status).toBe('completed');
     const [edited, read, written] = [2, 3, 4].map((i) => newestResults(world!.model.requests[i]!)[0]!);
-    const window = [row(47), row(48), row(49), '    50\tfifty', '    51\tand more'].join('\n');
+    const window = [shownLines(47, 49), '    50\tfifty', '    51\tand more'].join('\n');
     expect(edited).toEqual({
       text:
         `edited big.txt: replaced 1 line(s) at line 50 with 2 line(s)\n${window}\n` +
@@ -113,7 +109,7 @@ describe('tools in a run', () => {
 
   it('reports the line of the JSON error an edit of package.json brings in (and a Python one), the edit kept', async () => {
     const manifest = '{\n  "name": "hello",\n  "version": "1.0.0"\n}\n';
-    world = await createWorld(
+    world = await worlds.create(
       [
         reply(ONE_ITEM('in_progress')),
         reply(toolUse('edit_file', { path: 'package.json', old_text: '"1.0.0"', new_text: '"1.0.1",' })),
@@ -140,14 +136,17 @@ describe('tools in a run', () => {
   });
 
   it('honours a per-call bash timeout, refuses one over bash_timeout, and reports a failing pipeline', async () => {
-    world = await createWorld([
-      reply(ONE_ITEM('in_progress')),
-      reply(toolUse('bash', { command: 'echo started; sleep 30', timeout: 1 })),
-      reply(toolUse('bash', { command: 'touch ran.txt', timeout: 6 })),
-      reply(toolUse('bash', { command: '(echo "1 test failed"; exit 3) 2>&1 | tail -n 5' })),
-      reply(ONE_ITEM('completed')),
-      reply(text('Checked the commands.')),
-    ]);
+    world = await worlds.create(
+      oneItemScript(
+        TASK_ITEM,
+        [
+          toolUse('bash', { command: 'echo started; sleep 30', timeout: 1 }),
+          toolUse('bash', { command: 'touch ran.txt', timeout: 6 }),
+          toolUse('bash', { command: '(echo "1 test failed"; exit 3) 2>&1 | tail -n 5' }),
+        ],
+        'Checked the commands.',
+      ),
+    );
     const run = await world.trigger('/agent try the shell', { inputs: { bash_timeout: '5' } });
     expect(run.outputs.status).toBe('completed');
     const { requests } = world.model;

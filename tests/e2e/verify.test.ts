@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { reply, text, toolUse } from '../support/anthropic/server.js';
 import { expectToContainAll } from '../support/contains.js';
 import { newestResults } from '../support/requests.js';
-import { createWorld, type World } from './setup.js';
+import { createWorld, originGit, type World } from './setup.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -37,7 +37,7 @@ const TWO_FAILING_ROUNDS = [
 
 /** A file as the pushed branch holds it, in the world's origin. */
 const pushedFile = (branch: string | undefined, file: string) =>
-  world!.sandbox.git(['--git-dir', world!.sandbox.origin, 'show', `${branch}:${file}`], world!.sandbox.root);
+  originGit(world!, 'show', `${branch}:${file}`);
 
 describe('verify_command', () => {
   it('sends two failures back to the model, then opens the PR once it passes, with 3 rounds shown', async () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { reply, text, toolUse, type RecordedRequest } from '../support/anthropic/server.js';
 import { planAt } from '../support/anthropic/scenarios.js';
 import { refuseWorkflowPushes } from '../support/github/origin-rules.js';
-import { ACTION_USERS, type World, useWorldsPerTest } from './setup.js';
+import { ACTION_USERS, originGit, useWorldsPerTest, type World } from './setup.js';
 
 let world: World | undefined;
 const worlds = useWorldsPerTest();
@@ -39,9 +39,6 @@ function script() {
   ];
 }
 
-const originGit = (w: World, args: string[]) =>
-  w.sandbox.git(['--git-dir', w.sandbox.origin, ...args], w.sandbox.root);
-
 /** Everything the model was sent in a request, as text. */
 const sent = (request: RecordedRequest) => JSON.stringify(request.body.messages);
 
@@ -62,7 +59,7 @@ describe.each(ACTION_USERS)('workflow files the token may not change (dist/index
     );
     // The pull request holds the fix, signed by GitHub; nothing was sent that touched the workflow.
     const branch = 'agent/issue-1-4242';
-    expect((await originGit(world, ['diff', '--name-only', `main...${branch}`])).split('\n')).toEqual([
+    expect((await originGit(world, 'diff', '--name-only', `main...${branch}`)).split('\n')).toEqual([
       'index.js',
     ]);
     expect(github.state.apiCommits).toHaveLength(1);
@@ -110,10 +107,10 @@ describe.each(ACTION_USERS)('workflow files the token may not change (dist/index
     // Nothing told the model: only GitHub's refusal says what this token may do.
     expect(sent(model.requests[0]!)).not.toContain('Workflow files:');
     const branch = 'agent/issue-1-4242';
-    expect((await originGit(world, ['diff', '--name-only', `main...${branch}`])).split('\n')).toEqual([
+    expect((await originGit(world, 'diff', '--name-only', `main...${branch}`)).split('\n')).toEqual([
       'index.js',
     ]);
-    expect(await originGit(world, ['rev-list', '--count', `main..${branch}`])).toBe('1');
+    expect(await originGit(world, 'rev-list', '--count', `main..${branch}`)).toBe('1');
     const pr = github.state.pulls[0]!;
     expect(pr.body).toContain('(GitHub refused them)');
     expect(pr.body).toContain('+name: test');

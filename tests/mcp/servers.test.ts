@@ -28,7 +28,7 @@ const context: ToolContext = { workspace: ws, bashTimeoutSeconds: 60, env, sandb
 async function start(servers: Record<string, unknown>, jobEnv: NodeJS.ProcessEnv = {}, timeoutMs = 20_000) {
   const config = parseMcpConfig(JSON.stringify({ mcpServers: servers }), 'mcp_servers', jobEnv);
   for (const secret of config.secrets) redactor.add(secret);
-  const started = await startMcpServers(config, {
+  const started = startMcpServers(config, {
     workspace: ws,
     sandbox,
     env,
@@ -36,6 +36,7 @@ async function start(servers: Record<string, unknown>, jobEnv: NodeJS.ProcessEnv
     warn: (line) => warnings.push(line),
   });
   opened.push(started);
+  await started.settled;
   return started;
 }
 const opened: McpServers[] = [];

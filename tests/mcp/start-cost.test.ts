@@ -91,4 +91,12 @@ describe("the MCP servers' slow start", () => {
       /took 6\.0 s to start.*each server starts in a sandbox of its own/,
     );
   });
+
+  it('says their tools came late, not that the model waited, where the model was asked without them', () => {
+    const servers = config({ local: { command: 'node', args: ['tools/mcp.mjs'], tools: ['*'] } });
+    expect(slowStart(6_000, servers, false)).toBe(
+      'MCP servers took 6.0 s to start, and their tools reached the model only then: each server starts in a ' +
+        'sandbox of its own and lists its tools before the model can find them.',
+    );
+  });
 });

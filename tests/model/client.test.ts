@@ -125,29 +125,25 @@ describe('Model.send', () => {
     expect(server!.remaining()).toBe(1);
   });
 
-  it('gives up after maxRetries retries and reports the last status', async () => {
-    const fault = apiError(500, 'api_error', 'Internal server error', FAST);
+  it.each([
+    [
+      'gives up after maxRetries retries and reports the last status',
+      apiError(500, 'api_error', 'Internal server error', FAST),
+      'the Anthropic API answered 500: Internal server error',
+    ],
+    [
+      'gives up on a stream that keeps breaking after maxRetries attempts',
+      {
+        ...reply(text('partial'), text('lost')),
+        streamError: { type: 'overloaded_error', message: 'Overloaded' },
+      },
+      'the Anthropic API stream failed (overloaded_error: Overloaded)',
+    ],
+  ])('%s', async (_case, fault, message) => {
     const model = await modelFor([fault, fault, reply(text('never'))], 1);
     const error = await failure(model.send(testTurn()));
     expect(server!.requests).toHaveLength(2);
-    expect(classifyModelError(error)).toEqual({
-      kind: 'other',
-      message: 'the Anthropic API answered 500: Internal server error',
-    });
-  });
-
-  it('gives up on a stream that keeps breaking after maxRetries attempts', async () => {
-    const broken = {
-      ...reply(text('partial'), text('lost')),
-      streamError: { type: 'overloaded_error', message: 'Overloaded' },
-    };
-    const model = await modelFor([broken, broken, reply(text('never'))], 1);
-    const error = await failure(model.send(testTurn()));
-    expect(server!.requests).toHaveLength(2);
-    expect(classifyModelError(error)).toEqual({
-      kind: 'other',
-      message: 'the Anthropic API stream failed (overloaded_error: Overloaded)',
-    });
+    expect(classifyModelError(error)).toEqual({ kind: 'other', message });
   });
 
   it('stops waiting to retry as soon as the run is cancelled', async () => {

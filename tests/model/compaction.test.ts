@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compactionFor, modelInfo } from '../../src/model/catalogue.js';
-import {
-  BETA,
-  compactionBlock,
-  compactionFields,
-  compactionUsage,
-  MIN_TRIGGER_TOKENS,
-  SUMMARY_INSTRUCTIONS,
-} from '../../src/model/compaction.js';
+import { compactionBlock, compactionFields, compactionUsage } from '../../src/model/compaction.js';
+import { BETA, MIN_TRIGGER_TOKENS, SUMMARY_INSTRUCTIONS } from '../../src/model/compaction.js';
 import type { Message } from '../../src/model/messages.js';
 
 describe('which compaction a run uses (the catalogue)', () => {

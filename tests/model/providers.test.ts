@@ -19,6 +19,22 @@ import { startVertexServer } from '../support/providers/vertex-server.js';
 
 const stand = usePlatformStandIns();
 
+/** Sends a turn that the stand-in answers with `greeting`: the answer as sent, nothing refused; what arrived. */
+async function answered(model: Model, greeting: string) {
+  const message = await model.send(testTurn());
+  expect(message.content).toEqual([expect.objectContaining({ type: 'text', text: greeting })]);
+  expect(stand.server!.refusals).toEqual([]);
+  const request = stand.server!.requests[0]!;
+  return { request, body: JSON.parse(request.body.toString('utf8')) as Record<string, unknown> };
+}
+
+/** Sends a turn the platform refuses: an auth failure worded `message`, and nothing got past its door. */
+async function expectRefused(model: Model, message: string) {
+  const failed = classifyModelError(await failure(model.send(testTurn())), model.service);
+  expect(failed).toEqual({ kind: 'auth', message });
+  expect(stand.server!.model.requests).toEqual([]);
+}
+
 describe('provider bedrock', () => {
   async function bedrockModel(script: ScriptStep[], model?: string, secret?: string): Promise<Model> {
     stand.server = await startBedrockServer(script);
@@ -35,20 +51,17 @@ describe('provider bedrock', () => {
   }
 
   it('sends a SigV4-signed InvokeModelWithResponseStream for the default model and reads the event stream', async () => {
-    const model = await bedrockModel([reply(text('Hello from Bedrock'))]);
-    const message = await model.send(testTurn());
-
-    expect(message.content).toEqual([expect.objectContaining({ type: 'text', text: 'Hello from Bedrock' })]);
-    expect(stand.server!.refusals).toEqual([]);
-    const [request] = stand.server!.requests;
-    expect(request!.url).toBe('/model/global.anthropic.claude-sonnet-5-5/invoke-with-response-stream');
-    expect(request!.headers.authorization).toMatch(
+    const { request, body } = await answered(
+      await bedrockModel([reply(text('Hello from Bedrock'))]),
+      'Hello from Bedrock',
+    );
+    expect(request.url).toBe('/model/global.anthropic.claude-sonnet-5-5/invoke-with-response-stream');
+    expect(request.headers.authorization).toMatch(
       /^AWS4-HMAC-SHA256 Credential=ASIAQTESTTESTTESTTEST\/\d{8}\/us-west-2\/bedrock\/aws4_request, SignedHeaders=[a-z0-9;-]*x-amz-security-token[a-z0-9;-]*, Signature=[0-9a-f]{64}$/,
     );
-    expect(request!.headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
-    expect(request!.headers['x-amz-security-token']).toBe(BEDROCK_CREDENTIALS.sessionToken);
-    expect(request!.headers['x-api-key']).toBeUndefined();
-    const body = JSON.parse(request!.body.toString('utf8')) as Record<string, unknown>;
+    expect(request.headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
+    expect(request.headers['x-amz-security-token']).toBe(BEDROCK_CREDENTIALS.sessionToken);
+    expect(request.headers['x-api-key']).toBeUndefined();
     expect(body.anthropic_version).toEqual(expect.any(String));
     expect(body).not.toHaveProperty('model');
     expect(body).not.toHaveProperty('stream');
@@ -71,13 +84,10 @@ describe('provider bedrock', () => {
       undefined,
       'aWrongSecretKey000000000000000000000000000',
     );
-    const failed = classifyModelError(await failure(model.send(testTurn())), model.service);
-    expect(failed).toEqual({
-      kind: 'auth',
-      message:
-        'Amazon Bedrock refused the credentials (403: The request signature we calculated does not match the signature you provided)',
-    });
-    expect(stand.server!.model.requests).toEqual([]);
+    await expectRefused(
+      model,
+      'Amazon Bedrock refused the credentials (403: The request signature we calculated does not match the signature you provided)',
+    );
   });
 
   it('reads the exception that ends a Bedrock stream as a mid-stream failure', async () => {
@@ -121,19 +131,16 @@ describe('provider vertex', () => {
   }
 
   it('calls streamRawPredict with a token from the keyless exchange', async () => {
-    const model = await vertexModel([reply(text('Hello from Vertex'))]);
-    const message = await model.send(testTurn());
-
-    expect(message.content).toEqual([expect.objectContaining({ type: 'text', text: 'Hello from Vertex' })]);
-    expect(stand.server!.refusals).toEqual([]);
-    const [request] = stand.server!.requests;
-    expect(request!.url).toBe(
+    const { request, body } = await answered(
+      await vertexModel([reply(text('Hello from Vertex'))]),
+      'Hello from Vertex',
+    );
+    expect(request.url).toBe(
       '/v1/projects/todo-agent-test/locations/us-east5/publishers/anthropic/models/claude-sonnet-5-5:streamRawPredict',
     );
     expect(stand.tokens!.exchanges).toHaveLength(1);
-    expect(request!.headers.authorization).toBe(`Bearer ${stand.tokens!.accessTokens[0]}`);
-    expect(request!.headers['x-api-key']).toBeUndefined();
-    const body = JSON.parse(request!.body.toString('utf8')) as Record<string, unknown>;
+    expect(request.headers.authorization).toBe(`Bearer ${stand.tokens!.accessTokens[0]}`);
+    expect(request.headers['x-api-key']).toBeUndefined();
     expect(body.anthropic_version).toEqual(expect.any(String));
     expect(body).not.toHaveProperty('model');
     expect(stand.server!.model.violations).toEqual([]);
@@ -142,13 +149,10 @@ describe('provider vertex', () => {
 
   it('is refused, as an auth failure, on a project the credentials may not use', async () => {
     const model = await vertexModel([reply(text('never'))], 'someone-elses-project');
-    const failed = classifyModelError(await failure(model.send(testTurn())), model.service);
-    expect(failed).toEqual({
-      kind: 'auth',
-      message:
-        'Vertex AI refused the credentials (403: Permission denied on projects/someone-elses-project/locations/us-east5)',
-    });
-    expect(stand.server!.model.requests).toEqual([]);
+    await expectRefused(
+      model,
+      'Vertex AI refused the credentials (403: Permission denied on projects/someone-elses-project/locations/us-east5)',
+    );
   });
 });
 

@@ -5,6 +5,8 @@ import { expectToContainAll } from '../support/contains.js';
 import { foreignControls } from '../support/terminal.js';
 
 const line = (value: object) => JSON.stringify({ at: 1, ...value });
+/** A line of the helper `helper-1`'s own run. */
+const helperLine = (event: object) => line({ type: 'helper', session: 'helper-1', event });
 
 /** The record as a screen prints it. */
 function show(text: string, color = false): string {
@@ -157,39 +159,27 @@ describe("showRecord and the task tool's helpers", () => {
         description: 'Find callers',
         under: '1',
       }),
-      line({ type: 'helper', session: 'helper-1', event: { type: 'todos', turn: 1, items: helperItems } }),
-      line({
-        type: 'helper',
-        session: 'helper-1',
-        event: {
-          type: 'tool',
-          turn: 2,
-          name: 'read_file',
-          input: { path: 'parse.ts' },
-          isError: false,
-          durationMs: 3,
-        },
+      helperLine({ type: 'todos', turn: 1, items: helperItems }),
+      helperLine({
+        type: 'tool',
+        turn: 2,
+        name: 'read_file',
+        input: { path: 'parse.ts' },
+        isError: false,
+        durationMs: 3,
       }),
-      line({
-        type: 'helper',
-        session: 'helper-1',
-        event: {
-          type: 'end',
-          result: {
-            status: 'completed',
-            reason: 'done',
-            turns: 3,
-            toolCalls: 2,
-            todos: [{ ...helperItems[0], status: 'completed' }],
-          },
+      helperLine({
+        type: 'end',
+        result: {
+          status: 'completed',
+          reason: 'done',
+          turns: 3,
+          toolCalls: 2,
+          todos: [{ ...helperItems[0], status: 'completed' }],
         },
       }),
       // A helper's turn_end is the run's detail: not printed as the run's tokens.
-      line({
-        type: 'helper',
-        session: 'helper-1',
-        event: { type: 'turn_end', turn: 3, usage, costUsd: 0.01 },
-      }),
+      helperLine({ type: 'turn_end', turn: 3, usage, costUsd: 0.01 }),
     ].join('\n');
     const out = show(text);
     expect(out).toContain(

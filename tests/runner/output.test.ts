@@ -2,9 +2,10 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { redactor } from '../../src/text/redact.js';
 import { log, setOutput, writeSummary } from '../../src/runner/output.js';
+import { usePrinted } from '../support/printed.js';
 import { foreignControls } from '../support/terminal.js';
 
 const SECRET = 'runner-output-secret-1';
@@ -22,7 +23,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   process.env = { ...saved };
-  vi.restoreAllMocks();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -43,18 +43,17 @@ describe('runner output', () => {
     expect(written).toContain('<td>***</td>');
     expect(written).not.toMatch(new RegExp(`${SECRET}|${SHAPED}`));
   });
+});
+
+describe('runner output: the log', () => {
+  const printed = usePrinted();
 
   it('redacts log lines, warnings and group names', () => {
-    const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      lines.push(String(chunk));
-      return true;
-    });
     log.info(`info ${SECRET}`);
     log.warning(`warn ${SHAPED}`);
     log.startGroup(`group ${SECRET}`);
     log.endGroup();
-    const text = lines.join('');
+    const text = printed();
     expect(text).toContain('info ***');
     expect(text).toContain('warn ***');
     expect(text).toContain('group ***');
@@ -62,34 +61,24 @@ describe('runner output', () => {
   });
 
   it('prints a group that comes in while another is open once that one ends, never inside it', () => {
-    const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      lines.push(String(chunk));
-      return true;
-    });
     log.group('Alone', ['first']);
     log.startGroup('Turn 1');
     log.info('in the turn');
     log.group(`Late ${SECRET}`, ['a', `b ${SECRET}`]);
     log.info('still in the turn');
     log.endGroup();
-    expect(lines.join('')).toBe(
+    expect(printed()).toBe(
       '::group::Alone\nfirst\n::endgroup::\n::group::Turn 1\nin the turn\nstill in the turn\n::endgroup::\n' +
         '::group::Late ***\na\nb ***\n::endgroup::\n',
     );
   });
 
   it('shows control characters in log lines as text: the log viewer reads escape sequences', () => {
-    const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      lines.push(String(chunk));
-      return true;
-    });
     log.info('removed links: a\u001b[2K\u001b[1Gb');
     log.warning('title \u001b]0;x\u0007');
     log.startGroup('turn \u009b1m');
     log.endGroup();
-    const text = lines.join('');
+    const text = printed();
     expect(text).toContain('removed links: a\\x1b[2K\\x1b[1Gb');
     expect(text).toContain('title \\x1b]0;x\\x07');
     expect(text).toContain('turn \\x9b1m');

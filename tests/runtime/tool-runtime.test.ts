@@ -73,6 +73,8 @@ describe('ToolRuntime', () => {
       },
       { env: childEnv(process.env), timeoutMs: 20_000, warn: () => undefined, snapshot: async () => ws },
     );
+    expect(servers.summary).toBe('hostile (starting)');
+    await servers.settled;
     expect(servers.summary).toBe('hostile (1 tool)');
     expect(runtime.servers).toBe(servers);
     expect(await processesNamed(marker)).not.toEqual([]);
@@ -80,5 +82,37 @@ describe('ToolRuntime', () => {
     await runtime.close();
     expect(await processesNamed(marker)).toEqual([]);
     expect(existsSync(runtime.sandbox!.privateDir)).toBe(false);
+  }, 60_000);
+
+  it('closes while a server is still building its sandbox: the server is left out, and nothing is left', async () => {
+    const runtime = await ToolRuntime.open(ws, { ...request('none'), sandbox: {} });
+    const marker = `tool-runtime-early-${process.pid}`;
+    const warnings: string[] = [];
+    const servers = await runtime.startServers(
+      {
+        servers: [
+          {
+            name: 'early',
+            command: process.execPath,
+            args: [HOSTILE, 'stubborn', marker],
+            env: {},
+            tools: ['fail'],
+          },
+        ],
+        secrets: [],
+      },
+      {
+        env: childEnv(process.env),
+        timeoutMs: 20_000,
+        warn: (line) => warnings.push(line),
+        snapshot: async () => ws,
+      },
+    );
+    await runtime.close();
+    await servers.settled;
+    expect(servers.summary).toBe('early (not available)');
+    expect(warnings).toEqual(['MCP server "early" is left out: the run ended before it had started.']);
+    expect(existsSync(runtime.sandbox!.privateDir)).toBe(false);
+    expect(await processesNamed(marker)).toEqual([]);
   }, 60_000);
 });

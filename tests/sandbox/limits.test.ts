@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AROUND_THE_GATE_NOTE,
-  CLI_SETTINGS,
-  limitNote,
-  LOGIN_NOTE,
-  NETWORK_OFF_ENV,
-  NETWORK_OFF_NOTE,
-} from '../../src/sandbox/limits.js';
+import { CLI_SETTINGS, limitNote, NETWORK_OFF_ENV } from '../../src/sandbox/limits.js';
+import { AROUND_THE_GATE_NOTE, LOGIN_NOTE, NETWORK_OFF_NOTE } from '../../src/sandbox/limits.js';
 
 describe('limitNote', () => {
   it('ends a command with a line per host the gate refused while it ran, the first reason of each, five at most', () => {

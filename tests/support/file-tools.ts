@@ -55,12 +55,3 @@ export async function toolError(pending: Promise<string>): Promise<string> {
   expect(error).toBeInstanceOf(ToolError);
   return (error as Error).message;
 }
-
-export const numberedLines = (count: number) =>
-  Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join('');
-
-/** What read_file shows for lines `from`..`to` of numberedLines(): `cat -n` rows. */
-export const shownLines = (from: number, to: number) =>
-  Array.from({ length: to - from + 1 }, (_, i) => `${String(from + i).padStart(6)}\tline ${from + i}`).join(
-    '\n',
-  );

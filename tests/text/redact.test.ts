@@ -2,32 +2,42 @@ import { describe, expect, it } from 'vitest';
 import { redactAndCut, Redactor, redactor, withoutUrlCredentials } from '../../src/text/redact.js';
 
 describe('Redactor', () => {
-  it('replaces every occurrence of a registered value', () => {
+  it.each([
+    [
+      'replaces every occurrence of a registered value',
+      ['s3cr3t-value'],
+      'a s3cr3t-value b s3cr3t-value',
+      'a *** b ***',
+    ],
+    [
+      'ignores empty, missing and short values',
+      [undefined, '', '   ', 'abcde'],
+      'abcde and more',
+      'abcde and more',
+    ],
+    [
+      'registers the trimmed value (secrets read from files often end in a newline)',
+      ['token-123456\n'],
+      'auth token-123456 ok',
+      'auth *** ok',
+    ],
+    [
+      'masks the longer of two nested secrets completely',
+      ['abcdef', 'abcdef-extended'],
+      'x abcdef-extended y abcdef z',
+      'x *** y *** z',
+    ],
+    ['handles self-overlapping occurrences', ['aaaaaa'], 'baaaaaaab', 'b***b'],
+    [
+      'treats regex metacharacters in a secret literally',
+      ['p4ss.(w*rd)+'],
+      'x p4ss.(w*rd)+ y p4ssX(wwrd) z',
+      'x *** y p4ssX(wwrd) z',
+    ],
+  ])('%s', (_case, secrets: (string | undefined)[], input, output) => {
     const r = new Redactor();
-    r.add('s3cr3t-value');
-    expect(r.redact('a s3cr3t-value b s3cr3t-value')).toBe('a *** b ***');
-  });
-
-  it('ignores empty, missing and short values', () => {
-    const r = new Redactor();
-    r.add(undefined);
-    r.add('');
-    r.add('   ');
-    r.add('abcde');
-    expect(r.redact('abcde and more')).toBe('abcde and more');
-  });
-
-  it('registers the trimmed value (secrets read from files often end in a newline)', () => {
-    const r = new Redactor();
-    r.add('token-123456\n');
-    expect(r.redact('auth token-123456 ok')).toBe('auth *** ok');
-  });
-
-  it('masks the longer of two nested secrets completely', () => {
-    const r = new Redactor();
-    r.add('abcdef');
-    r.add('abcdef-extended');
-    expect(r.redact('x abcdef-extended y abcdef z')).toBe('x *** y *** z');
+    for (const secret of secrets) r.add(secret);
+    expect(r.redact(input)).toBe(output);
   });
 
   it('masks both of two secrets that overlap without nesting', () => {
@@ -37,18 +47,6 @@ describe('Redactor', () => {
     const out = r.redact('<1234567890abcdef>');
     expect(out).toBe('<***>');
     expect(out).not.toMatch(/[0-9a-f]{3}/);
-  });
-
-  it('handles self-overlapping occurrences', () => {
-    const r = new Redactor();
-    r.add('aaaaaa');
-    expect(r.redact('baaaaaaab')).toBe('b***b');
-  });
-
-  it('treats regex metacharacters in a secret literally', () => {
-    const r = new Redactor();
-    r.add('p4ss.(w*rd)+');
-    expect(r.redact('x p4ss.(w*rd)+ y p4ssX(wwrd) z')).toBe('x *** y p4ssX(wwrd) z');
   });
 
   it.each([

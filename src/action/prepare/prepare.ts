@@ -31,7 +31,7 @@ import { loadMcpConfig, startMcp, startSandbox } from './tool-sandbox.js';
 import type { ToolRuntime } from '../../runtime/tool-runtime.js';
 import type { RunRecord } from '../../record/run-record.js';
 import { threadView, type ThreadView } from './thread-view.js';
-import type { McpServers } from '../../mcp/servers.js';
+import { StartingServers } from '../../mcp/starting.js';
 import { mayStartLocalServers } from '../../mcp/start-cost.js';
 import { loadOutputSchema } from '../../settings/output-schema.js';
 import type { OutputSchema } from '../../model/output-schema.js';
@@ -76,8 +76,8 @@ export interface Prepared {
   guard: WorkspaceGuard;
   /** The thread's pictures and the issues and pull requests it points to. */
   view: ThreadView;
-  /** The maintainer's MCP servers, started in the sandbox (or reached), when `mcp_servers` names any. */
-  mcp?: McpServers;
+  /** The maintainer's MCP servers, starting in the sandbox (or reached), when `mcp_servers` names any. */
+  mcp?: StartingServers;
   /** The tools' environment's secrets: the job's, and the values the MCP configuration filled in. */
   secrets: string[];
   /** The final answer's schema (`output_schema`), checked, from the base branch when it names a file. */
@@ -91,8 +91,8 @@ type ToolsPart = Pick<Prepared, 'git' | 'runtime' | 'sandbox' | 'startSha' | 'gu
 
 /**
  * A run whose first model request may go: what the model reads, and the tools' part on its way (the sandbox,
- * our git directory filled, the post step told, the toolchains asked). A run with MCP servers has it ready
- * already: their tools are in the first request, and a local server is code the tools' sandbox runs.
+ * our git directory filled, the post step told, the toolchains asked). The MCP servers start once that part
+ * is ready (a local server is code the tools' sandbox runs): their tools join as each server is up.
  */
 export type Started = Omit<Prepared, keyof ToolsPart> & { tools: Promise<ToolsPart> };
 
@@ -239,12 +239,16 @@ export async function prepare(request: JobRequest): Promise<Started | { decline:
         }),
       );
       tools.catch(() => undefined); // the job awaits it
+      // The servers start in the tools' runtime once it is ready and the post step told (a local server is
+      // code the tools' sandbox runs); the first model request waits for them only where the model cannot
+      // take their tools later (agent/tools/late.ts).
       const mcp =
         mcpConfig &&
-        (await traced(
-          'MCP servers started',
+        new StartingServers(
+          mcpConfig,
           tools.then(({ runtime }) => startMcp(mcpConfig, settings, runtime, secrets, trusted)),
-        ));
+        );
+      if (mcp) void traced('MCP servers started', mcp.starting.settled);
       return {
         ...(mcp ? { mcp } : {}),
         ...(outputSchema ? { outputSchema } : {}),

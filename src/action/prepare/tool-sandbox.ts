@@ -1,6 +1,6 @@
 // The tools' runtime as the settings ask for it (src/runtime/tool-runtime.ts): the sandbox, with its network
 // gate under `tool_network: allowlist`, and later the MCP servers (their configuration read, their secrets
-// masked, their start timed); or a sentence saying why no sandbox could be built.
+// masked, their start timed once they have all started); or a sentence saying why no sandbox could be built.
 import { childEnv } from '../../sandbox/commands/child-env.js';
 import { credentialFiles } from '../../sandbox/credential-files.js';
 import { SandboxError, type WorkspaceAccess } from '../../sandbox/setup.js';
@@ -9,6 +9,7 @@ import { openWorkspace } from '../../agent/workspace.js';
 import { runnerFiles } from '../../sandbox/runner-files.js';
 import { isolationName, NoIsolationError, waysOut } from '../../sandbox/rootless.js';
 import { endpointHost } from '../../model/providers.js';
+import { DEFAULT_MODEL, modelInfo } from '../../model/catalogue.js';
 import type { GateOptions, NetworkGate } from '../../network/gate.js';
 import { ruleText } from '../../network/hosts.js';
 import { addSecret, log } from '../../runner/output.js';
@@ -149,7 +150,10 @@ export async function loadMcpConfig(
   return config;
 }
 
-/** Starts the servers (the SDK loads only for a run that has some); says in the log how each fared. */
+/**
+ * Starts the servers (the SDK loads only for a run that has some) and returns while they start; says in the
+ * log how each fared once all have.
+ */
 export async function startMcp(
   config: Awaited<ReturnType<typeof loadMcpConfig>>,
   settings: Settings,
@@ -164,9 +168,12 @@ export async function startMcp(
     timeoutMs: settings.inputs.mcp_timeout * 1000,
     warn: log.warning,
   });
-  const ms = Math.round(performance.now() - started);
-  log.info(`MCP servers ready in ${ms} ms: ${servers.summary}.`);
-  const slow = slowStart(ms, config);
-  if (slow) log.warning(slow);
+  void servers.settled.then(() => {
+    const ms = Math.round(performance.now() - started);
+    log.info(`MCP servers ready in ${ms} ms: ${servers.summary}.`);
+    // A model without tool search is asked only once every server is up (agent/tools/late.ts).
+    const slow = slowStart(ms, config, !modelInfo(settings.inputs.model || DEFAULT_MODEL).toolSearch);
+    if (slow) log.warning(slow);
+  });
   return servers;
 }

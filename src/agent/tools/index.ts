@@ -1,7 +1,13 @@
 // The toolbox: the six built-in tools' definitions for the model, those from outside (MCP servers) beside
 // them, and one safe way to run a tool call.
 import { z } from 'zod';
-import { TOOL_SEARCH, type ToolDefinition, type ToolParam } from '../../model/messages.js';
+import {
+  TOOL_SEARCH,
+  type ContentBlockParam,
+  type ToolDefinition,
+  type ToolParam,
+} from '../../model/messages.js';
+import { LateTools } from './late.js';
 import type { TodoManager } from '../todo/todos.js';
 import { createBashTool } from './bash.js';
 import { editFileTool } from './edit-file.js';
@@ -10,7 +16,7 @@ import { withImages } from './image-file.js';
 import { readFileTool } from './read-file.js';
 import { writeFileTool } from './write-file.js';
 import { todoTool } from './todo.js';
-import type { OutsideTools, RepositoryReader, Tool, ToolAnswer, ToolContext } from './types.js';
+import type { OutsideTool, OutsideTools, RepositoryReader, Tool, ToolAnswer, ToolContext } from './types.js';
 import type { FittedImage } from '../../images/fit.js';
 import { errorMessage } from '../../text/error-sentence.js';
 
@@ -33,39 +39,70 @@ export const DEFER_OVER_TOOLS = 30;
 export class Toolbox {
   readonly #tools: Map<string, Tool<z.ZodType, ToolAnswer>>;
   readonly #refusal: OutsideTools['refusal'];
+  readonly #defer: boolean;
+  readonly #readOnly: boolean;
+  readonly #late: LateTools;
   /** Every tool as the model is shown it (the deferred ones marked so). */
   readonly definitions: ToolDefinition[];
   /** What each request's `tools` holds: the definitions, and the tool search when some are deferred. */
-  readonly requestTools: readonly ToolParam[];
+  requestTools: readonly ToolParam[];
 
   constructor(
     tools: ReadonlyArray<Tool<z.ZodType, ToolAnswer>>,
     outside?: OutsideTools,
-    { toolSearch = false }: { toolSearch?: boolean } = {},
+    {
+      toolSearch = false,
+      readOnly = false,
+      joined = (text) => ({ type: 'text', text }),
+    }: {
+      toolSearch?: boolean;
+      /** Only the tools from outside marked read-only are offered (a plan run). */
+      readOnly?: boolean;
+      /** The note for the model that tools joined (tools/late.ts), as the run tells it. */
+      joined?: (note: string) => ContentBlockParam;
+    } = {},
   ) {
-    const fromOutside = (outside?.tools ?? []).map(outsideTool);
-    this.#tools = new Map([...tools, ...fromOutside].map((tool) => [tool.name, tool]));
+    this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
     this.#refusal = outside?.refusal?.bind(outside);
-    const defer = toolSearch && tools.length + fromOutside.length > DEFER_OVER_TOOLS;
-    const definitions: ToolDefinition[] = tools.map((tool) => ({
+    this.#readOnly = readOnly;
+    // Tools that come while the run goes are always deferred: the prefix (the tools not deferred, the system
+    // prompt) must not change when they join, and the tool search is there from the first request.
+    this.#defer =
+      toolSearch &&
+      (outside?.starting !== undefined ||
+        tools.length + offered(outside?.tools ?? [], readOnly).length > DEFER_OVER_TOOLS);
+    this.definitions = tools.map((tool) => ({
       name: tool.name,
       description: tool.description,
       input_schema: toInputSchema(tool.inputSchema),
     }));
-    for (const tool of outside?.tools ?? [])
-      definitions.push({
-        name: tool.name,
-        description: tool.description,
-        input_schema: tool.inputSchema,
-        ...(defer ? { defer_loading: true as const } : {}),
-      });
-    this.definitions = definitions;
-    this.requestTools = defer ? [...definitions, TOOL_SEARCH] : definitions;
+    this.requestTools = this.definitions;
+    this.addOutside(outside?.tools ?? []);
+    this.#late = new LateTools(outside, (tools) => this.addOutside(tools), joined);
+  }
+
+  /** `blocks`, then the note of the tools from outside that joined since the last look, when some did. */
+  withJoined(blocks: ContentBlockParam[]): ContentBlockParam[] {
+    return [...blocks, ...this.#late.take()];
   }
 
   /** Whether the tools from outside wait behind the tool search. */
   get deferred(): boolean {
-    return this.requestTools.includes(TOOL_SEARCH);
+    return this.#defer;
+  }
+
+  /** Adds tools from outside (deferred, in a toolbox that defers them), from the next request on. */
+  addOutside(tools: readonly OutsideTool[]): void {
+    for (const tool of offered(tools, this.#readOnly)) {
+      this.#tools.set(tool.name, outsideTool(tool));
+      this.definitions.push({
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.inputSchema,
+        ...(this.#defer ? { defer_loading: true as const } : {}),
+      });
+    }
+    this.requestTools = this.#defer ? [...this.definitions, TOOL_SEARCH] : [...this.definitions];
   }
 
   /** Runs one tool call. Never throws: any failure becomes an error result the model can act on. */
@@ -112,6 +149,7 @@ export function createToolbox(
     outside,
     toolSearch = false,
     task,
+    joined,
   }: {
     readOnly?: boolean;
     /** false: no bash tool (an explore helper without a sandbox to run commands read-only). */
@@ -121,13 +159,13 @@ export function createToolbox(
     toolSearch?: boolean;
     /** The task tool, for a run that may start helpers (helpers/). */
     task?: Tool<z.ZodType, ToolAnswer>;
+    /** The note that tools from outside joined, as the run tells it (tools/late.ts). */
+    joined?: (note: string) => ContentBlockParam;
   } = {},
 ): Toolbox {
   const shell = bash ? [createBashTool(bashTimeoutSeconds)] : [];
   const writers = readOnly ? [] : [writeFileTool, editFileTool];
   const reader = github ? [githubTool(github)] : [];
-  const offered =
-    outside && readOnly ? { ...outside, tools: outside.tools.filter((t) => t.readOnly) } : outside;
   return new Toolbox(
     [
       ...shell,
@@ -137,13 +175,18 @@ export function createToolbox(
       todoTool(todos),
       ...(task ? [task] : []),
     ] as Array<Tool<z.ZodType, ToolAnswer>>,
-    offered,
-    { toolSearch },
+    outside,
+    { toolSearch, readOnly, ...(joined ? { joined } : {}) },
   );
 }
 
+/** The tools from outside a run may offer: the read-only ones only, for a plan. */
+function offered(tools: readonly OutsideTool[], readOnly: boolean): readonly OutsideTool[] {
+  return readOnly ? tools.filter((tool) => tool.readOnly) : tools;
+}
+
 /** An outside tool in the toolbox's shape: its input goes to the server as the model wrote it. */
-function outsideTool(tool: OutsideTools['tools'][number]): Tool<z.ZodType, ToolAnswer> {
+function outsideTool(tool: OutsideTool): Tool<z.ZodType, ToolAnswer> {
   return {
     name: tool.name,
     description: tool.description,

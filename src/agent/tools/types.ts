@@ -79,4 +79,9 @@ export interface OutsideTools {
   servers: readonly string[];
   /** Why a tool name that is not offered was refused, when it names one of these servers' tools. */
   refusal?(name: string): string | undefined;
+  /**
+   * Set when the tools come while the run goes (tools/late.ts): `tools` and `servers` grow as each server is
+   * up or has failed; `names` are all the servers, `settled` once every one is up or has failed.
+   */
+  starting?: { names: readonly string[]; settled: Promise<void> };
 }

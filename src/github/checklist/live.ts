@@ -78,8 +78,8 @@ export class LiveChecklist {
   readonly inbox = (): InboxEntry[] => this.#edits.take();
 
   /** Holds the writer's own writes from the model's last answer until the final write (`finish`). */
-  /** What the footer learns after the start (the tools' isolation): it rides along with the next write. */
-  later(patch: Pick<ChecklistState, 'sandbox'>): void {
+  /** What the footer learns after the start (the tools' isolation, how the MCP servers fared): it rides along with the next write. */
+  later(patch: Partial<Pick<ChecklistState, 'sandbox' | 'mcp'>>): void {
     Object.assign(this.#progress.state, patch);
   }
 

@@ -7,9 +7,11 @@ import { Model, type ModelOptions } from '../../../src/model/client.js';
 import { estimateCost, modelInfo } from '../../../src/model/catalogue.js';
 import { LONG_RUN_FILE, longReadScript, longRunFileText } from '../../support/bench/scripts.js';
 import { estimateInputTokens } from '../../support/anthropic/server.js';
+import type { ScriptStep } from '../../support/anthropic/server.js';
 import { useAgentWorkspace } from '../../support/agent-workspace.js';
 import { ON_DEMAND_BETA, THRESHOLD_BETA } from '../../support/anthropic/compaction.js';
 import { awsEnv, startBedrockServer } from '../../support/providers/bedrock-server.js';
+import type { BedrockServerOptions } from '../../support/providers/bedrock-server.js';
 import { startVertexServer } from '../../support/providers/vertex-server.js';
 import { startGoogleTokenServer } from '../../support/providers/google-token-server.js';
 
@@ -70,9 +72,38 @@ async function longRun(options: {
   return { result, events, model };
 }
 
+/** A Bedrock stand-in playing `script`, with the AWS credentials in the environment, closed after the test. */
+async function bedrockStand(script: ScriptStep[], options?: BedrockServerOptions) {
+  for (const [name, value] of Object.entries(awsEnv())) vi.stubEnv(name, value);
+  const stand = await startBedrockServer(script, undefined, options);
+  close = () => stand.close();
+  return stand;
+}
+
+/** A long run on Bedrock (compaction at a threshold), its stand-in answering with longReadScript(turns). */
+async function longRunOnBedrock(turns: number, options?: BedrockServerOptions) {
+  const stand = await bedrockStand(longReadScript(turns), options);
+  const run = await longRun({
+    turns,
+    budget: 100_000,
+    fileChars: 12_000,
+    model: { provider: 'bedrock', baseURL: stand.url, model: `anthropic.${COMPACTING}-v1:0` },
+  });
+  return { stand, run };
+}
+
 const compactionsOf = (events: AgentEvent[]) => events.filter((e) => e.type === 'compaction');
 const reminders = (events: AgentEvent[]) =>
   events.filter((e) => e.type === 'nudge' && e.kind === 'todo_reminder').length;
+
+/** The run completed, and each compaction it told of came back without a summary (none counted as done). */
+function expectOnlyUnsummarized(run: Awaited<ReturnType<typeof longRun>>): void {
+  expect(run.result.status).toBe('completed');
+  const told = compactionsOf(run.events);
+  expect(told.length).toBeGreaterThan(0);
+  expect(told.every((e) => e.type === 'compaction' && !e.summarized)).toBe(true);
+  expect(run.result.compactions).toBeUndefined();
+}
 
 describe('compaction on demand (the Anthropic API, a model that offers it)', { timeout: 120_000 }, () => {
   it('compacts near the budget: the next request starts with the block and re-states the task, the list and the files', async () => {
@@ -154,11 +185,7 @@ describe('compaction on demand (the Anthropic API, a model that offers it)', { t
   it('a compaction that comes back without a summary is a no-op the run survives, by clearing', async () => {
     const run = await longRun({ turns: 80, budget: 30_000, summary: () => null });
     expect(ws.server!.violations).toEqual([]);
-    expect(run.result.status).toBe('completed');
-    const told = compactionsOf(run.events);
-    expect(told.length).toBeGreaterThan(0);
-    expect(told.every((e) => e.type === 'compaction' && !e.summarized)).toBe(true);
-    expect(run.result.compactions).toBeUndefined();
+    expectOnlyUnsummarized(run);
     expect(run.events.some((e) => e.type === 'nudge' && e.kind === 'context_cleared')).toBe(true);
     // No request ever carried a block.
     expect(JSON.stringify(ws.server!.requests.map((r) => r.body.messages))).not.toContain('"compaction"');
@@ -195,15 +222,7 @@ describe(
   { timeout: 120_000 },
   () => {
     it('sends the edit with a trigger of at least 50,000 tokens; the block starts the answer, and the next turn re-states the records', async () => {
-      for (const [name, value] of Object.entries(awsEnv())) vi.stubEnv(name, value);
-      const stand = await startBedrockServer(longReadScript(120));
-      close = () => stand.close();
-      const run = await longRun({
-        turns: 120,
-        budget: 100_000,
-        fileChars: 12_000,
-        model: { provider: 'bedrock', baseURL: stand.url, model: `anthropic.${COMPACTING}-v1:0` },
-      });
+      const { stand, run } = await longRunOnBedrock(120);
       const requests = stand.model.requests;
       expect(stand.model.violations).toEqual([]);
       expect(stand.refusals).toEqual([]);
@@ -228,21 +247,9 @@ describe(
 
 describe('a threshold compaction without a summary', { timeout: 120_000 }, () => {
   it('goes back as it came (the API takes it as a no-op), nothing is re-stated, and the run clears and completes', async () => {
-    for (const [name, value] of Object.entries(awsEnv())) vi.stubEnv(name, value);
-    const stand = await startBedrockServer(longReadScript(100), undefined, { summary: () => null });
-    close = () => stand.close();
-    const run = await longRun({
-      turns: 100,
-      budget: 100_000,
-      fileChars: 12_000,
-      model: { provider: 'bedrock', baseURL: stand.url, model: `anthropic.${COMPACTING}-v1:0` },
-    });
+    const { stand, run } = await longRunOnBedrock(100, { summary: () => null });
     expect(stand.model.violations).toEqual([]);
-    expect(run.result.status).toBe('completed');
-    const told = compactionsOf(run.events);
-    expect(told.length).toBeGreaterThan(0);
-    expect(told.every((e) => e.type === 'compaction' && !e.summarized)).toBe(true);
-    expect(run.result.compactions).toBeUndefined();
+    expectOnlyUnsummarized(run);
     expect(run.events.some((e) => e.type === 'nudge' && e.kind === 'context_compacted')).toBe(false);
     // The empty block went back in the history it came in, as returned.
     const sentBack = stand.model.requests.some((r) =>
@@ -283,9 +290,7 @@ describe('on Vertex AI (on demand is offered there) and on Bedrock (it is not)',
   });
 
   it('the Bedrock stand-in refuses on-demand compaction, so a request that asked for it would fail', async () => {
-    for (const [name, value] of Object.entries(awsEnv())) vi.stubEnv(name, value);
-    const stand = await startBedrockServer([]);
-    close = () => stand.close();
+    const stand = await bedrockStand([]);
     const model = new Model({
       provider: 'bedrock',
       baseURL: stand.url,

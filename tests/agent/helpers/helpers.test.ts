@@ -7,14 +7,8 @@ import type { AgentOptions } from '../../../src/agent/options.js';
 import { Model } from '../../../src/model/client.js';
 import { REMINDER_PREFIX } from '../../../src/agent/todo/reminder.js';
 import { MAX_ANSWER_CHARS } from '../../../src/agent/helpers/brief.js';
-import {
-  reply,
-  text,
-  toolUse,
-  type RecordedRequest,
-  type ScriptedResponse,
-  type ScriptStep,
-} from '../../support/anthropic/server.js';
+import { reply, text, toolUse } from '../../support/anthropic/server.js';
+import type { RecordedRequest, ScriptedResponse, ScriptStep } from '../../support/anthropic/server.js';
 import { useAgentWorkspace } from '../../support/agent-workspace.js';
 
 const KEY = 'sk-ant-test-key-0000000000000000';

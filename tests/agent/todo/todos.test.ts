@@ -8,6 +8,7 @@ import {
   unverifiedItems,
   validateTodos,
 } from '../../../src/agent/todo/todos.js';
+import { todoItems } from '../../support/todo-items.js';
 
 const item = (text: string, status = 'pending', extra: Record<string, unknown> = {}) => ({
   text,
@@ -132,12 +133,12 @@ describe('plain rendering for the model', () => {
 
 describe('blockers', () => {
   it('reads what blocks the list from its open "Blocked:" items, in order', () => {
-    const items = validateTodos([
-      { text: 'Blocked: CI needs a secret this run has no access to', status: 'pending' },
-      { text: 'Unblock the queue', status: 'pending' },
-      { text: 'BLOCKED:  the base branch fails too ', status: 'in_progress' },
-      { text: 'Blocked: solved already', status: 'completed' },
-    ]);
+    const items = todoItems(
+      '[ ] Blocked: CI needs a secret this run has no access to',
+      '[ ] Unblock the queue',
+      '[~] BLOCKED:  the base branch fails too ',
+      '[x] Blocked: solved already',
+    );
     expect(blockers(items)).toEqual([
       'CI needs a secret this run has no access to',
       'the base branch fails too',
@@ -147,12 +148,12 @@ describe('blockers', () => {
 
 describe('unverifiedItems', () => {
   it('lists completed items whose text says their check did not run, with the reason', () => {
-    const items = validateTodos([
-      { text: 'Run the integration tests (not verified: they need a database)', status: 'completed' },
-      { text: 'Run the unit tests', status: 'completed' },
-      { text: 'Check on Windows (Not Verified: no Windows runner)', status: 'completed' },
-      { text: 'Deploy (not verified: later)', status: 'pending' },
-    ]);
+    const items = todoItems(
+      '[x] Run the integration tests (not verified: they need a database)',
+      '[x] Run the unit tests',
+      '[x] Check on Windows (Not Verified: no Windows runner)',
+      '[ ] Deploy (not verified: later)',
+    );
     expect(unverifiedItems(items)).toEqual([
       { text: 'Run the integration tests', reason: 'they need a database' },
       { text: 'Check on Windows', reason: 'no Windows runner' },

@@ -1,16 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { editFileTool } from '../../../src/agent/tools/edit-file.js';
-import {
-  edit,
-  editEach,
-  fx,
-  inWs,
-  numberedLines,
-  shownLines,
-  toolError,
-  useFileToolWorkspace,
-} from '../../support/file-tools.js';
+import { edit, editEach, fx, inWs, toolError, useFileToolWorkspace } from '../../support/file-tools.js';
+import { numberedLines, shownLines } from '../../support/numbered-lines.js';
 
 useFileToolWorkspace();
 

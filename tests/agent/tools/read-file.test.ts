@@ -1,15 +1,8 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  fx,
-  inWs,
-  numberedLines,
-  read,
-  shownLines,
-  toolError,
-  useFileToolWorkspace,
-} from '../../support/file-tools.js';
+import { fx, inWs, read, toolError, useFileToolWorkspace } from '../../support/file-tools.js';
+import { numberedLines, shownLines } from '../../support/numbered-lines.js';
 
 useFileToolWorkspace();
 

@@ -2,15 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  fx,
-  inWs,
-  numberedLines,
-  shownLines,
-  toolError,
-  useFileToolWorkspace,
-  write,
-} from '../../support/file-tools.js';
+import { fx, inWs, toolError, useFileToolWorkspace, write } from '../../support/file-tools.js';
+import { numberedLines, shownLines } from '../../support/numbered-lines.js';
 
 useFileToolWorkspace();
 

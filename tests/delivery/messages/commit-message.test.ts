@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  commitMessage,
-  MAX_SUBJECT_CHARS,
-  subjectOf,
-} from '../../../src/delivery/messages/commit-message.js';
+import { commitMessage, subjectOf } from '../../../src/delivery/messages/commit-message.js';
+import { MAX_SUBJECT_CHARS } from '../../../src/delivery/messages/commit-message.js';
 
 describe('commitMessage', () => {
   it('says whose it is: the task, the completed items, the maintainer and the run', () => {

@@ -6,6 +6,15 @@ import { outcomes, useApiPerTest } from '../../support/github/per-test.js';
 
 const apiFor = useApiPerTest();
 
+/** Pull request #5, open on the branch agent/x: opened by `user`, with its `title` and `body`. */
+const openOnAgentX = (title: string, body: string, user: string) => ({
+  number: 5,
+  title,
+  body,
+  user,
+  pull_request: { head: 'agent/x' },
+});
+
 describe('reading a pull request', () => {
   it('reads the head and base of a pull request, and who opened it', async () => {
     const { api } = await apiFor({
@@ -131,16 +140,7 @@ describe('openPull', () => {
 
   it('reuses the open pull request of the branch, and leaves the body a person wrote alone', async () => {
     const { api, emu } = await apiFor({
-      issues: [
-        { number: 1, title: 'Tidy up' },
-        {
-          number: 5,
-          title: 'Opened by hand',
-          body: 'My words',
-          user: 'maintainer',
-          pull_request: { head: 'agent/x' },
-        },
-      ],
+      issues: [{ number: 1, title: 'Tidy up' }, openOnAgentX('Opened by hand', 'My words', 'maintainer')],
     });
     const pr = await api.pulls.openPull({ head: 'agent/x', base: 'main', title: 'Fix', body: 'Closes #1' });
     expect(pr).toEqual({ number: 5, htmlUrl: emu.state.pulls[0]!.html_url, reused: true, ours: false });
@@ -156,13 +156,7 @@ describe('openPull', () => {
       tokenUser: 'agent-machine-user',
       issues: [
         { number: 1, title: 'Tidy up' },
-        {
-          number: 5,
-          title: 'Earlier run',
-          body: 'old',
-          user: 'agent-machine-user',
-          pull_request: { head: 'agent/x' },
-        },
+        openOnAgentX('Earlier run', 'old', 'agent-machine-user'),
         { number: 7, title: 'By hand', body: 'Mine', user: 'maintainer', pull_request: { head: 'feature' } },
       ],
     });

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_ATTACHED_PATCH_CHARS,
-  patchDetails,
-  refusedWorkBlock,
-} from '../../../src/github/checklist/kept-patch.js';
+import { patchDetails, refusedWorkBlock } from '../../../src/github/checklist/kept-patch.js';
+import { MAX_ATTACHED_PATCH_CHARS } from '../../../src/github/checklist/kept-patch.js';
 
 describe('patchDetails', () => {
   it('fences the patch longer than any backtick run in it, so nothing inside can close the block', () => {

@@ -1,30 +1,17 @@
 // The github tool's `issue` answer, read from the emulator over real HTTP: the text cleaned as the thread is,
 // and the pictures listed by where they are, never by URL (a signed one works as a credential) or alt text.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PNG } from 'pngjs';
-import { GitHubApi } from '../../../src/github/api/github-api.js';
 import { RepositoryReading } from '../../../src/github/reading/reader.js';
-import { startGitHubEmulator, type GitHubEmulator } from '../../support/github/emulator.js';
+import { useApiPerTest } from '../../support/github/per-test.js';
 import type { SeedIssue } from '../../support/github/types.js';
 import { expectHonest } from '../../support/github/honest.js';
 
-const TOKEN = 'ghs_readingTestToken0000000000000000000001';
-let emu: GitHubEmulator | undefined;
-afterEach(async () => {
-  await emu?.close();
-  emu = undefined;
-});
+const apiFor = useApiPerTest();
 
 /** The emulator with these issues, and the github tool's reader on it. */
 async function readerFor(issues: SeedIssue[]) {
-  emu = await startGitHubEmulator({
-    owner: 'octo-org',
-    repo: 'hello-world',
-    token: TOKEN,
-    permissions: { maintainer: 'admin' },
-    issues,
-  });
-  const api = new GitHubApi({ token: TOKEN, owner: 'octo-org', repo: 'hello-world', baseUrl: emu.url });
+  const { api, emu } = await apiFor({ permissions: { maintainer: 'admin' }, issues });
   return { emu, api, reader: new RepositoryReading(api, emu.url) };
 }
 

@@ -1,23 +1,14 @@
 // The github tool's reader against the emulator over real HTTP: an issue GitHub answers with a redirect
 // (transferred to another repository) is not followed, and the answer says where it went.
-import { afterEach, describe, expect, it } from 'vitest';
-import { GitHubApi } from '../../../src/github/api/github-api.js';
+import { describe, expect, it } from 'vitest';
 import { RepositoryReading, whereItWent } from '../../../src/github/reading/reader.js';
-import { startGitHubEmulator, type GitHubEmulator } from '../../support/github/emulator.js';
+import { TEST_TOKEN, useApiPerTest } from '../../support/github/per-test.js';
 import { expectHonest } from '../../support/github/honest.js';
 
-const TOKEN = 'ghs_readerTestToken00000000000000000000001';
-let emu: GitHubEmulator | undefined;
-afterEach(async () => {
-  await emu?.close();
-  emu = undefined;
-});
+const apiFor = useApiPerTest();
 
 async function readerWithTransfer() {
-  emu = await startGitHubEmulator({
-    owner: 'octo-org',
-    repo: 'hello-world',
-    token: TOKEN,
+  const { api, emu } = await apiFor({
     permissions: { maintainer: 'admin' },
     issues: [
       { number: 72, title: 'Crash on start', body: 'It crashes.', user: 'alice' },
@@ -26,7 +17,6 @@ async function readerWithTransfer() {
   });
   emu.addComment(72, 'bob', 'Same here.');
   emu.transferIssue(72, { repository: 'octo-org/elsewhere', repositoryId: 4242, newNumber: 220 });
-  const api = new GitHubApi({ token: TOKEN, owner: 'octo-org', repo: 'hello-world', baseUrl: emu.url });
   return { github: emu, api, reader: new RepositoryReading(api, emu.url) };
 }
 
@@ -55,14 +45,14 @@ describe('RepositoryReading', () => {
     // What the reader guards against, shown with the same client following the redirect (fetch's default).
     const { github } = await readerWithTransfer();
     const followed = await fetch(`${github.url}/repos/octo-org/hello-world/issues/72`, {
-      headers: { authorization: `token ${TOKEN}` },
+      headers: { authorization: `token ${TEST_TOKEN}` },
     });
     const issue = (await followed.json()) as { number: number; repository_url: string; title: string };
     expect([followed.redirected, issue.number, issue.title]).toEqual([true, 220, 'Crash on start']);
     expect(issue.repository_url).toBe(`${github.url}/repos/octo-org/elsewhere`);
     // Its comments are not redirected: they are gone from here.
     const comments = await fetch(`${github.url}/repos/octo-org/hello-world/issues/72/comments`, {
-      headers: { authorization: `token ${TOKEN}` },
+      headers: { authorization: `token ${TEST_TOKEN}` },
     });
     expect(comments.status).toBe(404);
   });

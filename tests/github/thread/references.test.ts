@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GitHubApi } from '../../../src/github/api/github-api.js';
 import { mentionedNumbers, referenceLines } from '../../../src/github/thread/references.js';
-import { startGitHubEmulator, type GitHubEmulator } from '../../support/github/emulator.js';
+import { TEST_REPO, TEST_TOKEN, useEmulatorPerTest } from '../../support/github/per-test.js';
 import { expectHonest } from '../../support/github/honest.js';
 
 const where = { owner: 'octo-org', repo: 'hello-world', serverUrl: 'https://github.com', self: 1 };
@@ -25,26 +25,18 @@ describe('mentionedNumbers', () => {
 });
 
 describe('referenceLines', () => {
-  let emu: GitHubEmulator | undefined;
-  afterEach(async () => {
-    await emu?.close();
-    emu = undefined;
-  });
+  const startEmulator = useEmulatorPerTest();
 
   it('says an issue moved to another repository, without following GitHub to it or showing its title', async () => {
-    const token = 'ghs_referencesTestToken000000000000000001';
-    emu = await startGitHubEmulator({
-      owner: 'octo-org',
-      repo: 'hello-world',
-      token,
+    const emu = await startEmulator({
       issues: [
         { number: 5, title: 'Moved away', body: '' },
         { number: 6, title: 'Still here', body: '' },
       ],
     });
     emu.transferIssue(5, { repository: 'octo-org/elsewhere', repositoryId: 77, newNumber: 1 });
-    const api = new GitHubApi({ token, owner: 'octo-org', repo: 'hello-world', baseUrl: emu.url });
-    const lines = await referenceLines(api.readOnly(), { owner: 'octo-org', repo: 'hello-world' }, [5, 6, 9]);
+    const api = new GitHubApi({ ...TEST_REPO, token: TEST_TOKEN, baseUrl: emu.url });
+    const lines = await referenceLines(api.readOnly(), TEST_REPO, [5, 6, 9]);
     expect(lines).toEqual([
       '#5: moved to another repository',
       '#6 issue, open: "Still here"',

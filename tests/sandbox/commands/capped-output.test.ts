@@ -1,11 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  CappedOutput,
-  capText,
-  COMMAND_OUTPUT_HINT,
-  splitLimit,
-} from '../../../src/sandbox/commands/capped-output.js';
+import { CappedOutput, capText, splitLimit } from '../../../src/sandbox/commands/capped-output.js';
+import { COMMAND_OUTPUT_HINT } from '../../../src/sandbox/commands/capped-output.js';
 import { Redactor } from '../../../src/text/redact.js';
 
 describe('CappedOutput', () => {

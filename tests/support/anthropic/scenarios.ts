@@ -1,5 +1,6 @@
 // Scripted model sessions shared by the end-to-end tests, the demo and the benchmark.
 import { reply, text, toolUse, type ScriptStep } from './server.js';
+import type { ToolUseContent } from './types.js';
 
 export const HELLO_TASK = 'Refactor hello.py: add type hints, docstrings, and a main guard';
 
@@ -25,6 +26,21 @@ export function planAt(active: number, items = PLAN) {
       status: index < active ? 'completed' : index === active ? 'in_progress' : 'pending',
     })),
   });
+}
+
+/** A one-item run: the item in progress, each tool call a turn of its own, the item completed, then `summary`. */
+export function oneItemScript(
+  item: { text: string; activeForm: string },
+  calls: ToolUseContent[],
+  summary: string,
+): ScriptStep[] {
+  const todo = (status: string) => toolUse('todo', { items: [{ ...item, status }] });
+  return [
+    reply(todo('in_progress')),
+    ...calls.map((call) => reply(call)),
+    reply(todo('completed')),
+    reply(text(summary)),
+  ];
 }
 
 /** The seeds' sample task, played turn by turn: 11 requests, 5 todo updates, a PR-worthy diff. */

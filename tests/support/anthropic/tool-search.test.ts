@@ -120,4 +120,30 @@ describe('tool search in the scripted model server', () => {
     });
     expect(deferred.body.usage.input_tokens).toBeLessThan(loaded.body.usage.input_tokens / 5);
   });
+
+  it('keeps the cache when a deferred tool joins a later request, and misses it when a tool not deferred does', async () => {
+    server = await startModelServer([reply(text('a')), reply(text('b')), reply(text('c'))]);
+    const system = [{ type: 'text', text: 'You work. '.repeat(200), cache_control: { type: 'ephemeral' } }];
+    const cached = [
+      { role: 'user', content: [{ type: 'text', text: 'go', cache_control: { type: 'ephemeral' } }] },
+    ];
+    const first = await post({ system, tools: [tool('bash', false), REGEX_TOOL], messages: cached });
+    expect(first.body.usage.cache_creation_input_tokens).toBeGreaterThan(0);
+    const joined = await post({
+      system,
+      tools: [tool('bash', false), tool('late'), REGEX_TOOL],
+      messages: cached,
+    });
+    expect(joined.body.usage.cache_read_input_tokens).toBe(first.body.usage.cache_creation_input_tokens);
+    expect(joined.body.usage.cache_creation_input_tokens).toBe(0);
+    const shown = await post({
+      system,
+      tools: [tool('bash', false), tool('late', false), REGEX_TOOL],
+      messages: cached,
+    });
+    expect(shown.body.usage.cache_read_input_tokens).toBe(0);
+    expect(shown.body.usage.cache_creation_input_tokens).toBeGreaterThan(
+      first.body.usage.cache_creation_input_tokens,
+    );
+  });
 });

@@ -8,6 +8,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { secondaryRateLimit, startGitHubEmulator } from './emulator.js';
 import type { EmulatorOptions, GitHubEmulator } from './emulator.js';
+import { TEST_TOKEN, useEmulatorPerTest } from './per-test.js';
 import { expectHonest } from './honest.js';
 
 const TOKEN = 'ghs_test_token';
@@ -159,16 +160,12 @@ describe('GitHub emulator with Octokit', () => {
     const emu = await start();
     for (let i = 1; i <= 5; i++) emu.addComment(1, i === 1 ? 'maintainer' : 'visitor', `comment ${i}`);
     const octokit = getOctokit(TOKEN, { baseUrl: emu.url });
-    const first = await octokit.rest.issues.listComments({ owner, repo, issue_number: 1, per_page: 2 });
+    const pages = { owner, repo, issue_number: 1, per_page: 2 };
+    const first = await octokit.rest.issues.listComments(pages);
     expect(first.data.map((c) => c.body)).toEqual(['comment 1', 'comment 2']);
     expect(first.data[0]?.author_association).toBe('COLLABORATOR');
     expect(first.headers.link).toContain('rel="next"');
-    const all = await octokit.paginate(octokit.rest.issues.listComments, {
-      owner,
-      repo,
-      issue_number: 1,
-      per_page: 2,
-    });
+    const all = await octokit.paginate(octokit.rest.issues.listComments, pages);
     expect(all.map((c) => c.body)).toEqual([1, 2, 3, 4, 5].map((i) => `comment ${i}`));
     expect(emu.calls.filter((c) => c.operationId === 'issues/list-comments')).toHaveLength(4);
     expectHonest(emu);
@@ -446,18 +443,14 @@ describe('GitHub emulator with Octokit', () => {
 });
 
 describe('workflow runs, as the queue reads them', () => {
-  let emu: GitHubEmulator | undefined;
-  afterEach(async () => {
-    await emu?.close();
-    emu = undefined;
-  });
+  const startEmulator = useEmulatorPerTest();
 
   it('lists the runs by status and reads one, answers as GitHub documents them', async () => {
-    emu = await startGitHubEmulator({ owner: 'octo-org', repo: 'hello-world' });
+    const emu = await startEmulator();
     emu.addWorkflowRun({ id: 5, title: 'todo-agent #1' });
     emu.addWorkflowRun({ id: 6, status: 'queued', title: 'todo-agent #2' });
     emu.addWorkflowRun({ id: 4, status: 'completed', conclusion: 'success' });
-    const octokit = getOctokit('ghs_x', { baseUrl: emu.url });
+    const octokit = getOctokit(TEST_TOKEN, { baseUrl: emu.url });
     const repo = { owner: 'octo-org', repo: 'hello-world' };
     const going = await octokit.rest.actions.listWorkflowRunsForRepo({ ...repo, status: 'in_progress' });
     expect(going.data.workflow_runs.map((run) => [run.id, run.display_title])).toEqual([

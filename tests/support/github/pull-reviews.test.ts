@@ -60,15 +60,11 @@ describe('GitHub emulator: pull request reviews and review comments', () => {
     expect(reply).toMatchObject({ path: 'hello.py', line: 2, diff_hunk: hunk, in_reply_to_id: lone.id });
 
     const octokit = getOctokit(TOKEN, { baseUrl: emu.url });
-    const first = await octokit.rest.pulls.listReviewComments({ owner, repo, pull_number: 2, per_page: 2 });
+    const pages = { owner, repo, pull_number: 2, per_page: 2 };
+    const first = await octokit.rest.pulls.listReviewComments(pages);
     expect(first.data.map((c) => c.body)).toEqual(['in review 1', 'in review 2']);
     expect(first.headers.link).toContain('rel="next"');
-    const all = await octokit.paginate(octokit.rest.pulls.listReviewComments, {
-      owner,
-      repo,
-      pull_number: 2,
-      per_page: 2,
-    });
+    const all = await octokit.paginate(octokit.rest.pulls.listReviewComments, pages);
     expect(all.map((c) => c.id)).toEqual([...inReview.map((c) => c.id), lone.id, reply.id]);
     expect(all.at(-1)).toMatchObject({
       in_reply_to_id: lone.id,

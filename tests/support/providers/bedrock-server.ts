@@ -14,16 +14,8 @@ import { EventStreamCodec } from '@smithy/eventstream-codec';
 import type { ServerResponse } from 'node:http';
 import type { ModelServerOptions, ScriptStep } from '../anthropic/server.js';
 import type { Json } from '../anthropic/types.js';
-import {
-  extraInput,
-  sseData,
-  startPlatformServer,
-  unwrapBody,
-  type Platform,
-  type PlatformServer,
-  type Refusal,
-  type Unwrapped,
-} from './gateway.js';
+import { extraInput, sseData, startPlatformServer, unwrapBody } from './gateway.js';
+import type { Platform, PlatformServer, Refusal, Unwrapped } from './gateway.js';
 import { sigV4Problem, type AwsTestCredentials } from './sigv4.js';
 import { ON_DEMAND_BETA } from '../anthropic/compaction.js';
 

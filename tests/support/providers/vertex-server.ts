@@ -16,15 +16,8 @@ import type { ModelServerOptions, ScriptStep } from '../anthropic/server.js';
 import { BINDING_BETA } from '../anthropic/thinking.js';
 import { ON_DEMAND_BETA, THRESHOLD_BETA } from '../anthropic/compaction.js';
 import type { GoogleTokenServer } from './google-token-server.js';
-import {
-  extraInput,
-  startPlatformServer,
-  unwrapBody,
-  type Platform,
-  type PlatformServer,
-  type Refusal,
-  type Unwrapped,
-} from './gateway.js';
+import { extraInput, startPlatformServer, unwrapBody } from './gateway.js';
+import type { Platform, PlatformServer, Refusal, Unwrapped } from './gateway.js';
 
 export interface VertexPlace {
   project: string;
