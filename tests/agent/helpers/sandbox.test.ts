@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 const write = (sandbox: Parameters<typeof runCommand>[1]['sandbox']) =>
-  runCommand('echo changed > a.txt; echo "status $?"; cat a.txt', {
+  runCommand('{ echo changed > a.txt; } 2>&1; echo "status $?"; cat a.txt', {
     cwd: dir,
     env: { PATH: '/usr/bin:/bin' },
     timeoutMs: 15_000,
@@ -32,9 +32,8 @@ describe("the explore helpers' sandbox", () => {
     expect(first.sandbox).not.toBe(run);
     expect(first.sandbox.config.workspaceAccess).toBe('read-only');
     const denied = await write(first.sandbox);
-    // (stderr and stdout reach the output in either order)
-    expect(denied.output).toContain('Read-only file system');
-    expect(denied.output).toContain('status 1\nkept');
+    // The refusal is sent to stdout, so the three lines come in the order they were written.
+    expect(denied.output).toMatch(/Read-only file system\nstatus 1\nkept/);
     helpers.close();
     // The run's own sandbox still writes.
     expect((await write(run)).output).toMatch(/status 0\nchanged/);
