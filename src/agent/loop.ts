@@ -1,7 +1,6 @@
 // The agent loop: ask the model, run its tools, keep the todo list, nudge when needed, stop on a clear reason.
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_BASH_TIMEOUT_SECONDS, DEFAULT_MAX_TURNS } from './defaults.js';
-import { childEnv } from '../sandbox/commands/child-env.js';
 import { ContextKeeper } from './context/keeper.js';
 import {
   tellAll,
@@ -16,14 +15,15 @@ import { firstMessage, systemPrompt } from './briefing/prompt.js';
 import type { AgentOptions } from './options.js';
 import { estimateCost, outputRoom } from '../model/catalogue.js';
 import { DEFAULT_REMINDER_ROUNDS, ReminderPolicy } from './todo/reminder.js';
+import { MaintainerInbox } from './todo/inbox.js';
 import { allCompleted, MAIN_SESSION, TodoManager } from './todo/todos.js';
 import { offerHelpers, toolShape, type Helpers } from './helpers/helpers.js';
 import { createToolbox, type Toolbox } from './tools/index.js';
 import { outsideFor } from './tools/late.js';
 import type { ToolContext } from './tools/types.js';
 import { pictureBlocks } from './pictures.js';
-import { toolNetwork, toolsReady } from './tools-ready.js';
-import { failureMessage, VerifyGate, withFixItem } from './verify.js';
+import { toolContext, toolNetwork, toolsReady } from './tools-ready.js';
+import { LastLook, VerifyGate } from './verify.js';
 import { addUsage, hasText, observedBlock, toolResult, Transcript, usageOf } from './turn.js';
 import { finalAnswer } from './final-answer.js';
 import {
@@ -33,7 +33,6 @@ import {
   modelErrorEnding,
   stopReasonEnding,
   turnLimitEnding,
-  verifyEnding,
   type Ending,
   type Reply,
 } from './endings.js';
@@ -44,7 +43,6 @@ import {
   describeOpen,
   OPEN_ITEM_NUDGES,
   openItemsNudge,
-  refusedListNote,
 } from './nudges.js';
 
 export async function runAgent(options: AgentOptions): Promise<AgentResult> {
@@ -69,10 +67,8 @@ class Run {
   toolCalls = 0;
   maxTokens: number;
   openItemNudges = 0;
-  /** The files the model was last shown as those delivery would commit. */
-  reviewedPaths: ReadonlySet<string> | undefined;
-  /** The last look was asked for once more before completing: it is asked that way once. */
-  reviewedAtEnd = false;
+  /** The model's last look at the files delivery would commit (verify.ts). */
+  readonly lastLook: LastLook;
   /**
    * Whether the history may hold more pictures than a request should: only a turn that added pictures (or
    * one after a clearing that could not get under the limit) scans the history for them.
@@ -82,8 +78,8 @@ class Run {
   readonly refusals: ReturnType<typeof watchRefusals>;
   /** The first message's text: the task and what came with it, re-stated after a compaction. */
   readonly firstText: string;
-  /** What the maintainer said during the run (their edits of the checklist), oldest first. */
-  readonly maintainerWords: string[] = [];
+  /** What the maintainer said during the run (their edits of the checklist), drained between requests. */
+  readonly inbox: MaintainerInbox;
   /** Compaction on the server, or clearing, between two requests (context/keeper.ts). */
   readonly keeper: ContextKeeper;
   /** Waits, once, for the tools' sandbox if it is still being built (tools-ready.ts). */
@@ -92,6 +88,7 @@ class Run {
   constructor(readonly options: AgentOptions) {
     this.todos = new TodoManager(options.resumedTodos ?? [], options.helper?.session ?? MAIN_SESSION);
     this.todos.onChange((items) => this.emit({ type: 'todos', turn: this.turn, items }));
+    this.inbox = new MaintainerInbox(options.inbox, this.todos);
     this.reminder = new ReminderPolicy(options.reminderRounds ?? DEFAULT_REMINDER_ROUNDS);
     const bashTimeoutSeconds = options.bashTimeoutSeconds ?? DEFAULT_BASH_TIMEOUT_SECONDS;
     this.helpers = offerHelpers(options, runAgent, this);
@@ -104,18 +101,11 @@ class Run {
       joined: (note) => this.nudge('tools_joined', note),
     });
     this.system = systemPrompt(options.outside, this.toolbox.deferred);
-    this.context = {
-      workspace: options.workspace,
-      bashTimeoutSeconds,
-      env: childEnv(process.env, options.secrets ?? []),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
-      ...(options.redaction ? { redaction: options.redaction } : {}),
-      ...(options.hiddenFiles ? { hidden: options.hiddenFiles } : {}),
-    };
+    this.context = toolContext(options, bashTimeoutSeconds);
     this.maxTokens = outputRoom(options.model.info).first;
     this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     this.verify = options.verify && new VerifyGate(options.verify, this.context);
+    this.lastLook = new LastLook(options.review);
     this.firstText = firstMessage(options);
     const pictures = this.toolbox.withJoined(pictureBlocks(options.pictures ?? []));
     this.transcript = new Transcript(this.firstText, pictures);
@@ -243,7 +233,7 @@ class Run {
     if (calls.length > 0) this.openItemNudges = 0;
     // The list just became all done: the files about to be delivered go with the results, costing no turn.
     if (this.calledTodo && !this.options.planOnly && allCompleted(this.todos.items)) {
-      const review = await this.takeReview();
+      const review = await this.lastLook.take();
       if (review) results.push(this.nudge('review', review));
     }
     return results;
@@ -283,30 +273,10 @@ class Run {
    * goes back to the model as a new message, until the rounds run out (or `lastChance`: no turns left).
    */
   async checkCompleted(lastChance = false): Promise<Reply> {
-    const review = lastChance || this.reviewedAtEnd ? undefined : await this.takeReview();
-    if (review) {
-      this.reviewedAtEnd = true;
-      return { content: [this.nudge('review', review)] };
-    }
+    const review = await this.lastLook.beforeCompleting(lastChance);
+    if (review) return { content: [this.nudge('review', review)] };
     if (!this.verify) return { end: 'completed', reason: 'every todo item is completed' };
-    const report = await this.toolsReady().then(() => this.verify!.run());
-    this.emit({ type: 'verify', turn: this.turn, report });
-    const ending = verifyEnding(report, lastChance || this.verify.exhausted);
-    if (ending) return ending;
-    const items = withFixItem(this.todos.items);
-    if (items) this.todos.update(items);
-    const text = failureMessage(report, this.context.bashTimeoutSeconds, items !== undefined);
-    return { content: [this.nudge('verify_failed', text)] };
-  }
-
-  /** The files delivery would commit, unless the model saw every one of them already. */
-  async takeReview(): Promise<string | undefined> {
-    const list = await this.options.review?.();
-    if (!list) return undefined;
-    const seen = this.reviewedPaths;
-    if (seen && list.paths.every((path) => seen.has(path))) return undefined;
-    this.reviewedPaths = new Set(list.paths);
-    return list.text;
+    return await this.verify.check(this, lastChance);
   }
 
   /** The next user turn, with its notes; then the history is kept inside the window before it is sent. */
@@ -323,19 +293,9 @@ class Run {
     return this.toolbox.withJoined([...content, ...notes]);
   }
 
-  /** Drains the inbox: applies each entry's list (a refused one is reported instead) and returns its texts. */
+  /** The maintainer's word that came in since the last request, as notes. */
   takeInbox(): ContentBlockParam[] {
-    return (this.options.inbox?.() ?? []).map((entry) => {
-      const { items, text } = entry(this.todos.items);
-      let refusal = '';
-      try {
-        if (items) this.todos.update(items);
-      } catch (error) {
-        refusal = refusedListNote(error);
-      }
-      this.maintainerWords.push(text);
-      return this.nudge('maintainer', `${text}${refusal}`);
-    });
+    return this.inbox.take().map((text) => this.nudge('maintainer', text));
   }
 
   /** The run's tokens: its own requests' and its helpers'. */

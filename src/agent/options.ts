@@ -10,8 +10,11 @@ import type { OutsideTools, RepositoryReader } from './tools/types.js';
 import type { ThreadPicture } from './pictures.js';
 import type { Redaction } from '../sandbox/commands/capped-output.js';
 import type { Sandbox } from '../sandbox/namespaces.js';
-import type { VerifySettings } from './verify.js';
+import type { DeliveryList, VerifySettings } from './verify.js';
 import type { HelperRole, TaskLimits } from './helpers/role.js';
+
+/** The list of the model's last look lives beside it (verify.ts); delivery and the action name it here. */
+export type { DeliveryList } from './verify.js';
 
 export interface AgentOptions extends Briefing {
   model: Model;
@@ -75,14 +78,6 @@ export interface AgentOptions extends Briefing {
   tasks?: TaskLimits;
   /** Set on a helper's own run only (helpers/): its session, its kind, and the run's cost beside it. */
   helper?: HelperRole;
-}
-
-/** The files delivery would commit, as the model is shown them before delivery. */
-export interface DeliveryList {
-  /** One message: the files with their line counts, what is held back, and what to do about strays. */
-  text: string;
-  /** The files it lists: a later look is shown only when a file not among them joined. */
-  paths: readonly string[];
 }
 
 /** Given the list as it stands: the list to replace it with, if any, and what to tell the model. */

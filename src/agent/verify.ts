@@ -1,8 +1,11 @@
-// The verification gate: the maintainers' own check (verify_command), run in the tool sandbox once the
-// model says every item is completed. A failure goes back to the model with a "Fix" item on its list.
+// What comes once the model says every item is completed: its last look at the files delivery would commit,
+// then the verification gate, the maintainers' own check (verify_command), run in the tool sandbox. A failure
+// goes back to the model with a "Fix" item on its list.
 import { performance } from 'node:perf_hooks';
-import type { VerifyReport } from './events.js';
-import { MAX_TODOS, type TodoItem } from './todo/todos.js';
+import type { AgentObserver, NudgeKind, VerifyReport } from './events.js';
+import { verifyEnding, type Reply } from './endings.js';
+import { MAX_TODOS, type TodoItem, type TodoManager } from './todo/todos.js';
+import type { ContentBlockParam } from '../model/messages.js';
 import { runCommand } from '../sandbox/commands/run-command.js';
 import { withPipefail } from './tools/bash.js';
 import type { ToolContext } from './tools/types.js';
@@ -21,6 +24,49 @@ export const FIX_ITEM = {
 };
 /** Characters of the command's output kept: the end, where test runners put their failures. */
 const OUTPUT_TAIL_CHARS = 4_000;
+
+/** What a verify round reads and changes of the run (the loop's Run has all of it). */
+export interface VerifiedRun {
+  readonly todos: TodoManager;
+  readonly turn: number;
+  readonly toolsReady: () => Promise<void>;
+  nudge(kind: NudgeKind, text: string): ContentBlockParam;
+  emit: AgentObserver;
+}
+
+/** The files delivery would commit, as the model is shown them before delivery. */
+export interface DeliveryList {
+  /** One message: the files with their line counts, what is held back, and what to do about strays. */
+  text: string;
+  /** The files it lists: a later look is shown only when a file not among them joined. */
+  paths: readonly string[];
+}
+
+/** The model's last look at the files delivery would commit: a list is shown again only when a file joined it. */
+export class LastLook {
+  #seen: ReadonlySet<string> | undefined;
+  /** The look was asked for once more before completing: it is asked that way once. */
+  #askedAtEnd = false;
+
+  constructor(private readonly list: (() => Promise<DeliveryList | undefined>) | undefined) {}
+
+  /** The files delivery would commit, unless the model saw every one of them already. */
+  async take(): Promise<string | undefined> {
+    const list = await this.list?.();
+    if (!list) return undefined;
+    const seen = this.#seen;
+    if (seen && list.paths.every((path) => seen.has(path))) return undefined;
+    this.#seen = new Set(list.paths);
+    return list.text;
+  }
+
+  /** The same before the run completes: once, and not when no turn is left (`lastChance`). */
+  async beforeCompleting(lastChance: boolean): Promise<string | undefined> {
+    const review = lastChance || this.#askedAtEnd ? undefined : await this.take();
+    if (review) this.#askedAtEnd = true;
+    return review;
+  }
+}
 
 export class VerifyGate {
   #rounds = 0;
@@ -68,6 +114,21 @@ export class VerifyGate {
       outputTail: output.length > OUTPUT_TAIL_CHARS ? `…${output.slice(-OUTPUT_TAIL_CHARS)}` : output,
     };
     return this.#last;
+  }
+
+  /**
+   * One round once every item is completed: the run's ending when it passes (or fails its last round, or
+   * `lastChance`: no turns left); else the failure goes back to the model as a new message, with a Fix item.
+   */
+  async check(run: VerifiedRun, lastChance: boolean): Promise<Reply> {
+    const report = await run.toolsReady().then(() => this.run());
+    run.emit({ type: 'verify', turn: run.turn, report });
+    const ending = verifyEnding(report, lastChance || this.exhausted);
+    if (ending) return ending;
+    const items = withFixItem(run.todos.items);
+    if (items) run.todos.update(items);
+    const text = failureMessage(report, this.context.bashTimeoutSeconds, items !== undefined);
+    return { content: [run.nudge('verify_failed', text)] };
   }
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { runAgent } from '../../src/agent/loop.js';
+import { toolContext } from '../../src/agent/tools-ready.js';
 import { Model } from '../../src/model/client.js';
 import type { Sandbox } from '../../src/sandbox/namespaces.js';
 import { reply, text, toolUse, type ScriptStep } from '../support/anthropic/server.js';
@@ -73,5 +74,29 @@ describe('a sandbox still being built', () => {
     );
     expect(outcome).toBe('the sandbox for the tools could not be built (no namespaces)');
     await expect(readFile(join(ws.dir, 'made.txt'), 'utf8')).rejects.toThrow();
+  });
+});
+
+describe('toolContext', () => {
+  it('gives the tools the workspace and ceiling, an environment without the run’s secrets, and only what was set', () => {
+    process.env.TOOLS_READY_PROBE = 'made-up-secret-0001';
+    process.env.TOOLS_READY_PLAIN = 'plain value';
+    try {
+      const model = new Model({ apiKey: KEY, baseURL: 'http://127.0.0.1:9', maxRetries: 0 });
+      const bare = toolContext(
+        { task: 't', model, workspace: '/work/x', secrets: ['made-up-secret-0001'] },
+        42,
+      );
+      expect(bare).toEqual({ workspace: '/work/x', bashTimeoutSeconds: 42, env: expect.any(Object) });
+      expect(bare.env.TOOLS_READY_PROBE).toBeUndefined();
+      expect(bare.env.TOOLS_READY_PLAIN).toBe('plain value');
+      const signal = new AbortController().signal;
+      const full = toolContext({ task: 't', model, workspace: '/w', signal, hiddenFiles: ['.env'] }, 1);
+      expect(full).toMatchObject({ signal, hidden: ['.env'] });
+      expect(full.env.TOOLS_READY_PROBE).toBe('made-up-secret-0001');
+    } finally {
+      delete process.env.TOOLS_READY_PROBE;
+      delete process.env.TOOLS_READY_PLAIN;
+    }
   });
 });

@@ -3,8 +3,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { childEnv } from '../../src/sandbox/commands/child-env.js';
-import { MAX_TODOS, type TodoItem } from '../../src/agent/todo/todos.js';
-import { failureMessage, FIX_ITEM, VerifyGate, withFixItem } from '../../src/agent/verify.js';
+import type { AgentEvent, NudgeKind } from '../../src/agent/events.js';
+import type { DeliveryList } from '../../src/agent/options.js';
+import { MAX_TODOS, TodoManager, type TodoItem } from '../../src/agent/todo/todos.js';
+import {
+  failureMessage,
+  FIX_ITEM,
+  LastLook,
+  VerifyGate,
+  withFixItem,
+  type VerifiedRun,
+} from '../../src/agent/verify.js';
 import { Redactor } from '../../src/text/redact.js';
 import { verifyReport } from '../support/verify-report.js';
 
@@ -49,6 +58,85 @@ describe('VerifyGate', () => {
     expect(await gate('false | cat').run()).toMatchObject({ passed: false, exitCode: 1 });
     const slow = await gate('sleep 30', 1, 1).run();
     expect(slow).toMatchObject({ passed: false, timedOut: true });
+  });
+});
+
+describe('VerifyGate.check', () => {
+  /** A run whose every item is completed, recording what the round tells it. */
+  function completedRun() {
+    const todos = new TodoManager([{ id: '1', text: 'Write it', status: 'completed' }]);
+    const events: AgentEvent[] = [];
+    const nudges: { kind: NudgeKind; text: string }[] = [];
+    let waited = 0;
+    const run: VerifiedRun = {
+      todos,
+      turn: 7,
+      toolsReady: async () => {
+        waited++;
+      },
+      nudge: (kind, text) => {
+        nudges.push({ kind, text });
+        return { type: 'text', text };
+      },
+      emit: (event) => events.push(event),
+    };
+    return { run, todos, events, nudges, waited: () => waited };
+  }
+
+  it('completes the run when the command passes, once the tools are ready, telling the round', async () => {
+    const { run, todos, events, nudges, waited } = completedRun();
+    const reply = await gate('true').check(run, false);
+    expect(reply).toEqual({
+      end: 'completed',
+      reason: expect.stringContaining('verify_command `true` passed'),
+    });
+    expect(waited()).toBe(1);
+    expect(events).toEqual([{ type: 'verify', turn: 7, report: expect.objectContaining({ passed: true }) }]);
+    expect(nudges).toEqual([]);
+    expect(todos.items).toHaveLength(1);
+  });
+
+  it('sends a failure back with the Fix item open, and ends incomplete after the last round', async () => {
+    const { run, todos, nudges } = completedRun();
+    const check = gate('echo broken; exit 3', 2);
+    const reply = await check.check(run, false);
+    expect(nudges.map((nudge) => nudge.kind)).toEqual(['verify_failed']);
+    expect(reply).toEqual({ content: [{ type: 'text', text: nudges[0]!.text }] });
+    expect(nudges[0]!.text).toContain('exit code 3');
+    expect(nudges[0]!.text).toContain(`"${FIX_ITEM.text}" in progress`);
+    expect(todos.items.at(-1)).toMatchObject({ text: FIX_ITEM.text, status: 'in_progress' });
+    expect(await check.check(run, false)).toMatchObject({ end: 'incomplete' });
+  });
+
+  it('ends incomplete at once on its last chance (no turn left), rounds or not', async () => {
+    const { run, nudges } = completedRun();
+    expect(await gate('exit 1', 3).check(run, true)).toMatchObject({ end: 'incomplete' });
+    expect(nudges).toEqual([]);
+  });
+});
+
+describe('LastLook', () => {
+  const list = (...paths: string[]): DeliveryList => ({ text: `files: ${paths.join(', ')}`, paths });
+
+  it('shows a list again only when a file joined it', async () => {
+    const lists = [list('a.ts'), list('a.ts'), list('a.ts', 'b.ts'), list('b.ts')];
+    const look = new LastLook(async () => lists.shift());
+    expect(await look.take()).toBe('files: a.ts');
+    expect(await look.take()).toBeUndefined();
+    expect(await look.take()).toBe('files: a.ts, b.ts');
+    expect(await look.take()).toBeUndefined();
+  });
+
+  it('asks once before completing, never on the last chance, and not at all when nothing changed', async () => {
+    const lists = [list('a.ts'), list('a.ts', 'b.ts'), list('a.ts', 'b.ts', 'c.ts')];
+    const look = new LastLook(async () => lists.shift());
+    expect(await look.beforeCompleting(true)).toBeUndefined();
+    expect(lists).toHaveLength(3);
+    expect(await look.beforeCompleting(false)).toBe('files: a.ts');
+    expect(await look.beforeCompleting(false)).toBeUndefined();
+    expect(await look.take()).toBe('files: a.ts, b.ts');
+    expect(await new LastLook(undefined).beforeCompleting(false)).toBeUndefined();
+    expect(await new LastLook(async () => undefined).take()).toBeUndefined();
   });
 });
 

@@ -37,7 +37,7 @@ export interface KeptRun {
   /** The first message's text, restated after a compaction. */
   readonly firstText: string;
   /** What the maintainer said during the run, oldest first. */
-  readonly maintainerWords: readonly string[];
+  readonly inbox: { readonly words: readonly string[] };
   picturesToCount: boolean;
   nudge(kind: NudgeKind, text: string): ContentBlockParam;
   emit: AgentObserver;
@@ -164,7 +164,7 @@ export class ContextKeeper {
     const text = restatement({
       firstMessage: this.run.firstText,
       items: this.run.todos.items,
-      maintainer: this.run.maintainerWords,
+      maintainer: this.run.inbox.words,
       files,
     });
     this.#appendToLast(this.run.nudge('context_compacted', text));
