@@ -1,6 +1,7 @@
 // What a run hands over once the agent is done: every git directory of the workspace made safe for later
 // steps (its configuration restored), then the work committed in our own git directory, pushed and opened
-// as a pull request (a plan delivers nothing), and review threads answered.
+// as a pull request (a plan delivers nothing), or pushed onto a fork's pull request's branch, and review threads
+// answered.
 import type { AgentResult } from '../agent/events.js';
 import { log } from '../runner/output.js';
 import type { Delivery } from '../delivery/deliver.js';
@@ -16,10 +17,11 @@ import {
   worksOnFork,
 } from '../github/request/run-kinds.js';
 import { deliverForkReview, type ForkReviewRequest } from '../delivery/fork/review.js';
-import { pushOntoFork, type ForkPushRequest } from '../delivery/fork/push.js';
+import { forkLocation, pushOntoFork, type ForkPushRequest } from '../delivery/fork/push.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { redactAndCut } from '../text/redact.js';
 import type { LiveChecklist } from '../github/checklist/live.js';
+import type { RepoLocation } from '../github/urls.js';
 import type { JobRequest, Prepared } from './prepare/prepare.js';
 import { traced } from '../runner/trace.js';
 
@@ -35,7 +37,7 @@ export async function deliverWork(
   /** Absent for a run that delivers nothing (a plan: job.ts asks run-kinds.ts's `delivers`). */
   session: DeliverySession | undefined,
 ): Promise<{ result: AgentResult; delivery: Delivery }> {
-  const { settings, trigger, api } = request;
+  const { trigger, api } = request;
   const { git, startSha, threads, plan } = prepared;
   const { delivery, error } = await deliverSafely(async () => {
     // Every tool process is gone (the sandbox is closed); what the model configured goes too, before our
@@ -70,9 +72,22 @@ export async function deliverWork(
     return { ...delivered, ...(note ? { note } : {}) };
   });
   const result: AgentResult = error ? { ...agentResult, status: 'failed', reason: error } : agentResult;
-  if (delivery.pushedBranch)
-    await replyInThreads({ api, git, startSha, settings, trigger, threads, plan, result });
+  // Pushed to a branch here, or onto the contributor's own branch of a fork's pull request: either way the
+  // commit is on the pull request, and a thread it addressed is told where.
+  if (delivery.pushedBranch || delivery.pushedToFork) {
+    const pushedTo = commitsAt(request, plan, delivery);
+    await replyInThreads({ api, git, startSha, pushedTo, trigger, threads, plan, result });
+  }
   return { result, delivery };
+}
+
+/** Where the pushed commit is on the web: the fork whose branch it was pushed onto, else this repository. */
+function commitsAt({ settings }: JobRequest, plan: WorkPlan, delivery: Delivery): RepoLocation {
+  const fork =
+    delivery.pushedToFork && worksOnFork(plan)
+      ? forkLocation({ serverUrl: settings.serverUrl, fork: plan.fork })
+      : undefined;
+  return fork ?? settings;
 }
 
 /** `fork_delivery: pull-request`: the pull request's first lines name the one it supersedes and credit its author. */

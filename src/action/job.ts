@@ -26,6 +26,7 @@ export type JobOutcome =
       status: RunVerdict;
       result: AgentResult;
       delivery: Delivery;
+      /** The `branch` output: a branch of ours, or the fork's branch the work was pushed onto (`owner/repo:branch`). */
       branch?: string;
       /** The step's error when it fails: why, naming the rule GitHub enforces when one kept work out. */
       failure?: string;
@@ -131,7 +132,8 @@ export async function runJob(request: JobRequest): Promise<JobOutcome> {
       ]),
     );
     await traced('job summary written', summary.write(body, await recordForSummary(record), api.reads));
-    const pushed = delivery.pushedBranch;
+    // The `branch` output: our branch, or the contributor's (`owner/repo:branch`) the work was pushed onto.
+    const pushed = delivery.pushedBranch ?? delivery.pushedToFork;
     return { ...step, result, delivery, ...(pushed ? { branch: pushed } : {}) };
   } catch (error) {
     await (await session?.catch(() => undefined))?.abandon();

@@ -1,14 +1,14 @@
-// After a run on a pull request has pushed: one reply in each review thread that an item completed in this run
-// names by its label ("Rename the helper [T2]"), saying what was done and in which commit. Threads no completed
-// item names get nothing, and neither does anything when the run pushed nothing.
+// After a run on a pull request has pushed (to a branch of this repository, or onto a fork's pull request's own
+// branch): one reply in each review thread that an item completed in this run names by its label ("Rename the
+// helper [T2]"), saying what was done and in which commit. Threads no completed item names get nothing, and
+// neither does anything when the run pushed nothing.
 import type { AgentResult } from '../agent/events.js';
 import type { TodoItem } from '../agent/todo/todos.js';
 import type { GitRepo } from '../git/repo.js';
-import type { Settings } from '../settings/settings.js';
 import { errorSentence } from '../text/error-sentence.js';
 import { log } from '../runner/output.js';
 import type { GitHubApi } from '../github/api/github-api.js';
-import { commitUrl } from '../github/urls.js';
+import { commitUrl, type RepoLocation } from '../github/urls.js';
 import { renderTaskList } from '../github/checklist/render.js';
 import { codeSpan, safeUrl } from '../text/markdown.js';
 import type { ReviewThread } from '../github/thread/review-threads.js';
@@ -23,8 +23,8 @@ export interface ThreadReplies {
   git: GitRepo;
   /** HEAD before the agent started: the reply links a commit only when HEAD has moved on since. */
   startSha: string;
-  /** Where the repository is on the web, for the commit link. */
-  settings: Pick<Settings, 'serverUrl' | 'owner' | 'repo'>;
+  /** Where the pushed commit is on the web, for its link: this repository, or the fork it was pushed onto. */
+  pushedTo: RepoLocation;
   trigger: Pick<TriggerSource, 'issueNumber'>;
   threads: readonly ReviewThread[];
   /** The list the run started from (an item completed there was answered by the run that completed it). */
@@ -63,7 +63,7 @@ export async function replyInThreads(request: ThreadReplies): Promise<number> {
   const addressed = addressedThreads(threads, plan.earlier?.todos ?? [], result.todos);
   if (addressed.length === 0) return 0;
   const head = await git.head();
-  const url = commitUrl(request.settings, head);
+  const url = commitUrl(request.pushedTo, head);
   const commit = head === request.startSha ? undefined : { sha: head, url };
   let posted = 0;
   for (const { thread, items } of addressed) {

@@ -356,11 +356,26 @@ describe('a pull request from a fork that allows edits from maintainers', () => 
   ];
 
   it("with a maintainer's token, pushes onto the contributor's branch on top of the head; a second /agent goes on from there", async () => {
-    const { w, head, fork, env } = await forkWorld([...SCRIPT, ...SECOND], {
+    // The item names the review thread it addresses (T1), as the model is told to.
+    const labelled = (status: string) =>
+      toolUse('todo', { items: [{ ...ITEM, text: 'Say hello [T1]', status }] });
+    const script = [
+      reply(labelled('in_progress')),
+      SCRIPT[1]!,
+      reply(labelled('completed')),
+      ...SCRIPT.slice(3),
+    ];
+    const { w, head, fork, env } = await forkWorld([...script, ...SECOND], {
       canModify: true,
       tokenUser: MACHINE,
     });
     world = w;
+    const asked = w.github.addReviewComment(1, 'maintainer', {
+      body: 'Say hello here, not hi.',
+      path: 'hello.py',
+      line: 2,
+      diffHunk: '@@ -1 +1,5 @@\n+def greet():\n+    print("hi")',
+    });
     const heads = headsOf(w);
     const run = await w.trigger('/agent say hello instead', { pullRequest: true, env });
     expect(run.outputs.status, run.stdout + run.stderr).toBe('completed');
@@ -368,11 +383,20 @@ describe('a pull request from a fork that allows edits from maintainers', () => 
     // The agent's commit is on the fork's branch, its parent the head the run started from: not forced.
     const pushed = gitIn(fork, 'rev-parse', 'feature');
     expect(gitIn(fork, 'rev-parse', 'feature~1')).toBe(head);
+    // The `branch` output names the contributor's branch, with its fork: not a branch of this repository.
+    expect(run.outputs.branch).toBe('contributor/hello-world:feature');
+    // The thread the item named is answered, with a link to the commit in the fork it was pushed onto.
+    const answers = [...w.github.state.reviewComments.values()].filter((c) => c.in_reply_to_id === asked.id);
+    expect(answers.map((c) => c.body)).toEqual([
+      `🤖 todo-agent addressed this thread in [\`${pushed.slice(0, 7)}\`](${env.GITHUB_SERVER_URL}/contributor/hello-world/commit/${pushed}):\n\n- [x] Say hello`,
+    ]);
     expect(gitIn(fork, 'show', 'feature:hello.py')).toContain('print("hello")');
     expect(w.github.forkPushes).toEqual([{ repo: 'contributor/hello-world', login: MACHINE, allowed: true }]);
     // Nothing reached this repository's branches, no review, no pull request of ours.
     expect(headsOf(w)).toEqual(heads);
-    expect(w.github.state.reviews.size).toBe(0);
+    // (A reply in a thread is a review of its own on GitHub: the run's only one, with no body.)
+    const ours = [...w.github.state.reviews.values()].filter((review) => review.user === MACHINE);
+    expect(ours.map((review) => review.body)).toEqual(['']);
     expect(w.github.state.pulls).toHaveLength(1);
     // The checklist and the job summary say where the work went.
     const said = 'so the work was pushed onto `contributor/hello-world:feature`, on top of the head';

@@ -84,7 +84,10 @@ async function whyNotTried(
  * The fork's repository on the server the token is for; undefined when its name is not one (a deleted fork is
  * told by `fork.deleted`, and its placeholder name, `(deleted fork)`, is not one either).
  */
-function forkLocation({ serverUrl, fork }: ForkPushRequest): RepoLocation | undefined {
+export function forkLocation({
+  serverUrl,
+  fork,
+}: Pick<ForkPushRequest, 'serverUrl' | 'fork'>): RepoLocation | undefined {
   const [owner, repo, ...rest] = fork.repo.split('/');
   const name = /^[\w.-]+$/;
   if (!owner || !repo || rest.length > 0 || !name.test(owner) || !name.test(repo)) return undefined;

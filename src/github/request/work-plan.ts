@@ -200,7 +200,7 @@ async function planOnPull(
 ): Promise<PlanOutcome> {
   const { trigger, api, git } = request;
   const head = await api.pulls.pullHead(trigger.issueNumber);
-  const closes = closedBy(head.body);
+  const closes = closedBy(head.body, `${trigger.owner}/${trigger.repo}`);
   const common = { base: head.base, ...(closes === undefined ? {} : { closes }) };
   const asked = trigger.request;
   if (!head.sameRepo) {
