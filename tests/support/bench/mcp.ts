@@ -64,13 +64,15 @@ export async function measureMcpCost(calls: number): Promise<McpCost> {
       {},
     );
     const started = performance.now();
-    const servers = await startMcpServers(config, {
+    const servers = startMcpServers(config, {
       workspace,
       sandbox,
       env,
       timeoutMs: 60_000,
       warn: () => {},
     });
+    // The servers start beside the run; the measure wants them up, their tools listed.
+    await servers.settled;
     const startMs = performance.now() - started;
     try {
       const toolbox = createToolbox(new TodoManager(), 60, { outside: servers });
