@@ -215,21 +215,29 @@ export interface ToolchainQuestion {
 export async function askToolchains(
   tools: Sandbox,
   question: ToolchainQuestion | Promise<ToolchainQuestion>,
+  stop?: AbortSignal,
 ): Promise<{ rules: HostRule[]; unanswered: string[] }> {
   const probes = openSibling(tools, undefined, 'hidden').catch(() => undefined);
-  let asked: ToolchainQuestion;
+  let asked: ToolchainQuestion | undefined;
   try {
-    asked = await question;
+    asked = await untilStopped(question, stop);
   } catch (error) {
     (await probes)?.close();
     throw error;
+  }
+  if (!asked || stop?.aborted) {
+    // The run closed its tools first: nothing is asked, and the probes' sandbox goes with them.
+    (await probes)?.close();
+    return { rules: [], unanswered: unansweredToolchains(undefined) };
   }
   const files = Object.entries(asked.projectFiles ?? {}).filter(
     ([file]) => PROJECT_PATH.test(file) && !file.split('/').includes('..'),
   );
   const sandbox = await probes;
+  if (sandbox && stop?.aborted) sandbox.close();
   const result =
     sandbox &&
+    !stop?.aborted &&
     (await runCommand(PROBES, {
       cwd: '/',
       env: {
@@ -241,11 +249,32 @@ export async function askToolchains(
       sandbox,
       networkEnv: false,
       limit: 2_000_000,
+      ...(stop ? { signal: stop } : {}),
     })
       .catch(() => undefined)
       .finally(() => sandbox.close()));
   return {
     rules: result ? rulesFromProbes(result.output) : [],
-    unanswered: unansweredToolchains(result?.output),
+    unanswered: unansweredToolchains(result ? result.output : undefined),
   };
+}
+
+/** `question`, or undefined as soon as `stop` aborts (a question never answered must not hold the probes). */
+function untilStopped<T>(question: T | Promise<T>, stop: AbortSignal | undefined): Promise<T | undefined> {
+  if (!stop) return Promise.resolve(question);
+  if (stop.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onStop = () => resolve(undefined);
+    stop.addEventListener('abort', onStop, { once: true });
+    Promise.resolve(question).then(
+      (value) => {
+        stop.removeEventListener('abort', onStop);
+        resolve(value);
+      },
+      (error: unknown) => {
+        stop.removeEventListener('abort', onStop);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }

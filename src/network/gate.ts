@@ -84,6 +84,7 @@ export class NetworkGate implements ToolNetwork {
   /** Hosts added after the list was made (`allow`). */
   readonly #extra: HostRule[] = [];
   #proxy: ToolProxy | undefined;
+  #stopProbes: AbortController | undefined;
   #limits: ProxyLimits = GATE_LIMITS;
   #forwards: Array<{ host: string; port: number }> = [];
   /** The list as known before any toolchain answers: allowed_hosts, GitHub's own hosts, the guarded. */
@@ -108,7 +109,9 @@ export class NetworkGate implements ToolNetwork {
   static async open(options: GateOptions): Promise<NetworkGate> {
     const bridge = options.sandbox.bridge;
     if (!bridge) throw new Error('the network gate needs a sandbox opened with network: gated');
-    const allowlist = buildAllowlist(options);
+    // Closing the gate stops the toolchains' probes: their sandbox would otherwise outlive the run.
+    const stop = new AbortController();
+    const allowlist = buildAllowlist(options, stop.signal);
     allowlist.catch(() => undefined); // a request that needs it reports the failure
     const gate = new NetworkGate(
       bridge.port,
@@ -116,11 +119,15 @@ export class NetworkGate implements ToolNetwork {
       options.resolver ?? toolsResolver(),
       options.sandbox.config.names,
     );
+    gate.#stopProbes = stop;
     gate.#forwards = forwardedPorts([...options.allowedHosts, ...(options.runner ?? [])]);
     // The runner's own mirrors are known from the start too: no answer of the toolchains changes them.
     gate.#known = knownList(options, [], options.runner ?? []);
     gate.#limits = options.limits ?? GATE_LIMITS;
-    gate.#proxy = await gate.#answer(bridge);
+    gate.#proxy = await gate.#answer(bridge).catch((error: unknown) => {
+      stop.abort();
+      throw error;
+    });
     options.sandbox.attachNetwork(gate);
     return gate;
   }
@@ -181,6 +188,7 @@ export class NetworkGate implements ToolNetwork {
   }
 
   close(): void {
+    this.#stopProbes?.abort();
     this.#proxy?.close();
     this.#listeners.clear();
   }
@@ -239,9 +247,9 @@ export class NetworkGate implements ToolNetwork {
 }
 
 /** The list: allowed_hosts, GitHub's hosts, and the toolchains' registries once they (and GitHub) answered. */
-async function buildAllowlist(options: GateOptions): Promise<Allowlist> {
+async function buildAllowlist(options: GateOptions, stop: AbortSignal): Promise<Allowlist> {
   const [{ rules: probed, unanswered }, packages] = await Promise.all([
-    askToolchains(options.sandbox, options.toolchains),
+    askToolchains(options.sandbox, options.toolchains, stop),
     options.github.packages ?? [],
   ]);
   // The runner's own first: the same host and port from the toolchains' answers is the same mirror.

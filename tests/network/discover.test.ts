@@ -2,7 +2,7 @@
 // a gated one's, where a hostile one on the PATH runs as the tools do (no route out, not as us), and nothing a
 // command of the tools wrote (in HOME, the tool cache, /tmp, the work tree) reaches what they read.
 import { createServer } from 'node:net';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -141,6 +141,27 @@ describe('rulesFromEnv', () => {
       'cargo.example cargo registry',
       'yarn.example yarn registry',
     ]);
+  });
+});
+
+describe('askToolchains, when the run closes its tools first', () => {
+  it('asks nothing, answers at once with every toolchain unanswered, and leaves no sandbox of its own behind', async () => {
+    const ws = await mkdtemp(path.join(tmpdir(), 'todo-agent-discover-stop-'));
+    const tools = await openSandbox({ workspace: ws, network: 'none' });
+    try {
+      const before = await readdir(tools.privateDir);
+      const stop = new AbortController();
+      // A question never answered (the run broke off before it was made) must not hold the probes' sandbox.
+      const asking = askToolchains(tools, new Promise(() => undefined), stop.signal);
+      stop.abort();
+      const asked = await asking;
+      expect(asked.rules).toEqual([]);
+      expect(asked.unanswered).toEqual(expect.arrayContaining(['npm', 'pip', 'go']));
+      expect(await readdir(tools.privateDir)).toEqual(before);
+    } finally {
+      tools.close();
+      await rm(ws, { recursive: true, force: true });
+    }
   });
 });
 
